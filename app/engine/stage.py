@@ -1,0 +1,137 @@
+"""What a stage plug-in sees and must provide.
+
+The engine owns every state transition; a stage only turns inputs into a checkpoint
+(a JSON-able dict). It receives a :class:`StageContext` and polls it at natural
+boundaries (an ASR segment, an LLM batch, an image) so pause and lost leases take
+effect quickly without the stage knowing about the store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Protocol, Sequence
+
+
+@dataclass(frozen=True)
+class ItemRef:
+    """The item a stage works on, as it was identified at scan time."""
+
+    id: int
+    job_id: int
+    path: Path
+    kind: str
+    sha256: str
+    size: int
+    mtime_ns: int
+    revision: int
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A model runtime to host in a child process.
+
+    ``runtime`` is ``"module:Class"`` importable in the child; ``params`` are the
+    keyword arguments of its constructor. Equal specs share one resident process.
+    """
+
+    runtime: str
+    params: tuple[tuple[str, Any], ...] = ()
+    memory_mb: int = 0
+
+    @property
+    def key(self) -> str:
+        args = ",".join(f"{k}={v}" for k, v in self.params)
+        return f"{self.runtime}({args})"
+
+    @classmethod
+    def of(cls, runtime: str, memory_mb: int = 0, **params: Any) -> "ModelSpec":
+        return cls(runtime, tuple(sorted(params.items())), memory_mb)
+
+
+class ModelClient(Protocol):
+    """A loaded model in its host process."""
+
+    def call(self, method: str, *args: Any, on_event: Callable[[Any], bool] | None = None, **kwargs: Any) -> Any:
+        """Run ``method`` in the child; ``on_event`` gets streamed events and returns False to stop."""
+
+
+@dataclass(frozen=True)
+class Output:
+    """One file a stage wants next to the source: bytes, a folder and the name it prefers.
+
+    ``name`` is a bare file name (no separators); the placement plan decides the final
+    name under the existing-file policy.
+    """
+
+    name: str
+    data: bytes
+    role: str = ""
+
+
+@dataclass(frozen=True)
+class Placed:
+    """What happened to one :class:`Output`."""
+
+    role: str
+    path: Path
+    action: str  # written | unchanged | skipped_existing
+
+
+class StageContext(Protocol):
+    """The stage's window onto the engine."""
+
+    item: ItemRef
+    options: Mapping[str, Any]
+    workspace: Path
+    inputs: Mapping[str, Mapping[str, Any]]
+    partial: Any
+
+    def save_partial(self, data: Any) -> None:
+        """Durably keep progress inside a long stage (fenced: raises LeaseLost when the claim is gone)."""
+
+    def progress(self, fraction: float, note: str = "") -> None:
+        """Report progress in 0..1; throttled by the engine."""
+
+    def should_stop(self) -> bool:
+        """True when the stage should stop at this checkpoint (pause, shutdown, lost claim)."""
+
+    def check(self) -> None:
+        """Raise StageStopped or LeaseLost when the stage should stop now."""
+
+    def model(self, spec: ModelSpec) -> ModelClient:
+        """The hosted model for ``spec``, loading it in a child process when not resident."""
+
+    def verify_source_unchanged(self) -> None:
+        """Raise TargetChanged when the source's size or mtime differ from the scan."""
+
+    def place(self, outputs: Sequence[Output]) -> list[Placed]:
+        """Write outputs next to the source through the step protocol."""
+
+
+class Stage(Protocol):
+    """A stage plug-in.
+
+    ``durable`` says the output dict is self-contained (does not point into the
+    workspace), so it can be reused by a later revision after the workspace is gone.
+    """
+
+    name: str
+    durable: bool
+
+    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Everything besides the input content that changes this stage's output."""
+
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        """The model this stage runs on the GPU gate, or None for a CPU stage."""
+
+    def run(self, ctx: StageContext) -> dict[str, Any]:
+        """Do the work and return the checkpoint."""
+
+
+@dataclass
+class Pipeline:
+    """The ordered stages for one item kind."""
+
+    kind: str
+    stages: Sequence[Stage] = field(default_factory=list)

@@ -1,0 +1,160 @@
+"""Model hosts: one child process per loaded model, spoken to over a pipe.
+
+Native runtimes (CTranslate2, llama.cpp, onnxruntime) may crash or keep memory after
+an in-process unload. Running each in a spawned child means a crash fails one call
+(the engine retries the stage on a fresh process) and releasing a model is ending
+its process.
+
+Protocol (parent → child): ``("call", method, args, kwargs)``, ``("stop",)`` while a
+streaming call runs, ``("exit",)``. Child → parent: ``("loaded", info)`` or
+``("load_error", code, message)`` once, then per call any number of
+``("event", payload)`` followed by ``("result", value)``, ``("stopped",)`` or
+``("error", code, message, transient)``. A runtime method that returns a generator
+streams: each yielded value is an event and the generator's return value is the result.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import logging
+import multiprocessing
+import threading
+import traceback
+from multiprocessing.connection import Connection
+from typing import Any, Callable
+
+from app.engine.stage import ModelSpec
+from app.errors import ModelCrashed, SidecarError, StageStopped
+
+log = logging.getLogger(__name__)
+
+_CTX = multiprocessing.get_context("spawn")
+
+
+def _load_runtime(spec_runtime: str, params: dict[str, Any]) -> Any:
+    module_name, _, class_name = spec_runtime.partition(":")
+    cls = getattr(importlib.import_module(module_name), class_name)
+    return cls(**params)
+
+
+def _serve(conn: Connection, runtime: str, params: dict[str, Any]) -> None:
+    """Child main loop: load once, then answer calls until told to exit or the pipe closes."""
+    try:
+        model = _load_runtime(runtime, params)
+    except SidecarError as exc:
+        conn.send(("load_error", exc.code, exc.message))
+        return
+    except Exception as exc:  # noqa: BLE001 - reported to the parent with its trace
+        conn.send(("load_error", "model_load_failed", f"{exc}\n{traceback.format_exc()}"))
+        return
+    conn.send(("loaded", getattr(model, "info", lambda: {})()))
+    while True:
+        try:
+            message = conn.recv()
+        except EOFError:
+            return
+        if message[0] == "exit":
+            return
+        if message[0] != "call":
+            continue
+        _, method, args, kwargs = message
+        try:
+            value = getattr(model, method)(*args, **kwargs)
+            if inspect.isgenerator(value):
+                value = _stream(conn, value)
+                if value is _STOPPED:
+                    conn.send(("stopped",))
+                    continue
+            conn.send(("result", value))
+        except SidecarError as exc:
+            conn.send(("error", exc.code, exc.message, exc.transient))
+        except Exception as exc:  # noqa: BLE001
+            conn.send(("error", "runtime_error", f"{exc}\n{traceback.format_exc()}", True))
+
+
+_STOPPED = object()
+
+
+def _stream(conn: Connection, gen: Any) -> Any:
+    while True:
+        if conn.poll() and conn.recv()[0] == "stop":
+            gen.close()
+            return _STOPPED
+        try:
+            event = next(gen)
+        except StopIteration as done:
+            return done.value
+        conn.send(("event", event))
+
+
+class ModelHost:
+    """The parent's handle on one child process hosting one model."""
+
+    def __init__(self, spec: ModelSpec):
+        self.spec = spec
+        parent, child = _CTX.Pipe()
+        self._conn = parent
+        self._lock = threading.Lock()
+        self._process = _CTX.Process(
+            target=_serve, args=(child, spec.runtime, dict(spec.params)), daemon=True, name=f"model-host {spec.runtime}"
+        )
+        self._process.start()
+        child.close()
+        reply = self._recv()
+        if reply[0] == "load_error":
+            self.close()
+            raise SidecarError(reply[2], code=reply[1], transient=False)
+        self.info: dict[str, Any] = reply[1] or {}
+        log.info("model host %s started (pid %s)", spec.key, self._process.pid)
+
+    @property
+    def alive(self) -> bool:
+        return self._process.is_alive()
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid
+
+    def _recv(self) -> tuple:
+        try:
+            return self._conn.recv()
+        except (EOFError, OSError) as exc:
+            self._process.join(timeout=5)
+            raise ModelCrashed(
+                f"the model process for {self.spec.runtime} ended unexpectedly (exit code {self._process.exitcode})"
+            ) from exc
+
+    def call(self, method: str, *args: Any, on_event: Callable[[Any], bool] | None = None, **kwargs: Any) -> Any:
+        """Run one call; one call at a time per host (a model instance is not re-entrant)."""
+        with self._lock:
+            try:
+                self._conn.send(("call", method, args, kwargs))
+            except (BrokenPipeError, OSError) as exc:
+                raise ModelCrashed(f"the model process for {self.spec.runtime} is gone") from exc
+            stop_sent = False
+            while True:
+                reply = self._recv()
+                kind = reply[0]
+                if kind == "event":
+                    if on_event is not None and on_event(reply[1]) is False and not stop_sent:
+                        self._conn.send(("stop",))
+                        stop_sent = True
+                elif kind == "result":
+                    return reply[1]
+                elif kind == "stopped":
+                    raise StageStopped("stopped at a checkpoint")
+                elif kind == "error":
+                    raise SidecarError(reply[2], code=reply[1], transient=reply[3])
+
+    def close(self) -> None:
+        """End the process; this is how a model's memory is given back."""
+        try:
+            self._conn.send(("exit",))
+        except (BrokenPipeError, OSError):
+            pass
+        self._process.join(timeout=10)
+        if self._process.is_alive():
+            self._process.kill()
+            self._process.join(timeout=5)
+        self._conn.close()
