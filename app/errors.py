@@ -71,3 +71,9 @@ class NotFound(SidecarError):
     """A job, item or review the caller named does not exist."""
 
     code = "not_found"
+
+
+class NeedsReview(SidecarError):
+    """A placement's outcome is unknown or contested; a person decides (SPEC §6)."""
+
+    code = "manual_review"

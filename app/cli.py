@@ -1,0 +1,250 @@
+"""The headless command line: the same engine as the GUI, for servers, scripts and tests."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from app.engine.library import JobOptions, Library
+from app.errors import SidecarError
+from app.paths import data_dir as resolve_data_dir
+from app.pipelines import default_pipelines
+from app.settings import load_settings
+
+log = logging.getLogger(__name__)
+
+
+def _common() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--data-dir", default=argparse.SUPPRESS, help="library database and workspace (env SIDECAR_HOME)")
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output")
+    return p
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = _common()
+    parser = argparse.ArgumentParser(prog="sidecar", parents=[common],
+                                     description="Subtitles for videos and a searchable index for images, next to your files.")
+    sub = parser.add_subparsers(dest="command")
+
+    add = sub.add_parser("add", parents=[common], help="add folders or files as jobs")
+    add.add_argument("paths", nargs="+", type=Path)
+    add.add_argument("--top-level", action="store_true", help="do not descend into sub-folders")
+    add.add_argument("--kind", choices=("all", "video", "image"), default="all")
+    add.add_argument("--target-lang", help="translation language (ISO 639-1), default from settings")
+    add.add_argument("--naming", choices=("media-server", "compat"), help="subtitle naming preset")
+    add.add_argument("--existing", choices=("skip", "overwrite", "keep_both"), help="policy for existing files")
+
+    run = sub.add_parser("run", parents=[common], help="run the engine headless")
+    run.add_argument("--until-idle", action="store_true", help="exit once nothing is runnable or running")
+    run.add_argument("--workers", type=int)
+
+    status = sub.add_parser("status", parents=[common], help="jobs and their items")
+    status.add_argument("job", nargs="?", type=int)
+    status.add_argument("--items", action="store_true")
+
+    for name in ("pause", "resume"):
+        p = sub.add_parser(name, parents=[common], help=f"{name} a job or all")
+        p.add_argument("job", nargs="?", type=int)
+        p.add_argument("--all", action="store_true")
+
+    retry = sub.add_parser("retry", parents=[common], help="retry a failed item, or every failed item of a job")
+    retry.add_argument("target", type=int, help="item id, or job id with --job")
+    retry.add_argument("--job", action="store_true", help="the number is a job id")
+
+    cancel = sub.add_parser("cancel", parents=[common], help="delete a job and its workspace (never your files)")
+    cancel.add_argument("job", type=int)
+
+    review = sub.add_parser("review", parents=[common], help="placements awaiting a decision")
+    rsub = review.add_subparsers(dest="review_command", required=True)
+    rsub.add_parser("list", parents=[common])
+    resolve = rsub.add_parser("resolve", parents=[common])
+    resolve.add_argument("id", type=int)
+    resolve.add_argument("--decision", required=True, choices=("applied", "not-applied", "skip"))
+    resolve.add_argument("--reason", required=True)
+    resolve.add_argument("--actor", default="cli")
+    return parser
+
+
+def _emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], str]) -> None:
+    if getattr(args, "json", False):
+        print(json.dumps(payload, ensure_ascii=False, indent=2))
+    else:
+        print(text())
+
+
+def _job_json(job: Any) -> dict[str, Any]:
+    return {"id": job.id, "folder": job.folder, "status": job.status, "total": job.total, "done": job.done,
+            "failed": job.failed, "skipped": job.skipped, "review": job.review, "error_code": job.error_code,
+            "error": job.error}
+
+
+def _open_library(args: argparse.Namespace, **config_overrides: Any) -> Library:
+    root = resolve_data_dir(getattr(args, "data_dir", None))
+    settings = load_settings(root)
+    return Library(root, default_pipelines(root, settings), settings.engine_config(**config_overrides))
+
+
+def cmd_add(args: argparse.Namespace, lib: Library) -> int:
+    settings = load_settings(lib.data_dir)
+    options = JobOptions(kind=args.kind, top_level=args.top_level, target_lang=args.target_lang or settings.target_lang,
+                         naming=args.naming or settings.naming, existing_policy=args.existing or settings.existing_policy,
+                         extra=(("image_sidecar_json", settings.image_sidecar_json), ("source_lang", settings.source_lang)))
+    jobs, code = [], 0
+    for path in args.paths:
+        try:
+            job = lib.add(path, options)
+        except SidecarError as exc:
+            print(f"sidecar: {path}: {exc.message} ({exc.code})", file=sys.stderr)
+            code = 2
+            continue
+        entry = {"id": job.id, "folder": job.folder, "status": job.status, "total": job.total, "skipped": job.skipped}
+        unsupported = job.scan_report.get("unsupported")
+        if unsupported:
+            entry["not_added"] = unsupported
+        if job.scan_report.get("problems"):
+            entry["problems"] = job.scan_report["problems"]
+        jobs.append(entry)
+
+    def text() -> str:
+        lines = []
+        for j in jobs:
+            lines.append(f"job {j['id']}: {j['folder']} — {j['total']} to do, {j['skipped']} skipped ({j['status']})")
+            if "not_added" in j:
+                lines.append(f"  not added: {j['not_added']['count']} {', '.join(j['not_added']['kinds'])} file(s): {j['not_added']['message']}")
+            for p in j.get("problems", []):
+                lines.append(f"  {p['code']}: {p['path']} ({p['message']})")
+        return "\n".join(lines)
+
+    _emit(args, {"jobs": jobs}, text)
+    return code
+
+
+def cmd_run(args: argparse.Namespace, lib: Library) -> int:
+    lib.start()
+    if args.until_idle:
+        lib.run_until_idle()
+    else:
+        stop = {"flag": False}
+
+        def _stop(signum: int, frame: Any) -> None:
+            stop["flag"] = True
+
+        signal.signal(signal.SIGINT, _stop)
+        signal.signal(signal.SIGTERM, _stop)
+        while not stop["flag"]:
+            time.sleep(0.5)
+    jobs = lib.status()
+    loads = lib.model_loads()
+    bad = any(j.failed or j.review or j.status == "failed" for j in jobs)
+    _emit(args, {"jobs": [_job_json(j) for j in jobs], "model_loads": loads},
+          lambda: "\n".join(f"job {j.id}: {j.status} — {j.done}/{j.total} done, {j.failed} failed, {j.review} review" for j in jobs))
+    return 1 if bad else 0
+
+
+def cmd_status(args: argparse.Namespace, lib: Library) -> int:
+    jobs = lib.status(args.job)
+    out = []
+    for j in jobs:
+        entry = _job_json(j)
+        if args.items or args.job is not None:
+            entry["items"] = [
+                {"id": i.id, "path": i.path, "kind": i.kind, "status": i.status, "stage": i.stage,
+                 "error_code": i.error_code, "error": i.error, "result": i.result}
+                for i in lib.items(j.id)
+            ]
+        out.append(entry)
+
+    def text() -> str:
+        lines = []
+        for j in out:
+            lines.append(f"job {j['id']} {j['status']:>9}  {j['done']}/{j['total']} done, {j['failed']} failed, "
+                         f"{j['skipped']} skipped, {j['review']} review  {j['folder']}")
+            for i in j.get("items", []):
+                err = f"  [{i['error_code']}] {i['error']}" if i["error_code"] else ""
+                lines.append(f"  item {i['id']:>5} {i['status']:>9} {i['stage'] or '-':>14}  {i['path']}{err}")
+        return "\n".join(lines) or "no jobs"
+
+    _emit(args, {"jobs": out, "model_loads": lib.model_loads()}, text)
+    return 0
+
+
+def _pause_resume(args: argparse.Namespace, lib: Library, pause: bool) -> int:
+    if args.job is None and not args.all:
+        print("sidecar: name a job or use --all", file=sys.stderr)
+        return 2
+    (lib.pause if pause else lib.resume)(None if args.all else args.job)
+    word = "paused" if pause else "resumed"
+    _emit(args, {"ok": True, "job": None if args.all else args.job, "state": word},
+          lambda: f"{'all jobs' if args.all else f'job {args.job}'} {word}")
+    return 0
+
+
+def cmd_retry(args: argparse.Namespace, lib: Library) -> int:
+    n = lib.retry_job(args.target) if args.job else lib.retry_item(args.target)
+    _emit(args, {"retried": n}, lambda: f"{n} item(s) queued again")
+    return 0
+
+
+def cmd_cancel(args: argparse.Namespace, lib: Library) -> int:
+    lib.cancel(args.job)
+    _emit(args, {"cancelled": args.job}, lambda: f"job {args.job} removed (your files were not touched)")
+    return 0
+
+
+def _review_json(r: Any) -> dict[str, Any]:
+    return {"id": r.id, "item": r.item, "path": r.path, "target": r.target, "expected_sha256": r.expected_sha256,
+            "found_sha256": r.found_sha256, "error": r.error, "attempts": r.attempts, "state": r.state,
+            "decision": r.decision, "actor": r.decision_actor, "reason": r.decision_reason, "revision": r.revision}
+
+
+def cmd_review(args: argparse.Namespace, lib: Library) -> int:
+    if args.review_command == "list":
+        reviews = lib.reviews()
+        _emit(args, {"reviews": [_review_json(r) for r in reviews]},
+              lambda: "\n".join(f"review {r.id}: {r.target}\n  expected {r.expected_sha256}\n  found    {r.found_sha256}\n  {r.error}"
+                                for r in reviews) or "nothing awaits review")
+        return 0
+    review = lib.decide(args.id, args.decision, args.reason, actor=args.actor)
+    _emit(args, {"review": _review_json(review)}, lambda: f"review {review.id}: {review.decision} by {review.decision_actor}")
+    return 0
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace, Library], int]] = {
+    "add": cmd_add, "run": cmd_run, "status": cmd_status, "retry": cmd_retry, "cancel": cmd_cancel,
+    "review": cmd_review,
+    "pause": lambda a, lib: _pause_resume(a, lib, True),
+    "resume": lambda a, lib: _pause_resume(a, lib, False),
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.command == "run" else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    overrides = {"workers": args.workers} if args.command == "run" and args.workers else {}
+    lib = _open_library(args, **overrides)
+    try:
+        return COMMANDS[args.command](args, lib)
+    except SidecarError as exc:
+        if getattr(args, "json", False):
+            print(json.dumps({"error": {"code": exc.code, "message": exc.message}}))
+        else:
+            print(f"sidecar: {exc.message} ({exc.code})", file=sys.stderr)
+        return 2
+    finally:
+        lib.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

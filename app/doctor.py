@@ -1,0 +1,515 @@
+"""``sidecar doctor``: what this machine can run, and whether each model actually loads.
+
+:func:`collect_report` returns a JSON-able dict (``--json`` prints it as is);
+:func:`format_report` renders it for people. Every check catches its own failure and
+records it as ``{"ok": false, "error": ...}``: the doctor never crashes and never
+needs a display or the network. Models are loaded in model-host child processes
+(:mod:`app.ml.probes`), one at a time, so a runtime that crashes fails its line only.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import logging
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from app import __version__
+from app.ml.catalogue import ROLES
+
+log = logging.getLogger(__name__)
+
+PROBE_TIMEOUT_S = 180.0
+_ROLE_NEEDS = {
+    "asr": "transcription",
+    "translation": "translation",
+    "text_embedding": "text search over descriptions and dialogue",
+    "ocr": "text recognition in images",
+    "visual": "image search by picture content (CLIP)",
+}
+
+# Which probe proves each bundled model loads (runtime, params).
+_BUNDLED_PROBES: dict[str, tuple[str, dict[str, Any]]] = {
+    "whisper-base": ("app.ml.probes:WhisperProbe", {}),
+    "gemma3-270m": ("app.ml.probes:LlamaProbe", {"data_dir": None}),  # data_dir filled in
+    "multilingual-e5-small": ("app.ml.probes:E5Probe", {}),
+    "rapidocr-ppocr": ("app.ml.probes:RapidOcrProbe", {}),
+}
+_FORMAT_PROBES = {
+    "ctranslate2-folder": "app.ml.probes:WhisperProbe",
+    "gguf": "app.ml.probes:LlamaProbe",
+    "onnx-folder": "app.ml.probes:OnnxFolderProbe",
+    "rapidocr-folder": "app.ml.probes:OnnxFolderProbe",
+}
+
+_TRAY_SCRIPT = r"""
+import json, sys
+out = {}
+try:
+    import PySide6
+    out["pyside6"] = PySide6.__version__
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QSystemTrayIcon
+    app = QGuiApplication(sys.argv[:1])
+    out["platform"] = QGuiApplication.platformName()
+    out["tray_available"] = bool(QSystemTrayIcon.isSystemTrayAvailable())
+    out["ok"] = True
+except Exception as exc:
+    out.update(ok=False, error=f"{type(exc).__name__}: {exc}")
+print("TRAY-JSON " + json.dumps(out), flush=True)
+"""
+
+
+def _check(fn: Callable[[], Any]) -> Any:
+    try:
+        return fn()
+    except Exception as exc:  # noqa: BLE001 - a failed check is a finding, not a crash
+        log.debug("doctor check %s failed", getattr(fn, "__name__", fn), exc_info=True)
+        return {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def check_python() -> dict[str, Any]:
+    return {
+        "ok": sys.version_info >= (3, 11),
+        "version": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "executable": sys.executable,
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "cpu_count": os.cpu_count(),
+    }
+
+
+def check_sqlite() -> dict[str, Any]:
+    """Which SQLite module can load sqlite-vec: the built-in one when it can load extensions, else sqlean."""
+    import sqlite3
+
+    import sqlite_vec
+
+    builtin_can_load = hasattr(sqlite3.Connection, "enable_load_extension")
+    attempts = []
+    if builtin_can_load:
+        attempts.append(("sqlite3", sqlite3))
+    try:
+        import sqlean
+
+        attempts.append(("sqlean", sqlean))
+    except ImportError as exc:
+        sqlean_error = str(exc)
+    else:
+        sqlean_error = None
+    errors = {}
+    for name, module in attempts:
+        try:
+            conn = module.connect(":memory:")
+            try:
+                conn.enable_load_extension(True)
+                sqlite_vec.load(conn)
+                conn.enable_load_extension(False)
+                vec_version = conn.execute("select vec_version()").fetchone()[0]
+                sqlite_version = conn.execute("select sqlite_version()").fetchone()[0]
+                try:
+                    conn.execute("create virtual table t using fts5(x)")
+                    fts5 = True
+                except Exception:  # noqa: BLE001
+                    fts5 = False
+            finally:
+                conn.close()
+        except Exception as exc:  # noqa: BLE001
+            errors[name] = f"{type(exc).__name__}: {exc}"
+            continue
+        return {
+            "ok": True,
+            "module": name,
+            "extension_loading": "built-in sqlite3" if name == "sqlite3" else "sqlean (built-in sqlite3 cannot load extensions)",
+            "sqlite_version": sqlite_version,
+            "builtin_sqlite_version": sqlite3.sqlite_version,
+            "builtin_can_load_extensions": builtin_can_load,
+            "sqlite_vec_version": vec_version,
+            "sqlite_vec_path": sqlite_vec.loadable_path(),
+            "fts5": fts5,
+        }
+    if sqlean_error:
+        errors["sqlean"] = sqlean_error
+    return {
+        "ok": False,
+        "builtin_sqlite_version": sqlite3.sqlite_version,
+        "builtin_can_load_extensions": builtin_can_load,
+        "error": "sqlite-vec could not be loaded: " + "; ".join(f"{k}: {v}" for k, v in errors.items()),
+    }
+
+
+def check_gpu() -> dict[str, Any]:
+    """NVIDIA devices through NVML; no driver means an empty list, not an error."""
+    try:
+        import pynvml
+    except ImportError as exc:
+        return {"ok": True, "devices": [], "note": f"nvidia-ml-py is not installed ({exc})"}
+    try:
+        pynvml.nvmlInit()
+    except Exception as exc:  # noqa: BLE001 - NVMLError_LibraryNotFound / DriverNotLoaded on machines without NVIDIA
+        return {"ok": True, "devices": [], "note": f"no NVIDIA driver ({exc})"}
+    try:
+        devices = []
+
+        def text(value: Any) -> str:
+            return value.decode() if isinstance(value, bytes) else str(value)
+
+        driver = text(pynvml.nvmlSystemGetDriverVersion())
+        try:
+            cuda = pynvml.nvmlSystemGetCudaDriverVersion()
+            cuda_version = f"{cuda // 1000}.{cuda % 1000 // 10}"
+        except Exception:  # noqa: BLE001
+            cuda_version = None
+        for index in range(pynvml.nvmlDeviceGetCount()):
+            handle = pynvml.nvmlDeviceGetHandleByIndex(index)
+            memory = pynvml.nvmlDeviceGetMemoryInfo(handle)
+            devices.append(
+                {
+                    "index": index,
+                    "name": text(pynvml.nvmlDeviceGetName(handle)),
+                    "total_mb": memory.total // 2**20,
+                    "free_mb": memory.free // 2**20,
+                    "used_mb": memory.used // 2**20,
+                }
+            )
+        return {"ok": True, "devices": devices, "driver_version": driver, "cuda_driver_version": cuda_version}
+    finally:
+        try:
+            pynvml.nvmlShutdown()
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def check_onnxruntime() -> dict[str, Any]:
+    import onnxruntime as ort
+
+    return {
+        "ok": True,
+        "version": ort.__version__,
+        "providers": list(ort.get_available_providers()),
+        "device": ort.get_device(),
+        "package": "onnxruntime-gpu" if _version("onnxruntime-gpu") else "onnxruntime",
+    }
+
+
+def check_ctranslate2() -> dict[str, Any]:
+    import ctranslate2
+
+    cuda_devices = ctranslate2.get_cuda_device_count()
+    return {
+        "ok": True,
+        "version": ctranslate2.__version__,
+        "faster_whisper_version": _version("faster-whisper"),
+        "compute_types": {
+            "cpu": sorted(ctranslate2.get_supported_compute_types("cpu")),
+            **({"cuda": sorted(ctranslate2.get_supported_compute_types("cuda"))} if cuda_devices > 0 else {}),
+        },
+        "cuda_devices": cuda_devices,
+    }
+
+
+def check_llama_cpp() -> dict[str, Any]:
+    import llama_cpp
+
+    result: dict[str, Any] = {"ok": True, "version": getattr(llama_cpp, "__version__", _version("llama-cpp-python"))}
+    supports = getattr(llama_cpp, "llama_supports_gpu_offload", None)
+    result["gpu_offload"] = bool(supports()) if supports else None
+    system_info = getattr(llama_cpp, "llama_print_system_info", None)
+    if system_info:
+        info = system_info()
+        result["system_info"] = (info.decode(errors="replace") if isinstance(info, bytes) else str(info)).strip()
+    return result
+
+
+def check_ffmpeg() -> dict[str, Any]:
+    path = shutil.which("ffmpeg")
+    if not path:
+        return {"ok": True, "available": False, "required": False, "note": "not needed: audio is read through PyAV"}
+    try:
+        first = subprocess.run([path, "-version"], capture_output=True, text=True, timeout=10).stdout.splitlines()
+    except (OSError, subprocess.SubprocessError) as exc:
+        return {"ok": True, "available": False, "required": False, "path": path, "error": str(exc)}
+    return {"ok": True, "available": True, "required": False, "path": path, "version": first[0] if first else ""}
+
+
+def check_data_dir(data_dir: Path) -> dict[str, Any]:
+    data_dir = Path(data_dir)
+    existing = data_dir
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    usage = shutil.disk_usage(existing)
+    writable = False
+    try:
+        with tempfile.NamedTemporaryFile(dir=existing, prefix=".doctor-", delete=True):
+            writable = True
+    except OSError:
+        writable = False
+    return {
+        "ok": writable,
+        "path": str(data_dir),
+        "exists": data_dir.exists(),
+        "writable": writable,
+        "free_bytes": usage.free,
+        "total_bytes": usage.total,
+        **({} if writable else {"error": f"cannot write in {existing}"}),
+    }
+
+
+def check_tray(timeout_s: float = 30.0) -> dict[str, Any]:
+    """Ask Qt in a subprocess; offscreen unless a display is there, so no display is ever needed."""
+    env = dict(os.environ)
+    has_display = not sys.platform.startswith("linux") or bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
+    if not has_display:
+        env["QT_QPA_PLATFORM"] = "offscreen"
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _TRAY_SCRIPT], capture_output=True, text=True, timeout=timeout_s, env=env
+        )
+    except subprocess.TimeoutExpired:
+        return {"ok": False, "tray_available": False, "error": f"Qt did not start within {timeout_s:.0f} s"}
+    for line in done.stdout.splitlines():
+        if line.startswith("TRAY-JSON "):
+            result = json.loads(line[len("TRAY-JSON ") :])
+            result.setdefault("tray_available", False)
+            result["display"] = has_display
+            if result.get("ok") and not result["tray_available"]:
+                result["note"] = "no system tray here; Sidecar works without one"
+            return result
+    tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+    return {"ok": False, "tray_available": False, "error": f"Qt exited with {done.returncode}: {' | '.join(tail)}"}
+
+
+# --------------------------------------------------------------------------- models
+
+
+def _probe(runtime: str, params: dict[str, Any], timeout_s: float) -> dict[str, Any]:
+    """Load one model in a model-host child, run its ``check``, end the child."""
+    from app.engine.stage import ModelSpec
+    from app.ml.host import ModelHost
+
+    outcome: dict[str, Any] = {}
+    holder: dict[str, Any] = {}
+
+    def work() -> None:
+        start = time.perf_counter()
+        try:
+            host = ModelHost(ModelSpec.of(runtime, **params))
+            holder["host"] = host
+            try:
+                outcome["info"] = host.info
+                outcome["check"] = host.call("check")
+            finally:
+                host.close()
+            outcome["loadable"] = True
+        except Exception as exc:  # noqa: BLE001
+            code = getattr(exc, "code", type(exc).__name__)
+            message = str(getattr(exc, "message", exc)).strip().splitlines()
+            outcome.update(loadable=False, error=f"{code}: {message[0] if message else ''}")
+        outcome["seconds"] = round(time.perf_counter() - start, 2)
+
+    thread = threading.Thread(target=work, name=f"doctor probe {runtime}", daemon=True)
+    thread.start()
+    thread.join(timeout_s)
+    if thread.is_alive():
+        host = holder.get("host")
+        if host is not None and host.alive:
+            host._process.kill()  # noqa: SLF001 - the doctor gives up on a hung runtime
+        return {"loadable": False, "error": f"timed_out: no answer within {timeout_s:.0f} s", "seconds": timeout_s}
+    return outcome
+
+
+def check_models(data_dir: Path, probe: bool = True, timeout_s: float = PROBE_TIMEOUT_S) -> dict[str, Any]:
+    from app.ml.catalogue import models_list
+
+    rows = models_list(data_dir)
+    for row in rows:
+        row["loadable"] = None
+        if not probe or not row["installed"]:
+            continue
+        if row["source"] == "bundled":
+            if row["name"] not in _BUNDLED_PROBES:
+                continue
+            runtime, params = _BUNDLED_PROBES[row["name"]]
+            params = {k: (str(data_dir) if k == "data_dir" else v) for k, v in params.items()}
+        elif row["active"] and row["format"] in _FORMAT_PROBES:
+            runtime, params = _FORMAT_PROBES[row["format"]], {"path": row["path"]}
+        else:
+            continue
+        result = _probe(runtime, params, timeout_s)
+        row["loadable"] = result.pop("loadable", False)
+        row["probe"] = result
+    active = {row["role"]: row["name"] for row in rows if row["active"]}
+    problems = [
+        f"{row['name']} ({row['role']}) is installed but does not load: {row['probe'].get('error')}"
+        for row in rows
+        if row["loadable"] is False
+    ]
+    problems += [
+        f"{row['name']} is selected for {row['role']} but is not installed" for row in rows if row["active"] and not row["installed"]
+    ]
+    return {"ok": not problems, "active": active, "models": rows, "problems": problems}
+
+
+# --------------------------------------------------------------------------- report
+
+
+def collect_report(data_dir: Path, *, probe_models: bool = True, probe_timeout_s: float = PROBE_TIMEOUT_S) -> dict[str, Any]:
+    """Run every check; never raises. ``probe_models=False`` skips loading models (fast)."""
+    start = time.perf_counter()
+    data_dir = Path(data_dir)
+    gpu = _check(check_gpu)
+    report: dict[str, Any] = {
+        "sidecar_version": __version__,
+        "generated_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "python": _check(check_python),
+        "sqlite": _check(check_sqlite),
+        "gpu": gpu.get("devices", []) if isinstance(gpu, dict) else [],
+        "gpu_status": {k: v for k, v in gpu.items() if k != "devices"},
+        "onnxruntime": _check(check_onnxruntime),
+        "ctranslate2": _check(check_ctranslate2),
+        "llama_cpp": _check(check_llama_cpp),
+        "ffmpeg": _check(check_ffmpeg),
+        "data_dir": _check(lambda: check_data_dir(data_dir)),
+        "tray": _check(check_tray),
+    }
+    models = _check(lambda: check_models(data_dir, probe=probe_models, timeout_s=probe_timeout_s))
+    report["models"] = models.get("models", [])
+    report["active_models"] = models.get("active", {})
+    problems = []
+    for key in ("python", "sqlite", "gpu_status", "onnxruntime", "ctranslate2", "llama_cpp", "data_dir"):
+        section = report[key]
+        if isinstance(section, dict) and section.get("ok") is False:
+            problems.append(f"{key}: {section.get('error', 'failed')}")
+    if "error" in models:
+        problems.append(f"models: {models['error']}")
+    problems += models.get("problems", [])
+    report["problems"] = problems
+    roles_without_model = sorted(set(ROLES) - set(report["active_models"]))
+    report["notes"] = [
+        f"no {role} model is installed: {_ROLE_NEEDS.get(role, role)} is off until you install one (sidecar models)"
+        for role in roles_without_model
+    ]
+    report["ok"] = not problems
+    report["duration_s"] = round(time.perf_counter() - start, 2)
+    return report
+
+
+def _mb(value: int | None) -> str:
+    return "?" if value is None else f"{value / 2**20:,.0f} MB" if value < 10 * 2**30 else f"{value / 2**30:,.1f} GB"
+
+
+def format_report(report: dict[str, Any]) -> str:
+    """The report as aligned lines for a terminal."""
+    lines = [f"Sidecar {report.get('sidecar_version', '?')} doctor (took {report.get('duration_s', '?')} s)", ""]
+
+    def row(label: str, text: str) -> None:
+        lines.append(f"{label:<13}{text}")
+
+    def failed(section: Any) -> str | None:
+        if isinstance(section, dict) and section.get("ok") is False and "error" in section:
+            return f"FAILED: {section['error']}"
+        return None
+
+    py = report.get("python", {})
+    row("Python", failed(py) or f"{py.get('version')} ({py.get('implementation')}) {py.get('executable')}")
+    sq = report.get("sqlite", {})
+    row(
+        "SQLite",
+        failed(sq)
+        or f"{sq.get('sqlite_version')} via {sq.get('extension_loading')}; sqlite-vec {sq.get('sqlite_vec_version')}"
+        f" ({sq.get('sqlite_vec_path')}); FTS5 {'yes' if sq.get('fts5') else 'NO'}",
+    )
+    gpus = report.get("gpu", [])
+    if gpus:
+        for device in gpus:
+            row("GPU", f"{device['index']}: {device['name']}, {device['free_mb']:,} MB free of {device['total_mb']:,} MB")
+    else:
+        row("GPU", f"none ({report.get('gpu_status', {}).get('note', 'no CUDA device')}); models run on the CPU")
+    ort = report.get("onnxruntime", {})
+    row("onnxruntime", failed(ort) or f"{ort.get('version')} providers: {', '.join(ort.get('providers', []))}")
+    ct = report.get("ctranslate2", {})
+    if failed(ct):
+        row("CTranslate2", failed(ct))
+    else:
+        types = "; ".join(f"{dev}: {', '.join(t)}" for dev, t in ct.get("compute_types", {}).items())
+        row("CTranslate2", f"{ct.get('version')} (faster-whisper {ct.get('faster_whisper_version')}); {types}")
+    ll = report.get("llama_cpp", {})
+    row("llama.cpp", failed(ll) or f"{ll.get('version')}; GPU offload {'yes' if ll.get('gpu_offload') else 'no'}")
+    if ll.get("system_info"):
+        row("", ll["system_info"][:160])
+    ff = report.get("ffmpeg", {})
+    row("ffmpeg", f"{ff.get('version') or ff.get('path')} (optional)" if ff.get("available") else "not found (optional)")
+    dd = report.get("data_dir", {})
+    row(
+        "Data dir",
+        failed(dd)
+        or f"{dd.get('path')} ({'writable' if dd.get('writable') else 'NOT writable'}, {_mb(dd.get('free_bytes'))} free)",
+    )
+    tray = report.get("tray", {})
+    row(
+        "Tray",
+        failed(tray)
+        or f"{'available' if tray.get('tray_available') else 'not available'}"
+        f" (Qt {tray.get('pyside6')}, platform {tray.get('platform')})",
+    )
+    lines += ["", "Models (* = in use)"]
+    for model in report.get("models", []):
+        mark = "*" if model.get("active") else " "
+        if not model.get("installed"):
+            state = "partial download" if model.get("partial_download") else "not installed"
+        elif model.get("loadable") is True:
+            probe = model.get("probe", {})
+            state = f"loadable ({probe.get('seconds')} s)"
+        elif model.get("loadable") is False:
+            state = f"DOES NOT LOAD: {model.get('probe', {}).get('error')}"
+        else:
+            state = "installed"
+        lines.append(f"  {mark} {model['role']:<15}{model['name']:<28}{model['source']:<9}{state}")
+    notes = report.get("notes", [])
+    if notes:
+        lines += ["", "Notes:"] + [f"  - {n}" for n in notes]
+    problems = report.get("problems", [])
+    lines += ["", "Problems: " + ("none" if not problems else "")]
+    lines += [f"  - {p}" for p in problems]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m app.doctor [--json] [--data-dir DIR] [--no-probe]`` (the CLI wires ``sidecar doctor``)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="sidecar doctor")
+    parser.add_argument("--data-dir")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--no-probe", action="store_true", help="do not load the models")
+    args = parser.parse_args(argv)
+    from app.paths import data_dir as resolve_data_dir
+
+    data_dir = resolve_data_dir(args.data_dir)
+    report = collect_report(data_dir, probe_models=not args.no_probe)
+    print(json.dumps(report, indent=2, default=str) if args.json else format_report(report))
+    return 0 if report["ok"] else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,109 @@
+"""Atomic, fenced writes next to a person's files.
+
+A hidden temp file in the target's own folder (so ``os.replace`` never crosses a
+filesystem), flushed and fsynced, then renamed over the target and the folder fsynced
+where the OS allows. A crash leaves either the old file or the new one, plus at most
+a temp file whose name recovery can find again (it is derived from the operation id).
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+from app.errors import SidecarError
+
+log = logging.getLogger(__name__)
+
+TEMP_MARK = ".sidecar-tmp-"
+_SHARING_RETRIES = 10
+
+
+def temp_path_for(target: Path, op_id: str) -> Path:
+    """The temp file one operation uses for ``target``: hidden, same folder, recognisable."""
+    return target.with_name(f".{target.name[:80]}{TEMP_MARK}{op_id[:16]}")
+
+
+def sha256_file(path: Path) -> str | None:
+    """Content hash of a file, or None when it does not exist."""
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                h.update(chunk)
+    except FileNotFoundError:
+        return None
+    return h.hexdigest()
+
+
+def fsync_dir(folder: Path) -> None:
+    if sys.platform == "win32":
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _replace(src: Path, dst: Path) -> None:
+    """os.replace with a bounded retry for Windows sharing violations (a player or indexer has the file open)."""
+    for attempt in range(_SHARING_RETRIES):
+        try:
+            os.replace(src, dst)
+            return
+        except PermissionError:
+            if sys.platform != "win32" or attempt == _SHARING_RETRIES - 1:
+                raise
+            time.sleep(0.05 * (2**attempt))
+
+
+def atomic_write(target: Path, data: bytes, op_id: str, before_replace: Callable[[], None] | None = None) -> None:
+    """Write ``data`` to ``target`` atomically; ``before_replace`` runs last (the fence check) and may raise."""
+    tmp = temp_path_for(target, op_id)
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if before_replace is not None:
+            before_replace()
+        _replace(tmp, target)
+    except OSError as exc:
+        _discard(tmp)
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise SidecarError(f"the disk holding {target.parent} is full", code="disk_full", transient=True) from exc
+        if isinstance(exc, PermissionError):
+            raise SidecarError(f"no permission to write {target}", code="permission_denied") from exc
+        raise SidecarError(f"could not write {target}: {exc}", code="write_failed", transient=True) from exc
+    except BaseException:
+        _discard(tmp)
+        raise
+    try:
+        fsync_dir(target.parent)
+    except OSError as exc:
+        log.warning("could not fsync %s: %s", target.parent, exc)
+
+
+def _discard(tmp: Path) -> None:
+    try:
+        tmp.unlink()
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        log.warning("could not remove temp file %s: %s", tmp, exc)
+
+
+def remove_stray_temp(target: Path, op_id: str) -> bool:
+    """Remove the temp file a crashed operation may have left; True if one was there."""
+    tmp = temp_path_for(target, op_id)
+    if tmp.exists():
+        _discard(tmp)
+        return True
+    return False

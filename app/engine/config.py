@@ -1,0 +1,25 @@
+"""Engine tunables; defaults follow SPEC §3–4."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class EngineConfig:
+    workers: int = max(1, os.cpu_count() or 1)
+    lease_seconds: float = 30.0
+    max_attempts: int = 3
+    backoff_base: float = 2.0
+    backoff_cap: float = 60.0
+    gpu_budget_mb: int = 6144
+    max_gpu_concurrent: int = 1
+    group_size: int = 8
+    poll_interval: float = 0.5
+    progress_interval: float = 0.5
+    existing_policy: str = "skip"
+
+    @property
+    def heartbeat_seconds(self) -> float:
+        return self.lease_seconds / 3

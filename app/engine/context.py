@@ -1,0 +1,85 @@
+"""The concrete StageContext the scheduler hands to a stage for one claim."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from app.engine.model_pool import ModelPool
+from app.engine.placement import Placement
+from app.engine.stage import ItemRef, ModelClient, ModelSpec, Output, Placed
+from app.errors import LeaseLost, SidecarError, StageStopped, TargetChanged
+from app.store import Store
+from app.store.records import Claim, Step
+
+log = logging.getLogger(__name__)
+
+
+class ClaimContext:
+    """Everything a stage may touch, all of it fenced on the claim."""
+
+    def __init__(self, store: Store, claim: Claim, workspace: Path, pool: ModelPool, policy: str,
+                 progress_interval: float, observe_step: Callable[[str, Step], None] | None = None):
+        self.store = store
+        self.claim = claim
+        self.workspace = workspace
+        self.pool = pool
+        self.policy = policy
+        self.item = ItemRef(
+            id=claim.item_id, job_id=claim.job_id, path=Path(claim.item_path), kind=claim.item_kind,
+            sha256=claim.item_sha256, size=claim.item_size, mtime_ns=claim.item_mtime_ns, revision=claim.item_revision,
+        )
+        self.options: Mapping[str, Any] = claim.options
+        self.inputs: Mapping[str, Mapping[str, Any]] = claim.inputs
+        self.partial: Any = claim.partial
+        self.lost = threading.Event()
+        self.stop_requested = threading.Event()
+        self._progress_interval = progress_interval
+        self._last_progress = 0.0
+        self._observe_step = observe_step
+
+    def save_partial(self, data: Any) -> None:
+        self.store.stages.record_checkpoint(self.claim, data)
+        self.partial = data
+
+    def progress(self, fraction: float, note: str = "") -> None:
+        now = time.monotonic()
+        if fraction < 1.0 and now - self._last_progress < self._progress_interval:
+            return
+        self._last_progress = now
+        try:
+            self.store.stages.record_progress(self.claim, fraction, note)
+        except LeaseLost:
+            self.lost.set()
+            raise
+
+    def should_stop(self) -> bool:
+        return self.lost.is_set() or self.stop_requested.is_set()
+
+    def check(self) -> None:
+        if self.lost.is_set():
+            raise LeaseLost("this stage was taken over or cancelled")
+        if self.stop_requested.is_set():
+            raise StageStopped("paused at a checkpoint")
+
+    def model(self, spec: ModelSpec) -> ModelClient:
+        self.check()
+        return self.pool.get(spec)
+
+    def verify_source_unchanged(self) -> None:
+        try:
+            st = os.stat(self.item.path)
+        except FileNotFoundError as exc:
+            raise SidecarError(f"{self.item.path.name} is gone", code="file_missing") from exc
+        if st.st_size != self.item.size or st.st_mtime_ns != self.item.mtime_ns:
+            raise TargetChanged(f"{self.item.path.name} changed while it was being processed; nothing was placed")
+
+    def place(self, outputs: Sequence[Output]) -> list[Placed]:
+        self.check()
+        self.verify_source_unchanged()
+        return Placement(self.store, self.claim, self.workspace, self.policy, self.verify_source_unchanged,
+                         self._observe_step).place(outputs)

@@ -1,0 +1,179 @@
+"""The one facade over store and scheduler that the CLI and the GUI use.
+
+Every method returns plain data objects. Nothing here imports Qt; the GUI runs these
+calls on its own worker threads.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+from app.engine.config import EngineConfig
+from app.engine.gpu_gate import MemoryProbe
+from app.engine.plan import content_sha256, plan_item
+from app.engine.scan import scan
+from app.engine.scheduler import Scheduler
+from app.engine.stage import Pipeline
+from app.errors import SidecarError
+from app.paths import database_path, workspace_root
+from app.store import Store
+from app.store.records import ItemView, JobSummary, NewItem, Review, Step
+
+log = logging.getLogger(__name__)
+
+_BATCH = 200
+
+
+@dataclass(frozen=True)
+class JobOptions:
+    """What a job freezes at creation: later settings changes affect new jobs only."""
+
+    kind: str = "all"
+    top_level: bool = False
+    target_lang: str = "en"
+    naming: str = "media-server"
+    existing_policy: str = "skip"
+    extra: tuple[tuple[str, Any], ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        d = {"kind": self.kind, "top_level": self.top_level, "target_lang": self.target_lang,
+             "naming": self.naming, "existing_policy": self.existing_policy}
+        d.update(dict(self.extra))
+        return d
+
+
+class Library:
+    def __init__(self, data_dir: Path, pipelines: Mapping[str, Pipeline], config: EngineConfig | None = None,
+                 probe: MemoryProbe | None = None, observe_step: Callable[[str, Step], None] | None = None):
+        self.data_dir = data_dir
+        self.config = config or EngineConfig()
+        self.pipelines = dict(pipelines)
+        self.store = Store(database_path(data_dir), lease_seconds=self.config.lease_seconds, group_size=self.config.group_size)
+        self._probe = probe
+        self._observe_step = observe_step
+        self._scheduler: Scheduler | None = None
+
+    # -- engine -------------------------------------------------------------------------
+
+    @property
+    def scheduler(self) -> Scheduler:
+        if self._scheduler is None:
+            self._scheduler = Scheduler(self.store, self.pipelines, self.data_dir, self.config, self._probe, self._observe_step)
+        return self._scheduler
+
+    def start(self) -> None:
+        self.scheduler.start()
+
+    def run_until_idle(self) -> None:
+        self.scheduler.run_until_idle()
+
+    def close(self) -> None:
+        if self._scheduler is not None:
+            self._scheduler.stop()
+            self._scheduler = None
+        self.store.close()
+
+    def _nudge(self) -> None:
+        if self._scheduler is not None:
+            self._scheduler.refresh_pauses()
+            self._scheduler.wake()
+
+    # -- jobs ---------------------------------------------------------------------------
+
+    def add(self, path: Path, options: JobOptions, owner: str | None = None,
+            progress: Callable[[int, int], None] | None = None) -> JobSummary:
+        """Create a job: scan once, identify every file, write all rows, then make it visible."""
+        path = Path(path).expanduser().absolute()
+        if not path.exists():
+            raise SidecarError(f"{path} does not exist", code="folder_missing")
+        kinds = {"all": {"video", "image"}, "video": {"video"}, "image": {"image"}}[options.kind]
+        available = kinds & set(self.pipelines)
+        owner = owner or (self._scheduler.instance.id if self._scheduler else f"cli-{id(self)}")
+        job_id = self.store.jobs.create(str(path), options.as_dict(), owner)
+        result = scan(path, recursive=not options.top_level, kinds=frozenset(kinds))
+        report = result.report()
+        unsupported = [e for e in result.entries if e.kind not in available]
+        if unsupported:
+            report["unsupported"] = {"count": len(unsupported), "kinds": sorted({e.kind for e in unsupported}),
+                                     "message": "no pipeline is installed for these files; they were not added"}
+        entries = [e for e in result.entries if e.kind in available]
+        batch: list[NewItem] = []
+        written = 0
+        for n, entry in enumerate(entries):
+            if entry.skip_reason:
+                batch.append(NewItem(path=str(entry.path), kind=entry.kind, size=entry.size, mtime_ns=entry.mtime_ns,
+                                     sha256="", skip_reason=entry.skip_reason))
+            else:
+                try:
+                    sha = content_sha256(self.store.jobs, entry.path, entry.size, entry.mtime_ns)
+                except OSError as exc:
+                    report["problems"].append({"path": str(entry.path), "code": "unreadable_file", "message": str(exc)})
+                    continue
+                batch.append(plan_item(self.store.jobs, self.pipelines[entry.kind], options.as_dict(), entry.path,
+                                       entry.size, entry.mtime_ns, sha))
+            if len(batch) >= _BATCH:
+                self.store.jobs.add_items(job_id, batch, written)
+                written += len(batch)
+                batch = []
+            if progress is not None:
+                progress(n + 1, len(entries))
+        if batch:
+            self.store.jobs.add_items(job_id, batch, written)
+        self.store.jobs.finish_creating(job_id, report)
+        self._nudge()
+        return self.status(job_id)[0]
+
+    def status(self, job_id: int | None = None) -> list[JobSummary]:
+        return self.store.jobs.summaries(job_id)
+
+    def items(self, job_id: int, offset: int = 0, limit: int | None = None) -> list[ItemView]:
+        return self.store.jobs.items(job_id, offset, limit)
+
+    def pause(self, job_id: int | None) -> None:
+        self.store.jobs.set_paused(job_id, True)
+        self._nudge()
+
+    def resume(self, job_id: int | None) -> None:
+        self.store.jobs.set_paused(job_id, False)
+        self._nudge()
+
+    def retry_item(self, item_id: int) -> int:
+        n = self.store.jobs.retry(item_id=item_id)
+        self._nudge()
+        return n
+
+    def retry_job(self, job_id: int) -> int:
+        n = self.store.jobs.retry(job_id=job_id)
+        self._nudge()
+        return n
+
+    def cancel(self, job_id: int) -> None:
+        """Delete the job and its workspace; the person's files are never touched."""
+        self.store.jobs.cancel(job_id)
+        shutil.rmtree(workspace_root(self.data_dir) / str(job_id), ignore_errors=True)
+        self._nudge()
+
+    # -- review -------------------------------------------------------------------------
+
+    def reviews(self, include_decided: bool = False) -> list[Review]:
+        return self.store.steps.reviews(include_decided)
+
+    def decide(self, review_id: int, decision: str, reason: str, actor: str = "user",
+               expected_revision: int | None = None) -> Review:
+        review = self.store.steps.decide(review_id, decision.replace("-", "_"), actor, reason, expected_revision)
+        self._nudge()
+        return review
+
+    def model_loads(self) -> dict[str, int]:
+        return self.store.stages.model_load_counts()
+
+
+def add_paths(library: Library, paths: Iterable[Path], options: JobOptions) -> list[JobSummary]:
+    return [library.add(Path(p), options) for p in paths]
+
+
+__all__ = ["JobOptions", "Library", "add_paths"]

@@ -1,0 +1,185 @@
+"""Writing a stage's outputs next to the source through the step protocol (SPEC §5).
+
+The plan — every target path and every existing-file decision, keep-both numbers
+included — is frozen in step rows before the first byte is written, and a replay
+after a crash executes that same plan. A ``started`` step is settled by evidence:
+expected content there → succeeded; absent, or content we know (ours, or what was
+there before) → not applied, do it again; anything else → manual review.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from pathlib import Path
+from typing import Callable, Sequence
+
+from app.engine.atomic_write import atomic_write, remove_stray_temp, sha256_file
+from app.engine.stage import Output, Placed
+from app.errors import NeedsReview, SidecarError
+from app.store import Store
+from app.store.records import Claim, Step, StepIntent
+
+log = logging.getLogger(__name__)
+
+POLICIES = ("skip", "overwrite", "keep_both")
+_UNSAFE = re.compile(r'[\x00-\x1f<>:"/\\|?*]')
+
+
+def safe_name(name: str) -> str:
+    """A bare file name that cannot leave its folder, whatever the media's name held."""
+    cleaned = _UNSAFE.sub("_", name).strip().strip(".")
+    if not cleaned or cleaned in {".", ".."}:
+        raise SidecarError(f"cannot place a file named {name!r}", code="invalid_name")
+    return cleaned[:240]
+
+
+def keep_both_name(target: Path, taken: set[Path]) -> Path:
+    """``Movie.zh.srt`` → ``Movie.zh.1.srt`` (then .2, …): the first name free on disk and in the plan."""
+    n = 1
+    while True:
+        candidate = target.with_name(f"{target.stem}.{n}{target.suffix}")
+        if candidate not in taken and not candidate.exists():
+            return candidate
+        n += 1
+
+
+def operation_id(item_id: int, revision: int, target: Path, sha256: str) -> str:
+    return hashlib.sha256(f"{item_id}\n{revision}\n{target}\n{sha256}".encode()).hexdigest()
+
+
+class Placement:
+    """Executes one item's placements for one claim; ``observe`` sees each step event (logs, tests)."""
+
+    def __init__(self, store: Store, claim: Claim, workspace: Path, policy: str,
+                 verify_source: Callable[[], None], observe: Callable[[str, Step], None] | None = None):
+        if policy not in POLICIES:
+            raise SidecarError(f"unknown existing-file policy {policy!r}", code="invalid_setting")
+        self.store, self.claim, self.workspace, self.policy = store, claim, workspace, policy
+        self.verify_source = verify_source
+        self.observe = observe or (lambda event, step: None)
+
+    def place(self, outputs: Sequence[Output]) -> list[Placed]:
+        steps = self.store.steps.freeze_plan(self.claim, self._plan(outputs))
+        return [self._execute(step) for step in steps]
+
+    def _plan(self, outputs: Sequence[Output]) -> list[StepIntent]:
+        folder = Path(self.claim.item_path).parent
+        content_dir = self.workspace / "place"
+        content_dir.mkdir(parents=True, exist_ok=True)
+        taken: set[Path] = set()
+        intents = []
+        for seq, out in enumerate(outputs):
+            target = folder / safe_name(out.name)
+            expected = hashlib.sha256(out.data).hexdigest()
+            content = content_dir / f"{seq}-{expected[:16]}"
+            if sha256_file(content) != expected:
+                atomic_write(content, out.data, expected)
+            prior = sha256_file(target)
+            action = "write"
+            if prior is not None and prior != expected and not self.store.steps.is_our_output(str(target), prior):
+                if self.policy == "skip":
+                    action = "skip"
+                elif self.policy == "overwrite":
+                    action = "overwrite"
+                else:
+                    target = keep_both_name(target, taken)
+                    prior = None
+            elif prior is not None and prior != expected:
+                action = "overwrite"
+            taken.add(target)
+            intents.append(StepIntent(
+                op_id=operation_id(self.claim.item_id, self.claim.item_revision, target, expected), seq=seq,
+                role=out.role, target=str(target), content_path=str(content), expected_sha256=expected,
+                prior_sha256=prior, action=action,
+            ))
+        return intents
+
+    def _known(self, step: Step, found: str | None) -> bool:
+        """Content at the target that is not someone else's: absent, what was there at plan time, or ours."""
+        return found is None or found == step.prior_sha256 or self.store.steps.is_our_output(step.target, found)
+
+    def _execute(self, step: Step) -> Placed:
+        target = Path(step.target)
+        if step.state == "succeeded":
+            return Placed(step.role, target, "written")
+        if step.state == "skipped":
+            return Placed(step.role, target, "skipped_existing")
+        if step.state == "manual_review":
+            raise NeedsReview(f"{target.name} awaits a review decision")
+        if step.state == "started":
+            found = sha256_file(target)
+            remove_stray_temp(target, step.op_id)
+            if found == step.expected_sha256:
+                self._move(step, ("started",), "succeeded", found_sha256=found)
+                return Placed(step.role, target, "written")
+            if not self._known(step, found):
+                self._to_review(step, ("started",), found)
+            self._move(step, ("started",), "prepared")
+        return self._apply(step)
+
+    def _apply(self, step: Step) -> Placed:
+        target = Path(step.target)
+        if step.action == "skip":
+            self._move(step, ("prepared",), "skipped")
+            return Placed(step.role, target, "skipped_existing")
+        self.verify_source()
+        found = sha256_file(target)
+        if found == step.expected_sha256:
+            self._move(step, ("prepared",), "succeeded", found_sha256=found)
+            return Placed(step.role, target, "unchanged")
+        if not self._known(step, found) and step.action != "overwrite":
+            self._to_review(step, ("prepared",), found)
+        data = Path(step.content_path).read_bytes()
+        if hashlib.sha256(data).hexdigest() != step.expected_sha256:
+            raise SidecarError(f"the prepared content for {target.name} is damaged", code="workspace_damaged", transient=False)
+        self._move(step, ("prepared",), "started")
+        self.observe("started", step)
+
+        def fence() -> None:
+            self.verify_source()
+            self.store.stages.assert_held(self.claim)
+
+        try:
+            atomic_write(target, data, step.op_id, before_replace=fence)
+        except BaseException:
+            if sha256_file(target) != step.expected_sha256:
+                self._try_move(step, ("started",), "prepared")
+            raise
+        self.observe("replaced", step)
+        self._move(step, ("started",), "succeeded", found_sha256=step.expected_sha256)
+        return Placed(step.role, target, "written")
+
+    def _move(self, step: Step, src: Sequence[str], dst: str, **values: object) -> None:
+        self.store.steps.transition(self.claim, step.id, src, dst, **values)
+
+    def _try_move(self, step: Step, src: Sequence[str], dst: str) -> None:
+        try:
+            self._move(step, src, dst)
+        except SidecarError as exc:
+            log.warning("could not reset step %s: %s", step.id, exc)
+
+    def _to_review(self, step: Step, src: Sequence[str], found: str | None) -> None:
+        message = (
+            f"{Path(step.target).name} was changed by someone else while Sidecar was writing it "
+            f"(expected {step.expected_sha256[:12]}, found {(found or 'nothing')[:12]})"
+        )
+        self._move(step, src, "manual_review", found_sha256=found, error_code="target_contested", error=message)
+        raise NeedsReview(message)
+
+
+def cleanup_stray_temps(store: Store) -> int:
+    """Start-up recovery: remove temp files that steps of unheld stages may have left next to media."""
+    removed = 0
+    for step in store.steps.unsettled_steps():
+        try:
+            removed += remove_stray_temp(Path(step.target), step.op_id)
+        except OSError as exc:
+            log.warning("could not clean %s: %s", step.target, exc)
+    if removed:
+        log.info("removed %d stray temp file(s)", removed)
+    return removed
+
+
+__all__ = ["Placement", "POLICIES", "cleanup_stray_temps", "keep_both_name", "safe_name", "operation_id"]

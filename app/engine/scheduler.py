@@ -1,0 +1,277 @@
+"""The in-process durable scheduler (SPEC §3): workers, heartbeat, recovery.
+
+Workers claim runnable stages from the store, run the stage plug-in with a fenced
+context, and hand the outcome back to the store, which owns every transition. No
+transaction is held across a stage's work. A heartbeat thread extends leases, notices
+lost claims and pause requests, and reclaims the work of dead instances.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Callable, Mapping
+
+from app.engine.config import EngineConfig
+from app.engine.context import ClaimContext
+from app.engine.gpu_gate import GpuGate, MemoryProbe, NvmlProbe
+from app.engine.instances import InstanceLock
+from app.engine.model_pool import ModelPool
+from app.engine.placement import cleanup_stray_temps
+from app.engine.stage import Pipeline
+from app.errors import LeaseLost, NeedsReview, SidecarError, StageStopped
+from app.paths import item_workspace, workspace_root
+from app.store import Store
+from app.store.records import Claim, Step
+
+log = logging.getLogger(__name__)
+
+_FLAG_REFRESH_SECONDS = 1.0
+_IDLE_RELEASE_SECONDS = 20.0
+
+
+class Scheduler:
+    def __init__(self, store: Store, pipelines: Mapping[str, Pipeline], data_dir: Path,
+                 config: EngineConfig | None = None, probe: MemoryProbe | None = None,
+                 observe_step: Callable[[str, Step], None] | None = None):
+        self.store = store
+        self.pipelines = dict(pipelines)
+        self.data_dir = data_dir
+        self.config = config or EngineConfig()
+        self.instance = InstanceLock(data_dir)
+        store.stages.register_instance(self.instance.id, os.getpid(), socket.gethostname())
+        self.pool = ModelPool(on_load=lambda spec: store.stages.count_model_load(spec.key))
+        self.gate = GpuGate(self.config.gpu_budget_mb, self.config.max_gpu_concurrent,
+                            probe if probe is not None else NvmlProbe())
+        self._observe_step = observe_step
+        self._active: dict[int, ClaimContext] = {}
+        self._active_lock = threading.Lock()
+        self._wake = threading.Condition()
+        self._stopping = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._has_gpu = any(s.model_spec({}) is not None or getattr(s, "uses_gpu", False)
+                            for p in self.pipelines.values() for s in p.stages)
+        self.on_change: Callable[[], None] = lambda: None
+
+    # -- lifecycle ----------------------------------------------------------------------
+
+    def recover(self) -> None:
+        """Start-up recovery: dead instances' claims, expired leases, abandoned scans, stray temp files."""
+        others = [i for i in self.store.stages.instance_ids() if i != self.instance.id]
+        dead = [i for i in others if self.instance.is_dead(i)]
+        if dead:
+            self.store.stages.reclaim(instances_gone=dead, expired=False)
+            for iid in dead:
+                self.store.stages.forget_instance(iid)
+        self.store.stages.reclaim(expired=True)
+        live = [self.instance.id] + [i for i in others if i not in dead]
+        failed = self.store.jobs.fail_abandoned_creating(live)
+        if failed:
+            log.warning("jobs %s were interrupted while scanning and are marked failed", failed)
+        cleanup_stray_temps(self.store)
+        self._sweep_workspaces()
+
+    def _sweep_workspaces(self) -> None:
+        """Remove workspaces nobody needs any more (cancelled jobs, completed items) after a crash."""
+        root = workspace_root(self.data_dir)
+        if not root.is_dir():
+            return
+        live = self.store.jobs.unfinished_item_ids()
+        for job_dir in root.iterdir():
+            for item_dir in (job_dir.iterdir() if job_dir.is_dir() else []):
+                if not item_dir.name.isdigit() or int(item_dir.name) not in live:
+                    shutil.rmtree(item_dir, ignore_errors=True)
+            if job_dir.is_dir() and not any(job_dir.iterdir()):
+                job_dir.rmdir()
+
+    def start(self) -> None:
+        self.recover()
+        self._stopping.clear()
+        for n in range(self.config.workers):
+            t = threading.Thread(target=self._worker, args=(n,), name=f"sidecar-worker-{n}", daemon=True)
+            t.start()
+            self._threads.append(t)
+        hb = threading.Thread(target=self._heartbeat, name="sidecar-heartbeat", daemon=True)
+        hb.start()
+        self._threads.append(hb)
+        log.info("engine %s started with %d worker(s)", self.instance.id, self.config.workers)
+
+    def stop(self, timeout: float = 30.0) -> None:
+        """Stop workers at their next checkpoint, keep their progress, end model processes."""
+        self._stopping.set()
+        with self._active_lock:
+            for ctx in self._active.values():
+                ctx.stop_requested.set()
+        self.wake()
+        for t in self._threads:
+            t.join(timeout=timeout)
+        self._threads.clear()
+        self.pool.release_all()
+        self.store.stages.forget_instance(self.instance.id)
+        self.instance.release()
+
+    def wake(self) -> None:
+        with self._wake:
+            self._wake.notify_all()
+
+    def run_until_idle(self) -> None:
+        """Block until nothing is runnable or running (retries that are due later are waited for)."""
+        quiet = 0
+        while not self._stopping.is_set():
+            with self._active_lock:
+                busy = bool(self._active)
+            runnable, running, next_retry = self.store.stages.has_runnable_or_running()
+            if busy or runnable or running or next_retry is not None:
+                quiet = 0
+                self.wake()
+                time.sleep(self.config.poll_interval / 2)
+                continue
+            quiet += 1
+            if quiet >= 2:
+                return
+            time.sleep(self.config.poll_interval / 2)
+
+    def refresh_pauses(self) -> None:
+        """Tell running stages of paused jobs to stop at their next checkpoint."""
+        all_paused, paused_jobs = self.store.jobs.paused_state()
+        with self._active_lock:
+            for ctx in self._active.values():
+                if all_paused or ctx.claim.job_id in paused_jobs:
+                    ctx.stop_requested.set()
+
+    # -- workers ------------------------------------------------------------------------
+
+    def _worker(self, n: int) -> None:
+        owner = f"{self.instance.id}:{n}"
+        while not self._stopping.is_set():
+            try:
+                claim = self._next_claim(owner)
+            except Exception:  # noqa: BLE001 - a store hiccup must not kill the worker
+                log.exception("claim failed")
+                claim = None
+            if claim is None:
+                with self._wake:
+                    self._wake.wait(timeout=self.config.poll_interval)
+                continue
+            self._execute(claim)
+            self.wake()
+            self.on_change()
+
+    def _next_claim(self, owner: str) -> Claim | None:
+        if self._has_gpu:
+            with self.gate.lock:
+                candidate = self.store.stages.peek_gpu_candidate()
+                if candidate is not None:
+                    sid, need, key = candidate
+                    if self.gate.try_admit(sid, need, key, self.pool.resident(), self.pool.release):
+                        claim = self.store.stages.claim_next_stage(owner, gpu=True, stage_id=sid)
+                        if claim is not None:
+                            return claim
+                        self.gate.release(sid)
+        return self.store.stages.claim_next_stage(owner, gpu=False)
+
+    def _execute(self, claim: Claim) -> None:
+        pipeline = self.pipelines.get(claim.item_kind)
+        workspace = item_workspace(self.data_dir, claim.job_id, claim.item_id)
+        ctx = ClaimContext(self.store, claim, workspace, self.pool,
+                           str(claim.options.get("existing_policy") or self.config.existing_policy),
+                           self.config.progress_interval, self._observe_step)
+        with self._active_lock:
+            self._active[claim.stage_id] = ctx
+        try:
+            if pipeline is None or claim.idx >= len(pipeline.stages):
+                raise SidecarError(f"no pipeline handles {claim.item_kind} items", code="unsupported_media")
+            self._check_source(claim)
+            workspace.mkdir(parents=True, exist_ok=True)
+            output = pipeline.stages[claim.idx].run(ctx)
+            if ctx.lost.is_set():
+                raise LeaseLost("claim lost while the stage ran")
+            if self.store.stages.complete_stage(claim, output):
+                shutil.rmtree(workspace, ignore_errors=True)
+        except StageStopped:
+            self._settle(self.store.stages.release_stage, claim)
+        except LeaseLost:
+            log.info("stage %s of item %s: claim lost, its result is discarded", claim.name, claim.item_id)
+        except NeedsReview as exc:
+            self._settle(self.store.stages.to_review, claim, exc.message)
+        except SidecarError as exc:
+            if exc.code == "folder_missing":
+                self.store.jobs.fail(claim.job_id, exc.code, exc.message)
+            else:
+                log.info("stage %s of %s failed: %s (%s)", claim.name, claim.item_path, exc.message, exc.code)
+                self._settle(self._fail, claim, exc.code, exc.message, exc.transient)
+        except Exception as exc:  # noqa: BLE001 - one bad file never stops the others
+            log.exception("stage %s of %s crashed", claim.name, claim.item_path)
+            self._settle(self._fail, claim, "internal_error", f"{type(exc).__name__}: {exc}", True)
+        finally:
+            self.gate.release(claim.stage_id)
+            with self._active_lock:
+                self._active.pop(claim.stage_id, None)
+
+    def _fail(self, claim: Claim, code: str, message: str, transient: bool) -> None:
+        c = self.config
+        self.store.stages.fail_stage(claim, code, message, transient, c.max_attempts, c.backoff_base, c.backoff_cap)
+
+    @staticmethod
+    def _settle(fn: Callable[..., None], *args: object) -> None:
+        try:
+            fn(*args)
+        except LeaseLost:
+            log.info("claim lost before its outcome could be recorded")
+
+    @staticmethod
+    def _check_source(claim: Claim) -> None:
+        if os.path.exists(claim.item_path):
+            return
+        if not os.path.exists(claim.job_folder):
+            raise SidecarError(f"the folder {claim.job_folder} is gone", code="folder_missing")
+        raise SidecarError(f"{Path(claim.item_path).name} is gone", code="file_missing")
+
+    # -- heartbeat ----------------------------------------------------------------------
+
+    def _heartbeat(self) -> None:
+        last_beat = last_recover = time.monotonic()
+        idle_since: float | None = None
+        while not self._stopping.wait(min(_FLAG_REFRESH_SECONDS, self.config.heartbeat_seconds)):
+            try:
+                now = time.monotonic()
+                with self._active_lock:
+                    active = list(self._active.values())
+                if now - last_beat >= self.config.heartbeat_seconds:
+                    last_beat = now
+                    lost = {c.stage_id for c in self.store.stages.heartbeat([ctx.claim for ctx in active])}
+                    for ctx in active:
+                        if ctx.claim.stage_id in lost:
+                            ctx.lost.set()
+                self.refresh_pauses()
+                if now - last_recover >= self.config.lease_seconds:
+                    last_recover = now
+                    self._reclaim_others()
+                idle_since = self._release_idle_models(bool(active), idle_since, now)
+            except Exception:  # noqa: BLE001 - keep beating through transient store errors
+                log.exception("heartbeat failed")
+
+    def _reclaim_others(self) -> None:
+        others = [i for i in self.store.stages.instance_ids() if i != self.instance.id]
+        dead = [i for i in others if self.instance.is_dead(i)]
+        if dead:
+            self.store.stages.reclaim(instances_gone=dead, expired=False)
+            for iid in dead:
+                self.store.stages.forget_instance(iid)
+        if self.store.stages.reclaim(expired=True) or dead:
+            self.wake()
+
+    def _release_idle_models(self, busy: bool, idle_since: float | None, now: float) -> float | None:
+        if busy or not self.pool.resident():
+            return None
+        if idle_since is None:
+            return now
+        if now - idle_since >= _IDLE_RELEASE_SECONDS:
+            self.pool.release_all()
+            return None
+        return idle_since

@@ -1,0 +1,173 @@
+"""One query box over images and dialogue: several rankings fused into one list.
+
+Each retriever is good at something different: CLIP text→image finds what a picture
+*shows* ("cat wearing sunglasses"), e5 finds documents and lines that *mean* the
+query in any language, FTS5 finds exact words and numbers ("invoice 4471"). Their
+scores are not comparable (cosine distances vs bm25), so they are fused by
+**reciprocal rank fusion**: each list contributes ``1 / (k + rank)`` to an item,
+which rewards agreement between lists without calibrating scores.
+
+This module takes callables for the query embedders and a connection factory, so it
+imports neither Qt, the scheduler nor a model runtime; the facade passes hosted
+models' ``call`` wrappers (or test doubles). Embedding happens before a connection is
+opened: no transaction is held across model inference.
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import AbstractContextManager
+from dataclasses import asdict, dataclass
+from typing import Callable, Hashable, Iterable, Sequence
+
+from sqlalchemy import Connection
+
+from app.store import search_index
+from app.store.search_index import CueHit, CurrentContent, ImageHit
+
+log = logging.getLogger(__name__)
+
+RRF_K = 60
+"""The constant of Cormack et al. (2009); it damps the head of each list so one list cannot dominate."""
+
+Embedder = Callable[[str], Sequence[float]]
+ConnectionFactory = Callable[[], AbstractContextManager[Connection]]
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """One row of the result list: an image file, or a line of dialogue in a video at ``start`` seconds."""
+
+    path: str
+    kind: str  # "image" | "dialogue"
+    score: float
+    snippet: str
+    start: float | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def reciprocal_rank_fusion(
+    rankings: Iterable[Sequence[Hashable]], *, k: int = RRF_K, weights: Sequence[float] | None = None
+) -> list[tuple[Hashable, float]]:
+    """Fuse ranked lists of keys (best first) into one list of ``(key, score)``, best first.
+
+    A key repeated inside one list counts at its best rank only. Ties keep the order
+    in which keys were first seen, so the result is deterministic.
+    """
+    scores: dict[Hashable, float] = {}
+    for index, ranking in enumerate(rankings):
+        weight = 1.0 if weights is None else float(weights[index])
+        seen: set[Hashable] = set()
+        for rank, key in enumerate(ranking, start=1):
+            if key in seen:
+                continue
+            seen.add(key)
+            scores[key] = scores.get(key, 0.0) + weight / (k + rank)
+    order = {key: i for i, key in enumerate(scores)}
+    return sorted(scores.items(), key=lambda item: (-item[1], order[item[0]]))
+
+
+def _safe_embed(embedder: Embedder | None, query: str, what: str) -> list[float] | None:
+    """A missing or failing model removes one list from the fusion; search still answers."""
+    if embedder is None:
+        return None
+    try:
+        return list(embedder(query))
+    except Exception:  # noqa: BLE001 - any model failure degrades to keyword search
+        log.warning("query embedding with %s failed; searching without it", what, exc_info=True)
+        return None
+
+
+def search(
+    query: str,
+    *,
+    connect: ConnectionFactory,
+    current: CurrentContent,
+    text_model: str,
+    embed_text: Embedder | None = None,
+    visual_model: str | None = None,
+    embed_clip_text: Embedder | None = None,
+    kinds: Sequence[str] = ("image", "dialogue"),
+    limit: int = 50,
+    per_list: int = 100,
+) -> list[dict[str, object]]:
+    """Search images and dialogue for ``query``.
+
+    ``embed_text`` is the e5 *query* embedder of ``text_model``; ``embed_clip_text``
+    the CLIP text embedder of ``visual_model`` (skipped when either is None).
+    ``current`` names the store's path→sha256 table, so only current content is
+    returned. Returns ``[{"path", "kind", "score", "snippet", "start"}]`` best first;
+    ``start`` is the cue's start in seconds for dialogue, None for images.
+    """
+    query = query.strip()
+    if not query or limit <= 0:
+        return []
+    text_vector = _safe_embed(embed_text, query, "the text embedding model")
+    clip_vector = _safe_embed(embed_clip_text, query, "CLIP") if visual_model else None
+
+    rankings: list[list[Hashable]] = []
+    details: dict[Hashable, tuple[str, str, str, float | None]] = {}  # key -> (path, kind, snippet, start)
+
+    def add_images(hits: Sequence[ImageHit]) -> None:
+        ranking = []
+        for hit in hits:
+            if hit.path is None:
+                continue
+            key = ("image", hit.path)
+            ranking.append(key)
+            known = details.get(key)
+            if known is None or (not known[2] and hit.snippet):
+                details[key] = (hit.path, "image", hit.snippet, None)
+        rankings.append(ranking)
+
+    def add_cues(hits: Sequence[CueHit]) -> None:
+        ranking = []
+        for hit in hits:
+            if hit.path is None:
+                continue
+            key = ("dialogue", hit.path, hit.cue_id)
+            ranking.append(key)
+            known = details.get(key)
+            if known is None or hit.snippet != hit.text:
+                details[key] = (hit.path, "dialogue", hit.snippet or hit.text, hit.start)
+        rankings.append(ranking)
+
+    with connect() as conn:
+        if "image" in kinds:
+            if clip_vector is not None and visual_model:
+                add_images(search_index.knn_visual(conn, clip_vector, model=visual_model, k=per_list, current=current))
+            if text_vector is not None:
+                add_images(search_index.knn_text(conn, text_vector, model=text_model, kind="image", k=per_list, current=current))  # type: ignore[arg-type]
+            add_images(search_index.fts_images(conn, query, k=per_list, current=current))
+        if "dialogue" in kinds:
+            if text_vector is not None:
+                add_cues(search_index.knn_text(conn, text_vector, model=text_model, kind="cue", k=per_list, current=current))  # type: ignore[arg-type]
+            add_cues(search_index.fts_dialogue(conn, query, k=per_list, current=current))
+
+    results = []
+    for key, score in reciprocal_rank_fusion(rankings)[:limit]:
+        path, kind, snippet, start = details[key]
+        results.append(SearchResult(path=path, kind=kind, score=round(score, 6), snippet=snippet, start=start).to_dict())
+    return results
+
+
+def similar_images(
+    vector: Sequence[float],
+    *,
+    connect: ConnectionFactory,
+    current: CurrentContent,
+    visual_model: str,
+    limit: int = 50,
+    exclude_sha256: str | None = None,
+) -> list[dict[str, object]]:
+    """Image query → images whose CLIP vectors are nearest (score: 1 − cosine distance)."""
+    with connect() as conn:
+        hits = search_index.knn_visual(conn, vector, model=visual_model, k=limit + 1, current=current)
+    results = []
+    for hit in hits:
+        if hit.sha256 == exclude_sha256 or hit.path is None:
+            continue
+        results.append(SearchResult(path=hit.path, kind="image", score=round(1.0 - hit.score, 6), snippet="").to_dict())
+    return results[:limit]

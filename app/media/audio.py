@@ -1,0 +1,183 @@
+"""Extract a video's speech track once, as 16 kHz mono float32 (the ``extract_audio`` stage).
+
+Whisper wants 16 kHz mono float32. Decoding a film's audio takes a while, so it is
+done once, on the CPU (outside the GPU gate), into the item's workspace; the
+transcribe stage then memory-maps the result. The file is raw little-endian float32
+(``.f32``) rather than ``.npy`` because its length is unknown until decoding ends and
+raw samples can be streamed to disk without holding a two-hour film in memory.
+
+:func:`load_audio` reads from an offset only: a transcription resumed after a
+checkpoint at 41 min never touches the first 41 minutes again. Each read is recorded
+in :data:`READS` (per process) so tests can prove it.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from app.errors import MediaError
+
+SAMPLE_RATE = 16_000
+_DTYPE = np.dtype("<f4")
+#: Share of packets allowed to fail decoding before the file counts as corrupt.
+_MAX_BAD_PACKET_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class AudioInfo:
+    """What :func:`extract_audio` wrote."""
+
+    path: Path
+    samples: int
+    duration_s: float  # of the extracted audio
+    media_duration_s: float | None  # of the container (video may outlast audio)
+    stream_index: int
+    sample_rate: int = SAMPLE_RATE
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "path": str(self.path),
+            "samples": self.samples,
+            "duration_s": self.duration_s,
+            "media_duration_s": self.media_duration_s,
+            "stream_index": self.stream_index,
+            "sample_rate": self.sample_rate,
+        }
+
+
+@dataclass(frozen=True)
+class AudioRead:
+    """One :func:`load_audio` call: which samples were actually mapped."""
+
+    path: str
+    first_sample: int
+    samples: int
+
+
+#: Every read this process made, oldest first (tests assert on it; tiny records).
+READS: list[AudioRead] = []
+
+
+def _corrupt(src: Path, detail: str) -> MediaError:
+    return MediaError(f"{src.name} cannot be read as media: {detail}", code="corrupt_media")
+
+
+def extract_audio(src: Path, dest: Path) -> AudioInfo:
+    """Decode the first audio stream of ``src`` into ``dest`` (raw 16 kHz mono float32).
+
+    Written to a hidden temp file beside ``dest`` (in the workspace), fsynced and
+    renamed, so a crash never leaves a half file that a resume would trust.
+
+    Raises ``MediaError`` with code ``no_audio_stream`` for a video without audio,
+    ``corrupt_media`` for anything unreadable (truncated, not media, no decodable
+    samples) and ``file_missing`` when ``src`` is gone. All are permanent: retrying
+    does not help.
+    """
+    import av  # PyAV; imported here so modules that only read audio need not load FFmpeg
+
+    src, dest = Path(src), Path(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        container = av.open(str(src), metadata_errors="ignore")
+    except FileNotFoundError as exc:
+        raise MediaError(f"{src} does not exist (moved or deleted?)", code="file_missing") from exc
+    except (av.FFmpegError, ValueError, OSError) as exc:
+        raise _corrupt(src, str(exc)) from exc
+    tmp = dest.parent / f".{dest.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+    try:
+        with container:
+            if not container.streams.audio:
+                raise MediaError(f"{src.name} has no audio stream, so there is no speech to transcribe", code="no_audio_stream")
+            stream = container.streams.audio[0]
+            media_duration = container.duration / 1_000_000 if container.duration else None
+            samples = _decode_to(container, stream, tmp, src)
+        if samples == 0:
+            raise _corrupt(src, "its audio stream has no decodable samples")
+        os.replace(tmp, dest)
+        _fsync_dir(dest.parent)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return AudioInfo(
+        path=dest,
+        samples=samples,
+        duration_s=samples / SAMPLE_RATE,
+        media_duration_s=media_duration,
+        stream_index=stream.index,
+    )
+
+
+def _decode_to(container: "av.container.InputContainer", stream: "av.AudioStream", tmp: Path, src: Path) -> int:
+    """Demux packet by packet so one damaged packet costs that packet, not the file."""
+    import av
+
+    resampler = av.AudioResampler(format="flt", layout="mono", rate=SAMPLE_RATE)
+    samples = packets = bad = 0
+    with open(tmp, "wb") as out:
+
+        def write(frames: list) -> int:
+            n = 0
+            for frame in frames:
+                data = frame.to_ndarray().reshape(-1).astype(_DTYPE, copy=False)
+                out.write(data.tobytes())
+                n += data.size
+            return n
+
+        try:
+            for packet in container.demux(stream):
+                packets += 1
+                try:
+                    for frame in packet.decode():
+                        samples += write(resampler.resample(frame))
+                except av.error.InvalidDataError:
+                    bad += 1
+            samples += write(resampler.resample(None))
+        except av.FFmpegError as exc:
+            if samples == 0:
+                raise _corrupt(src, str(exc)) from exc
+            raise _corrupt(src, f"decoding stopped after {samples / SAMPLE_RATE:.1f} s: {exc}") from exc
+        if packets and bad / packets > _MAX_BAD_PACKET_SHARE:
+            raise _corrupt(src, f"{bad} of {packets} audio packets are damaged")
+        out.flush()
+        os.fsync(out.fileno())
+    return samples
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make the rename durable where the OS allows opening a directory."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def audio_duration(path: Path) -> float:
+    """Seconds of audio in an extracted ``.f32`` file, without reading it."""
+    return Path(path).stat().st_size // _DTYPE.itemsize / SAMPLE_RATE
+
+
+def load_audio(path: Path | str, offset_s: float = 0.0) -> np.ndarray:
+    """Samples from ``offset_s`` to the end, memory-mapped: earlier audio is never read.
+
+    Returns a read-only float32 array (a view on the file's pages); an offset at or
+    past the end gives an empty array.
+    """
+    path = Path(path)
+    total = path.stat().st_size // _DTYPE.itemsize
+    first = min(total, max(0, int(round(offset_s * SAMPLE_RATE))))
+    count = total - first
+    READS.append(AudioRead(str(path), first, count))
+    if count == 0:
+        return np.zeros(0, dtype=np.float32)
+    return np.memmap(path, dtype=_DTYPE, mode="r", offset=first * _DTYPE.itemsize, shape=(count,))

@@ -1,0 +1,112 @@
+"""Subtitle file names next to a video (SPEC §5 naming presets, §1.3 already-subtitled rule).
+
+Media servers (Jellyfin, Plex, Kodi, Emby) read the language from a lower-case ISO
+639-1 code right before the extension, so the default preset is ``Movie.ja.srt``,
+``Movie.zh.srt`` and ``Movie.zh.ass``. The ``compat`` preset reproduces names some
+libraries already use (``Movie.CN.srt``, ``Movie.CN_dual_eye.ass``).
+
+Every name starts with ``<stem>.`` so it satisfies the already-subtitled rule and a
+second scan skips the finished video. Names are built from the media's own name and
+are therefore hostile input: separators, NUL and traversal can never come out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+PRESETS = ("media-server", "compat")
+DEFAULT_PRESET = "media-server"
+#: Most file systems limit a name to 255 bytes (ext4, APFS) or 255 UTF-16 units (NTFS).
+MAX_NAME_BYTES = 255
+
+_UNSAFE = re.compile(r"[/\\\x00-\x1f\x7f]")
+_LANG = re.compile(r"^[a-z]{2,3}$")
+#: compat preset: the few codes those libraries spell differently from upper-case ISO.
+_COMPAT_CODES = {"zh": "CN"}
+
+
+@dataclass(frozen=True)
+class SubtitleNames:
+    """Preferred file names (bare names, no folders) for one video's outputs.
+
+    ``translation`` and ``bilingual`` are None when there is no translation
+    (source language == target language).
+    """
+
+    transcript: str
+    translation: str | None = None
+    bilingual: str | None = None
+
+    def all(self) -> list[str]:
+        return [n for n in (self.transcript, self.translation, self.bilingual) if n]
+
+
+def safe_stem(stem: str) -> str:
+    """The video stem with path separators and control characters replaced by ``_``.
+
+    On POSIX a file may be called ``a\\b.mp4``; on Windows that backslash is a
+    separator, so it never reaches a generated name. A stem made only of dots would
+    otherwise yield names like ``...ja.srt``, which are harmless; ``..`` alone can
+    never be a generated name because a suffix is always appended.
+    """
+    cleaned = _UNSAFE.sub("_", stem)
+    return cleaned if cleaned.strip() else "_"
+
+
+def normalise_language(code: str | None) -> str:
+    """Lower-case ISO 639-1 (or 639-3 when Whisper has no 639-1) primary subtag.
+
+    ``"zh-CN"`` → ``"zh"``, ``"EN"`` → ``"en"``. Anything that is not a plausible
+    code becomes ``"und"`` (undetermined) instead of leaking odd characters.
+    """
+    primary = re.split(r"[-_]", (code or "").strip(), maxsplit=1)[0].lower()
+    return primary if _LANG.match(primary) else "und"
+
+
+def _fit(stem: str, suffix: str) -> str:
+    """``stem + suffix``, shortening the stem at a character boundary to fit 255 bytes.
+
+    Only names whose video name is itself near the limit are affected; they then do
+    not contain the full stem (the scan's content identity still avoids redoing work).
+    """
+    budget = MAX_NAME_BYTES - len(suffix.encode("utf-8"))
+    encoded = stem.encode("utf-8")
+    if len(encoded) > budget:
+        stem = encoded[:budget].decode("utf-8", errors="ignore")
+    return stem + suffix
+
+
+def _code(lang: str, preset: str) -> str:
+    code = normalise_language(lang)
+    if preset == "compat":
+        return _COMPAT_CODES.get(code, code.upper())
+    return code
+
+
+def subtitle_names(
+    stem: str, source_lang: str | None, target_lang: str | None, preset: str = DEFAULT_PRESET
+) -> SubtitleNames:
+    """File names for a video's transcript, translation and bilingual subtitles.
+
+    >>> subtitle_names("Movie", "ja", "zh")
+    SubtitleNames(transcript='Movie.ja.srt', translation='Movie.zh.srt', bilingual='Movie.zh.ass')
+    >>> subtitle_names("Movie", "ja", "zh", "compat").all()
+    ['Movie.JA.srt', 'Movie.CN.srt', 'Movie.CN_dual_eye.ass']
+    """
+    if preset not in PRESETS:
+        raise ValueError(f"unknown naming preset {preset!r}; expected one of {', '.join(PRESETS)}")
+    base = safe_stem(stem)
+    source = _code(source_lang or "", preset)
+    transcript = _fit(base, f".{source}.srt")
+    if target_lang is None or normalise_language(source_lang) == normalise_language(target_lang):
+        return SubtitleNames(transcript)
+    target = _code(target_lang, preset)
+    if preset == "compat":
+        return SubtitleNames(transcript, _fit(base, f".{target}.srt"), _fit(base, f".{target}_dual_eye.ass"))
+    return SubtitleNames(transcript, _fit(base, f".{target}.srt"), _fit(base, f".{target}.ass"))
+
+
+def example_names(preset: str, stem: str = "Movie", source_lang: str = "ja", target_lang: str = "zh") -> list[str]:
+    """The live example shown under the naming setting."""
+    return subtitle_names(stem, source_lang, target_lang, preset).all()

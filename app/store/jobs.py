@@ -1,0 +1,275 @@
+"""Jobs and their items: creation, pause/resume, cancel, retry and the views people see."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Sequence
+
+from sqlalchemy import and_, delete, func, insert, select, update
+
+from app.errors import NotFound
+from app.store.database import Database, dumps, loads
+from app.store.records import ItemView, JobSummary, NewItem
+from app.store.tables import engine_flags, items, jobs, results, stages
+
+log = logging.getLogger(__name__)
+
+UNFINISHED = ("pending", "running")
+PAUSE_ALL_FLAG = "paused_all"
+
+
+class JobRepo:
+    """Every write to ``jobs`` and ``items`` rows happens here (stages live in StageRepo)."""
+
+    def __init__(self, db: Database, group_size: int = 8):
+        self.db = db
+        self.group_size = group_size
+
+    def create(self, folder: str, options: dict[str, Any], owner: str) -> int:
+        """A new job in ``creating``: invisible to the scheduler until :meth:`finish_creating`."""
+        now = self.db.now()
+        with self.db.write() as conn:
+            return int(
+                conn.execute(
+                    insert(jobs).values(
+                        folder=folder, state="creating", owner=owner, paused=0, options=dumps(options),
+                        scan_report="{}", created_at=now, updated_at=now,
+                    )
+                ).inserted_primary_key[0]
+            )
+
+    def add_items(self, job_id: int, new_items: Sequence[NewItem], first_ordinal: int = 0) -> None:
+        """Insert a batch of items with their stage rows (reused stages already succeeded)."""
+        now = self.db.now()
+        with self.db.write() as conn:
+            for offset, item in enumerate(new_items):
+                ordinal = first_ordinal + offset
+                revision = 1 + int(
+                    conn.execute(select(func.coalesce(func.max(items.c.revision), 0)).where(items.c.path == item.path)).scalar_one()
+                )
+                all_reused = bool(item.stages) and all(s.reused_output is not None for s in item.stages)
+                status = "skipped" if item.skip_reason else ("completed" if all_reused else "pending")
+                item_id = conn.execute(
+                    insert(items).values(
+                        job_id=job_id, ordinal=ordinal, grp=ordinal // max(1, self.group_size), path=item.path,
+                        kind=item.kind, size=item.size, mtime_ns=item.mtime_ns, sha256=item.sha256,
+                        revision=revision, status=status, skip_reason=item.skip_reason, updated_at=now,
+                    )
+                ).inserted_primary_key[0]
+                if item.skip_reason:
+                    continue
+                first_open = True
+                for stage in item.stages:
+                    reused = stage.reused_output is not None
+                    if reused:
+                        stage_status = "succeeded"
+                    elif first_open:
+                        stage_status, first_open = "queued", False
+                    else:
+                        stage_status = "waiting"
+                    conn.execute(
+                        insert(stages).values(
+                            item_id=item_id, job_id=job_id, idx=stage.idx, name=stage.name, status=stage_status,
+                            gpu_mb=stage.gpu_mb, model_key=stage.model_key, fingerprint=stage.fingerprint,
+                            output=dumps(stage.reused_output) if reused else None, reused=int(reused),
+                            progress=1.0 if reused else 0.0, finished_at=now if reused else None, updated_at=now,
+                        )
+                    )
+
+    def finish_creating(self, job_id: int, scan_report: dict[str, Any]) -> None:
+        """``creating`` → ``ready``: only now can the scheduler see the job's items."""
+        with self.db.write() as conn:
+            conn.execute(
+                update(jobs).where(jobs.c.id == job_id, jobs.c.state == "creating")
+                .values(state="ready", scan_report=dumps(scan_report), updated_at=self.db.now())
+            )
+
+    def fail_abandoned_creating(self, live_owners: Sequence[str]) -> list[int]:
+        """Jobs left in ``creating`` by a process that died mid-scan become ``failed``."""
+        with self.db.write() as conn:
+            stale = conn.execute(
+                select(jobs.c.id).where(jobs.c.state == "creating", jobs.c.owner.not_in(list(live_owners)))
+            ).scalars().all()
+            if stale:
+                conn.execute(
+                    update(jobs).where(jobs.c.id.in_(stale)).values(
+                        state="failed", error_code="scan_interrupted",
+                        error="Sidecar stopped while this folder was being scanned; add the folder again.",
+                        updated_at=self.db.now(),
+                    )
+                )
+        return list(stale)
+
+    def fail(self, job_id: int, code: str, message: str) -> None:
+        """A job-level failure (its folder is gone): every unfinished item fails with it."""
+        now = self.db.now()
+        with self.db.write() as conn:
+            conn.execute(update(jobs).where(jobs.c.id == job_id).values(state="failed", error_code=code, error=message, updated_at=now))
+            conn.execute(
+                update(items).where(items.c.job_id == job_id, items.c.status.in_(UNFINISHED))
+                .values(status="failed", error_code=code, error=message, updated_at=now)
+            )
+            conn.execute(
+                update(stages).where(stages.c.job_id == job_id, stages.c.status.in_(("queued", "waiting", "running")))
+                .values(status="failed", error_code=code, error=message, lease_owner=None, updated_at=now)
+            )
+
+    def set_paused(self, job_id: int | None, paused: bool) -> None:
+        """Pause or resume one job, or all (``job_id`` None); running stages stop at their next checkpoint."""
+        with self.db.write() as conn:
+            if job_id is None:
+                conn.execute(delete(engine_flags).where(engine_flags.c.name == PAUSE_ALL_FLAG))
+                if paused:
+                    conn.execute(insert(engine_flags).values(name=PAUSE_ALL_FLAG, value="1"))
+                else:
+                    conn.execute(update(jobs).values(paused=0, updated_at=self.db.now()))
+                return
+            if conn.execute(update(jobs).where(jobs.c.id == job_id).values(paused=int(paused), updated_at=self.db.now())).rowcount == 0:
+                raise NotFound(f"no job {job_id}")
+
+    def paused_state(self) -> tuple[bool, set[int]]:
+        """(all paused?, ids of paused jobs) — read by the heartbeat to stop stages at checkpoints."""
+        with self.db.read() as conn:
+            all_paused = conn.execute(select(engine_flags.c.value).where(engine_flags.c.name == PAUSE_ALL_FLAG)).first() is not None
+            paused = set(conn.execute(select(jobs.c.id).where(jobs.c.paused == 1)).scalars())
+        return all_paused, paused
+
+    def cancel(self, job_id: int) -> None:
+        """Delete the job and its rows; the person's files are never touched (workspace removal is the caller's)."""
+        with self.db.write() as conn:
+            if conn.execute(delete(jobs).where(jobs.c.id == job_id)).rowcount == 0:
+                raise NotFound(f"no job {job_id}")
+
+    def retry(self, job_id: int | None = None, item_id: int | None = None) -> int:
+        """Re-queue failed stages (finished stages are kept); idempotent. Returns items re-queued."""
+        now = self.db.now()
+        with self.db.write() as conn:
+            cond = [items.c.status == "failed"]
+            if item_id is not None:
+                cond.append(items.c.id == item_id)
+            if job_id is not None:
+                cond.append(items.c.job_id == job_id)
+            ids = conn.execute(select(items.c.id).where(and_(*cond))).scalars().all()
+            if not ids:
+                return 0
+            conn.execute(
+                update(stages).where(stages.c.item_id.in_(ids), stages.c.status == "failed")
+                .values(status="queued", failures=0, retry_at=None, error_code=None, error=None, lease_owner=None, updated_at=now)
+            )
+            conn.execute(update(items).where(items.c.id.in_(ids)).values(status="pending", error_code=None, error=None, updated_at=now))
+            job_ids = conn.execute(select(items.c.job_id).where(items.c.id.in_(ids)).distinct()).scalars().all()
+            conn.execute(
+                update(jobs).where(jobs.c.id.in_(job_ids), jobs.c.state == "failed", jobs.c.error_code != "scan_interrupted")
+                .values(state="ready", error_code=None, error=None, updated_at=now)
+            )
+            return len(ids)
+
+    def job_ids_for_item(self, item_id: int) -> int:
+        with self.db.read() as conn:
+            job_id = conn.execute(select(items.c.job_id).where(items.c.id == item_id)).scalar()
+        if job_id is None:
+            raise NotFound(f"no item {item_id}")
+        return int(job_id)
+
+    def summaries(self, job_id: int | None = None) -> list[JobSummary]:
+        with self.db.read() as conn:
+            all_paused = conn.execute(select(engine_flags.c.value).where(engine_flags.c.name == PAUSE_ALL_FLAG)).first() is not None
+            q = select(jobs).order_by(jobs.c.id)
+            if job_id is not None:
+                q = q.where(jobs.c.id == job_id)
+            rows = conn.execute(q).mappings().all()
+            if job_id is not None and not rows:
+                raise NotFound(f"no job {job_id}")
+            counts: dict[int, dict[str, int]] = {}
+            cq = select(items.c.job_id, items.c.status, func.count()).group_by(items.c.job_id, items.c.status)
+            if job_id is not None:
+                cq = cq.where(items.c.job_id == job_id)
+            for jid, status, n in conn.execute(cq):
+                counts.setdefault(jid, {})[status] = n
+        return [self._summary(row, counts.get(row["id"], {}), all_paused) for row in rows]
+
+    @staticmethod
+    def _summary(row: Any, c: dict[str, int], all_paused: bool) -> JobSummary:
+        paused = bool(row["paused"]) or all_paused
+        unfinished = c.get("pending", 0) + c.get("running", 0)
+        if row["state"] == "creating":
+            status = "creating"
+        elif row["state"] == "failed":
+            status = "failed"
+        elif unfinished:
+            status = "paused" if paused else ("running" if c.get("running") else "queued")
+        elif c.get("review"):
+            status = "review"
+        else:
+            status = "completed"
+        total = sum(n for s, n in c.items() if s != "skipped")
+        return JobSummary(
+            id=row["id"], folder=row["folder"], status=status, paused=paused, total=total,
+            done=c.get("completed", 0), failed=c.get("failed", 0), skipped=c.get("skipped", 0),
+            review=c.get("review", 0), running=c.get("running", 0), error_code=row["error_code"],
+            error=row["error"], created_at=row["created_at"], options=loads(row["options"]) or {},
+            scan_report=loads(row["scan_report"]) or {},
+        )
+
+    def items(self, job_id: int, offset: int = 0, limit: int | None = None) -> list[ItemView]:
+        """A page of a job's items with their current stage (the GUI's queue view pages through this)."""
+        with self.db.read() as conn:
+            all_paused = conn.execute(select(engine_flags.c.value).where(engine_flags.c.name == PAUSE_ALL_FLAG)).first() is not None
+            job_paused = conn.execute(select(jobs.c.paused).where(jobs.c.id == job_id)).scalar()
+            if job_paused is None:
+                raise NotFound(f"no job {job_id}")
+            q = select(items).where(items.c.job_id == job_id).order_by(items.c.ordinal).offset(offset)
+            if limit is not None:
+                q = q.limit(limit)
+            rows = conn.execute(q).mappings().all()
+            current: dict[int, Any] = {}
+            if rows:
+                ids = [r["id"] for r in rows]
+                sq = (
+                    select(stages.c.item_id, stages.c.name, stages.c.status, stages.c.progress, stages.c.attempt,
+                           stages.c.error_code, stages.c.error, stages.c.idx)
+                    .where(stages.c.item_id.in_(ids)).order_by(stages.c.item_id, stages.c.idx)
+                )
+                for s in conn.execute(sq).mappings():
+                    if s["item_id"] not in current and s["status"] != "succeeded":
+                        current[s["item_id"]] = s
+        out = []
+        for r in rows:
+            s = current.get(r["id"])
+            status = r["status"]
+            if status == "pending" and (job_paused or all_paused):
+                status = "paused"
+            out.append(ItemView(
+                id=r["id"], job_id=r["job_id"], path=r["path"], kind=r["kind"], status=status,
+                stage=s["name"] if s else None, progress=float(s["progress"]) if s else (1.0 if status == "completed" else 0.0),
+                error_code=r["error_code"] or (s["error_code"] if s else None),
+                error=r["error"] or (s["error"] if s else None) or r["skip_reason"],
+                result=r["result"], attempts=int(s["attempt"]) if s else 0,
+            ))
+        return out
+
+    def known_sha256(self, path: str, size: int, mtime_ns: int) -> str | None:
+        """The hash recorded for this exact file version before, so re-adding a library does not re-read it."""
+        with self.db.read() as conn:
+            return conn.execute(
+                select(items.c.sha256).where(items.c.path == path, items.c.size == size, items.c.mtime_ns == mtime_ns, items.c.sha256 != "")
+                .order_by(items.c.id.desc()).limit(1)
+            ).scalar()
+
+    def cached_results(self, sha256: str, keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
+        """Stored outputs for (stage, fingerprint) pairs of this content."""
+        if not keys:
+            return {}
+        with self.db.read() as conn:
+            rows = conn.execute(select(results).where(results.c.sha256 == sha256)).mappings().all()
+        wanted = set(keys)
+        return {(r["stage"], r["fingerprint"]): loads(r["output"]) for r in rows if (r["stage"], r["fingerprint"]) in wanted}
+
+    def item_count(self, job_id: int) -> int:
+        with self.db.read() as conn:
+            return int(conn.execute(select(func.count()).select_from(items).where(items.c.job_id == job_id)).scalar_one())
+
+    def unfinished_item_ids(self) -> set[int]:
+        """Items whose workspace must be kept (anything not completed or skipped)."""
+        with self.db.read() as conn:
+            return set(conn.execute(select(items.c.id).where(items.c.status.not_in(("completed", "skipped")))).scalars())

@@ -1,0 +1,103 @@
+"""Versioned schema, tracked in ``PRAGMA user_version``.
+
+Each migration is a list of DDL statements applied in one transaction; a database made
+by an older version opens and upgrades in place without losing rows. Migrations are
+append-only: never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Callable, Sequence
+
+from sqlalchemy import Connection, Engine
+
+log = logging.getLogger(__name__)
+
+V1_JOBS_ITEMS_STAGES = [
+    """CREATE TABLE instances (
+        id TEXT PRIMARY KEY, pid INTEGER NOT NULL, host TEXT NOT NULL,
+        started_at REAL NOT NULL, seen_at REAL NOT NULL)""",
+    """CREATE TABLE jobs (
+        id INTEGER PRIMARY KEY, folder TEXT NOT NULL, state TEXT NOT NULL, owner TEXT,
+        paused INTEGER NOT NULL DEFAULT 0, options TEXT NOT NULL DEFAULT '{}',
+        error_code TEXT, error TEXT, scan_report TEXT NOT NULL DEFAULT '{}',
+        created_at REAL NOT NULL, updated_at REAL NOT NULL)""",
+    """CREATE TABLE items (
+        id INTEGER PRIMARY KEY, job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        ordinal INTEGER NOT NULL, grp INTEGER NOT NULL DEFAULT 0, path TEXT NOT NULL, kind TEXT NOT NULL,
+        size INTEGER NOT NULL DEFAULT 0, mtime_ns INTEGER NOT NULL DEFAULT 0, sha256 TEXT NOT NULL DEFAULT '',
+        revision INTEGER NOT NULL DEFAULT 1, status TEXT NOT NULL, skip_reason TEXT, result TEXT,
+        error_code TEXT, error TEXT, updated_at REAL NOT NULL)""",
+    "CREATE INDEX items_job_status ON items(job_id, status)",
+    "CREATE INDEX items_path ON items(path)",
+    """CREATE TABLE stages (
+        id INTEGER PRIMARY KEY, item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+        job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        idx INTEGER NOT NULL, name TEXT NOT NULL, status TEXT NOT NULL,
+        gpu_mb INTEGER NOT NULL DEFAULT 0, model_key TEXT, fingerprint TEXT NOT NULL,
+        attempt INTEGER NOT NULL DEFAULT 0, failures INTEGER NOT NULL DEFAULT 0, retry_at REAL,
+        lease_owner TEXT, lease_expires_at REAL, claim_generation INTEGER NOT NULL DEFAULT 0,
+        progress REAL NOT NULL DEFAULT 0, note TEXT, partial TEXT, output TEXT,
+        reused INTEGER NOT NULL DEFAULT 0, error_code TEXT, error TEXT,
+        started_at REAL, finished_at REAL, updated_at REAL NOT NULL,
+        UNIQUE(item_id, idx))""",
+    "CREATE INDEX stages_status ON stages(status, retry_at)",
+    "CREATE INDEX stages_owner ON stages(lease_owner)",
+    """CREATE TABLE results (
+        sha256 TEXT NOT NULL, stage TEXT NOT NULL, fingerprint TEXT NOT NULL,
+        output TEXT NOT NULL, created_at REAL NOT NULL,
+        PRIMARY KEY (sha256, stage, fingerprint))""",
+    """CREATE TABLE model_loads (
+        model_key TEXT PRIMARY KEY, loads INTEGER NOT NULL DEFAULT 0, last_loaded_at REAL)""",
+    "CREATE TABLE engine_flags (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+]
+
+V2_STEPS_AND_REVIEW = [
+    """CREATE TABLE steps (
+        id INTEGER PRIMARY KEY, op_id TEXT NOT NULL UNIQUE,
+        item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+        stage_id INTEGER NOT NULL REFERENCES stages(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL, role TEXT NOT NULL DEFAULT '', target TEXT NOT NULL,
+        content_path TEXT NOT NULL, expected_sha256 TEXT NOT NULL, prior_sha256 TEXT, action TEXT NOT NULL,
+        state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, found_sha256 TEXT,
+        error_code TEXT, error TEXT,
+        decision TEXT, decision_actor TEXT, decision_reason TEXT, decided_at REAL,
+        review_revision INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL, updated_at REAL NOT NULL)""",
+    "CREATE INDEX steps_item ON steps(item_id, seq)",
+    "CREATE INDEX steps_state ON steps(state)",
+    """CREATE TABLE placed_outputs (
+        path TEXT NOT NULL, sha256 TEXT NOT NULL, placed_at REAL NOT NULL,
+        PRIMARY KEY (path, sha256))""",
+]
+
+Migration = Sequence[str] | Callable[[Connection], None]
+
+MIGRATIONS: list[Migration] = [V1_JOBS_ITEMS_STAGES, V2_STEPS_AND_REVIEW]
+
+
+def schema_version(conn: Connection) -> int:
+    return int(conn.exec_driver_sql("PRAGMA user_version").scalar_one())
+
+
+def upgrade(engine: Engine, target: int | None = None) -> int:
+    """Bring the database up to ``target`` (default: latest); returns the version reached."""
+    target = len(MIGRATIONS) if target is None else target
+    with engine.connect().execution_options(sidecar_write=True) as conn:
+        with conn.begin():
+            current = schema_version(conn)
+            if current > len(MIGRATIONS):
+                raise RuntimeError(
+                    f"this library was written by a newer Sidecar (schema {current}); please update the app"
+                )
+            for version in range(current + 1, target + 1):
+                migration = MIGRATIONS[version - 1]
+                if callable(migration):
+                    migration(conn)
+                else:
+                    for statement in migration:
+                        conn.exec_driver_sql(statement)
+                conn.exec_driver_sql(f"PRAGMA user_version = {version}")
+                log.info("library schema upgraded to version %d", version)
+            return max(current, target)

@@ -1,0 +1,140 @@
+"""Plain data objects that leave the store (never ORM rows or SQL results)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class NewStage:
+    idx: int
+    name: str
+    fingerprint: str
+    gpu_mb: int = 0
+    model_key: str | None = None
+    reused_output: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class NewItem:
+    path: str
+    kind: str
+    size: int
+    mtime_ns: int
+    sha256: str
+    stages: tuple[NewStage, ...] = ()
+    skip_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A held lease on one stage: every write the worker makes is fenced on these fields."""
+
+    stage_id: int
+    item_id: int
+    job_id: int
+    idx: int
+    name: str
+    owner: str
+    generation: int
+    attempt: int
+    gpu_mb: int
+    model_key: str | None
+    partial: Any
+    inputs: dict[str, dict[str, Any]]
+    item_path: str
+    item_kind: str
+    item_sha256: str
+    item_size: int
+    item_mtime_ns: int
+    item_revision: int
+    job_folder: str
+    options: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ItemView:
+    id: int
+    job_id: int
+    path: str
+    kind: str
+    status: str
+    stage: str | None
+    progress: float
+    error_code: str | None
+    error: str | None
+    result: str | None
+    attempts: int
+
+
+@dataclass(frozen=True)
+class JobSummary:
+    id: int
+    folder: str
+    status: str
+    paused: bool
+    total: int
+    done: int
+    failed: int
+    skipped: int
+    review: int
+    running: int
+    error_code: str | None
+    error: str | None
+    created_at: float
+    options: dict[str, Any] = field(default_factory=dict)
+    scan_report: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class StepIntent:
+    """One planned placement, frozen before any file is written."""
+
+    op_id: str
+    seq: int
+    role: str
+    target: str
+    content_path: str
+    expected_sha256: str
+    prior_sha256: str | None
+    action: str  # write | overwrite | skip
+
+
+@dataclass(frozen=True)
+class Step:
+    id: int
+    op_id: str
+    item_id: int
+    stage_id: int
+    seq: int
+    role: str
+    target: str
+    content_path: str
+    expected_sha256: str
+    prior_sha256: str | None
+    action: str
+    state: str
+    attempts: int
+    found_sha256: str | None
+    error_code: str | None
+    error: str | None
+
+
+@dataclass(frozen=True)
+class Review:
+    id: int
+    item: int
+    job: int
+    path: str
+    target: str
+    expected_sha256: str
+    found_sha256: str | None
+    error: str | None
+    attempts: int
+    state: str
+    decision: str | None
+    decision_actor: str | None
+    decision_reason: str | None
+    decided_at: float | None
+    revision: int

@@ -1,0 +1,303 @@
+"""Stage rows: claims, heartbeats and every fenced write a worker makes.
+
+A claim is one short ``BEGIN IMMEDIATE`` transaction that picks the first runnable
+stage and stamps it with (owner, claim_generation + 1, lease expiry). Every later write
+by that worker is an UPDATE conditioned on the same three facts with its row count
+checked: zero rows means the claim is gone and the worker must stop. The claim query
+is a plain "select one row, then update it" pair so it maps onto PostgreSQL's
+``FOR UPDATE SKIP LOCKED``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Sequence
+
+from sqlalchemy import Connection, and_, delete, exists, insert, or_, select, update
+from sqlalchemy.orm import aliased
+
+from app.errors import LeaseLost
+from app.store.database import Database, dumps, loads
+from app.store.jobs import PAUSE_ALL_FLAG
+from app.store.records import Claim
+from app.store.tables import engine_flags, instances, items, jobs, model_loads, results, stages
+
+log = logging.getLogger(__name__)
+
+
+class StageRepo:
+    def __init__(self, db: Database, lease_seconds: float = 30.0):
+        self.db = db
+        self.lease_seconds = lease_seconds
+
+    # -- claims ---------------------------------------------------------------------------
+
+    def _runnable(self, now: float, gpu: bool | None, exclude_items: Sequence[int]):  # type: ignore[no-untyped-def]
+        earlier = aliased(stages)
+        q = (
+            select(stages.c.id)
+            .join(items, items.c.id == stages.c.item_id)
+            .join(jobs, jobs.c.id == stages.c.job_id)
+            .where(
+                stages.c.status == "queued",
+                (stages.c.retry_at.is_(None)) | (stages.c.retry_at <= now),
+                jobs.c.state == "ready",
+                jobs.c.paused == 0,
+                ~exists().where(earlier.c.item_id == stages.c.item_id, earlier.c.idx < stages.c.idx, earlier.c.status != "succeeded"),
+            )
+        )
+        if exclude_items:
+            q = q.where(stages.c.item_id.not_in(list(exclude_items)))
+        if gpu is True:
+            # GPU stages: lowest stage index first within a group, so a group is transcribed
+            # before it is translated and each model loads once per group.
+            q = q.where(stages.c.gpu_mb > 0).order_by(jobs.c.id, items.c.grp, stages.c.idx, items.c.ordinal)
+        elif gpu is False:
+            # CPU stages: deepest first, so items finish (and free their workspace) early.
+            q = q.where(stages.c.gpu_mb == 0).order_by(jobs.c.id, items.c.grp, stages.c.idx.desc(), items.c.ordinal)
+        else:
+            q = q.order_by(jobs.c.id, items.c.grp, stages.c.idx, items.c.ordinal)
+        return q.limit(1)
+
+    def peek_gpu_candidate(self) -> tuple[int, int, str | None] | None:
+        """(stage id, gpu_mb, model_key) of the GPU stage the gate should consider next."""
+        with self.db.read() as conn:
+            if self._all_paused(conn):
+                return None
+            sid = conn.execute(self._runnable(self.db.now(), True, ())).scalar()
+            if sid is None:
+                return None
+            row = conn.execute(select(stages.c.gpu_mb, stages.c.model_key).where(stages.c.id == sid)).one()
+            return int(sid), int(row.gpu_mb), row.model_key
+
+    def _all_paused(self, conn: Connection) -> bool:
+        return conn.execute(select(engine_flags.c.value).where(engine_flags.c.name == PAUSE_ALL_FLAG)).first() is not None
+
+    def claim_next_stage(self, owner: str, gpu: bool | None = False, stage_id: int | None = None) -> Claim | None:
+        """Claim the next runnable stage (or exactly ``stage_id`` if still runnable)."""
+        now = self.db.now()
+        with self.db.write() as conn:
+            if self._all_paused(conn):
+                return None
+            q = self._runnable(now, gpu, ())
+            if stage_id is not None:
+                q = q.where(stages.c.id == stage_id)
+            sid = conn.execute(q).scalar()
+            if sid is None:
+                return None
+            changed = conn.execute(
+                update(stages).where(stages.c.id == sid, stages.c.status == "queued").values(
+                    status="running", lease_owner=owner, lease_expires_at=now + self.lease_seconds,
+                    claim_generation=stages.c.claim_generation + 1, attempt=stages.c.attempt + 1,
+                    started_at=now, updated_at=now, retry_at=None,
+                )
+            ).rowcount
+            if changed != 1:
+                return None
+            row = conn.execute(select(stages).where(stages.c.id == sid)).mappings().one()
+            item = conn.execute(select(items).where(items.c.id == row["item_id"])).mappings().one()
+            conn.execute(update(items).where(items.c.id == item["id"]).values(status="running", updated_at=now))
+            job = conn.execute(select(jobs.c.options, jobs.c.folder).where(jobs.c.id == row["job_id"])).one()
+            options = loads(job.options) or {}
+            inputs = {
+                r.name: loads(r.output) or {}
+                for r in conn.execute(
+                    select(stages.c.name, stages.c.output).where(stages.c.item_id == item["id"], stages.c.idx < row["idx"])
+                )
+            }
+        return Claim(
+            stage_id=sid, item_id=item["id"], job_id=row["job_id"], idx=row["idx"], name=row["name"], owner=owner,
+            generation=row["claim_generation"], attempt=row["attempt"], gpu_mb=row["gpu_mb"], model_key=row["model_key"],
+            partial=loads(row["partial"]), inputs=inputs, item_path=item["path"], item_kind=item["kind"],
+            item_sha256=item["sha256"], item_size=item["size"], item_mtime_ns=item["mtime_ns"],
+            item_revision=item["revision"], job_folder=job.folder, options=options,
+        )
+
+    # -- fenced writes ----------------------------------------------------------------------
+
+    @staticmethod
+    def fence(claim: Claim, now: float):  # type: ignore[no-untyped-def]
+        return and_(
+            stages.c.id == claim.stage_id,
+            stages.c.status == "running",
+            stages.c.lease_owner == claim.owner,
+            stages.c.claim_generation == claim.generation,
+            stages.c.lease_expires_at > now,
+        )
+
+    def _fenced_update(self, conn: Connection, claim: Claim, **values: Any) -> None:
+        now = self.db.now()
+        if conn.execute(update(stages).where(self.fence(claim, now)).values(updated_at=now, **values)).rowcount != 1:
+            raise LeaseLost(f"stage {claim.stage_id} is no longer held by this worker")
+
+    def assert_held(self, claim: Claim) -> None:
+        """Raise LeaseLost unless the claim still holds (checked right before an external effect)."""
+        with self.db.read() as conn:
+            if conn.execute(select(stages.c.id).where(self.fence(claim, self.db.now()))).first() is None:
+                raise LeaseLost(f"stage {claim.stage_id} is no longer held by this worker")
+
+    def heartbeat(self, claims: Sequence[Claim]) -> list[Claim]:
+        """Extend the leases still held; returns the claims that were lost."""
+        lost = []
+        now = self.db.now()
+        with self.db.write() as conn:
+            for claim in claims:
+                n = conn.execute(
+                    update(stages).where(self.fence(claim, now)).values(lease_expires_at=now + self.lease_seconds)
+                ).rowcount
+                if n != 1:
+                    lost.append(claim)
+        return lost
+
+    def record_progress(self, claim: Claim, fraction: float, note: str = "") -> None:
+        with self.db.write() as conn:
+            self._fenced_update(conn, claim, progress=max(0.0, min(1.0, fraction)), note=note or None)
+
+    def record_checkpoint(self, claim: Claim, partial: Any) -> None:
+        """Durably keep a long stage's progress so a resume continues from here."""
+        with self.db.write() as conn:
+            self._fenced_update(conn, claim, partial=dumps(partial))
+
+    def complete_stage(self, claim: Claim, output: dict[str, Any], fingerprint_cache: bool = True) -> bool:
+        """Succeed the stage and open the next one; returns True when the item is now complete."""
+        now = self.db.now()
+        with self.db.write() as conn:
+            self._fenced_update(
+                conn, claim, status="succeeded", output=dumps(output), progress=1.0, lease_owner=None,
+                lease_expires_at=None, finished_at=now, error_code=None, error=None,
+            )
+            fp = conn.execute(select(stages.c.fingerprint).where(stages.c.id == claim.stage_id)).scalar_one()
+            if fingerprint_cache and claim.item_sha256:
+                conn.execute(delete(results).where(results.c.sha256 == claim.item_sha256, results.c.stage == claim.name, results.c.fingerprint == fp))
+                conn.execute(insert(results).values(sha256=claim.item_sha256, stage=claim.name, fingerprint=fp, output=dumps(output), created_at=now))
+            if output.get("item_result"):
+                conn.execute(update(items).where(items.c.id == claim.item_id).values(result=str(output["item_result"])))
+            nxt = conn.execute(
+                select(stages.c.id).where(stages.c.item_id == claim.item_id, stages.c.idx > claim.idx, stages.c.status != "succeeded")
+                .order_by(stages.c.idx).limit(1)
+            ).scalar()
+            if nxt is None:
+                conn.execute(update(items).where(items.c.id == claim.item_id).values(status="completed", updated_at=now))
+                return True
+            conn.execute(update(stages).where(stages.c.id == nxt, stages.c.status == "waiting").values(status="queued", updated_at=now))
+            conn.execute(update(items).where(items.c.id == claim.item_id).values(status="pending", updated_at=now))
+            return False
+
+    def fail_stage(self, claim: Claim, code: str, message: str, transient: bool, max_attempts: int,
+                   backoff_base: float, backoff_cap: float) -> bool:
+        """Record a failure; transient ones retry with exponential backoff. Returns True if it will retry."""
+        now = self.db.now()
+        with self.db.write() as conn:
+            failures = 1 + int(conn.execute(select(stages.c.failures).where(stages.c.id == claim.stage_id)).scalar_one())
+            retry = transient and failures < max_attempts
+            if retry:
+                delay = min(backoff_cap, backoff_base * (2 ** (failures - 1)))
+                self._fenced_update(
+                    conn, claim, status="queued", failures=failures, retry_at=now + delay, lease_owner=None,
+                    lease_expires_at=None, error_code=code, error=message,
+                )
+                conn.execute(update(items).where(items.c.id == claim.item_id).values(status="pending", updated_at=now))
+            else:
+                self._fenced_update(
+                    conn, claim, status="failed", failures=failures, lease_owner=None, lease_expires_at=None,
+                    error_code=code, error=message, finished_at=now,
+                )
+                conn.execute(
+                    update(items).where(items.c.id == claim.item_id)
+                    .values(status="failed", error_code=code, error=message, updated_at=now)
+                )
+            return retry
+
+    def release_stage(self, claim: Claim) -> None:
+        """Give a stage back after a pause: it keeps its checkpoint and the claim does not count as an attempt."""
+        now = self.db.now()
+        with self.db.write() as conn:
+            self._fenced_update(conn, claim, status="queued", lease_owner=None, lease_expires_at=None, attempt=stages.c.attempt - 1)
+            conn.execute(update(items).where(items.c.id == claim.item_id).values(status="pending", updated_at=now))
+
+    def to_review(self, claim: Claim, message: str) -> None:
+        """The stage waits for a person's decision on one of its steps."""
+        now = self.db.now()
+        with self.db.write() as conn:
+            self._fenced_update(conn, claim, status="review", lease_owner=None, lease_expires_at=None, error_code="manual_review", error=message)
+            conn.execute(update(items).where(items.c.id == claim.item_id).values(status="review", error_code="manual_review", error=message, updated_at=now))
+
+    # -- recovery ---------------------------------------------------------------------------
+
+    def reclaim(self, instances_gone: Sequence[str] = (), expired: bool = True) -> int:
+        """Put running stages of dead instances (at once) or with expired leases back in the queue.
+
+        Owners are ``<instance>:<worker>``. The attempt they used stays counted; their
+        checkpoints are kept.
+        """
+        now = self.db.now()
+        cond = [stages.c.lease_owner.like(f"{iid}:%") for iid in instances_gone]
+        if expired:
+            cond.append(stages.c.lease_expires_at <= now)
+        if not cond:
+            return 0
+        with self.db.write() as conn:
+            ids = conn.execute(select(stages.c.id, stages.c.item_id).where(stages.c.status == "running", or_(*cond))).all()
+            if not ids:
+                return 0
+            conn.execute(
+                update(stages).where(stages.c.id.in_([r.id for r in ids]), stages.c.status == "running")
+                .values(status="queued", lease_owner=None, lease_expires_at=None, updated_at=now)
+            )
+            conn.execute(
+                update(items).where(items.c.id.in_([r.item_id for r in ids]), items.c.status == "running")
+                .values(status="pending", updated_at=now)
+            )
+        log.info("reclaimed %d stage(s)", len(ids))
+        return len(ids)
+
+    # -- instances and counters -----------------------------------------------------------
+
+    def register_instance(self, instance_id: str, pid: int, host: str) -> None:
+        now = self.db.now()
+        with self.db.write() as conn:
+            conn.execute(insert(instances).values(id=instance_id, pid=pid, host=host, started_at=now, seen_at=now))
+
+    def instance_ids(self) -> list[str]:
+        with self.db.read() as conn:
+            return list(conn.execute(select(instances.c.id)).scalars())
+
+    def forget_instance(self, instance_id: str) -> None:
+        with self.db.write() as conn:
+            conn.execute(delete(instances).where(instances.c.id == instance_id))
+
+    def count_model_load(self, model_key: str) -> None:
+        now = self.db.now()
+        with self.db.write() as conn:
+            n = conn.execute(update(model_loads).where(model_loads.c.model_key == model_key).values(loads=model_loads.c.loads + 1, last_loaded_at=now)).rowcount
+            if n == 0:
+                conn.execute(insert(model_loads).values(model_key=model_key, loads=1, last_loaded_at=now))
+
+    def model_load_counts(self) -> dict[str, int]:
+        with self.db.read() as conn:
+            return {r.model_key: int(r.loads) for r in conn.execute(select(model_loads))}
+
+    def has_runnable_or_running(self) -> tuple[bool, bool, float | None]:
+        """(something runnable now, something running, earliest future retry time)."""
+        now = self.db.now()
+        with self.db.read() as conn:
+            if self._all_paused(conn):
+                runnable = False
+            else:
+                runnable = conn.execute(self._runnable(now, None, ())).first() is not None
+            running = conn.execute(select(stages.c.id).where(stages.c.status == "running").limit(1)).first() is not None
+            next_retry = conn.execute(
+                select(stages.c.retry_at).join(jobs, jobs.c.id == stages.c.job_id)
+                .where(stages.c.status == "queued", stages.c.retry_at > now, jobs.c.paused == 0, jobs.c.state == "ready")
+                .order_by(stages.c.retry_at).limit(1)
+            ).scalar()
+        return runnable, running, next_retry
+
+    def queued_gpu_model_keys(self) -> set[str]:
+        """Models some queued or running GPU stage will still want (to decide what stays resident)."""
+        with self.db.read() as conn:
+            return set(
+                conn.execute(
+                    select(stages.c.model_key).where(stages.c.gpu_mb > 0, stages.c.status.in_(("queued", "running", "waiting")), stages.c.model_key.is_not(None)).distinct()
+                ).scalars()
+            )

@@ -1,0 +1,168 @@
+"""Placement steps (external effects) and the manual-review decisions on them.
+
+A step's life: ``prepared → started → succeeded | failed | manual_review``; a person's
+decision moves a ``manual_review`` step to ``succeeded`` (applied), back to ``prepared``
+(not applied) or to ``skipped``. Worker transitions are fenced on the stage's claim.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Sequence
+
+from sqlalchemy import Connection, insert, select, update
+
+from app.errors import NotFound, ReviewConflict
+from app.store.database import Database
+from app.store.records import Claim, Review, Step, StepIntent
+from app.store.stages import StageRepo
+from app.store.tables import items, placed_outputs, stages, steps
+
+log = logging.getLogger(__name__)
+
+DECISIONS = ("applied", "not_applied", "skip")
+
+
+def _step(row: Any) -> Step:
+    return Step(
+        id=row["id"], op_id=row["op_id"], item_id=row["item_id"], stage_id=row["stage_id"], seq=row["seq"],
+        role=row["role"], target=row["target"], content_path=row["content_path"],
+        expected_sha256=row["expected_sha256"], prior_sha256=row["prior_sha256"], action=row["action"], state=row["state"], attempts=row["attempts"],
+        found_sha256=row["found_sha256"], error_code=row["error_code"], error=row["error"],
+    )
+
+
+class StepRepo:
+    def __init__(self, db: Database, stage_repo: StageRepo):
+        self.db = db
+        self.stage_repo = stage_repo
+
+    def _fenced(self, conn: Connection, claim: Claim) -> None:
+        # Touching the stage row under the fence both checks the claim and serialises
+        # step writes with any competing claim of the same stage.
+        self.stage_repo._fenced_update(conn, claim)
+
+    def freeze_plan(self, claim: Claim, intents: Sequence[StepIntent]) -> list[Step]:
+        """Record the placement plan once; a replay after a crash gets the plan decided the first time."""
+        now = self.db.now()
+        with self.db.write() as conn:
+            self._fenced(conn, claim)
+            existing = conn.execute(select(steps).where(steps.c.stage_id == claim.stage_id).order_by(steps.c.seq)).mappings().all()
+            if existing:
+                return [_step(r) for r in existing]
+            for intent in intents:
+                conn.execute(
+                    insert(steps).values(
+                        op_id=intent.op_id, item_id=claim.item_id, stage_id=claim.stage_id, seq=intent.seq,
+                        role=intent.role, target=intent.target, content_path=intent.content_path,
+                        expected_sha256=intent.expected_sha256, prior_sha256=intent.prior_sha256, action=intent.action,
+                        state="prepared", created_at=now, updated_at=now,
+                    )
+                )
+            rows = conn.execute(select(steps).where(steps.c.stage_id == claim.stage_id).order_by(steps.c.seq)).mappings().all()
+        return [_step(r) for r in rows]
+
+    def steps_of_stage(self, stage_id: int) -> list[Step]:
+        with self.db.read() as conn:
+            return [_step(r) for r in conn.execute(select(steps).where(steps.c.stage_id == stage_id).order_by(steps.c.seq)).mappings()]
+
+    def transition(self, claim: Claim, step_id: int, from_states: Sequence[str], to_state: str, **values: Any) -> None:
+        """One fenced step transition; a step not in ``from_states`` means someone else moved it."""
+        now = self.db.now()
+        with self.db.write() as conn:
+            self._fenced(conn, claim)
+            if to_state == "started":
+                values["attempts"] = steps.c.attempts + 1
+            n = conn.execute(
+                update(steps).where(steps.c.id == step_id, steps.c.state.in_(list(from_states)))
+                .values(state=to_state, updated_at=now, **values)
+            ).rowcount
+            if n != 1:
+                raise ReviewConflict(f"step {step_id} is no longer in {from_states}")
+            if to_state == "succeeded" and values.get("found_sha256"):
+                target = conn.execute(select(steps.c.target).where(steps.c.id == step_id)).scalar_one()
+                self._remember(conn, target, values["found_sha256"], now)
+
+    @staticmethod
+    def _remember(conn: Connection, path: str, sha256: str, now: float) -> None:
+        exists = conn.execute(select(placed_outputs.c.path).where(placed_outputs.c.path == path, placed_outputs.c.sha256 == sha256)).first()
+        if exists is None:
+            conn.execute(insert(placed_outputs).values(path=path, sha256=sha256, placed_at=now))
+
+    def is_our_output(self, path: str, sha256: str) -> bool:
+        """True when Sidecar itself wrote exactly this content at this path before (it may be replaced)."""
+        with self.db.read() as conn:
+            return conn.execute(
+                select(placed_outputs.c.path).where(placed_outputs.c.path == path, placed_outputs.c.sha256 == sha256)
+            ).first() is not None
+
+    def unsettled_steps(self) -> list[Step]:
+        """Steps of stages nobody holds that may have left a temp file behind (start-up cleanup)."""
+        with self.db.read() as conn:
+            q = (
+                select(steps).join(stages, stages.c.id == steps.c.stage_id)
+                .where(steps.c.state.in_(("started", "prepared")), stages.c.status != "running")
+            )
+            return [_step(r) for r in conn.execute(q).mappings()]
+
+    # -- manual review ----------------------------------------------------------------------
+
+    def reviews(self, include_decided: bool = False) -> list[Review]:
+        with self.db.read() as conn:
+            q = select(steps, items.c.path.label("item_path"), items.c.job_id).join(items, items.c.id == steps.c.item_id)
+            if include_decided:
+                q = q.where((steps.c.state == "manual_review") | steps.c.decision.is_not(None))
+            else:
+                q = q.where(steps.c.state == "manual_review")
+            rows = conn.execute(q.order_by(steps.c.id)).mappings().all()
+        return [
+            Review(
+                id=r["id"], item=r["item_id"], job=r["job_id"], path=r["item_path"], target=r["target"],
+                expected_sha256=r["expected_sha256"], found_sha256=r["found_sha256"], error=r["error"],
+                attempts=r["attempts"], state=r["state"], decision=r["decision"], decision_actor=r["decision_actor"],
+                decision_reason=r["decision_reason"], decided_at=r["decided_at"], revision=r["review_revision"],
+            )
+            for r in rows
+        ]
+
+    def decide(self, step_id: int, decision: str, actor: str, reason: str, expected_revision: int | None = None) -> Review:
+        """Record a person's decision and act on it in the same transaction.
+
+        ``expected_revision`` (what the person saw) makes a decision on a review that
+        changed in between a conflict as well.
+        """
+        if decision not in DECISIONS:
+            raise ValueError(f"decision must be one of {DECISIONS}")
+        now = self.db.now()
+        with self.db.write() as conn:
+            row = conn.execute(select(steps).where(steps.c.id == step_id)).mappings().first()
+            if row is None:
+                raise NotFound(f"no review {step_id}")
+            if row["decision"] is not None or row["state"] != "manual_review":
+                raise ReviewConflict(
+                    f"review {step_id} was already decided ({row['decision'] or row['state']}"
+                    f"{' by ' + row['decision_actor'] if row['decision_actor'] else ''}); nothing was changed"
+                )
+            if expected_revision is not None and expected_revision != row["review_revision"]:
+                raise ReviewConflict(f"review {step_id} changed since it was shown (revision {row['review_revision']})")
+            new_state = {"applied": "succeeded", "not_applied": "prepared", "skip": "skipped"}[decision]
+            n = conn.execute(
+                update(steps).where(steps.c.id == step_id, steps.c.state == "manual_review", steps.c.decision.is_(None)).values(
+                    state=new_state, decision=decision, decision_actor=actor, decision_reason=reason, decided_at=now,
+                    review_revision=steps.c.review_revision + 1, updated_at=now,
+                )
+            ).rowcount
+            if n != 1:
+                raise ReviewConflict(f"review {step_id} was decided concurrently")
+            stage_id, item_id = row["stage_id"], row["item_id"]
+            if decision == "skip":
+                conn.execute(update(stages).where(stages.c.id == stage_id).values(status="skipped", error_code="skipped_by_review", error=reason, updated_at=now))
+                conn.execute(update(items).where(items.c.id == item_id).values(
+                    status="skipped", skip_reason=f"skipped in review: {reason}", error_code=None, error=None, updated_at=now))
+            else:
+                if decision == "applied" and row["found_sha256"]:
+                    self._remember(conn, row["target"], row["found_sha256"], now)
+                conn.execute(update(stages).where(stages.c.id == stage_id, stages.c.status == "review").values(
+                    status="queued", error_code=None, error=None, retry_at=None, updated_at=now))
+                conn.execute(update(items).where(items.c.id == item_id).values(status="pending", error_code=None, error=None, updated_at=now))
+        return next(r for r in self.reviews(include_decided=True) if r.id == step_id)

@@ -1,0 +1,28 @@
+"""Shared fixtures: every test gets its own data dir (a real SQLite file in WAL mode)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from app.engine.config import EngineConfig
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    d = tmp_path / "data"
+    d.mkdir()
+    return d
+
+
+@pytest.fixture
+def fast_config() -> EngineConfig:
+    return EngineConfig(workers=2, lease_seconds=3.0, backoff_base=0.05, backoff_cap=0.2, poll_interval=0.05,
+                        progress_interval=0.0)
+
+
+@pytest.fixture(autouse=True)
+def _log_level(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="app")

@@ -1,0 +1,103 @@
+"""Fake stages with controllable timing and failures, for testing the scheduler in isolation.
+
+They go through the real store, the real step protocol and the real atomic writer;
+only the work itself is fake. Outputs are deterministic functions of the item's path
+and content, so an interrupted run can be compared byte for byte with a clean one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from app.engine.stage import ModelSpec, Output, Pipeline, StageContext
+from app.errors import SidecarError
+
+
+@dataclass
+class DigestStage:
+    """Sleeps a random while in small checkpointed steps, then returns a digest of its inputs."""
+
+    name: str
+    max_sleep: float = 0.02
+    durable: bool = True
+    fail_codes: Mapping[str, tuple[str, bool]] = field(default_factory=dict)  # file name -> (code, transient)
+    fail_times: dict[str, int] = field(default_factory=dict)  # file name -> how many more times to fail
+    spec: ModelSpec | None = None
+    calls: list[tuple[str, int]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        return {"v": 1}
+
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        return self.spec
+
+    def run(self, ctx: StageContext) -> dict[str, Any]:
+        name = ctx.item.path.name
+        with self.lock:
+            self.calls.append((name, os.getpid()))
+        if self.spec is not None:
+            echo = ctx.model(self.spec).call("echo", name)
+            assert echo == name
+        steps = random.randint(1, 4)
+        for n in range(steps):
+            ctx.check()
+            time.sleep(random.uniform(0, self.max_sleep))
+            ctx.progress((n + 1) / steps)
+        with self.lock:
+            left = self.fail_times.get(name, 0)
+            if left:
+                self.fail_times[name] = left - 1
+        if name in self.fail_codes and (left or name not in self.fail_times):
+            code, transient = self.fail_codes[name]
+            raise SidecarError(f"{self.name} failed on purpose", code=code, transient=transient)
+        prev = "".join(v.get("digest", "") for _, v in sorted(ctx.inputs.items()))
+        digest = hashlib.sha256(f"{prev}|{self.name}|{ctx.item.sha256}".encode()).hexdigest()
+        return {"digest": digest}
+
+
+@dataclass
+class PlaceStage:
+    """Writes ``<stem>.test.srt`` next to the source through the real step protocol."""
+
+    name: str = "place"
+    durable: bool = True
+    per_path: bool = True
+    before: Callable[[StageContext], None] | None = None
+
+    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        return {"naming": options.get("naming")}
+
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        return None
+
+    def run(self, ctx: StageContext) -> dict[str, Any]:
+        if self.before is not None:
+            self.before(ctx)
+        digest = "".join(v.get("digest", "") for _, v in sorted(ctx.inputs.items()))
+        body = f"1\n00:00:00,000 --> 00:00:01,000\n{ctx.item.path.name} {digest}\n".encode()
+        placed = ctx.place([Output(name=f"{ctx.item.path.stem}.test.srt", data=body, role="transcript")])
+        return {"placed": [str(p.path) for p in placed], "actions": [p.action for p in placed]}
+
+
+def fake_pipeline(max_sleep: float = 0.02, gpu_spec: ModelSpec | None = None, **kw: Any) -> tuple[Pipeline, list[DigestStage]]:
+    digests = [DigestStage("extract", max_sleep, **kw), DigestStage("transcribe", max_sleep, spec=gpu_spec),
+               DigestStage("translate", max_sleep)]
+    return Pipeline("video", [*digests, PlaceStage()]), digests
+
+
+def make_media(folder: Path, n: int, prefix: str = "clip") -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i in range(n):
+        p = folder / f"{prefix}{i:03d}.mp4"
+        p.write_bytes(f"fake video {prefix} {i}\n".encode() * 10)
+        paths.append(p)
+    return paths
