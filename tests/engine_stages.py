@@ -30,6 +30,8 @@ class DigestStage:
     fail_codes: Mapping[str, tuple[str, bool]] = field(default_factory=dict)  # file name -> (code, transient)
     fail_times: dict[str, int] = field(default_factory=dict)  # file name -> how many more times to fail
     spec: ModelSpec | None = None
+    journal: Path | None = None
+    model_method: Callable[[str], str] | None = None
     calls: list[tuple[str, int]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -41,11 +43,12 @@ class DigestStage:
 
     def run(self, ctx: StageContext) -> dict[str, Any]:
         name = ctx.item.path.name
+        started = time.time()
         with self.lock:
             self.calls.append((name, os.getpid()))
         if self.spec is not None:
-            echo = ctx.model(self.spec).call("echo", name)
-            assert echo == name
+            method = self.model_method(name) if self.model_method else "echo"
+            assert ctx.model(self.spec).call(method, name) == name
         steps = random.randint(1, 4)
         for n in range(steps):
             ctx.check()
@@ -58,6 +61,9 @@ class DigestStage:
         if name in self.fail_codes and (left or name not in self.fail_times):
             code, transient = self.fail_codes[name]
             raise SidecarError(f"{self.name} failed on purpose", code=code, transient=transient)
+        if self.journal is not None:
+            with open(self.journal, "a", encoding="utf-8") as fh:
+                fh.write(f"{os.getpid()} {ctx.item.id} {self.name} {started!r} {time.time()!r}\n")
         prev = "".join(v.get("digest", "") for _, v in sorted(ctx.inputs.items()))
         digest = hashlib.sha256(f"{prev}|{self.name}|{ctx.item.sha256}".encode()).hexdigest()
         return {"digest": digest}
@@ -87,9 +93,12 @@ class PlaceStage:
         return {"placed": [str(p.path) for p in placed], "actions": [p.action for p in placed]}
 
 
-def fake_pipeline(max_sleep: float = 0.02, gpu_spec: ModelSpec | None = None, **kw: Any) -> tuple[Pipeline, list[DigestStage]]:
-    digests = [DigestStage("extract", max_sleep, **kw), DigestStage("transcribe", max_sleep, spec=gpu_spec),
-               DigestStage("translate", max_sleep)]
+def fake_pipeline(max_sleep: float = 0.02, gpu_spec: ModelSpec | None = None, journal: Path | None = None,
+                  **kw: Any) -> tuple[Pipeline, list[DigestStage]]:
+    """extract → transcribe (optionally on a hosted model) → translate → place; ``kw`` configures extract."""
+    digests = [DigestStage("extract", max_sleep, journal=journal, **kw),
+               DigestStage("transcribe", max_sleep, spec=gpu_spec, journal=journal),
+               DigestStage("translate", max_sleep, journal=journal)]
     return Pipeline("video", [*digests, PlaceStage()]), digests
 
 

@@ -1,0 +1,104 @@
+"""A killed engine never loses, duplicates or corrupts work (kill -9 at random moments)."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from sqlalchemy import select
+
+from app.engine.config import EngineConfig
+from app.engine.library import JobOptions, Library
+from app.paths import database_path
+from app.store import Store
+from app.store.tables import stages, steps
+from tests.engine_stages import fake_pipeline, make_media
+
+REPO = Path(__file__).resolve().parents[2]
+KILLS = int(os.environ.get("SIDECAR_KILL_LOOPS", "50"))
+
+
+def _add_job(data_dir: Path, folder: Path) -> int:
+    pipeline, _ = fake_pipeline()
+    lib = Library(data_dir, {"video": pipeline}, EngineConfig(workers=1))
+    try:
+        return lib.add(folder, JobOptions()).id
+    finally:
+        lib.close()
+
+
+# Enough work that every one of the KILLS interruptions lands before the job is done.
+MAX_SLEEP = 0.08 * max(1.0, KILLS / 50)
+
+
+def _child(data_dir: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.engine_child", str(data_dir), "--max-sleep", str(MAX_SLEEP)],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )
+
+
+def _outputs(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.glob("*.srt"))}
+
+
+def _temp_files(*roots: Path) -> list[Path]:
+    return [p for root in roots for p in root.rglob("*") if "sidecar-tmp" in p.name or p.name.endswith(".part")]
+
+
+def test_killed_engine_never_duplicates_or_loses_outputs(tmp_path: Path) -> None:
+    rng = random.Random(int(os.environ.get("SIDECAR_KILL_SEED", "7")))
+    # A clean, uninterrupted run is the reference for every byte.
+    ref_media, ref_data = tmp_path / "ref", tmp_path / "ref-data"
+    make_media(ref_media, 30)
+    ref_data.mkdir()
+    _add_job(ref_data, ref_media)
+    assert subprocess.run([sys.executable, "-m", "tests.engine_child", str(ref_data)], cwd=REPO, timeout=300).returncode == 0
+    reference = _outputs(ref_media)
+    assert len(reference) == 30
+
+    media, data = tmp_path / "lib", tmp_path / "data"
+    make_media(media, 30)
+    data.mkdir()
+    job_id = _add_job(data, media)
+    kills = 0
+    for _ in range(KILLS):
+        child = _child(data)
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(rng.uniform(0.0, 0.15))
+        if child.poll() is None:
+            os.kill(child.pid, signal.SIGKILL)
+            kills += 1
+        child.wait(timeout=30)
+        store = Store(database_path(data))
+        assert store.integrity_check() == "ok"
+        store.close()
+        if child.returncode == 0:
+            break
+    # Then run to the end without interruption.
+    assert subprocess.run([sys.executable, "-m", "tests.engine_child", str(data)], cwd=REPO, timeout=300).returncode == 0
+
+    assert kills == KILLS, f"only {kills} of {KILLS} kills landed before the job finished"
+    assert _outputs(media) == {k: v for k, v in reference.items()}
+    assert _temp_files(media, data / "work") == []
+    store = Store(database_path(data))
+    try:
+        assert store.integrity_check() == "ok"
+        summary = store.jobs.summaries(job_id)[0]
+        assert (summary.status, summary.done, summary.failed, summary.total) == ("completed", 30, 0, 30)
+        with store.db.read() as conn:
+            rows = conn.execute(select(stages.c.status, stages.c.attempt, stages.c.failures, stages.c.lease_owner)).all()
+            step_rows = conn.execute(select(steps.c.item_id, steps.c.state, steps.c.attempts)).all()
+        assert len(rows) == 30 * 4
+        assert all(r.status == "succeeded" and r.attempt >= 1 and r.failures == 0 and r.lease_owner is None for r in rows)
+        assert sum(r.attempt for r in rows) >= len(rows)
+        assert sorted(r.item_id for r in step_rows) == sorted({r.item_id for r in step_rows})  # one step per item
+        assert all(r.state == "succeeded" and r.attempts >= 1 for r in step_rows)
+    finally:
+        store.close()

@@ -1,0 +1,45 @@
+"""A child engine process for crash tests: ``python -m tests.engine_child DATA_DIR [options]``.
+
+It runs the fake pipeline (tests/engine_stages.py) over whatever jobs the database
+holds until idle, printing ``ready`` once the engine has started so the parent can
+kill it at a random moment of real work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from app.engine.config import EngineConfig
+from app.engine.library import Library
+from tests.engine_stages import fake_pipeline
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("data_dir", type=Path)
+    p.add_argument("--max-sleep", type=float, default=0.03)
+    p.add_argument("--journal", type=Path)
+    p.add_argument("--crash-after", choices=("started", "replaced"))
+    p.add_argument("--workers", type=int, default=2)
+    args = p.parse_args()
+
+    def observe(event: str, step: object) -> None:
+        if args.crash_after == event:
+            os._exit(9)
+
+    pipeline, _ = fake_pipeline(args.max_sleep, journal=args.journal)
+    config = EngineConfig(workers=args.workers, lease_seconds=5.0, backoff_base=0.05, backoff_cap=0.2,
+                          poll_interval=0.05, progress_interval=0.0)
+    lib = Library(args.data_dir, {"video": pipeline}, config, observe_step=observe)
+    lib.start()
+    print("ready", flush=True)
+    lib.run_until_idle()
+    lib.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,181 @@
+"""Real media for tests, generated on the spot (no binary fixtures in the repository).
+
+Speech comes from ``espeak-ng`` (English and German are intelligible to Whisper),
+video tracks from FFmpeg's ``color`` source, containers from the ``ffmpeg`` CLI.
+Everything is deterministic (fixed text, voices, rates, bit-exact flags) and built
+lazily, once per test session, by :class:`MediaFactory` (the ``media`` fixture).
+
+Broken inputs are real too: a video without an audio stream, an MP4 cut in half
+(its index is at the end, so the rest is unreadable), a text file named ``.mkv``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import wave
+from pathlib import Path
+
+#: Distinct, numbered English sentences: each has one rare key word tests look for.
+ENGLISH_SENTENCES = [
+    "Sentence one. The yellow submarine travels slowly across the quiet ocean.",
+    "Sentence two. My grandmother bakes chocolate cookies every Sunday afternoon.",
+    "Sentence three. The library closes early because of the winter storm.",
+    "Sentence four. Seven elephants walked through the dusty village at noon.",
+    "Sentence five. Please remember to water the tomato plants in the garden.",
+    "Sentence six. The train to London leaves from platform number nine.",
+    "Sentence seven. Our teacher explained the history of ancient Egypt.",
+    "Sentence eight. A small guitar was lying on the kitchen table.",
+    "Sentence nine. The children built a snowman with a carrot nose.",
+    "Sentence ten. Thank you for listening to this short recording.",
+]
+ENGLISH_KEY_WORDS = ["submarine", "chocolate", "library", "elephants", "tomato", "London", "Egypt", "guitar", "snowman"]
+
+GERMAN_TEXT = (
+    "Guten Morgen. Heute ist das Wetter sehr schön, und wir gehen zusammen in den Park. "
+    "Am Nachmittag trinke ich gerne einen Kaffee mit Milch und lese die Zeitung. "
+    "Morgen fahren wir mit dem Zug nach Berlin."
+)
+SHORT_ENGLISH_TEXT = "Hello there. This is a short test of the subtitle machine. The weather is lovely today."
+
+_BITEXACT = ["-fflags", "+bitexact", "-flags:v", "+bitexact", "-flags:a", "+bitexact", "-map_metadata", "-1"]
+
+
+def _run(args: list[str]) -> None:
+    proc = subprocess.run(args, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{args[0]} failed ({proc.returncode}): {proc.stderr[-2000:]}")
+
+
+def wav_duration(path: Path) -> float:
+    with wave.open(str(path), "rb") as wav:
+        return wav.getnframes() / wav.getframerate()
+
+
+def speak(text: str, voice: str, dest: Path, *, ssml: bool = False, speed: int = 150) -> Path:
+    """Speech as a WAV file (espeak-ng, 22.05 kHz mono)."""
+    args = ["espeak-ng", "-v", voice, "-s", str(speed), "-w", str(dest)]
+    if ssml:
+        args.append("-m")
+    _run(args + [text])
+    return dest
+
+
+def mux(audio: Path | None, dest: Path, *, seconds: float | None = None, audio_codec: str = "aac") -> Path:
+    """A small video (160x90 navy, 10 fps) with ``audio`` as its sound; no audio when None."""
+    suffix = dest.suffix.lower()
+    video_codec = ["-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "50k"] if suffix == ".webm" else [
+        "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]
+    if suffix == ".webm":
+        audio_codec = "libopus"
+    args = ["ffmpeg", "-y", "-v", "error", "-threads", "1", "-f", "lavfi", "-i", "color=c=navy:s=160x90:r=10"]
+    if audio is not None:
+        args += ["-i", str(audio), "-map", "0:v", "-map", "1:a", "-c:a", audio_codec, "-b:a", "64k", "-shortest"]
+    else:
+        args += ["-an"]
+    if seconds is not None:
+        args += ["-t", f"{seconds:.3f}"]
+    _run(args + video_codec + _BITEXACT + [str(dest)])
+    return dest
+
+
+def silence_wav(dest: Path, seconds: float) -> Path:
+    _run(["ffmpeg", "-y", "-v", "error", "-f", "lavfi", "-i", "anullsrc=r=16000:cl=mono", "-t", f"{seconds:.3f}",
+          "-c:a", "pcm_s16le", *_BITEXACT, str(dest)])
+    return dest
+
+
+def media_duration(path: Path) -> float:
+    out = subprocess.run(
+        ["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "default=nw=1:nk=1", str(path)],
+        capture_output=True, text=True, check=True,
+    )
+    return float(out.stdout.strip())
+
+
+class MediaFactory:
+    """Builds each clip on first use and returns the cached path afterwards."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self._cache: dict[str, Path] = {}
+
+    wav_seconds = staticmethod(wav_duration)
+    media_seconds = staticmethod(media_duration)
+
+    def _once(self, key: str, build) -> Path:
+        if key not in self._cache:
+            self._cache[key] = build()
+        return self._cache[key]
+
+    # speech ---------------------------------------------------------------
+    def english_long_wav(self) -> Path:
+        """≥ 40 s of ten numbered English sentences with 0.8 s pauses between them."""
+
+        def build() -> Path:
+            ssml = "<speak>" + '<break time="800ms"/>'.join(ENGLISH_SENTENCES) + "</speak>"
+            wav = speak(ssml, "en-us", self.root / "english_long.wav", ssml=True, speed=140)
+            assert wav_duration(wav) >= 40.0, f"english clip only {wav_duration(wav):.1f} s"
+            return wav
+
+        return self._once("english_long_wav", build)
+
+    def english_long(self, suffix: str = ".mp4") -> Path:
+        """The long English clip as a video (``.mp4`` h264/aac, ``.mkv`` or ``.webm``)."""
+        return self._once(f"english_long{suffix}", lambda: mux(self.english_long_wav(), self.root / f"english_long{suffix}"))
+
+    def english_short(self, suffix: str = ".mp4") -> Path:
+        def build() -> Path:
+            wav = speak(SHORT_ENGLISH_TEXT, "en-us", self.root / "english_short.wav")
+            return mux(wav, self.root / f"english_short{suffix}")
+
+        return self._once(f"english_short{suffix}", build)
+
+    def german(self, suffix: str = ".mkv") -> Path:
+        def build() -> Path:
+            wav = speak(GERMAN_TEXT, "de", self.root / "german.wav")
+            return mux(wav, self.root / f"german{suffix}")
+
+        return self._once(f"german{suffix}", build)
+
+    def silence(self, seconds: float = 8.0) -> Path:
+        """A video whose audio track is pure digital silence."""
+        return self._once(
+            f"silence{seconds}",
+            lambda: mux(silence_wav(self.root / "silence.wav", seconds), self.root / "silence.mp4"),
+        )
+
+    # broken ---------------------------------------------------------------
+    def no_audio(self) -> Path:
+        """A valid video without any audio stream."""
+        return self._once("no_audio", lambda: mux(None, self.root / "no_audio.mp4", seconds=3.0))
+
+    def truncated(self) -> Path:
+        """An MP4 cut at 60 %: its index (moov, written last) is missing."""
+
+        def build() -> Path:
+            whole = self.english_short(".mp4")
+            data = whole.read_bytes()
+            dest = self.root / "truncated.mp4"
+            dest.write_bytes(data[: int(len(data) * 0.6)])
+            return dest
+
+        return self._once("truncated", build)
+
+    def text_as_mkv(self) -> Path:
+        """A text file wearing a video extension."""
+
+        def build() -> Path:
+            dest = self.root / "not_a_video.mkv"
+            dest.write_text("This is not a video. It is a shopping list: milk, eggs, bread.\n" * 20)
+            return dest
+
+        return self._once("text_as_mkv", build)
+
+    def copy(self, src: Path, name: str) -> Path:
+        """A copy under a new name (odd names: unicode, spaces, one character)."""
+        dest = self.root / "copies" / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, dest)
+        return dest

