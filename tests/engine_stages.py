@@ -32,6 +32,7 @@ class DigestStage:
     spec: ModelSpec | None = None
     journal: Path | None = None
     model_method: Callable[[str], str] | None = None
+    on_run: Callable[[StageContext], None] | None = None
     calls: list[tuple[str, int]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -44,6 +45,8 @@ class DigestStage:
     def run(self, ctx: StageContext) -> dict[str, Any]:
         name = ctx.item.path.name
         started = time.time()
+        if self.on_run is not None:
+            self.on_run(ctx)
         with self.lock:
             self.calls.append((name, os.getpid()))
         if self.spec is not None:

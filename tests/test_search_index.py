@@ -11,19 +11,16 @@ import time
 
 import numpy as np
 import pytest
-import sqlean
-import sqlite_vec
-from sqlalchemy import create_engine, event, text
+from sqlalchemy import text
 
 from app.engine.search import search
 from app.media.describe import build_document
 from app.ml.ocr_runtime import OcrRuntime
 from app.ml.text_embedding import MODEL_ID as E5, TextEmbeddingRuntime
 from app.store import search_index as index
-from app.store.search_index import CurrentContent
 from tests.rendered_images import render_text_image
+from tests.search_db import CURRENT, make_engine, set_item
 
-CURRENT = CurrentContent("items")
 RENDERED = {
     "invoice_scan.png": ["Invoice number 4471", "Total due 129.50 EUR"],
     "IMG_0042.png": ["我的猫"],
@@ -35,26 +32,6 @@ WRITTEN = {  # documents of images that need no OCR to make the point
     "forecast.png": "weather forecast rain tomorrow umbrella",
     "car.png": "red sports car parked on the street",
 }
-
-
-def make_engine(path):
-    engine = create_engine(f"sqlite:///{path}", module=sqlean)
-
-    @event.listens_for(engine, "connect")
-    def _load(dbapi_connection, _record):
-        dbapi_connection.enable_load_extension(True)
-        sqlite_vec.load(dbapi_connection)
-        dbapi_connection.enable_load_extension(False)
-
-    with engine.begin() as conn:
-        for statement in index.SCHEMA:
-            conn.exec_driver_sql(statement)
-        conn.exec_driver_sql("CREATE TABLE items (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL)")
-    return engine
-
-
-def set_item(conn, path, sha):
-    conn.execute(text("INSERT OR REPLACE INTO items (path, sha256) VALUES (:p, :s)"), {"p": path, "s": sha})
 
 
 @pytest.fixture(scope="module")
@@ -276,9 +253,9 @@ def test_one_query_searches_images_and_dialogue(library, documents, e5):
     results = search("umbrella", connect=library.connect, current=CURRENT, text_model=E5,
                      embed_text=lambda q: e5.embed_queries([q])[0])
     assert results[0]["kind"] in ("image", "dialogue")
-    by_kind = {r["kind"]: r for r in results}
-    assert by_kind["dialogue"] == {"path": "/videos/Movie.mkv", "kind": "dialogue", "score": by_kind["dialogue"]["score"],
-                                   "snippet": "Don't forget your [umbrella] tonight.", "start": 1.0}
+    line = next(r for r in results if r["kind"] == "dialogue")
+    assert line == {"path": "/videos/Movie.mkv", "kind": "dialogue", "score": line["score"],
+                    "snippet": "Don't forget your [umbrella] tonight.", "start": 1.0}
     assert results[0]["path"] in (path_of(documents, "forecast.png"), "/videos/Movie.mkv")
     invoice = search("invoice 4471", connect=library.connect, current=CURRENT, text_model=E5,
                      embed_text=lambda q: e5.embed_queries([q])[0], kinds=("image",))

@@ -129,7 +129,8 @@ class Placement:
         if found == step.expected_sha256:
             self._move(step, ("prepared",), "succeeded", found_sha256=found)
             return Placed(step.role, target, "unchanged")
-        if not self._known(step, found) and step.action != "overwrite":
+        # A person who answered "not applied" asked for the step to be done again over what is there.
+        if not self._known(step, found) and step.action != "overwrite" and step.decision != "not_applied":
             self._to_review(step, ("prepared",), found)
         data = Path(step.content_path).read_bytes()
         if hashlib.sha256(data).hexdigest() != step.expected_sha256:

@@ -130,7 +130,7 @@ def search(
             key = ("dialogue", hit.path, hit.cue_id)
             ranking.append(key)
             known = details.get(key)
-            if known is None or hit.snippet != hit.text:
+            if known is None or search_index.SNIPPET_OPEN in hit.snippet:  # prefer a highlighted FTS snippet
                 details[key] = (hit.path, "dialogue", hit.snippet or hit.text, hit.start)
         rankings.append(ranking)
 

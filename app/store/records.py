@@ -119,6 +119,7 @@ class Step:
     found_sha256: str | None
     error_code: str | None
     error: str | None
+    decision: str | None = None
 
 
 @dataclass(frozen=True)

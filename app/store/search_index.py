@@ -470,7 +470,7 @@ def _knn(
             joins += " " + current.join("cur", "knn.sha256")
         else:
             select += ", NULL AS path"
-        sql = f"WITH knn AS ({knn}) SELECT {select} FROM knn{joins} ORDER BY knn.distance, knn.id"
+        sql = f"WITH knn AS MATERIALIZED ({knn}) SELECT {select} FROM knn{joins} ORDER BY knn.distance, knn.id"
         rows = conn.execute(text(sql), {"v": blob, "fetch": fetch, "model": model}).all()
         kept = _first_k_units(rows, k, cues)
         units = len({(r.id if cues else r.sha256) for r in kept})
@@ -542,10 +542,10 @@ def _fts(conn: Connection, kind: str, query: str, k: int, current: CurrentConten
     rankings: list[list[tuple[Any, str]]] = []
     if words:
         match = " OR ".join(_fts_phrase(w) for w in words)
-        rankings.append(_fts_query(conn, fts, base, select, join, match, limit, columns))
+        rankings.append(_fts_query(conn, fts, base, select, join, match, limit))
     for run in runs:
         if len(run) >= 3:
-            rankings.append(_fts_query(conn, tri, base, select, join, _fts_phrase(run), limit, columns))
+            rankings.append(_fts_query(conn, tri, base, select, join, _fts_phrase(run), limit))
         else:
             rankings.append(_like_query(conn, tri, base, select, join, run, limit, columns))
     fused: dict[Any, list[Any]] = {}
@@ -572,7 +572,7 @@ def _fts_phrase(term: str) -> str:
 
 
 def _fts_query(
-    conn: Connection, fts: str, base: str, select: str, join: str, match: str, limit: int, columns: Sequence[str]
+    conn: Connection, fts: str, base: str, select: str, join: str, match: str, limit: int
 ) -> list[tuple[Any, str]]:
     snippet = f"snippet({fts}, -1, :open, :close, :ellipsis, {SNIPPET_TOKENS})"
     sql = (

@@ -28,7 +28,7 @@ def _step(row: Any) -> Step:
         id=row["id"], op_id=row["op_id"], item_id=row["item_id"], stage_id=row["stage_id"], seq=row["seq"],
         role=row["role"], target=row["target"], content_path=row["content_path"],
         expected_sha256=row["expected_sha256"], prior_sha256=row["prior_sha256"], action=row["action"], state=row["state"], attempts=row["attempts"],
-        found_sha256=row["found_sha256"], error_code=row["error_code"], error=row["error"],
+        found_sha256=row["found_sha256"], error_code=row["error_code"], error=row["error"], decision=row["decision"],
     )
 
 

@@ -1,0 +1,56 @@
+"""Model runtimes live in child processes: a native crash fails one stage, which is retried."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.engine.library import JobOptions, Library
+from app.engine.stage import ModelSpec
+from app.errors import ModelCrashed
+from app.ml.host import ModelHost
+from tests.engine_stages import fake_pipeline, make_media
+
+ECHO = ModelSpec.of("tests.runtimes:EchoRuntime", memory_mb=100, tag="a")
+
+
+def test_host_streams_events_and_reports_a_crash() -> None:
+    host = ModelHost(ECHO)
+    try:
+        seen: list[int] = []
+        assert host.call("count", 5, on_event=lambda e: seen.append(e) is None) == 5
+        assert seen == [0, 1, 2, 3, 4]
+        with pytest.raises(ModelCrashed):
+            host.call("abort")
+        assert not host.alive
+    finally:
+        host.close()
+
+
+def test_stage_whose_model_process_dies_is_retried_and_engine_lives_on(data_dir: Path, tmp_path: Path, fast_config) -> None:
+    media = make_media(tmp_path / "lib", 3)
+    first = {"n": 0}
+
+    def method(name: str) -> str:
+        if name == media[1].name and first["n"] == 0:
+            first["n"] += 1
+            return "abort"
+        return "echo"
+
+    pipeline, digests = fake_pipeline(gpu_spec=ECHO)
+    digests[1].model_method = method
+    lib = Library(data_dir, {"video": pipeline}, fast_config)
+    try:
+        job = lib.add(tmp_path / "lib", JobOptions())
+        lib.start()
+        lib.run_until_idle()
+        summary = lib.status(job.id)[0]
+        items = {Path(i.path).name: i for i in lib.items(job.id)}
+        loads = lib.model_loads()
+    finally:
+        lib.close()
+    assert (summary.status, summary.done, summary.failed) == ("completed", 3, 0)
+    assert items[media[1].name].status == "completed"
+    assert loads[ECHO.key] == 2, "the crashed runtime is restarted once"
+    assert [n for n, _ in digests[1].calls].count(media[1].name) == 2

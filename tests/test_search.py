@@ -1,0 +1,64 @@
+"""Fusion: several rankings become one list; a failing model degrades search instead of breaking it."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.engine.search import reciprocal_rank_fusion, search, similar_images
+from app.store import search_index as index
+from tests.search_db import CURRENT, make_engine, set_item
+
+
+def test_rrf_rewards_agreement_between_lists():
+    fused = reciprocal_rank_fusion([["a", "b", "c"], ["b", "c", "a"], ["b"]])
+    assert [key for key, _ in fused] == ["b", "a", "c"]
+    assert fused[0][1] == pytest.approx(1 / 62 + 1 / 61 + 1 / 61)
+
+
+def test_rrf_is_deterministic_counts_a_repeat_once_and_honours_weights():
+    assert reciprocal_rank_fusion([["x", "y"], ["y", "x"]]) == [("x", 1 / 61 + 1 / 62), ("y", 1 / 61 + 1 / 62)]
+    assert reciprocal_rank_fusion([["x", "x", "y"]]) == [("x", 1 / 61), ("y", 1 / 63)]
+    assert reciprocal_rank_fusion([["x"], ["y"]], weights=[1.0, 2.0])[0][0] == "y"
+    assert reciprocal_rank_fusion([]) == []
+
+
+@pytest.fixture
+def engine(tmp_path):
+    engine = make_engine(tmp_path / "s.db")
+    flat = [0.0] * 384
+    flat[0] = 1.0
+    with engine.begin() as conn:
+        for sha, doc, visual in (("s1", "grey tabby kitten", [1.0, 0.0, 0.0]), ("s2", "invoice 4471", [0.0, 1.0, 0.0])):
+            set_item(conn, f"/pics/{sha}.png", sha)
+            index.upsert_image(conn, sha, text_model="e5", text_vector=flat, document=doc,
+                               visual_model="clip", visual_vector=visual)
+    return engine
+
+
+def test_clip_text_vector_ranks_images_by_what_they_show(engine):
+    results = search("cat", connect=engine.connect, current=CURRENT, text_model="e5",
+                     visual_model="clip", embed_clip_text=lambda q: [0.9, 0.1, 0.0])
+    assert [r["path"] for r in results] == ["/pics/s1.png", "/pics/s2.png"]
+    assert all(r["kind"] == "image" and r["start"] is None for r in results)
+
+
+def test_a_failing_embedder_leaves_keyword_search_working(engine):
+    def broken(_query):
+        raise RuntimeError("model process crashed")
+
+    results = search("invoice", connect=engine.connect, current=CURRENT, text_model="e5", embed_text=broken,
+                     visual_model="clip", embed_clip_text=broken)
+    assert [r["path"] for r in results] == ["/pics/s2.png"]
+    assert results[0]["snippet"] == "[invoice] 4471"
+
+
+def test_empty_query_returns_nothing(engine):
+    assert search("   ", connect=engine.connect, current=CURRENT, text_model="e5") == []
+
+
+def test_similar_images_excludes_the_query_image(engine):
+    with engine.connect() as conn:
+        vector = index.visual_vector(conn, "s1", "clip")
+    results = similar_images(vector, connect=engine.connect, current=CURRENT, visual_model="clip", exclude_sha256="s1")
+    assert [r["path"] for r in results] == ["/pics/s2.png"]
+    assert results[0]["score"] == pytest.approx(0.0, abs=1e-6)
