@@ -196,3 +196,12 @@ def test_smollm2_cannot_follow_the_format_yet_nothing_shifts(llm_data_dir: Path)
             assert all(text != other for j, other in enumerate(texts) if j != i)
     finally:
         host.close()
+
+
+def test_a_line_left_untranslated_inside_a_good_batch_is_flagged_in_place() -> None:
+    def leaves_second_line(prompt: Prompt) -> str:
+        return "\n".join(f"{i}| {t if i == 2 else 'T:' + t}" for i, t in prompt.items)
+
+    result = translate_cues(["a", "b", "c", "d"], "en", "de", leaves_second_line, batch_size=2)
+    assert result.texts == ["T:a", "b", "T:c", "d"]
+    assert result.fallback == [1, 3] and result.retried_batches == 0

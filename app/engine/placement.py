@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import re
 from pathlib import Path
 from typing import Callable, Sequence
@@ -24,15 +25,20 @@ from app.store.records import Claim, Step, StepIntent
 log = logging.getLogger(__name__)
 
 POLICIES = ("skip", "overwrite", "keep_both")
-_UNSAFE = re.compile(r'[\x00-\x1f<>:"/\\|?*]')
+# Names are built from the source's own name, which its folder already accepts; only what
+# could leave the folder is replaced, so outputs keep matching the video's stem.
+_UNSAFE = re.compile(r"[\x00/\\]" if os.sep == "\\" or os.altsep else r"[\x00/]")
 
 
 def safe_name(name: str) -> str:
     """A bare file name that cannot leave its folder, whatever the media's name held."""
-    cleaned = _UNSAFE.sub("_", name).strip().strip(".")
-    if not cleaned or cleaned in {".", ".."}:
+    cleaned = _UNSAFE.sub("_", name)
+    if not cleaned.strip(". ") or cleaned in {".", ".."}:
         raise SidecarError(f"cannot place a file named {name!r}", code="invalid_name")
-    return cleaned[:240]
+    encoded = cleaned.encode("utf-8")
+    if len(encoded) > 255:
+        raise SidecarError(f"the output name for {name!r} is longer than file systems allow", code="name_too_long")
+    return cleaned
 
 
 def keep_both_name(target: Path, taken: set[Path]) -> Path:

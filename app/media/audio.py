@@ -87,7 +87,7 @@ def extract_audio(src: Path, dest: Path) -> AudioInfo:
     except FileNotFoundError as exc:
         raise MediaError(f"{src} does not exist (moved or deleted?)", code="file_missing") from exc
     except (av.FFmpegError, ValueError, OSError) as exc:
-        raise _corrupt(src, str(exc)) from exc
+        raise _corrupt(src, getattr(exc, "strerror", None) or str(exc)) from exc
     tmp = dest.parent / f".{dest.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     try:
         with container:

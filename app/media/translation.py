@@ -49,7 +49,8 @@ _EXAMPLES = {
     "ru": ["Доброе утро.", "Где находится вокзал?"],
 }
 
-_LINE = re.compile(r"^\s*(\d{1,4})\s*[|｜]\s?(.*?)\s*$")
+#: "3| text", and the numberings chat models fall back to: "3. text", "3) text", "3: text".
+_LINE = re.compile(r"^\s*(\d{1,4})\s*[|｜.．:：)）]\s?(.*?)\s*$")
 
 
 def language_name(code: str | None) -> str:
@@ -86,7 +87,7 @@ class TranslationResult:
     """Translations aligned 1:1 with the input texts."""
 
     texts: list[str]
-    fallback: list[int] = field(default_factory=list)  # cue indices that kept their original text
+    fallback: list[int] = field(default_factory=list)  # cue indices left untranslated (original text kept)
     skipped: bool = False  # source == target: nothing was translated
     calls: int = 0  # model calls made in this run (retries included)
     retried_batches: int = 0  # batches that had to be split
@@ -131,7 +132,8 @@ def build_prompt(texts: Sequence[str], source: str, target: str, first_index: in
         {"role": "system", "content": "You translate subtitles. You only output the numbered translations."},
         {"role": "user", "content": f"{instruction}\n\n{numbered}"},
     )
-    budget = sum(len(t) for _, t in items) * 3 + 12 * len(items) + 16
+    # Room for the answer: about as many tokens as source characters, plus numbering.
+    budget = sum(len(t) for _, t in items) * 2 + 8 * len(items) + 16
     return Prompt(
         items=items,
         first_index=first_index,
@@ -163,6 +165,15 @@ def parse_answer(answer: str, count: int) -> list[str] | None:
     if sorted(found) != list(range(1, count + 1)):
         return None
     return [found[i] for i in range(1, count + 1)]
+
+
+def _is_echo(parsed: Sequence[str], chunk: Sequence[str]) -> bool:
+    """The model repeated the source instead of translating it: not a translation.
+
+    A single line may legitimately stay the same ("OK."); it is then flagged as
+    fallback, which is accurate: nothing was translated.
+    """
+    return all(_one_line(a).casefold() == _one_line(b).casefold() for a, b in zip(parsed, chunk))
 
 
 def translate_cues(
@@ -210,8 +221,9 @@ def _translate_batch(
     prompt = build_prompt(chunk, source, target, first_index)
     result.calls += 1
     parsed = parse_answer(complete_fn(prompt), len(chunk))
-    if parsed is not None:
-        return parsed, []
+    if parsed is not None and not _is_echo(parsed, chunk):
+        # Lines the model left as they were are kept, and flagged: nothing was translated.
+        return parsed, [first_index + i for i, (a, b) in enumerate(zip(parsed, chunk)) if _is_echo([a], [b])]
     if len(chunk) == 1:
         return list(chunk), [first_index]
     result.retried_batches += 1
@@ -232,3 +244,9 @@ def completion_caller(call: Callable[..., Any]) -> CompleteFn:
 def chat_caller(call: Callable[..., Any]) -> CompleteFn:
     """Adapt ``client.call`` of a hosted runtime to a chat model's messages form."""
     return lambda p: str(call("chat", [dict(m) for m in p.messages], p.max_tokens))
+
+
+def in_process_call(runtime: Any) -> Callable[..., Any]:
+    """``client.call``-shaped access to a runtime object used in this process
+    (an :class:`~app.ml.llm_runtime.OpenAIEndpointRuntime` needs no child process)."""
+    return lambda method, *args, **kwargs: getattr(runtime, method)(*args, **kwargs)

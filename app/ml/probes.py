@@ -134,7 +134,7 @@ class RapidOcrProbe(_Timed):
 
         from rapidocr import RapidOCR
 
-        logging.getLogger("RapidOCR").setLevel(logging.ERROR)  # its INFO lines would flood the doctor's output
+        logging.getLogger("RapidOCR").disabled = True  # its INFO lines (re-enabled per module) would flood the output
         self.engine = RapidOCR()
         self.load_s = time.perf_counter() - start
 

@@ -31,7 +31,11 @@ DEFAULT_MODEL = "base"
 
 
 def whisper_memory_mb(device: str, model: str = DEFAULT_MODEL) -> int:
-    """What the GPU gate should reserve for a model (measured RSS/VRAM plus headroom)."""
+    """What the GPU gate should reserve for a model on ``device`` (0 on the CPU: no gate budget).
+
+    Estimates (weights at float16 plus beam-search and VAD working memory, with
+    headroom), not measurements: only the CPU path was measured here (~600 MB RSS).
+    """
     sizes = {"tiny": 400, "base": 700, "small": 1400, "medium": 3200, "large": 5200}
     need = sizes.get(model.split("-")[0].split(".")[0], 5200)
     return need if device == "cuda" else 0

@@ -1,0 +1,198 @@
+"""Random sequences of queue operations never break the store's invariants (hypothesis state machine)."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from sqlalchemy import select
+
+from app.errors import LeaseLost, NotFound
+from app.store import Store
+from app.store.records import Claim, NewItem, NewStage
+from app.store.tables import items, jobs, stages
+
+STAGES = 3
+LEASE = 10.0
+
+
+class QueueMachine(RuleBasedStateMachine):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tmp = tempfile.TemporaryDirectory()
+        self.t = 1000.0
+        self.store = Store(Path(self.tmp.name) / "lib.sqlite3", clock=lambda: self.t, lease_seconds=LEASE)
+        self.claims: list[Claim] = []
+        self.stale: list[Claim] = []
+        self.generations: dict[int, int] = {}
+        self.n_files = 0
+
+    def teardown(self) -> None:
+        self.store.close()
+        self.tmp.cleanup()
+
+    # -- operations -------------------------------------------------------------------
+
+    @initialize()
+    def first_job(self) -> None:
+        self.add(3)
+
+    @rule(n=st.integers(1, 4))
+    def add(self, n: int) -> None:
+        job = self.store.jobs.create("/lib", {}, owner="test")
+        new = []
+        for _ in range(n):
+            self.n_files += 1
+            new.append(NewItem(f"/lib/f{self.n_files}.mp4", "video", 1, 1, f"sha{self.n_files}",
+                               tuple(NewStage(i, f"s{i}", f"fp{i}") for i in range(STAGES))))
+        self.store.jobs.add_items(job, new)
+        self.store.jobs.finish_creating(job, {})
+
+    @rule(worker=st.integers(0, 2))
+    def claim(self, worker: int) -> None:
+        c = self.store.stages.claim_next_stage(f"inst:{worker}", gpu=None)
+        if c is not None:
+            assert c.generation > self.generations.get(c.stage_id, 0)
+            self.generations[c.stage_id] = c.generation
+            self.claims.append(c)
+
+    @precondition(lambda self: self.claims)
+    @rule(data=st.data())
+    def heartbeat(self, data: st.DataObject) -> None:
+        c = data.draw(st.sampled_from(self.claims))
+        if self.store.stages.heartbeat([c]):
+            self._lose(c)
+
+    @precondition(lambda self: self.claims)
+    @rule(data=st.data())
+    def complete(self, data: st.DataObject) -> None:
+        c = data.draw(st.sampled_from(self.claims))
+        try:
+            self.store.stages.complete_stage(c, {"by": c.owner})
+        except LeaseLost:
+            self._lose(c)
+            return
+        self.claims.remove(c)
+
+    @precondition(lambda self: self.claims)
+    @rule(data=st.data(), transient=st.booleans())
+    def fail(self, data: st.DataObject, transient: bool) -> None:
+        c = data.draw(st.sampled_from(self.claims))
+        try:
+            self.store.stages.fail_stage(c, "boom", "failed on purpose", transient, 3, 1.0, 4.0)
+        except LeaseLost:
+            self._lose(c)
+            return
+        self.claims.remove(c)
+
+    @precondition(lambda self: self.claims)
+    @rule(data=st.data())
+    def pause_release(self, data: st.DataObject) -> None:
+        c = data.draw(st.sampled_from(self.claims))
+        try:
+            self.store.stages.release_stage(c)
+        except LeaseLost:
+            self._lose(c)
+            return
+        self.claims.remove(c)
+
+    @rule(data=st.data(), paused=st.booleans())
+    def pause_or_resume(self, data: st.DataObject, paused: bool) -> None:
+        ids = self._job_ids()
+        job = data.draw(st.sampled_from(ids + [None]))
+        self.store.jobs.set_paused(job, paused)
+
+    @rule(data=st.data())
+    def retry(self, data: st.DataObject) -> None:
+        ids = self._job_ids()
+        if ids:
+            self.store.jobs.retry(job_id=data.draw(st.sampled_from(ids)))
+
+    @rule(data=st.data())
+    def cancel(self, data: st.DataObject) -> None:
+        ids = self._job_ids()
+        if not ids:
+            return
+        job = data.draw(st.sampled_from(ids))
+        self.store.jobs.cancel(job)
+        try:
+            self.store.jobs.cancel(job)
+            raise AssertionError("cancelling twice must say the job is gone")
+        except NotFound:
+            pass
+
+    @rule(dt=st.floats(1, 30))
+    def advance_clock(self, dt: float) -> None:
+        self.t += dt
+
+    @rule()
+    def recover(self) -> None:
+        self.store.stages.reclaim(expired=True)
+
+    @rule()
+    def recover_dead_instance(self) -> None:
+        self.store.stages.reclaim(instances_gone=["inst"], expired=False)
+
+    def _lose(self, c: Claim) -> None:
+        self.claims.remove(c)
+        self.stale.append(c)
+
+    def _job_ids(self) -> list[int]:
+        with self.store.db.read() as conn:
+            return list(conn.execute(select(jobs.c.id)).scalars())
+
+    # -- invariants -------------------------------------------------------------------
+
+    @invariant()
+    def stale_claims_cannot_write(self) -> None:
+        for c in self.stale[-3:]:
+            try:
+                self.store.stages.record_checkpoint(c, {"stale": True})
+            except LeaseLost:
+                continue
+            raise AssertionError(f"a stale claim wrote a checkpoint: {c}")
+
+    @invariant()
+    def rows_are_consistent(self) -> None:
+        with self.store.db.read() as conn:
+            stage_rows = conn.execute(select(stages).order_by(stages.c.item_id, stages.c.idx)).mappings().all()
+            item_rows = {r["id"]: r for r in conn.execute(select(items)).mappings()}
+        by_item: dict[int, list] = {}
+        for s in stage_rows:
+            by_item.setdefault(s["item_id"], []).append(s)
+            if s["status"] == "running":
+                assert s["lease_owner"] and s["lease_expires_at"] is not None
+            else:
+                assert s["lease_owner"] is None, f"{s['status']} stage keeps an owner"
+            assert s["attempt"] >= 0 and s["failures"] >= 0
+        for item_id, rows in by_item.items():
+            statuses = [r["status"] for r in rows]
+            first_open = next((i for i, s in enumerate(statuses) if s != "succeeded"), None)
+            if first_open is not None:
+                assert all(s == "waiting" for s in statuses[first_open + 1:]), statuses
+            assert sum(s == "running" for s in statuses) <= 1
+            item_status = item_rows[item_id]["status"]
+            if first_open is None:
+                assert item_status == "completed"
+            elif statuses[first_open] == "failed":
+                assert item_status == "failed"
+            elif statuses[first_open] == "running":
+                assert item_status == "running"
+            else:
+                assert item_status == "pending", (item_status, statuses)
+
+    @invariant()
+    def summaries_never_claim_completion_early(self) -> None:
+        for job in self.store.jobs.summaries():
+            if job.status == "completed":
+                assert job.done + job.failed == job.total
+            assert job.total == job.done + job.failed + job.review + sum(
+                1 for i in self.store.jobs.items(job.id) if i.status in ("pending", "running", "paused"))
+
+
+QueueMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=40, deadline=None,
+                                          suppress_health_check=[HealthCheck.too_slow])
+test_queue_state_machine = QueueMachine.TestCase

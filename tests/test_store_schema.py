@@ -1,0 +1,50 @@
+"""The library database: WAL, sqlite-vec on every connection, and upgrades that keep rows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import text
+
+from app.store import Store
+from app.store.db import open_engine
+from app.store.migrations import MIGRATIONS, upgrade
+
+
+def test_connections_are_wal_full_sync_with_sqlite_vec(data_dir: Path) -> None:
+    store = Store(data_dir / "lib.sqlite3")
+    try:
+        with store.db.read() as conn:
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+            assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+            assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() > 0
+            assert conn.exec_driver_sql("select vec_version()").scalar().startswith("v")
+            dist = conn.execute(text("select vec_distance_cosine(vec_f32('[1,0]'), vec_f32('[0,1]'))")).scalar()
+            assert abs(dist - 1.0) < 1e-6
+    finally:
+        store.close()
+
+
+def test_database_from_schema_v1_upgrades_without_losing_rows(data_dir: Path) -> None:
+    path = data_dir / "old.sqlite3"
+    engine = open_engine(path)
+    assert upgrade(engine, target=1) == 1
+    with engine.connect().execution_options(sidecar_write=True) as conn, conn.begin():
+        conn.exec_driver_sql(
+            "INSERT INTO jobs (id, folder, state, paused, options, scan_report, created_at, updated_at) "
+            "VALUES (7, '/media', 'ready', 0, '{}', '{}', 1, 1)")
+        conn.exec_driver_sql(
+            "INSERT INTO items (id, job_id, ordinal, path, kind, sha256, status, updated_at) "
+            "VALUES (3, 7, 0, '/media/a.mp4', 'video', 'abc', 'completed', 1)")
+    engine.dispose()
+
+    store = Store(path)
+    try:
+        assert store.db.schema_version == len(MIGRATIONS)
+        summary = store.jobs.summaries(7)[0]
+        assert (summary.folder, summary.done, summary.status) == ("/media", 1, "completed")
+        with store.db.read() as conn:
+            assert conn.exec_driver_sql("SELECT count(*) FROM steps").scalar() == 0
+    finally:
+        store.close()
