@@ -69,6 +69,20 @@ def build_parser() -> argparse.ArgumentParser:
     resolve.add_argument("--decision", required=True, choices=("applied", "not-applied", "skip"))
     resolve.add_argument("--reason", required=True)
     resolve.add_argument("--actor", default="cli")
+
+    models = sub.add_parser("models", parents=[common], help="list, install, remove or choose models")
+    msub = models.add_subparsers(dest="models_command", required=True)
+    msub.add_parser("list", parents=[common])
+    for name in ("install", "remove", "use"):
+        m = msub.add_parser(name, parents=[common])
+        m.add_argument("name")
+    reg = msub.add_parser("register", parents=[common], help="use a model file or folder you already have")
+    reg.add_argument("path", type=Path)
+    reg.add_argument("--role", required=True, choices=("asr", "translation", "text_embedding", "ocr", "visual"))
+    reg.add_argument("--name")
+
+    doctor = sub.add_parser("doctor", parents=[common], help="check this machine, the database and the models")
+    doctor.add_argument("--no-probe", action="store_true", help="skip loading each model")
     return parser
 
 
@@ -216,6 +230,42 @@ def cmd_review(args: argparse.Namespace, lib: Library) -> int:
     return 0
 
 
+def cmd_models(args: argparse.Namespace, root: Path) -> int:
+    from app.ml import catalogue
+
+    if args.models_command == "list":
+        rows = catalogue.models_list(root)
+        _emit(args, {"models": rows}, lambda: "\n".join(
+            f"{'*' if r['active'] else ' '} {r['name']:<32} {r['role']:<15} "
+            f"{'installed' if r['installed'] else 'available':<10} {r['source']}" for r in rows))
+        return 0
+    if args.models_command == "install":
+        def progress(done: int, total: int | None) -> None:
+            if not getattr(args, "json", False) and total:
+                print(f"\r{args.name}: {done * 100 // total}% of {total // (1 << 20)} MB", end="", file=sys.stderr)
+
+        result = catalogue.models_install(root, args.name, progress)
+        print(file=sys.stderr)
+    elif args.models_command == "remove":
+        result = catalogue.models_remove(root, args.name)
+    elif args.models_command == "use":
+        result = catalogue.models_use(root, args.name)
+    else:
+        result = catalogue.models_register(root, args.path, args.role, args.name)
+    _emit(args, {"model": result}, lambda: json.dumps(result, indent=2, ensure_ascii=False))
+    return 0
+
+
+def cmd_doctor(args: argparse.Namespace, root: Path) -> int:
+    from app.doctor import collect_report, format_report
+
+    report = collect_report(root, probe_models=not args.no_probe)
+    _emit(args, report, lambda: format_report(report))
+    return 0 if report.get("ok") else 1
+
+
+WITHOUT_ENGINE: dict[str, Callable[[argparse.Namespace, Path], int]] = {"models": cmd_models, "doctor": cmd_doctor}
+
 COMMANDS: dict[str, Callable[[argparse.Namespace, Library], int]] = {
     "add": cmd_add, "run": cmd_run, "status": cmd_status, "retry": cmd_retry, "cancel": cmd_cancel,
     "review": cmd_review,
@@ -232,18 +282,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    overrides = {"workers": args.workers} if args.command == "run" and args.workers else {}
-    lib = _open_library(args, **overrides)
     try:
-        return COMMANDS[args.command](args, lib)
+        if args.command in WITHOUT_ENGINE:
+            return WITHOUT_ENGINE[args.command](args, resolve_data_dir(getattr(args, "data_dir", None)))
+        overrides = {"workers": args.workers} if args.command == "run" and args.workers else {}
+        lib = _open_library(args, **overrides)
+        try:
+            return COMMANDS[args.command](args, lib)
+        finally:
+            lib.close()
     except SidecarError as exc:
         if getattr(args, "json", False):
             print(json.dumps({"error": {"code": exc.code, "message": exc.message}}))
         else:
             print(f"sidecar: {exc.message} ({exc.code})", file=sys.stderr)
         return 2
-    finally:
-        lib.close()
 
 
 if __name__ == "__main__":

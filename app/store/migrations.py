@@ -12,6 +12,8 @@ from typing import Callable, Sequence
 
 from sqlalchemy import Connection, Engine
 
+from app.store.search_index import SCHEMA as SEARCH_INDEX_SCHEMA
+
 log = logging.getLogger(__name__)
 
 V1_JOBS_ITEMS_STAGES = [
@@ -72,9 +74,26 @@ V2_STEPS_AND_REVIEW = [
         PRIMARY KEY (path, sha256))""",
 ]
 
+V4_CURRENT_CONTENT_AND_WATCHES = [
+    # A file that vanished (deleted, or moved away by a watched-folder event) keeps its history
+    # but stops being searchable.
+    "ALTER TABLE items ADD COLUMN removed INTEGER NOT NULL DEFAULT 0",
+    # The content each path holds now: the newest item row per path that is not removed.
+    # Search joins on this so vectors of older content are never returned.
+    """CREATE VIEW current_items AS
+        SELECT i.path AS path, i.sha256 AS sha256, i.kind AS kind, i.id AS item_id
+        FROM items i
+        WHERE i.removed = 0 AND i.sha256 != ''
+          AND i.id = (SELECT max(j.id) FROM items j WHERE j.path = i.path)""",
+    """CREATE TABLE watches (
+        id INTEGER PRIMARY KEY, folder TEXT NOT NULL UNIQUE, job_id INTEGER REFERENCES jobs(id) ON DELETE SET NULL,
+        polling INTEGER NOT NULL DEFAULT 0, options TEXT NOT NULL DEFAULT '{}',
+        created_at REAL NOT NULL, last_scan_at REAL)""",
+]
+
 Migration = Sequence[str] | Callable[[Connection], None]
 
-MIGRATIONS: list[Migration] = [V1_JOBS_ITEMS_STAGES, V2_STEPS_AND_REVIEW]
+MIGRATIONS: list[Migration] = [V1_JOBS_ITEMS_STAGES, V2_STEPS_AND_REVIEW, SEARCH_INDEX_SCHEMA, V4_CURRENT_CONTENT_AND_WATCHES]
 
 
 def schema_version(conn: Connection) -> int:

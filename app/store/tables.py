@@ -26,7 +26,18 @@ items = Table(
     Column("grp", Integer), Column("path", Text), Column("kind", Text), Column("size", Integer),
     Column("mtime_ns", Integer), Column("sha256", Text), Column("revision", Integer),
     Column("status", Text), Column("skip_reason", Text), Column("result", Text),
-    Column("error_code", Text), Column("error", Text), Column("updated_at", Float),
+    Column("error_code", Text), Column("error", Text), Column("updated_at", Float), Column("removed", Integer),
+)
+
+current_items = Table(
+    "current_items", metadata,
+    Column("path", Text), Column("sha256", Text), Column("kind", Text), Column("item_id", Integer),
+)
+
+watches = Table(
+    "watches", metadata,
+    Column("id", Integer, primary_key=True), Column("folder", Text), Column("job_id", Integer),
+    Column("polling", Integer), Column("options", Text), Column("created_at", Float), Column("last_scan_at", Float),
 )
 
 stages = Table(
