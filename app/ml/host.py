@@ -42,13 +42,14 @@ def _serve(conn: Connection, runtime: str, params: dict[str, Any]) -> None:
     """Child main loop: load once, then answer calls until told to exit or the pipe closes."""
     try:
         model = _load_runtime(runtime, params)
+        info = getattr(model, "info", lambda: {})()
     except SidecarError as exc:
         conn.send(("load_error", exc.code, exc.message))
         return
     except Exception as exc:  # noqa: BLE001 - reported to the parent with its trace
         conn.send(("load_error", "model_load_failed", f"{exc}\n{traceback.format_exc()}"))
         return
-    conn.send(("loaded", getattr(model, "info", lambda: {})()))
+    conn.send(("loaded", info))
     while True:
         try:
             message = conn.recv()
