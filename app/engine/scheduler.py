@@ -54,8 +54,6 @@ class Scheduler:
         self._wake = threading.Condition()
         self._stopping = threading.Event()
         self._threads: list[threading.Thread] = []
-        self._has_gpu = any(s.model_spec({}) is not None or getattr(s, "uses_gpu", False)
-                            for p in self.pipelines.values() for s in p.stages)
         self.on_change: Callable[[], None] = lambda: None
 
     # -- lifecycle ----------------------------------------------------------------------
@@ -163,16 +161,16 @@ class Scheduler:
             self.on_change()
 
     def _next_claim(self, owner: str) -> Claim | None:
-        if self._has_gpu:
-            with self.gate.lock:
-                candidate = self.store.stages.peek_gpu_candidate()
-                if candidate is not None:
-                    sid, need, key = candidate
-                    if self.gate.try_admit(sid, need, key, self.pool.resident(), self.pool.release):
-                        claim = self.store.stages.claim_next_stage(owner, gpu=True, stage_id=sid)
-                        if claim is not None:
-                            return claim
-                        self.gate.release(sid)
+        """A GPU stage when the gate admits the next one in order, else the next CPU stage."""
+        with self.gate.lock:
+            candidate = self.store.stages.peek_gpu_candidate()
+            if candidate is not None:
+                sid, need, key = candidate
+                if self.gate.try_admit(sid, need, key, self.pool.resident(), self.pool.release):
+                    claim = self.store.stages.claim_next_stage(owner, gpu=True, stage_id=sid)
+                    if claim is not None:
+                        return claim
+                    self.gate.release(sid)
         return self.store.stages.claim_next_stage(owner, gpu=False)
 
     def _execute(self, claim: Claim) -> None:

@@ -90,7 +90,13 @@ def _stream(conn: Connection, gen: Any) -> Any:
 
 
 class ModelHost:
-    """The parent's handle on one child process hosting one model."""
+    """The parent's handle on one child process hosting one model.
+
+    ``thread_guard`` (like ``Database.thread_guard``) lets the GUI forbid model calls
+    on its own thread: it is called at the start of every call and raises there.
+    """
+
+    thread_guard: Callable[[], None] | None = None
 
     def __init__(self, spec: ModelSpec):
         self.spec = spec
@@ -128,6 +134,8 @@ class ModelHost:
 
     def call(self, method: str, *args: Any, on_event: Callable[[Any], bool] | None = None, **kwargs: Any) -> Any:
         """Run one call; one call at a time per host (a model instance is not re-entrant)."""
+        if ModelHost.thread_guard is not None:
+            ModelHost.thread_guard()
         with self._lock:
             try:
                 self._conn.send(("call", method, args, kwargs))
