@@ -43,11 +43,17 @@ def sha256_file(path: Path) -> str | None:
 
 
 def fsync_dir(folder: Path) -> None:
+    """Make a rename in ``folder`` durable where the OS allows opening a directory (not on Windows)."""
     if sys.platform == "win32":
         return
-    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
     try:
         os.fsync(fd)
+    except OSError:
+        pass
     finally:
         os.close(fd)
 
@@ -85,10 +91,7 @@ def atomic_write(target: Path, data: bytes, op_id: str, before_replace: Callable
     except BaseException:
         _discard(tmp)
         raise
-    try:
-        fsync_dir(target.parent)
-    except OSError as exc:
-        log.warning("could not fsync %s: %s", target.parent, exc)
+    fsync_dir(target.parent)
 
 
 def _discard(tmp: Path) -> None:

@@ -6,8 +6,11 @@ import logging
 import os
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+from sqlalchemy import Connection
 
 from app.engine.model_pool import ModelPool
 from app.engine.placement import Placement
@@ -69,6 +72,16 @@ class ClaimContext:
     def model(self, spec: ModelSpec) -> ModelClient:
         self.check()
         return self.pool.get(spec)
+
+    def computed_output(self) -> dict[str, Any] | None:
+        return self.store.stages.computed_output(self.claim)
+
+    @contextmanager
+    def library_transaction(self) -> Iterator[Connection]:
+        self.check()
+        with self.store.db.write() as conn:
+            self.store.stages.assert_held_in(conn, self.claim)
+            yield conn
 
     def verify_source_unchanged(self) -> None:
         try:

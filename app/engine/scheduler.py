@@ -60,14 +60,7 @@ class Scheduler:
 
     def recover(self) -> None:
         """Start-up recovery: dead instances' claims, expired leases, abandoned scans, stray temp files."""
-        others = [i for i in self.store.stages.instance_ids() if i != self.instance.id]
-        dead = [i for i in others if self.instance.is_dead(i)]
-        if dead:
-            self.store.stages.reclaim(instances_gone=dead, expired=False)
-            for iid in dead:
-                self.store.stages.forget_instance(iid)
-        self.store.stages.reclaim(expired=True)
-        live = [self.instance.id] + [i for i in others if i not in dead]
+        live = self._reclaim_others()
         failed = self.store.jobs.fail_abandoned_creating(live)
         if failed:
             log.warning("jobs %s were interrupted while scanning and are marked failed", failed)
@@ -254,7 +247,8 @@ class Scheduler:
             except Exception:  # noqa: BLE001 - keep beating through transient store errors
                 log.exception("heartbeat failed")
 
-    def _reclaim_others(self) -> None:
+    def _reclaim_others(self) -> list[str]:
+        """Reclaim at once what dead instances held, and any expired lease; returns the live instances."""
         others = [i for i in self.store.stages.instance_ids() if i != self.instance.id]
         dead = [i for i in others if self.instance.is_dead(i)]
         if dead:
@@ -263,6 +257,7 @@ class Scheduler:
                 self.store.stages.forget_instance(iid)
         if self.store.stages.reclaim(expired=True) or dead:
             self.wake()
+        return [self.instance.id] + [i for i in others if i not in dead]
 
     def _release_idle_models(self, busy: bool, idle_since: float | None, now: float) -> float | None:
         if busy or not self.pool.resident():

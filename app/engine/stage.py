@@ -8,6 +8,7 @@ effect quickly without the stage knowing about the store.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol, Sequence
@@ -101,6 +102,17 @@ class StageContext(Protocol):
 
     def model(self, spec: ModelSpec) -> ModelClient:
         """The hosted model for ``spec``, loading it in a child process when not resident."""
+
+    def computed_output(self) -> dict[str, Any] | None:
+        """This stage's output for the same content and fingerprint, if another item already computed it."""
+
+    def library_transaction(self) -> AbstractContextManager[Any]:
+        """A write transaction (a SQLAlchemy Connection) on the library database, fenced on the claim.
+
+        For data a stage derives into the library itself (the search index): the
+        claim is checked inside the transaction, so a stale worker commits nothing.
+        Never hold it across model inference or file I/O.
+        """
 
     def verify_source_unchanged(self) -> None:
         """Raise TargetChanged when the source's size or mtime differ from the scan."""

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from app.errors import MediaError
+from app.engine.atomic_write import fsync_dir
 
 SAMPLE_RATE = 16_000
 _DTYPE = np.dtype("<f4")
@@ -99,7 +100,7 @@ def extract_audio(src: Path, dest: Path) -> AudioInfo:
         if samples == 0:
             raise _corrupt(src, "its audio stream has no decodable samples")
         os.replace(tmp, dest)
-        _fsync_dir(dest.parent)
+        fsync_dir(dest.parent)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -146,20 +147,6 @@ def _decode_to(container: "av.container.InputContainer", stream: "av.AudioStream
         out.flush()
         os.fsync(out.fileno())
     return samples
-
-
-def _fsync_dir(folder: Path) -> None:
-    """Make the rename durable where the OS allows opening a directory."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def audio_duration(path: Path) -> float:

@@ -28,6 +28,7 @@ from typing import Callable
 
 from app import __version__
 from app.errors import SidecarError
+from app.engine.atomic_write import fsync_dir
 
 log = logging.getLogger(__name__)
 
@@ -73,20 +74,6 @@ def discard_partial(dest: Path) -> None:
             path.unlink()
         except FileNotFoundError:
             pass
-
-
-def fsync_dir(folder: Path) -> None:
-    """Make a rename in ``folder`` durable where the OS allows (not on Windows)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def sha256_file(path: Path, *, cancel: Cancel | None = None) -> str:

@@ -136,6 +136,28 @@ class StageRepo:
             if conn.execute(select(stages.c.id).where(self.fence(claim, self.db.now()))).first() is None:
                 raise LeaseLost(f"stage {claim.stage_id} is no longer held by this worker")
 
+    def assert_held_in(self, conn: Connection, claim: Claim) -> None:
+        """Like :meth:`assert_held`, inside the caller's write transaction, so check and write commit together."""
+        if conn.execute(select(stages.c.id).where(self.fence(claim, self.db.now()))).first() is None:
+            raise LeaseLost(f"stage {claim.stage_id} is no longer held by this worker")
+
+    def computed_output(self, claim: Claim) -> dict[str, Any] | None:
+        """The output another item already produced for this content, stage and fingerprint.
+
+        Two files with identical bytes in one job are planned before either ran, so
+        the plan could not reuse anything; a stage asks here before doing model work.
+        """
+        if not claim.item_sha256:
+            return None
+        with self.db.read() as conn:
+            fp = select(stages.c.fingerprint).where(stages.c.id == claim.stage_id).scalar_subquery()
+            row = conn.execute(
+                select(results.c.output).where(
+                    results.c.sha256 == claim.item_sha256, results.c.stage == claim.name, results.c.fingerprint == fp
+                )
+            ).first()
+        return None if row is None else loads(row.output)
+
     def heartbeat(self, claims: Sequence[Claim]) -> list[Claim]:
         """Extend the leases still held; returns the claims that were lost."""
         lost = []

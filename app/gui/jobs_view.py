@@ -1,0 +1,154 @@
+"""The jobs list: folder, status, a done/total bar, failed/skipped/review counts and an ETA."""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHeaderView, QStyle, QStyledItemDelegate,
+                               QStyleOptionProgressBar, QStyleOptionViewItem, QTableView, QWidget)
+
+from app.store.records import JobSummary
+
+log = logging.getLogger(__name__)
+
+ProgressRole = Qt.ItemDataRole.UserRole + 1
+Index = QModelIndex | QPersistentModelIndex
+
+MIN_ETA_SECONDS = 5.0
+"""Below this much observed work, a rate is noise: the ETA column stays empty."""
+
+
+class EtaEstimator:
+    """Remaining time from the completion rate seen since the job was first observed running.
+
+    The first sample is where measuring starts, so items finished before the app
+    started (or before a pause) do not inflate the rate.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic):
+        self._clock = clock
+        self._start: dict[int, tuple[float, int]] = {}
+
+    def update(self, job: JobSummary) -> float | None:
+        """Seconds left for ``job``, or None while it cannot be measured yet."""
+        if job.status != "running":
+            self._start.pop(job.id, None)
+            return None
+        now = self._clock()
+        first = self._start.setdefault(job.id, (now, job.done))
+        elapsed, finished = now - first[0], job.done - first[1]
+        if elapsed < MIN_ETA_SECONDS or finished <= 0:
+            return None
+        left = job.total - job.done - job.failed - job.review
+        return max(0.0, left * elapsed / finished)
+
+
+def format_eta(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60:02d} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+
+
+class JobsModel(QAbstractTableModel):
+    COLUMNS = ("Folder", "Status", "Progress", "Failed", "Skipped", "Review", "ETA")
+    PROGRESS = 2
+
+    def __init__(self, parent: Any = None):
+        super().__init__(parent)
+        self.jobs: list[JobSummary] = []
+        self._eta: dict[int, float | None] = {}
+        self._estimator = EtaEstimator()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.jobs)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.COLUMNS[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        job = self.jobs[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (Path(job.folder).name or job.folder, job.status, f"{job.done} / {job.total}", job.failed or "",
+                    job.skipped or "", job.review or "", format_eta(self._eta.get(job.id)))[col]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return job.error if col == 1 and job.error else job.folder
+        if role == ProgressRole and col == self.PROGRESS:
+            return (job.done, job.total)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col >= 3:
+            return int(Qt.AlignmentFlag.AlignCenter)
+        return None
+
+    def set_jobs(self, jobs: Sequence[JobSummary]) -> None:
+        """Update in place when the same jobs are shown (keeps the selection); reset when the set changed."""
+        self._eta = {j.id: self._estimator.update(j) for j in jobs}
+        if [j.id for j in jobs] == [j.id for j in self.jobs]:
+            self.jobs = list(jobs)
+            if jobs:
+                self.dataChanged.emit(self.index(0, 0), self.index(len(jobs) - 1, len(self.COLUMNS) - 1))
+            return
+        self.beginResetModel()
+        self.jobs = list(jobs)
+        self.endResetModel()
+
+    def job_at(self, row: int) -> JobSummary | None:
+        return self.jobs[row] if 0 <= row < len(self.jobs) else None
+
+    def row_of(self, job_id: int) -> int:
+        return next((n for n, j in enumerate(self.jobs) if j.id == job_id), -1)
+
+
+class ProgressDelegate(QStyledItemDelegate):
+    """Paints ``(done, total)`` from ``ProgressRole`` as a progress bar in the cell."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        value = index.data(ProgressRole)
+        if value is None:
+            super().paint(painter, option, index)
+            return
+        done, total = value
+        bar = QStyleOptionProgressBar()
+        bar.rect = option.rect.adjusted(2, 3, -2, -3)
+        bar.minimum = 0
+        bar.maximum = max(1, int(total))
+        bar.progress = int(done) if total else 1
+        bar.text = index.data(Qt.ItemDataRole.DisplayRole) or ""
+        bar.textVisible = True
+        bar.state = option.state | QStyle.StateFlag.State_Enabled
+        style = option.widget.style() if option.widget is not None else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ProgressBar, bar, painter, option.widget)
+
+
+class JobsView(QTableView):
+    def __init__(self, model: JobsModel, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setModel(model)
+        self.setItemDelegateForColumn(JobsModel.PROGRESS, ProgressDelegate(self))
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.verticalHeader().hide()
+        self.setShowGrid(False)
+        self.setAlternatingRowColors(True)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col in range(1, len(JobsModel.COLUMNS)):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(JobsModel.PROGRESS, QHeaderView.ResizeMode.Fixed)
+        header.resizeSection(JobsModel.PROGRESS, 180)
