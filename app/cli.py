@@ -81,6 +81,22 @@ def build_parser() -> argparse.ArgumentParser:
     reg.add_argument("--role", required=True, choices=("asr", "translation", "text_embedding", "ocr", "visual"))
     reg.add_argument("--name")
 
+    search = sub.add_parser("search", parents=[common], help="search images and dialogue")
+    search.add_argument("query", nargs="?", help="words to look for (any language)")
+    search.add_argument("--image", type=Path, help="find images that look like this file")
+    search.add_argument("--kind", choices=("image", "dialogue", "all"), default="all")
+    search.add_argument("--limit", type=int, default=20)
+
+    watch = sub.add_parser("watch", parents=[common], help="watch folders: new, changed, moved and deleted media follow")
+    wsub = watch.add_subparsers(dest="watch_command", required=True)
+    wadd = wsub.add_parser("add", parents=[common])
+    wadd.add_argument("path", type=Path)
+    wadd.add_argument("--kind", choices=("all", "video", "image"), default="all")
+    wadd.add_argument("--top-level", action="store_true", help="do not descend into sub-folders")
+    wadd.add_argument("--polling", action="store_true", help="always poll (for shares Sidecar does not detect)")
+    wsub.add_parser("remove", parents=[common]).add_argument("path", type=Path)
+    wsub.add_parser("list", parents=[common])
+
     doctor = sub.add_parser("doctor", parents=[common], help="check this machine, the database and the models")
     doctor.add_argument("--no-probe", action="store_true", help="skip loading each model")
     return parser
@@ -141,10 +157,16 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
 
 
 def cmd_run(args: argparse.Namespace, lib: Library) -> int:
-    lib.start()
+    from app.engine.watch import WatchService
+
+    watches = WatchService(lib)
     if args.until_idle:
+        watches.catch_up()
+        lib.start()
         lib.run_until_idle()
     else:
+        lib.start()
+        watches.start()
         stop = {"flag": False}
 
         def _stop(signum: int, frame: Any) -> None:
@@ -154,6 +176,7 @@ def cmd_run(args: argparse.Namespace, lib: Library) -> int:
         signal.signal(signal.SIGTERM, _stop)
         while not stop["flag"]:
             time.sleep(0.5)
+        watches.stop()
     jobs = lib.status()
     loads = lib.model_loads()
     bad = any(j.failed or j.review or j.status == "failed" for j in jobs)
@@ -230,6 +253,42 @@ def cmd_review(args: argparse.Namespace, lib: Library) -> int:
     return 0
 
 
+def cmd_search(args: argparse.Namespace, lib: Library) -> int:
+    results = lib.search(args.query, args.image, args.kind, args.limit)
+
+    def text() -> str:
+        lines = []
+        for r in results:
+            at = f" @ {int(r['start']) // 60}:{r['start'] % 60:05.2f}" if r["start"] is not None else ""
+            lines.append(f"{r['score']:.4f}  {r['kind']:<8} {r['path']}{at}")
+            if r["snippet"]:
+                lines.append(f"          {' '.join(str(r['snippet']).split())}")
+        return "\n".join(lines) or "nothing found"
+
+    _emit(args, {"results": results}, text)
+    return 0
+
+
+def cmd_watch(args: argparse.Namespace, lib: Library) -> int:
+    from app.engine import watch
+
+    if args.watch_command == "add":
+        options = watch.watch_options(load_settings(lib.data_dir), args.kind, args.top_level)
+        w = watch.add_watch(lib, args.path, options, polling=args.polling)
+        _emit(args, {"watch": {"folder": w.folder, "job": w.job_id, "polling": w.polling}},
+              lambda: f"watching {w.folder} (new files go to job {w.job_id})")
+    elif args.watch_command == "remove":
+        w = watch.remove_watch(lib, args.path)
+        _emit(args, {"removed": w.folder}, lambda: f"stopped watching {w.folder} (its items and outputs stay)")
+    else:
+        rows = [{"folder": w.folder, "job": w.job_id, "polling": w.polling, "kind": w.options.get("kind", "all"),
+                 "top_level": bool(w.options.get("top_level")), "last_scan_at": w.last_scan_at}
+                for w in lib.store.watches.list()]
+        _emit(args, {"watches": rows}, lambda: "\n".join(
+            f"{r['folder']}  (job {r['job']}{', polling' if r['polling'] else ''})" for r in rows) or "no watched folders")
+    return 0
+
+
 def cmd_models(args: argparse.Namespace, root: Path) -> int:
     from app.ml import catalogue
 
@@ -268,14 +327,32 @@ WITHOUT_ENGINE: dict[str, Callable[[argparse.Namespace, Path], int]] = {"models"
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, Library], int]] = {
     "add": cmd_add, "run": cmd_run, "status": cmd_status, "retry": cmd_retry, "cancel": cmd_cancel,
-    "review": cmd_review,
+    "review": cmd_review, "search": cmd_search, "watch": cmd_watch,
     "pause": lambda a, lib: _pause_resume(a, lib, True),
     "resume": lambda a, lib: _pause_resume(a, lib, False),
 }
 
 
+def _gui_request(parser: argparse.ArgumentParser, argv: Sequence[str]) -> tuple[str | None, list[Path]] | None:
+    """``sidecar`` alone, or ``sidecar PATH…`` (a file manager's "Open with"), opens the GUI."""
+    commands = {name for action in parser._actions if isinstance(action, argparse._SubParsersAction) for name in action.choices}
+    gui = argparse.ArgumentParser(add_help=False)
+    gui.add_argument("--data-dir")
+    gui.add_argument("paths", nargs="*")
+    known, rest = gui.parse_known_args(argv)
+    if rest or (known.paths and known.paths[0] in commands):
+        return None
+    return known.data_dir, [Path(p) for p in known.paths]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    gui = _gui_request(parser, sys.argv[1:] if argv is None else argv)
+    if gui is not None:
+        from app.gui.app import run_gui
+
+        logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        return run_gui(gui[1], resolve_data_dir(gui[0]))
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.command == "run" else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)

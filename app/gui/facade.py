@@ -109,6 +109,7 @@ class EngineFacade(QObject):
     itemsPage = Signal(int, int, list)  # job id, offset, list[ItemView]
     reviewsChanged = Signal(list)  # list[Review]
     reviewDecided = Signal(object)  # Review
+    decisionFailed = Signal(int, str, str)  # review id, code (review_conflict…), message
     searchResults = Signal(str, list)  # query (or image path), list[dict]
     jobAdded = Signal(object)  # JobSummary
     settingsLoaded = Signal(object)  # Settings
@@ -168,9 +169,12 @@ class EngineFacade(QObject):
             log.error("engine call failed", exc_info=exc)
             self.error.emit("internal_error", str(exc) or type(exc).__name__)
 
-    def _lib(self) -> Library:
-        if self._library is None:
-            raise SidecarError("the engine is not running", code="engine_stopped")
+    def _lib(self) -> Library | None:
+        """The running library; None (and an ``error`` signal) before start or after shutdown began."""
+        if self._library is None or self._closing:
+            if not self._closing:
+                self.error.emit("engine_starting", "the engine is still starting; try again in a moment")
+            return None
         return self._library
 
     # -- lifecycle ------------------------------------------------------------------------
@@ -233,6 +237,8 @@ class EngineFacade(QObject):
 
         def fetched(result: tuple[list[JobSummary], list[Any]] | BaseException) -> None:
             self._refresh_running = False
+            if self._closing:
+                return
             if isinstance(result, BaseException):
                 self._report(result)
             else:
@@ -267,20 +273,25 @@ class EngineFacade(QObject):
 
     def fetch_items(self, job_id: int, offset: int, limit: int) -> None:
         library = self._lib()
-        self._submit(lambda: library.items(job_id, offset, limit), lambda rows: self.itemsPage.emit(job_id, offset, rows))
+        if library is not None:
+            self._submit(lambda: library.items(job_id, offset, limit), lambda rows: self.itemsPage.emit(job_id, offset, rows))
 
     # -- commands -------------------------------------------------------------------------
 
-    def _command(self, fn: Callable[[Library], Any], slow: bool = False,
-                 then: Callable[[Any], None] | None = None) -> None:
+    def _command(self, fn: Callable[[Library], Any], slow: bool = False, then: Callable[[Any], None] | None = None,
+                 on_error: Callable[[BaseException], None] | None = None) -> None:
         library = self._lib()
+        if library is None:
+            return
 
         def done(result: Any) -> None:
-            if then is not None:
+            if isinstance(result, BaseException):
+                (on_error or self._report)(result)
+            elif then is not None:
                 then(result)
             self.refresh()
 
-        self._submit(lambda: fn(library), done, slow=slow)
+        self._submit(lambda: fn(library), done, done, slow=slow)
 
     def add_paths(self, paths: Sequence[Path]) -> None:
         """One job per path; the scan and hashing run on the slow pool."""
@@ -307,14 +318,23 @@ class EngineFacade(QObject):
         self._command(lambda lib: lib.cancel(job_id))
 
     def decide(self, review_id: int, decision: str, reason: str, expected_revision: int | None) -> None:
-        """Record a review decision; a conflict arrives as ``error("review_conflict", …)``."""
+        """Record a review decision; a conflict arrives as ``decisionFailed(id, "review_conflict", …)``."""
         actor = f"gui:{getpass.getuser()}"
+
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, SidecarError):
+                self.decisionFailed.emit(review_id, exc.code, exc.message)
+            else:
+                self._report(exc)
+
         self._command(lambda lib: lib.decide(review_id, decision, reason, actor, expected_revision),
-                      then=self.reviewDecided.emit)
+                      then=self.reviewDecided.emit, on_error=failed)
 
     def search(self, query: str | None, image: Path | None = None, kind: str = "all", limit: int = 100) -> None:
         """Text search over images and dialogue, or images similar to ``image``."""
         library = self._lib()
+        if library is None:
+            return
         label = query if query is not None else str(image)
         self._submit(lambda: library.search(query, image, kind, limit),
                      lambda results: self.searchResults.emit(label, results), slow=True)

@@ -36,7 +36,7 @@ class EtaEstimator:
 
     def update(self, job: JobSummary) -> float | None:
         """Seconds left for ``job``, or None while it cannot be measured yet."""
-        if job.status != "running":
+        if job.status not in ("running", "queued"):  # between two stages a running job briefly reads "queued"
             self._start.pop(job.id, None)
             return None
         now = self._clock()
@@ -131,7 +131,7 @@ class ProgressDelegate(QStyledItemDelegate):
         bar.progress = int(done) if total else 1
         bar.text = index.data(Qt.ItemDataRole.DisplayRole) or ""
         bar.textVisible = True
-        bar.state = option.state | QStyle.StateFlag.State_Enabled
+        bar.state = option.state | QStyle.StateFlag.State_Enabled | QStyle.StateFlag.State_Horizontal
         style = option.widget.style() if option.widget is not None else QApplication.style()
         style.drawControl(QStyle.ControlElement.CE_ProgressBar, bar, painter, option.widget)
 

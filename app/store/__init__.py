@@ -5,10 +5,12 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from app.store.current_items import CurrentItemRepo
 from app.store.database import Clock, Database
 from app.store.jobs import JobRepo
 from app.store.stages import StageRepo
 from app.store.steps import StepRepo
+from app.store.watches import WatchRepo
 
 
 class Store:
@@ -19,6 +21,8 @@ class Store:
         self.jobs = JobRepo(self.db, group_size=group_size)
         self.stages = StageRepo(self.db, lease_seconds=lease_seconds)
         self.steps = StepRepo(self.db, self.stages)
+        self.watches = WatchRepo(self.db)
+        self.current = CurrentItemRepo(self.db)
 
     def integrity_check(self) -> str:
         with self.db.read() as conn:

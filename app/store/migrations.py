@@ -91,9 +91,16 @@ V4_CURRENT_CONTENT_AND_WATCHES = [
         created_at REAL NOT NULL, last_scan_at REAL)""",
 ]
 
+V5_ITEMS_BY_CONTENT = [
+    # Search joins every hit's sha256 to current_items; without this index each hit scans
+    # all items (a keyword matching 1,000 of 2,000 images took 120 ms instead of 2 ms).
+    "CREATE INDEX IF NOT EXISTS items_sha256 ON items(sha256)",
+]
+
 Migration = Sequence[str] | Callable[[Connection], None]
 
-MIGRATIONS: list[Migration] = [V1_JOBS_ITEMS_STAGES, V2_STEPS_AND_REVIEW, SEARCH_INDEX_SCHEMA, V4_CURRENT_CONTENT_AND_WATCHES]
+MIGRATIONS: list[Migration] = [V1_JOBS_ITEMS_STAGES, V2_STEPS_AND_REVIEW, SEARCH_INDEX_SCHEMA, V4_CURRENT_CONTENT_AND_WATCHES,
+                               V5_ITEMS_BY_CONTENT]
 
 
 def schema_version(conn: Connection) -> int:

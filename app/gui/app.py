@@ -1,0 +1,94 @@
+"""Start the desktop app: single-instance check, engine, window, tray."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
+
+from app.gui.facade import EngineFacade, LibraryFactory, default_library
+from app.gui.log_panel import install_handler
+from app.gui.main_window import MainWindow
+from app.gui.single_instance import InstanceServer, hand_over, server_name
+from app.gui.tray import Tray
+
+log = logging.getLogger(__name__)
+
+RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+
+
+def app_icon() -> QIcon:
+    return QIcon(str(RESOURCES / "sidecar.svg"))
+
+
+@dataclass
+class Gui:
+    """Everything one running GUI consists of (tests and the screenshot script drive it)."""
+
+    app: QApplication
+    facade: EngineFacade
+    window: MainWindow
+    server: InstanceServer
+    tray: Tray | None
+
+    def quit(self) -> None:
+        """Hide at once, stop the engine off the GUI thread, leave the event loop when it has stopped."""
+        self.window.hide()
+        if self.tray is not None:
+            self.tray.icon.hide()
+        self.server.close()
+        self.facade.shutdown()
+
+
+def build_gui(paths: Sequence[Path], data_dir: Path, library_factory: LibraryFactory = default_library,
+              poll_ms: int = 1000) -> Gui | None:
+    """Hand ``paths`` to a running instance (None is returned) or build this instance's window and engine."""
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    app.setApplicationName("Sidecar")
+    app.setQuitOnLastWindowClosed(False)
+    name = server_name(data_dir)
+    if hand_over(name, paths):
+        log.info("handed %d path(s) to the running Sidecar", len(paths))
+        return None
+    server = InstanceServer(name)
+    server.listen()
+    icon = app_icon()
+    app.setWindowIcon(icon)
+    handler = install_handler()
+    facade = EngineFacade(data_dir, library_factory, poll_ms)
+    window = MainWindow(facade, handler, icon)
+    tray = Tray(facade, window, icon) if Tray.available() else None
+    gui = Gui(app, facade, window, server, tray)
+    window.has_tray = tray is not None
+    if tray is not None:
+        tray.quit_action.triggered.connect(gui.quit)
+    window.quitRequested.connect(gui.quit)
+    facade.closed.connect(app.quit)
+    facade.closed.connect(lambda: logging.getLogger("app").removeHandler(handler))
+
+    def received(more: list[str]) -> None:
+        window.showNormal()
+        window.raise_()
+        window.activateWindow()
+        window.add_paths([Path(p) for p in more])
+
+    server.pathsReceived.connect(received)
+    pending = [Path(p) for p in paths]
+    facade.started.connect(lambda: window.add_paths(pending))
+    facade.start()
+    return gui
+
+
+def run_gui(argv_paths: Sequence[Path], data_dir: Path) -> int:
+    """``sidecar`` with no subcommand: open the window (or hand the paths to the open one) and run until quit."""
+    gui = build_gui(argv_paths, data_dir)
+    if gui is None:
+        return 0
+    gui.window.show()
+    return gui.app.exec()

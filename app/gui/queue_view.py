@@ -1,0 +1,233 @@
+"""The queue of the selected job: one row per item, fetched a page at a time.
+
+A library folder can hold tens of thousands of files, so the model knows only the row
+count up front and asks the facade for a page when the view first paints a row of it.
+A few recently used pages are cached and re-fetched on every engine refresh; rows of
+pages not loaded yet show a placeholder until their page arrives.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QUrl, Slot
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMessageBox, QPushButton,
+                               QTableView, QVBoxLayout, QWidget)
+
+from app.gui.facade import EngineFacade
+from app.gui.jobs_view import ProgressDelegate, ProgressRole
+from app.store.records import ItemView, JobSummary
+
+log = logging.getLogger(__name__)
+
+PAGE_SIZE = 200
+MAX_PAGES = 8
+Index = QModelIndex | QPersistentModelIndex
+
+
+class QueueModel(QAbstractTableModel):
+    COLUMNS = ("Item", "Stage", "Status", "Progress", "Error")
+    PROGRESS = 3
+
+    def __init__(self, facade: EngineFacade, parent: Any = None):
+        super().__init__(parent)
+        self.facade = facade
+        self.job: JobSummary | None = None
+        self._rows = 0
+        self._pages: OrderedDict[int, list[ItemView]] = OrderedDict()
+        self._requested: set[int] = set()
+        facade.itemsPage.connect(self._on_page)
+
+    # -- Qt model -------------------------------------------------------------------------
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else self._rows
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.COLUMNS[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        item = self.item_at(index.row())
+        col = index.column()
+        if item is None:
+            return "…" if role == Qt.ItemDataRole.DisplayRole and col == 0 else None
+        if role == Qt.ItemDataRole.DisplayRole:
+            error = f"{item.error_code}: {item.error}" if item.error_code and item.error else (item.error or item.result or "")
+            return (Path(item.path).name, item.stage or "", item.status, f"{round(item.progress * 100)} %", error)[col]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return item.path if col == 0 else (item.error or None)
+        if role == ProgressRole and col == self.PROGRESS:
+            return (round(item.progress * 100), 100)
+        return None
+
+    # -- paging ---------------------------------------------------------------------------
+
+    def item_at(self, row: int) -> ItemView | None:
+        """The item at ``row`` if its page is loaded; otherwise asks for the page and returns None."""
+        page = row // PAGE_SIZE
+        rows = self._pages.get(page)
+        if rows is None:
+            self._request(page)
+            return None
+        self._pages.move_to_end(page)
+        offset = row - page * PAGE_SIZE
+        return rows[offset] if offset < len(rows) else None
+
+    def _request(self, page: int) -> None:
+        if self.job is None or page in self._requested:
+            return
+        self._requested.add(page)
+        self.facade.fetch_items(self.job.id, page * PAGE_SIZE, PAGE_SIZE)
+
+    @Slot(int, int, list)
+    def _on_page(self, job_id: int, offset: int, rows: list[ItemView]) -> None:
+        if self.job is None or job_id != self.job.id:
+            return  # an answer for a job that is no longer shown
+        page = offset // PAGE_SIZE
+        self._requested.discard(page)
+        self._pages[page] = rows
+        self._pages.move_to_end(page)
+        while len(self._pages) > MAX_PAGES:
+            self._pages.popitem(last=False)
+        first, last = offset, min(self._rows, offset + PAGE_SIZE) - 1
+        if last >= first:
+            self.dataChanged.emit(self.index(first, 0), self.index(last, len(self.COLUMNS) - 1))
+
+    def show_job(self, job: JobSummary | None) -> None:
+        """Show another job (reset) or the same one with fresh counts (pages are re-fetched)."""
+        rows = 0 if job is None else job.total + job.skipped
+        if job is None or self.job is None or job.id != self.job.id:
+            self.beginResetModel()
+            self.job, self._rows = job, rows
+            self._pages.clear()
+            self._requested.clear()
+            self.endResetModel()
+            return
+        self.job = job
+        if rows != self._rows:
+            self.beginResetModel()
+            self._rows = rows
+            self.endResetModel()
+        for page in list(self._pages):
+            self._request(page)
+
+
+class QueueView(QWidget):
+    """The queue table with job and item actions."""
+
+    def __init__(self, facade: EngineFacade, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.facade = facade
+        self.model = QueueModel(facade, self)
+        self.table = QTableView(self)
+        self.table.setModel(self.model)
+        self.table.setItemDelegateForColumn(QueueModel.PROGRESS, ProgressDelegate(self.table))
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(24)
+        self.table.setShowGrid(False)
+        self.table.setAlternatingRowColors(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(0, 260)
+        header.resizeSection(1, 110)
+        header.resizeSection(2, 90)
+        header.resizeSection(QueueModel.PROGRESS, 120)
+        header.setStretchLastSection(True)
+        self.table.doubleClicked.connect(lambda _: self.open_file())
+
+        self.title = QLabel("Select a job to see its items.", self)
+        self.pause_button = QPushButton("Pause job", self)
+        self.resume_button = QPushButton("Resume job", self)
+        self.retry_failed_button = QPushButton("Retry failed", self)
+        self.cancel_button = QPushButton("Cancel job", self)
+        self.retry_item_button = QPushButton("Retry item", self)
+        self.open_button = QPushButton("Open file", self)
+        self.folder_button = QPushButton("Show in folder", self)
+        self.pause_button.clicked.connect(lambda: self._job_action(self.facade.pause))
+        self.resume_button.clicked.connect(lambda: self._job_action(self.facade.resume))
+        self.retry_failed_button.clicked.connect(lambda: self._job_action(self.facade.retry_job))
+        self.cancel_button.clicked.connect(self.cancel_job)
+        self.retry_item_button.clicked.connect(self.retry_item)
+        self.open_button.clicked.connect(self.open_file)
+        self.folder_button.clicked.connect(self.show_in_folder)
+
+        buttons = QHBoxLayout()
+        for b in (self.pause_button, self.resume_button, self.retry_failed_button, self.cancel_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        for b in (self.retry_item_button, self.open_button, self.folder_button):
+            buttons.addWidget(b)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.addWidget(self.title)
+        layout.addLayout(buttons)
+        layout.addWidget(self.table)
+        self.table.selectionModel().selectionChanged.connect(self._update_buttons)
+        self._update_buttons()
+
+    def show_job(self, job: JobSummary | None) -> None:
+        self.model.show_job(job)
+        if job is None:
+            self.title.setText("Select a job to see its items.")
+        else:
+            self.title.setText(f"<b>{Path(job.folder).name or job.folder}</b> — {job.folder}"
+                               + (f"  <span style='color:#b00020'>{job.error}</span>" if job.error else ""))
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        job = self.model.job
+        item = self.selected_item()
+        has_job = job is not None
+        self.pause_button.setEnabled(has_job and not job.paused)  # type: ignore[union-attr]
+        self.resume_button.setEnabled(has_job and job.paused)  # type: ignore[union-attr]
+        self.retry_failed_button.setEnabled(has_job and job.failed > 0)  # type: ignore[union-attr]
+        self.cancel_button.setEnabled(has_job)
+        self.retry_item_button.setEnabled(item is not None and item.status == "failed")
+        self.open_button.setEnabled(item is not None)
+        self.folder_button.setEnabled(item is not None)
+
+    def _job_action(self, action: Any) -> None:
+        if self.model.job is not None:
+            action(self.model.job.id)
+
+    def selected_item(self) -> ItemView | None:
+        rows = self.table.selectionModel().selectedRows()
+        return self.model.item_at(rows[0].row()) if rows else None
+
+    def retry_item(self) -> None:
+        item = self.selected_item()
+        if item is not None:
+            self.facade.retry_item(item.id)
+
+    def cancel_job(self) -> None:
+        job = self.model.job
+        if job is None:
+            return
+        answer = QMessageBox.question(self, "Cancel job",
+                                      f"Remove the job for {job.folder} and its work in progress?\n"
+                                      "Files next to your media are not touched.")
+        if answer == QMessageBox.StandardButton.Yes:
+            self.facade.cancel(job.id)
+
+    def open_file(self) -> None:
+        item = self.selected_item()
+        if item is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(item.path))
+
+    def show_in_folder(self) -> None:
+        item = self.selected_item()
+        if item is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(item.path).parent)))

@@ -1,0 +1,149 @@
+"""The Review tab: placements whose outcome is unknown, their evidence, and the person's decision.
+
+A decision carries the review revision the person was looking at, so a review that
+someone else decided (CLI, another window) in the meantime is reported as a
+conflict in the panel's banner instead of being overwritten or silently dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Sequence
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
+                               QPushButton, QSplitter, QVBoxLayout, QWidget)
+
+from app.gui.facade import EngineFacade
+from app.store.records import Review
+
+log = logging.getLogger(__name__)
+
+DECISIONS = (("applied", "Applied", "Keep the file as it is now; the step counts as done."),
+             ("not_applied", "Not applied", "Write Sidecar's version again."),
+             ("skip", "Skip", "Give up on this item (a reason is required)."))
+
+_BANNER_STYLES = {"error": "background:#fde7e9; color:#8a1020; border:1px solid #e8a0a8;",
+                  "info": "background:#e7f3e8; color:#1d5b25; border:1px solid #a5d0aa;"}
+
+
+class ReviewPanel(QWidget):
+    def __init__(self, facade: EngineFacade, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.facade = facade
+        self.reviews: dict[int, Review] = {}
+        self.list = QListWidget(self)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.banner = QLabel(self)
+        self.banner.setWordWrap(True)
+        self.banner.hide()
+        self.fields = {name: QLabel(self) for name in ("source", "target", "expected", "found", "error", "attempts", "revision")}
+        form = QFormLayout()
+        for name, label in (("source", "Source"), ("target", "Target"), ("expected", "Expected sha256"),
+                            ("found", "Found sha256"), ("error", "Why"), ("attempts", "Attempts"), ("revision", "Revision")):
+            field = self.fields[name]
+            field.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            field.setWordWrap(True)
+            form.addRow(label + ":", field)
+        self.reason = QLineEdit(self)
+        self.reason.setPlaceholderText("Reason (recorded with the decision)")
+        form.addRow("Reason:", self.reason)
+        self.buttons: dict[str, QPushButton] = {}
+        row = QHBoxLayout()
+        for decision, text, tip in DECISIONS:
+            button = QPushButton(text, self)
+            button.setToolTip(tip)
+            button.clicked.connect(lambda _=False, d=decision: self.decide(d))
+            self.buttons[decision] = button
+            row.addWidget(button)
+        row.addStretch(1)
+        self.empty = QLabel("Nothing awaits review.", self)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+
+        details = QWidget(self)
+        dl = QVBoxLayout(details)
+        dl.addLayout(form)
+        dl.addLayout(row)
+        dl.addStretch(1)
+        splitter = QSplitter(self)
+        splitter.addWidget(self.list)
+        splitter.addWidget(details)
+        splitter.setStretchFactor(1, 2)
+        splitter.setSizes([260, 560])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.empty)
+        layout.addWidget(splitter, 1)
+
+        self.list.currentItemChanged.connect(lambda *_: self._show_current())
+        facade.reviewsChanged.connect(self.set_reviews)
+        facade.reviewDecided.connect(self._decided)
+        facade.decisionFailed.connect(self._failed)
+        self._show_current()
+
+    @Slot(list)
+    def set_reviews(self, reviews: Sequence[Review]) -> None:
+        current = self.current_review()
+        self.reviews = {r.id: r for r in reviews}
+        self.list.blockSignals(True)
+        self.list.clear()
+        for r in reviews:
+            item = QListWidgetItem(f"{Path(r.target).name}\n    in {Path(r.target).parent.name}")
+            item.setToolTip(r.target)
+            item.setData(Qt.ItemDataRole.UserRole, r.id)
+            self.list.addItem(item)
+            if current is not None and r.id == current.id:
+                self.list.setCurrentItem(item)
+        if self.list.currentItem() is None and self.list.count():
+            self.list.setCurrentRow(0)
+        self.list.blockSignals(False)
+        self.empty.setVisible(not reviews)
+        self._show_current()
+
+    def current_review(self) -> Review | None:
+        item = self.list.currentItem()
+        return None if item is None else self.reviews.get(item.data(Qt.ItemDataRole.UserRole))
+
+    def _show_current(self) -> None:
+        r = self.current_review()
+        values = {"source": "", "target": "", "expected": "", "found": "", "error": "", "attempts": "", "revision": ""}
+        if r is not None:
+            values = {"source": r.path, "target": r.target, "expected": r.expected_sha256,
+                      "found": r.found_sha256 or "(file missing)", "error": r.error or "", "attempts": str(r.attempts),
+                      "revision": str(r.revision)}
+        for name, value in values.items():
+            self.fields[name].setText(value)
+        for button in self.buttons.values():
+            button.setEnabled(r is not None)
+
+    def decide(self, decision: str) -> None:
+        r = self.current_review()
+        if r is None:
+            return
+        reason = self.reason.text().strip()
+        if decision == "skip" and not reason:
+            self.show_banner("Give a reason to skip this item.", "error")
+            return
+        self.hide_banner()
+        self.facade.decide(r.id, decision, reason or "decided in the review panel", r.revision)
+
+    def show_banner(self, text: str, kind: str) -> None:
+        self.banner.setText(text)
+        self.banner.setStyleSheet(f"QLabel {{ {_BANNER_STYLES[kind]} padding:6px; border-radius:3px; }}")
+        self.banner.show()
+
+    def hide_banner(self) -> None:
+        self.banner.hide()
+        self.banner.setText("")
+
+    @Slot(object)
+    def _decided(self, review: Review) -> None:
+        self.reason.clear()
+        self.show_banner(f"{Path(review.target).name}: recorded “{review.decision}” (revision {review.revision}).", "info")
+
+    @Slot(int, str, str)
+    def _failed(self, review_id: int, code: str, message: str) -> None:
+        self.show_banner(f"Your decision was not recorded: {message}.", "error")

@@ -1,0 +1,214 @@
+"""The Search tab: one query box over images and dialogue.
+
+Images come back as a thumbnail grid. Thumbnails are decoded and scaled on a
+thread pool with ``QImageReader`` (a ``QImage`` may be built off the GUI thread, a
+``QPixmap`` may not), so a grid of large photos never stalls the window. Dialogue
+hits are lines with their time; double-click opens the video at that time with a
+player that takes a start time (mpv, VLC) or else opens the file and says the time.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from pathlib import Path
+from typing import Any, Sequence
+
+from PySide6.QtCore import QObject, QProcess, QRunnable, QSize, Qt, QThreadPool, QUrl, Signal, Slot
+from PySide6.QtGui import QDesktopServices, QIcon, QImage, QImageReader, QPixmap, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget, QListWidgetItem, QPushButton,
+                               QSplitter, QVBoxLayout, QWidget)
+
+from app.gui.facade import EngineFacade
+
+log = logging.getLogger(__name__)
+
+THUMB = QSize(160, 120)
+PathRole = Qt.ItemDataRole.UserRole + 1
+StartRole = Qt.ItemDataRole.UserRole + 2
+
+
+def format_time(seconds: float) -> str:
+    seconds = max(0, int(seconds))
+    return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+
+
+class _ThumbSignals(QObject):
+    ready = Signal(str, QImage)
+
+
+class _ThumbTask(QRunnable):
+    def __init__(self, path: str, signals: _ThumbSignals):
+        super().__init__()
+        self.path, self.signals = path, signals
+
+    def run(self) -> None:
+        reader = QImageReader(self.path)
+        reader.setAutoTransform(True)
+        size = reader.size()
+        if size.isValid():
+            reader.setScaledSize(size.scaled(THUMB, Qt.AspectRatioMode.KeepAspectRatio))
+        image = reader.read()
+        if image.isNull():
+            log.info("no thumbnail for %s: %s", self.path, reader.errorString())
+            return
+        self.signals.ready.emit(self.path, image)
+
+
+class ThumbnailLoader(QObject):
+    """Decodes thumbnails off the GUI thread; ``ready(path, image)`` arrives on the GUI thread."""
+
+    ready = Signal(str, QImage)
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(2)
+        self._signals = _ThumbSignals()
+        self._signals.ready.connect(self.ready)
+
+    def load(self, path: str) -> None:
+        self._pool.start(_ThumbTask(path, self._signals))
+
+
+def player_command(path: str, start: float) -> tuple[str, list[str]] | None:
+    """A local player that can start at a time, if one is installed."""
+    for exe, args in (("mpv", [f"--start={start:.2f}", path]), ("vlc", [f"--start-time={start:.2f}", path])):
+        found = shutil.which(exe)
+        if found:
+            return found, args
+    return None
+
+
+class SearchPanel(QWidget):
+    def __init__(self, facade: EngineFacade, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.facade = facade
+        self.query = QLineEdit(self)
+        self.query.setPlaceholderText("Search images and dialogue — “cat wearing sunglasses”, “invoice 4471”…")
+        self.query.setClearButtonEnabled(True)
+        self.search_button = QPushButton("Search", self)
+        self.similar_button = QPushButton("Find similar", self)
+        self.similar_button.setToolTip("Images that look like the selected one")
+        self.status = QLabel(self)
+        self.images_label = QLabel("Images", self)
+        self.dialogue_label = QLabel("Dialogue", self)
+
+        self.images = QStandardItemModel(self)
+        self.grid = QListView(self)
+        self.grid.setModel(self.images)
+        self.grid.setViewMode(QListView.ViewMode.IconMode)
+        self.grid.setIconSize(THUMB)
+        self.grid.setGridSize(QSize(THUMB.width() + 24, THUMB.height() + 40))
+        self.grid.setResizeMode(QListView.ResizeMode.Adjust)
+        self.grid.setMovement(QListView.Movement.Static)
+        self.grid.setUniformItemSizes(True)
+        self.grid.setWordWrap(True)
+        self.grid.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.lines = QListWidget(self)
+
+        self._placeholder = QPixmap(THUMB)
+        self._placeholder.fill(Qt.GlobalColor.lightGray)
+        self._items_by_path: dict[str, list[QStandardItem]] = {}
+        self.thumbnails = ThumbnailLoader(self)
+        self.thumbnails.ready.connect(self._thumbnail)
+
+        top = QHBoxLayout()
+        top.addWidget(self.query, 1)
+        top.addWidget(self.search_button)
+        top.addWidget(self.similar_button)
+        self.images_box, self.dialogue_box = images_box, dialogue_box = QWidget(self), QWidget(self)
+        il = QVBoxLayout(images_box)
+        il.setContentsMargins(0, 0, 0, 0)
+        il.addWidget(self.images_label)
+        il.addWidget(self.grid)
+        dl = QVBoxLayout(dialogue_box)
+        dl.setContentsMargins(0, 0, 0, 0)
+        dl.addWidget(self.dialogue_label)
+        dl.addWidget(self.lines)
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter.addWidget(images_box)
+        splitter.addWidget(dialogue_box)
+        splitter.setSizes([320, 160])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 4, 0, 0)
+        layout.addLayout(top)
+        layout.addWidget(self.status)
+        layout.addWidget(splitter, 1)
+
+        self.query.returnPressed.connect(self.run_search)
+        self.search_button.clicked.connect(self.run_search)
+        self.similar_button.clicked.connect(self.find_similar)
+        self.grid.doubleClicked.connect(lambda index: self.open_image(index.data(PathRole)))
+        self.lines.itemDoubleClicked.connect(self.open_line)
+        self.grid.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
+        facade.searchResults.connect(self.show_results)
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        self.similar_button.setEnabled(self.selected_image() is not None)
+
+    def run_search(self) -> None:
+        text = self.query.text().strip()
+        if text:
+            self.status.setText(f"Searching for “{text}”…")
+            self.facade.search(text, None, "all")
+
+    def selected_image(self) -> str | None:
+        rows = self.grid.selectionModel().selectedIndexes()
+        return rows[0].data(PathRole) if rows else None
+
+    def find_similar(self) -> None:
+        path = self.selected_image()
+        if path:
+            self.status.setText(f"Images similar to {Path(path).name}…")
+            self.facade.search(None, Path(path), "image")
+
+    @Slot(str, list)
+    def show_results(self, label: str, results: Sequence[dict[str, Any]]) -> None:
+        images = [r for r in results if r.get("kind") == "image"]
+        lines = [r for r in results if r.get("kind") == "dialogue"]
+        self.images.clear()
+        self._items_by_path.clear()
+        for r in images:
+            path = str(r["path"])
+            item = QStandardItem(QIcon(self._placeholder), Path(path).name)
+            item.setData(path, PathRole)
+            item.setToolTip(f"{path}\n{r.get('snippet') or ''}".strip())
+            item.setEditable(False)
+            self.images.appendRow(item)
+            self._items_by_path.setdefault(path, []).append(item)
+            self.thumbnails.load(path)
+        self.lines.clear()
+        for r in lines:
+            start = float(r.get("start") or 0.0)
+            entry = QListWidgetItem(f"{format_time(start)}   {r.get('snippet') or ''}   — {Path(str(r['path'])).name}")
+            entry.setData(PathRole, str(r["path"]))
+            entry.setData(StartRole, start)
+            entry.setToolTip(str(r["path"]))
+            self.lines.addItem(entry)
+        self.images_label.setText(f"Images ({len(images)})")
+        self.dialogue_label.setText(f"Dialogue ({len(lines)})")
+        self.status.setText(f"{len(results)} result(s) for “{label}”" if results else f"Nothing found for “{label}”.")
+        self.images_box.setVisible(bool(images) or not lines)
+        self.dialogue_box.setVisible(bool(lines) or not images)
+        self._update_buttons()
+
+    @Slot(str, QImage)
+    def _thumbnail(self, path: str, image: QImage) -> None:
+        pixmap = QPixmap.fromImage(image)
+        for item in self._items_by_path.get(path, []):
+            item.setIcon(QIcon(pixmap))
+
+    def open_image(self, path: str | None) -> None:
+        if path:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(path))
+
+    def open_line(self, entry: QListWidgetItem) -> None:
+        path, start = entry.data(PathRole), float(entry.data(StartRole) or 0.0)
+        command = player_command(path, start)
+        if command is not None and QProcess.startDetached(command[0], command[1])[0]:
+            self.status.setText(f"Playing {Path(path).name} from {format_time(start)}.")
+            return
+        QDesktopServices.openUrl(QUrl.fromLocalFile(path))
+        self.status.setText(f"Opened {Path(path).name}: the line is at {format_time(start)}.")

@@ -1,0 +1,234 @@
+"""The Settings dialog: what new jobs will do, how hard the engine works, what it watches.
+
+The dialog edits a copy of the facade's ``Settings``; saving hands the copy to the
+facade, which writes the file off the GUI thread. Settings that change outputs are
+frozen into each job when it is created, so the dialog says so the moment one of
+them differs from what was loaded; workers and the GPU budget size the running
+engine and apply at the next start.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from typing import Any, Sequence
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
+                               QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
+                               QPushButton, QScrollArea, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+
+from app.gui.facade import EngineFacade
+from app.media.naming import PRESETS, example_names
+from app.settings import OUTPUT_AFFECTING, Settings
+
+log = logging.getLogger(__name__)
+
+LANGUAGES = (("en", "English"), ("zh", "Chinese"), ("ja", "Japanese"), ("ko", "Korean"), ("fr", "French"),
+             ("de", "German"), ("es", "Spanish"), ("pt", "Portuguese"), ("it", "Italian"), ("ru", "Russian"),
+             ("ar", "Arabic"), ("hi", "Hindi"), ("nl", "Dutch"), ("pl", "Polish"), ("tr", "Turkish"),
+             ("vi", "Vietnamese"), ("th", "Thai"), ("id", "Indonesian"), ("uk", "Ukrainian"), ("sv", "Swedish"))
+POLICIES = (("skip", "Skip: leave the existing file alone"), ("overwrite", "Overwrite it"),
+            ("keep_both", "Keep both (Movie.zh.1.srt)"))
+NEW_JOBS_NOTICE = "New jobs will use the changed output settings; jobs already added keep the settings they were created with."
+RESTART_NOTICE = "Workers and the GPU budget apply the next time Sidecar starts."
+
+
+def _language_combo(parent: QWidget, auto: bool) -> QComboBox:
+    combo = QComboBox(parent)
+    combo.setEditable(True)
+    if auto:
+        combo.addItem("Detect automatically", "")
+    for code, name in LANGUAGES:
+        combo.addItem(f"{name} ({code})", code)
+    return combo
+
+
+def _set_language(combo: QComboBox, code: str) -> None:
+    index = combo.findData(code)
+    if index < 0:
+        combo.addItem(code, code)
+        index = combo.count() - 1
+    combo.setCurrentIndex(index)
+
+
+def _language(combo: QComboBox) -> str:
+    """The chosen code; a code typed by hand (e.g. ``sw``) is taken as it is."""
+    index = combo.findText(combo.currentText())
+    if index >= 0:
+        return str(combo.itemData(index))
+    return combo.currentText().strip().lower()
+
+
+class SettingsDialog(QDialog):
+    def __init__(self, facade: EngineFacade, settings: Settings, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle("Sidecar settings")
+        self.facade = facade
+        self.original = settings
+
+        self.source_lang = _language_combo(self, auto=True)
+        self.target_lang = _language_combo(self, auto=False)
+        self.naming = QComboBox(self)
+        for preset in PRESETS:
+            self.naming.addItem(preset, preset)
+        self.naming_example = QLabel(self)
+        self.naming_example.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.naming_warning = QLabel("Media servers see no language in “CN”: use media-server unless your library "
+                                     "already uses these names.", self)
+        self.naming_warning.setWordWrap(True)
+        self.naming_warning.setStyleSheet("color:#8a5a00;")
+        self.policy = QComboBox(self)
+        for value, text in POLICIES:
+            self.policy.addItem(text, value)
+        self.sidecar_json = QCheckBox("Write photo.jpg.sidecar.json next to each image", self)
+        self.endpoint = QLineEdit(self)
+        self.endpoint.setPlaceholderText("empty: translate on this computer")
+        self.endpoint_note = QLabel(self)
+        self.endpoint_note.setWordWrap(True)
+        self.workers = QSpinBox(self)
+        self.workers.setRange(1, 64)
+        self.gpu_budget = QSpinBox(self)
+        self.gpu_budget.setRange(256, 262144)
+        self.gpu_budget.setSingleStep(512)
+        self.gpu_budget.setSuffix(" MB")
+        self.close_to_tray = QCheckBox("Closing the window keeps processing in the tray", self)
+        self.watched = QListWidget(self)
+        self.watched.setMaximumHeight(90)
+        add_watch, remove_watch = QPushButton("Add…", self), QPushButton("Remove", self)
+        add_watch.clicked.connect(self._add_watched)
+        remove_watch.clicked.connect(self._remove_watched)
+        self.models = QTableWidget(0, 4, self)
+        self.models.setHorizontalHeaderLabels(["Model", "Role", "Installed", "In use"])
+        self.models.verticalHeader().hide()
+        self.models.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.models.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.models.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.models.setMinimumHeight(140)
+        self.notice = QLabel(self)
+        self.notice.setWordWrap(True)
+        self.notice.setStyleSheet("color:#1d4f91;")
+
+        output = QGroupBox("Output (new jobs)", self)
+        of = QFormLayout(output)
+        of.addRow("Spoken language:", self.source_lang)
+        of.addRow("Translate to:", self.target_lang)
+        of.addRow("Subtitle names:", self.naming)
+        of.addRow("", self.naming_example)
+        of.addRow("", self.naming_warning)
+        of.addRow("Existing files:", self.policy)
+        of.addRow("", self.sidecar_json)
+        of.addRow("Translation server:", self.endpoint)
+        of.addRow("", self.endpoint_note)
+        engine = QGroupBox("Engine", self)
+        ef = QFormLayout(engine)
+        ef.addRow("Workers:", self.workers)
+        ef.addRow("GPU memory budget:", self.gpu_budget)
+        ef.addRow("", self.close_to_tray)
+        watched = QGroupBox("Watched folders", self)
+        wl = QHBoxLayout(watched)
+        wl.addWidget(self.watched, 1)
+        wb = QVBoxLayout()
+        wb.addWidget(add_watch)
+        wb.addWidget(remove_watch)
+        wb.addStretch(1)
+        wl.addLayout(wb)
+        models = QGroupBox("Models", self)
+        ml = QVBoxLayout(models)
+        ml.addWidget(self.models)
+
+        body = QWidget(self)
+        bl = QVBoxLayout(body)
+        for box in (output, engine, watched, models):
+            bl.addWidget(box)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(body)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons.accepted.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(self.notice)
+        layout.addWidget(self.buttons)
+        self.resize(620, 720)
+
+        self._load(settings)
+        for signal in (self.source_lang.currentTextChanged, self.target_lang.currentTextChanged,
+                       self.naming.currentIndexChanged, self.policy.currentIndexChanged, self.endpoint.textChanged,
+                       self.sidecar_json.toggled, self.workers.valueChanged, self.gpu_budget.valueChanged):
+            signal.connect(self._changed)
+        facade.modelsListed.connect(self.show_models)
+        facade.list_models()
+        self._changed()
+
+    def _load(self, s: Settings) -> None:
+        _set_language(self.source_lang, s.source_lang)
+        _set_language(self.target_lang, s.target_lang)
+        self.naming.setCurrentIndex(max(0, self.naming.findData(s.naming)))
+        self.policy.setCurrentIndex(max(0, self.policy.findData(s.existing_policy)))
+        self.sidecar_json.setChecked(s.image_sidecar_json)
+        self.endpoint.setText(s.translation_endpoint)
+        self.workers.setValue(s.workers)
+        self.gpu_budget.setValue(s.gpu_budget_mb)
+        self.close_to_tray.setChecked(s.close_to_tray)
+        self.watched.clear()
+        self.watched.addItems(s.watched_folders)
+
+    def edited(self) -> Settings:
+        """The settings as the dialog shows them now."""
+        return dataclasses.replace(
+            self.original,
+            source_lang=_language(self.source_lang), target_lang=_language(self.target_lang) or self.original.target_lang,
+            naming=str(self.naming.currentData()), existing_policy=str(self.policy.currentData()),
+            image_sidecar_json=self.sidecar_json.isChecked(), translation_endpoint=self.endpoint.text().strip(),
+            workers=self.workers.value(), gpu_budget_mb=self.gpu_budget.value(),
+            close_to_tray=self.close_to_tray.isChecked(),
+            watched_folders=[self.watched.item(n).text() for n in range(self.watched.count())],
+        )
+
+    @Slot()
+    def _changed(self) -> None:
+        s = self.edited()
+        source = s.source_lang or "ja"
+        self.naming_example.setText("  ".join(example_names(s.naming, "Movie", source, s.target_lang)))
+        self.naming_warning.setVisible(s.naming == "compat")
+        self.endpoint_note.setText(
+            f"Subtitle text (not audio, not file names) is sent to {s.translation_endpoint} for translation."
+            if s.translation_endpoint else "Nothing leaves this computer.")
+        notes = []
+        if any(getattr(s, name) != getattr(self.original, name) for name in OUTPUT_AFFECTING):
+            notes.append(NEW_JOBS_NOTICE)
+        if (s.workers, s.gpu_budget_mb) != (self.original.workers, self.original.gpu_budget_mb):
+            notes.append(RESTART_NOTICE)
+        self.notice.setText("\n".join(notes))
+        self.notice.setVisible(bool(notes))
+
+    def _add_watched(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Watch a folder")
+        if folder:
+            self.add_watched_folder(folder)
+
+    def add_watched_folder(self, folder: str) -> None:
+        if not self.watched.findItems(folder, Qt.MatchFlag.MatchExactly):
+            self.watched.addItem(folder)
+
+    def _remove_watched(self) -> None:
+        for item in self.watched.selectedItems():
+            self.watched.takeItem(self.watched.row(item))
+
+    @Slot(list)
+    def show_models(self, rows: Sequence[dict[str, Any]]) -> None:
+        self.models.setRowCount(len(rows))
+        for n, row in enumerate(rows):
+            installed = "yes" if row.get("installed") else ("partly downloaded" if row.get("partial_download") else "no")
+            for col, value in enumerate((row.get("name", ""), row.get("role", ""), installed, "✓" if row.get("active") else "")):
+                cell = QTableWidgetItem(str(value))
+                if row.get("description"):
+                    cell.setToolTip(str(row["description"]))
+                self.models.setItem(n, col, cell)
+
+    @Slot()
+    def save(self) -> None:
+        self.facade.save_settings(self.edited())
+        self.accept()

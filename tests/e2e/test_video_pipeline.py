@@ -1,0 +1,177 @@
+"""A folder of real videos gets real subtitles next to it (SPEC §5, §7), with real Whisper and LLMs.
+
+One job over four short videos (English mp4 and mkv, German mkv and webm) runs once
+for the module, target language German; the tests read what it left on disk and in
+the store. The ten-sentence clip's transcript is checked by the resume tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.engine.library import Library
+from app.ml.catalogue import models_register, models_use
+from app.ml.llm_runtime import smollm2_path
+from app.pipelines.video import TRANSLATION_FALLBACK
+from app.store.records import ItemView, JobSummary
+from tests.media import MediaFactory, media_duration
+from tests.media_fixtures import media  # noqa: F401  (fixture)
+from tests.video_jobs import (
+    assert_loads_everywhere,
+    assert_monotonic,
+    folder_of,
+    library,
+    options,
+    run_folder,
+    stage_rows,
+)
+
+VIDEOS = ("english_short.mp4", "Hello Again.mkv", "german.mkv", "Deutsch Clip.webm")
+KEY_WORDS = {
+    "english_short.mp4": ["hello", "subtitle", "machine"],
+    "Hello Again.mkv": ["hello", "subtitle", "machine"],
+    "german.mkv": ["morgen", "park", "kaffee", "berlin"],
+    "Deutsch Clip.webm": ["morgen", "park", "kaffee", "berlin"],
+}
+
+
+@dataclass
+class Run:
+    folder: Path
+    data_dir: Path
+    job: JobSummary
+    items: dict[str, ItemView]
+    transcripts: dict[str, dict[str, Any]]
+    translations: dict[str, dict[str, Any]]
+    loads: dict[str, int]
+
+
+@pytest.fixture(scope="module")
+def subtitled(media: MediaFactory, tmp_path_factory: pytest.TempPathFactory) -> Run:  # noqa: F811
+    root = tmp_path_factory.mktemp("video-pipeline")
+    folder = folder_of(root / "library", {
+        "english_short.mp4": media.english_short(".mp4"),
+        "Hello Again.mkv": media.english_short(".mkv"),
+        "german.mkv": media.german(".mkv"),
+        "Deutsch Clip.webm": media.german(".webm"),
+    })
+    data_dir = root / "data"
+    lib = library(data_dir)
+    try:
+        job = run_folder(lib, folder, "de")
+        return Run(folder, data_dir, job, {Path(i.path).name: i for i in lib.items(job.id)},
+                   {k: v["output"] for k, v in stage_rows(lib.store, "transcribe").items()},
+                   {k: v["output"] for k, v in stage_rows(lib.store, "translate").items()}, lib.model_loads())
+    finally:
+        lib.close()
+
+
+def _loads_of(loads: dict[str, int], runtime: str) -> list[int]:
+    return [n for key, n in loads.items() if key.startswith(runtime)]
+
+
+def test_english_and_german_videos_get_sidecars_named_for_their_detected_language(subtitled: Run) -> None:
+    assert (subtitled.job.status, subtitled.job.done, subtitled.job.failed) == ("completed", 4, 0)
+    assert {n: subtitled.transcripts[n]["language"] for n in VIDEOS} == {
+        "english_short.mp4": "en", "Hello Again.mkv": "en", "german.mkv": "de", "Deutsch Clip.webm": "de"}
+    written = sorted(p.name for p in subtitled.folder.iterdir() if p.suffix in (".srt", ".ass"))
+    assert written == sorted([
+        "english_short.en.srt", "english_short.de.srt", "english_short.de.ass",
+        "Hello Again.en.srt", "Hello Again.de.srt", "Hello Again.de.ass",
+        "german.de.srt", "Deutsch Clip.de.srt",  # German speech, German target: no translation
+    ])
+    assert not list((subtitled.data_dir / "work").rglob("*.f32"))  # completed items leave no workspace
+
+
+def test_transcripts_hold_the_spoken_words_on_increasing_cues_inside_the_video(subtitled: Run) -> None:
+    for name in VIDEOS:
+        cues = subtitled.transcripts[name]["cues"]
+        assert cues, name
+        assert_monotonic(cues, media_duration(subtitled.folder / name))
+        text = " ".join(c["text"] for c in cues).lower()
+        for word in KEY_WORDS[name]:
+            assert word in text, f"{word!r} missing from {name}: {text!r}"
+
+
+def test_every_output_loads_in_pysubs2_and_ffmpeg(subtitled: Run) -> None:
+    outputs = [p for p in subtitled.folder.iterdir() if p.suffix in (".srt", ".ass")]
+    assert len(outputs) == 8
+    for path in outputs:
+        assert_loads_everywhere(path)
+
+
+@pytest.mark.parametrize("video", ["english_short.mp4", "Hello Again.mkv"])
+def test_translation_keeps_every_cue_and_timing_and_the_ass_holds_both_lines(subtitled: Run, video: str) -> None:
+    stem = Path(video).stem
+    transcript = assert_loads_everywhere(subtitled.folder / f"{stem}.en.srt")
+    translated = assert_loads_everywhere(subtitled.folder / f"{stem}.de.srt")
+    bilingual = assert_loads_everywhere(subtitled.folder / f"{stem}.de.ass")
+    timings = [(e.start, e.end) for e in transcript]
+    assert [(e.start, e.end) for e in translated] == timings
+    assert [(e.start, e.end) for e in bilingual] == timings
+    translation = subtitled.translations[video]
+    assert len(translation["texts"]) == len(timings) and translation["target_lang"] == "de"
+    fallback = set(translation["fallback"])
+    assert len(fallback) < len(timings)  # Gemma did translate
+    for i, (orig, ass) in enumerate(zip(transcript, bilingual)):
+        original_line = orig.plaintext.replace("\n", " ")
+        if i in fallback:
+            assert translated[i].plaintext == orig.plaintext  # kept in place, not shifted
+        else:
+            top, _, bottom = ass.text.partition(r"\N{\rOriginal}")
+            assert top and bottom.replace(r"\N", " ") == original_line, ass.text
+    if fallback:
+        assert subtitled.items[video].result == TRANSLATION_FALLBACK
+
+
+def test_a_folder_loads_whisper_once_and_the_llm_once(subtitled: Run) -> None:
+    assert _loads_of(subtitled.loads, "app.ml.whisper_runtime:") == [1]
+    assert _loads_of(subtitled.loads, "app.ml.llm_runtime:") == [1]
+    translated = [n for n, t in subtitled.translations.items() if not t["skipped"]]
+    assert sorted(translated) == ["Hello Again.mkv", "english_short.mp4"]  # the one LLM served both
+
+
+def test_adding_the_same_folder_again_skips_everything(subtitled: Run) -> None:
+    lib = library(subtitled.data_dir)
+    try:
+        again = lib.add(subtitled.folder, options("de"))
+        assert (again.status, again.total, again.skipped) == ("completed", 0, 4)
+        assert lib.model_loads() == subtitled.loads
+    finally:
+        lib.close()
+
+
+def test_smollm2_translation_keeps_the_1_to_1_mapping_with_fallbacks_flagged(
+    subtitled: Run, media: MediaFactory, tmp_path: Path  # noqa: F811
+) -> None:
+    """Switching to another translation model re-translates from the stored transcript."""
+    models_register(subtitled.data_dir, smollm2_path(), "translation", "smollm2-local")
+    models_use(subtitled.data_dir, "smollm2-local")
+    folder = folder_of(tmp_path / "again", {"english_short.mp4": media.english_short(".mp4")})
+    lib: Library = library(subtitled.data_dir)
+    try:
+        job = run_folder(lib, folder, "de")
+        item = lib.items(job.id)[0]
+        loads = lib.model_loads()
+        translation = stage_rows(lib.store, "translate")["english_short.mp4"]["output"]
+    finally:
+        lib.close()
+    assert (job.status, job.done) == ("completed", 1)
+    assert _loads_of(loads, "app.ml.whisper_runtime:") == [1]  # the transcript was reused, not redone
+    assert any("model_path=" + str(smollm2_path()) in key and n == 1 for key, n in loads.items())
+    assert translation["model"].startswith("local:") and translation["fallback"], translation
+    assert item.result == TRANSLATION_FALLBACK
+    transcript = assert_loads_everywhere(folder / "english_short.en.srt")
+    translated = assert_loads_everywhere(folder / "english_short.de.srt")
+    assert [(e.start, e.end) for e in translated] == [(e.start, e.end) for e in transcript]
+    originals = [e.plaintext for e in transcript]
+    for i, event in enumerate(translated):
+        if i in translation["fallback"]:
+            assert event.plaintext == originals[i]
+        else:  # never another cue's line
+            assert all(event.plaintext != other for j, other in enumerate(originals) if j != i)
+    assert len(assert_loads_everywhere(folder / "english_short.de.ass")) == len(originals)

@@ -1,0 +1,85 @@
+"""Review decisions made in the panel reach the store; one decided elsewhere first is shown as a conflict."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from PySide6.QtCore import Qt
+
+from app.engine.config import EngineConfig
+from app.engine.library import JobOptions, Library
+from app.gui.app import Gui
+from tests.engine_stages import fake_pipeline, make_media
+from tests.gui.conftest import off_gui
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _run_child(data_dir: Path, crash: bool) -> int:
+    cmd = [sys.executable, "-m", "tests.engine_child", str(data_dir), "--workers", "1"]
+    if crash:
+        cmd += ["--crash-after", "replaced"]
+    return subprocess.run(cmd, cwd=REPO, stdout=subprocess.DEVNULL, timeout=300).returncode
+
+
+def _two_contested_targets(data_dir: Path, media: Path) -> None:
+    """The real way a review arises: a crash after the rename, then a person edits the file (tests/e2e)."""
+    make_media(media, 2)
+    lib = Library(data_dir, {"video": fake_pipeline()[0]}, EngineConfig(workers=1))
+    lib.add(media, JobOptions())
+    lib.close()
+    tampered: set[str] = set()
+    for _ in range(2):
+        assert _run_child(data_dir, crash=True) == 9
+        for srt in media.glob("*.test.srt"):
+            if srt.name not in tampered:
+                tampered.add(srt.name)
+                srt.write_bytes(b"edited by a person\n")
+    assert len(tampered) == 2
+    assert _run_child(data_dir, crash=False) == 0
+
+
+def test_panel_decision_reaches_the_store_and_a_conflict_is_shown(qtbot: Any, tmp_path: Path, data_dir: Path,
+                                                                   start_gui: Callable[..., Gui]) -> None:
+    media = tmp_path / "Films"
+    _two_contested_targets(data_dir, media)
+    gui = start_gui()
+    panel = gui.window.review
+    qtbot.waitUntil(lambda: panel.list.count() == 2, timeout=20000)
+    assert gui.window.tabs.tabText(1) == "Review (2)"
+    first, second = sorted(panel.reviews.values(), key=lambda r: r.id)
+    assert panel.current_review() == first
+    assert panel.fields["expected"].text() == first.expected_sha256
+    assert panel.fields["found"].text() == hashlib.sha256(b"edited by a person\n").hexdigest()
+    assert panel.fields["target"].text() == first.target
+
+    panel.reason.setText("the edit is what I want")
+    with qtbot.waitSignal(gui.facade.reviewDecided, timeout=10000):
+        qtbot.mouseClick(panel.buttons["applied"], Qt.MouseButton.LeftButton)
+    library = gui.facade._library
+    assert library is not None
+    decided = next(r for r in off_gui(lambda: library.reviews(include_decided=True)) if r.id == first.id)
+    assert (decided.decision, decided.decision_reason) == ("applied", "the edit is what I want")
+    assert decided.decision_actor.startswith("gui:")
+    assert "recorded" in panel.banner.text()
+
+    qtbot.waitUntil(lambda: panel.list.count() == 1, timeout=10000)
+    panel.list.setCurrentRow(0)
+    assert panel.current_review().id == second.id
+    # Someone else (the CLI, another window) decides it first, while the panel still shows it.
+    other = off_gui(lambda: Library(data_dir, {"video": fake_pipeline()[0]}, EngineConfig(workers=1)))
+    off_gui(lambda: other.decide(second.id, "skip", "not needed", actor="cli"))
+    off_gui(other.close)
+
+    panel.reason.setText("write it again")
+    with qtbot.waitSignal(gui.facade.decisionFailed, timeout=10000) as failed:
+        qtbot.mouseClick(panel.buttons["not_applied"], Qt.MouseButton.LeftButton)
+    assert failed.args[:2] == [second.id, "review_conflict"]
+    assert panel.banner.isVisibleTo(panel) and "already decided" in panel.banner.text() and "cli" in panel.banner.text()
+    kept = next(r for r in off_gui(lambda: library.reviews(include_decided=True)) if r.id == second.id)
+    assert (kept.decision, kept.decision_actor) == ("skip", "cli"), "the conflicting decision overwrote the first one"
+    qtbot.waitUntil(lambda: panel.list.count() == 0 and panel.empty.isVisibleTo(panel), timeout=10000)

@@ -1,0 +1,66 @@
+"""Settings saved in the dialog survive a restart; a second launch hands its folder to the running app."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from app.gui.app import Gui
+from app.gui.settings_dialog import NEW_JOBS_NOTICE, SettingsDialog, _set_language
+from app.settings import load_settings
+from tests.engine_stages import make_media
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_settings_persist_across_restarts(qtbot: Any, tmp_path: Path, data_dir: Path,
+                                         start_gui: Callable[..., Gui]) -> None:
+    gui = start_gui()
+    dialog = gui.window.open_settings()
+    assert isinstance(dialog, SettingsDialog)
+    assert not dialog.notice.isVisibleTo(dialog)
+    _set_language(dialog.target_lang, "zh")
+    dialog.naming.setCurrentIndex(dialog.naming.findData("media-server"))
+    assert dialog.naming_example.text() == "Movie.ja.srt  Movie.zh.srt  Movie.zh.ass"
+    dialog.naming.setCurrentIndex(dialog.naming.findData("compat"))
+    assert dialog.naming_example.text() == "Movie.JA.srt  Movie.CN.srt  Movie.CN_dual_eye.ass"
+    assert dialog.naming_warning.isVisibleTo(dialog)
+    _set_language(dialog.target_lang, "de")
+    assert dialog.naming_example.text() == "Movie.JA.srt  Movie.DE.srt  Movie.DE_dual_eye.ass"
+    assert dialog.notice.isVisibleTo(dialog) and NEW_JOBS_NOTICE in dialog.notice.text()
+    dialog.policy.setCurrentIndex(dialog.policy.findData("keep_both"))
+    dialog.workers.setValue(3)
+    dialog.gpu_budget.setValue(4096)
+    dialog.close_to_tray.setChecked(False)
+    dialog.add_watched_folder(str(tmp_path / "Incoming"))
+    qtbot.waitUntil(lambda: dialog.models.rowCount() > 0, timeout=20000)
+    assert {dialog.models.item(r, 2).text() for r in range(dialog.models.rowCount())} <= {"yes", "no", "partly downloaded"}
+    with qtbot.waitSignal(gui.facade.settingsSaved, timeout=10000):
+        dialog.save()
+    with qtbot.waitSignal(gui.facade.closed, timeout=60000):
+        gui.quit()
+
+    saved = load_settings(data_dir)
+    assert (saved.naming, saved.target_lang, saved.existing_policy, saved.workers, saved.gpu_budget_mb,
+            saved.close_to_tray, saved.watched_folders) == ("compat", "de", "keep_both", 3, 4096, False,
+                                                            [str(tmp_path / "Incoming")])
+    again = start_gui()
+    reopened = again.window.open_settings()
+    assert isinstance(reopened, SettingsDialog)
+    assert reopened.edited() == saved
+    assert not reopened.notice.isVisibleTo(reopened)
+
+
+def test_second_launch_hands_its_folder_to_the_running_instance(qtbot: Any, tmp_path: Path, data_dir: Path,
+                                                                start_gui: Callable[..., Gui]) -> None:
+    gui = start_gui()
+    media = tmp_path / "From the file manager"
+    make_media(media, 2)
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    second = subprocess.Popen([sys.executable, "-m", "app", "--data-dir", str(data_dir), str(media)], cwd=REPO, env=env)
+    qtbot.waitUntil(lambda: [j.folder for j in gui.window.jobs_model.jobs] == [str(media)], timeout=90000)
+    assert second.wait(timeout=90) == 0, "the second launch did not exit after handing over"
+    assert gui.window.jobs_model.jobs[0].total == 2

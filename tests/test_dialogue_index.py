@@ -1,0 +1,88 @@
+"""Dialogue search: cues of a real subtitle file are found by a phrase, with the time to open the video at."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pysubs2
+import pytest
+
+from app.engine.library import JobOptions, Library
+from app.errors import SidecarError
+from app.ml.host import ModelHost
+from app.ml.index_models import TEXT_EMBEDDING_SPEC
+from app.pipelines.dialogue import index_dialogue
+from tests.engine_stages import fake_pipeline, make_media
+
+LINES_EN = [
+    (1.0, 3.5, "Good morning, captain."),
+    (4.0, 7.25, "The treasure is buried under the old oak tree."),
+    (8.0, 10.0, "We sail at dawn."),
+]
+LINES_ZH = [(1.0, 3.5, "早上好，船长。"), (4.0, 7.25, "宝藏埋在老橡树下。"), (8.0, 10.0, "我们黎明出发。")]
+
+
+def write_srt(path: Path, lines: list[tuple[float, float, str]]) -> Path:
+    subs = pysubs2.SSAFile()
+    for start, end, line in lines:
+        subs.append(pysubs2.SSAEvent(start=pysubs2.make_time(s=start), end=pysubs2.make_time(s=end), text=line))
+    subs.save(str(path))
+    return path
+
+
+def read_cues(path: Path, lang: str) -> list[tuple[float, float, str, str]]:
+    return [(e.start / 1000, e.end / 1000, e.plaintext, lang) for e in pysubs2.load(str(path)) if not e.is_comment]
+
+
+@pytest.fixture(scope="module")
+def e5() -> ModelHost:
+    host = ModelHost(TEXT_EMBEDDING_SPEC)
+    yield host
+    host.close()
+
+
+def test_a_spoken_phrase_finds_its_cue_with_start_time(tmp_path, data_dir, fast_config, e5) -> None:
+    (video,) = make_media(tmp_path / "videos", 1, prefix="voyage")
+    subs_dir = tmp_path / "subs"  # elsewhere, so the video is not "already subtitled"
+    subs_dir.mkdir()
+    en = read_cues(write_srt(subs_dir / "voyage.en.srt", LINES_EN), "en")
+    zh = read_cues(write_srt(subs_dir / "voyage.zh.srt", LINES_ZH), "zh")
+    pipeline, _ = fake_pipeline()
+    lib = Library(data_dir, {"video": pipeline}, fast_config)
+    try:
+        lib.add(tmp_path / "videos", JobOptions(kind="video"))
+        sha = hashlib.sha256(video.read_bytes()).hexdigest()
+        embed = lambda texts: e5.call("embed_passages", list(texts))  # noqa: E731 - the hosted e5
+        assert index_dialogue(lib.store.db.write, video, sha, en + zh, embed) == 6
+
+        hits = lib.search("buried treasure oak tree", kind="dialogue")
+        assert hits[0]["path"] == str(video) and hits[0]["kind"] == "dialogue"
+        assert hits[0]["start"] == 4.0
+        assert "oak" in hits[0]["snippet"] or "橡树" in hits[0]["snippet"]
+
+        chinese = lib.search("黎明", kind="dialogue")
+        assert chinese[0]["start"] == 8.0
+
+        assert lib.search("buried treasure oak tree", kind="image") == []
+        assert lib.search("captain", kind="all")[0]["start"] == 1.0
+
+        # Re-indexing a language replaces it and keeps the other one.
+        index_dialogue(lib.store.db.write, video, sha, [(20.0, 22.0, "The ship has sunk.", "en")], embed)
+        assert lib.search("ship has sunk", kind="dialogue")[0]["start"] == 20.0
+        remaining = lib.search("oak tree", kind="dialogue")
+        assert remaining and not any("oak" in h["snippet"] for h in remaining)
+        assert any("橡树" in h["snippet"] for h in remaining)
+    finally:
+        lib.close()
+
+
+def test_search_refuses_an_unknown_kind_or_an_empty_query(data_dir, fast_config) -> None:
+    lib = Library(data_dir, {}, fast_config)
+    try:
+        for kwargs in ({"query": "x", "kind": "videos"}, {"query": "   "}, {"query": None}):
+            with pytest.raises(SidecarError) as err:
+                lib.search(**kwargs)
+            assert err.value.code == "invalid_argument"
+    finally:
+        lib.close()

@@ -1,0 +1,115 @@
+"""Running the real video pipeline in tests, and reading what it recorded.
+
+The pipeline is the product's own (``default_pipelines``) with real models; only the
+engine timings are shortened. Stage outputs and checkpoints are read straight from
+the store, because that is what a resumed or re-added job builds on.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+import pysubs2
+from sqlalchemy import select
+
+from app.engine.config import EngineConfig
+from app.engine.library import JobOptions, Library
+from app.engine.stage import Pipeline
+from app.pipelines import default_pipelines
+from app.settings import Settings
+from app.store import Store
+from app.store.database import loads
+from app.store.records import JobSummary
+from app.store.tables import items, stages
+
+#: Short polls, but a lease long enough for two busy cores shared with model processes.
+CONFIG = EngineConfig(workers=2, lease_seconds=20.0, backoff_base=0.05, backoff_cap=0.2, poll_interval=0.1,
+                      progress_interval=0.0)
+
+_NUMBERS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+
+
+def options(target_lang: str, **extra: Any) -> JobOptions:
+    return JobOptions(kind="video", target_lang=target_lang, extra=tuple({"source_lang": "", **extra}.items()))
+
+
+def library(data_dir: Path, pipelines: Mapping[str, Pipeline] | None = None) -> Library:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return Library(data_dir, pipelines or default_pipelines(data_dir, Settings(target_lang="en")), CONFIG)
+
+
+def run_folder(lib: Library, folder: Path, target_lang: str) -> JobSummary:
+    job = lib.add(folder, options(target_lang))
+    lib.start()
+    lib.run_until_idle()
+    return lib.status(job.id)[0]
+
+
+def folder_of(root: Path, clips: Mapping[str, Path]) -> Path:
+    """A fresh folder holding copies of ``clips`` under the given names."""
+    root.mkdir(parents=True, exist_ok=True)
+    for name, src in clips.items():
+        shutil.copyfile(src, root / name)
+    return root
+
+
+def stage_rows(store: Store, name: str) -> dict[str, dict[str, Any]]:
+    """``{file name: {status, output, partial, error_code}}`` of one stage, latest revision per path."""
+    with store.db.read() as conn:
+        rows = conn.execute(
+            select(items.c.path, stages.c.status, stages.c.output, stages.c.partial, stages.c.error_code)
+            .join(items, items.c.id == stages.c.item_id).where(stages.c.name == name).order_by(stages.c.id)
+        ).all()
+    return {Path(r.path).name: {"status": r.status, "output": loads(r.output), "partial": loads(r.partial),
+                                "error_code": r.error_code} for r in rows}
+
+
+def wait_for(probe: Callable[[], Any], timeout: float, what: str) -> Any:
+    """Poll ``probe`` until it returns something truthy (data, not time, decides)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = probe()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+def assert_loads_everywhere(path: Path) -> pysubs2.SSAFile:
+    """The file parses in pysubs2 with events, and ffmpeg decodes it without a single complaint."""
+    subs = pysubs2.load(str(path), encoding="utf-8")
+    assert len(subs) > 0, f"{path.name} has no events"
+    base = ["ffmpeg", "-v", "error", "-nostdin", "-i", str(path), "-map", "0", "-c:s", "ass"]
+    proc = subprocess.run(base + ["-f", "null", "-"], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stderr.strip() == "", f"ffmpeg on {path.name}: {proc.stderr}"
+    # ffmpeg sees every cue, not just a parsable header.
+    proc = subprocess.run(base + ["-f", "ass", "-"], capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.count("\nDialogue:") == len(subs), proc.stderr
+    return subs
+
+
+def sentence_positions(text: str, count: int = 10) -> list[list[int]]:
+    """Where each numbered sentence ("Sentence one"/"Sentence 1", …) starts in ``text``."""
+    lowered = " ".join(text.lower().split())
+    return [[m.start() for m in re.finditer(rf"\bsentence,? (?:{n}|{_NUMBERS[n - 1]})\b", lowered)]
+            for n in range(1, count + 1)]
+
+
+def assert_every_sentence_once_in_order(cues: list[dict[str, Any]]) -> None:
+    text = " ".join(c["text"] for c in cues)
+    positions = sentence_positions(text)
+    assert all(len(p) == 1 for p in positions), f"sentences not exactly once: {positions} in {text!r}"
+    firsts = [p[0] for p in positions]
+    assert firsts == sorted(firsts), f"sentences out of order in {text!r}"
+
+
+def assert_monotonic(cues: list[dict[str, Any]], duration_s: float) -> None:
+    previous_end = 0
+    for cue in cues:
+        assert previous_end <= cue["start_ms"] < cue["end_ms"] <= duration_s * 1000 + 1, cues
+        previous_end = cue["end_ms"]
