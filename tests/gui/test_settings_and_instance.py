@@ -61,6 +61,5 @@ def test_second_launch_hands_its_folder_to_the_running_instance(qtbot: Any, tmp_
     make_media(media, 2)
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     second = subprocess.Popen([sys.executable, "-m", "app", "--data-dir", str(data_dir), str(media)], cwd=REPO, env=env)
-    qtbot.waitUntil(lambda: [j.folder for j in gui.window.jobs_model.jobs] == [str(media)], timeout=90000)
+    qtbot.waitUntil(lambda: [(j.folder, j.total) for j in gui.window.jobs_model.jobs] == [(str(media), 2)], timeout=90000)
     assert second.wait(timeout=90) == 0, "the second launch did not exit after handing over"
-    assert gui.window.jobs_model.jobs[0].total == 2
