@@ -31,6 +31,7 @@ from typing import Any, Callable, Sequence
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
 from app.engine.library import JobOptions, Library
+from app.engine.watch import WatchService, set_watched_folders, watch_options
 from app.errors import SidecarError
 from app.ml.host import ModelHost
 from app.pipelines import default_pipelines
@@ -126,6 +127,7 @@ class EngineFacade(QObject):
         self.settings: Settings | None = None
         self._factory = library_factory
         self._library: Library | None = None
+        self._watches: WatchService | None = None
         self._relay = _Relay()
         self._relay.done.connect(self._finish)
         self._store_pool = QThreadPool(self)
@@ -186,6 +188,8 @@ class EngineFacade(QObject):
             library = self._factory(self.data_dir, settings)
             library.scheduler.on_change = self._engineTouched.emit
             library.start()
+            self._watches = WatchService(library, on_change=lambda action, path: self._engineTouched.emit())
+            self._watches.start()
             return library, settings
 
         def opened(result: tuple[Library, Settings]) -> None:
@@ -207,6 +211,8 @@ class EngineFacade(QObject):
         library, self._library = self._library, None
 
         def close() -> None:
+            if self._watches is not None:
+                self._watches.stop()
             if library is not None:
                 library.close()
 
@@ -349,13 +355,21 @@ class EngineFacade(QObject):
         self.settingsLoaded.emit(settings)
 
     def save_settings(self, settings: Settings) -> None:
+        """Save, then make the watches table (the truth for watched folders) match the page's list."""
         snapshot = dataclasses.replace(settings, watched_folders=list(settings.watched_folders))
+        library = self._library
 
-        def saved(_: Any) -> None:
-            self.settings = snapshot
-            self.settingsSaved.emit(snapshot)
+        def save() -> Settings:
+            save_settings(self.data_dir, snapshot)
+            if library is not None:
+                set_watched_folders(library, [Path(f) for f in snapshot.watched_folders], watch_options(snapshot))
+            return load_settings(self.data_dir)
 
-        self._submit(lambda: save_settings(self.data_dir, snapshot), saved, slow=True)
+        def saved(stored: Settings) -> None:
+            self.settings = stored
+            self.settingsSaved.emit(stored)
+
+        self._submit(save, saved, slow=True)
 
     def list_models(self) -> None:
         from app.ml import catalogue

@@ -10,7 +10,9 @@ from typing import Any, Callable
 
 from app.gui.app import Gui
 from app.gui.settings_dialog import NEW_JOBS_NOTICE, SettingsDialog, _set_language
+from app.paths import database_path
 from app.settings import load_settings
+from app.store import Store
 from tests.engine_stages import make_media
 
 REPO = Path(__file__).resolve().parents[2]
@@ -35,6 +37,7 @@ def test_settings_persist_across_restarts(qtbot: Any, tmp_path: Path, data_dir: 
     dialog.workers.setValue(3)
     dialog.gpu_budget.setValue(4096)
     dialog.close_to_tray.setChecked(False)
+    (tmp_path / "Incoming").mkdir()
     dialog.add_watched_folder(str(tmp_path / "Incoming"))
     qtbot.waitUntil(lambda: dialog.models.rowCount() > 0, timeout=20000)
     assert {dialog.models.item(r, 2).text() for r in range(dialog.models.rowCount())} <= {"yes", "no", "partly downloaded"}
@@ -47,6 +50,11 @@ def test_settings_persist_across_restarts(qtbot: Any, tmp_path: Path, data_dir: 
     assert (saved.naming, saved.target_lang, saved.existing_policy, saved.workers, saved.gpu_budget_mb,
             saved.close_to_tray, saved.watched_folders) == ("compat", "de", "keep_both", 3, 4096, False,
                                                             [str(tmp_path / "Incoming")])
+    store = Store(database_path(data_dir))
+    try:
+        assert [w.folder for w in store.watches.list()] == [str(tmp_path / "Incoming")], "the watch itself is stored"
+    finally:
+        store.close()
     again = start_gui()
     reopened = again.window.open_settings()
     assert isinstance(reopened, SettingsDialog)
