@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.engine.search import reciprocal_rank_fusion, search, similar_images
+from app.engine.search import near_best, reciprocal_rank_fusion, search, similar_images
 from app.store import search_index as index
 from tests.search_db import CURRENT, make_engine, set_item
 
@@ -38,8 +38,15 @@ def engine(tmp_path):
 def test_clip_text_vector_ranks_images_by_what_they_show(engine):
     results = search("cat", connect=engine.connect, current=CURRENT, text_model="e5",
                      visual_model="clip", embed_clip_text=lambda q: [0.9, 0.1, 0.0])
-    assert [r["path"] for r in results] == ["/pics/s1.png", "/pics/s2.png"]
+    # s2 shows something else entirely: far from the best semantic hit, it is not a result at all.
+    assert [r["path"] for r in results] == ["/pics/s1.png"]
     assert all(r["kind"] == "image" and r["start"] is None for r in results)
+
+
+def test_semantic_hits_far_from_the_best_are_cut():
+    hits = [index.ImageHit("a", 0.10), index.ImageHit("b", 0.15), index.ImageHit("c", 0.30)]
+    assert [h.sha256 for h in near_best(hits)] == ["a", "b"]
+    assert near_best([]) == []
 
 
 def test_a_failing_embedder_leaves_keyword_search_working(engine):

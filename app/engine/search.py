@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass
-from typing import Callable, Hashable, Iterable, Sequence
+from typing import Callable, Hashable, Iterable, Sequence, TypeVar
 
 from sqlalchemy import Connection
 
@@ -80,6 +80,21 @@ def _safe_embed(embedder: Embedder | None, query: str, what: str) -> list[float]
         return None
 
 
+HitT = TypeVar("HitT", ImageHit, CueHit)
+
+# A semantic list returns every stored item in some order; only hits whose cosine distance is
+# close to the best one are evidence of relevance. Keyword hits are never cut.
+SEMANTIC_MARGIN = 0.06
+
+
+def near_best(hits: Sequence[HitT], margin: float = SEMANTIC_MARGIN) -> list[HitT]:
+    """KNN hits (best first, ``score`` = cosine distance) within ``margin`` of the best one."""
+    if not hits:
+        return []
+    best = hits[0].score
+    return [h for h in hits if h.score <= best + margin]
+
+
 def search(
     query: str,
     *,
@@ -137,13 +152,13 @@ def search(
     with connect() as conn:
         if "image" in kinds:
             if clip_vector is not None and visual_model:
-                add_images(search_index.knn_visual(conn, clip_vector, model=visual_model, k=per_list, current=current))
+                add_images(near_best(search_index.knn_visual(conn, clip_vector, model=visual_model, k=per_list, current=current)))
             if text_vector is not None:
-                add_images(search_index.knn_text(conn, text_vector, model=text_model, kind="image", k=per_list, current=current))  # type: ignore[arg-type]
+                add_images(near_best(search_index.knn_text(conn, text_vector, model=text_model, kind="image", k=per_list, current=current)))  # type: ignore[arg-type]
             add_images(search_index.fts_images(conn, query, k=per_list, current=current))
         if "dialogue" in kinds:
             if text_vector is not None:
-                add_cues(search_index.knn_text(conn, text_vector, model=text_model, kind="cue", k=per_list, current=current))  # type: ignore[arg-type]
+                add_cues(near_best(search_index.knn_text(conn, text_vector, model=text_model, kind="cue", k=per_list, current=current)))  # type: ignore[arg-type]
             add_cues(search_index.fts_dialogue(conn, query, k=per_list, current=current))
 
     results = []
