@@ -31,7 +31,10 @@ from app.store.tables import items, stages
 CONFIG = EngineConfig(workers=2, lease_seconds=20.0, backoff_base=0.05, backoff_cap=0.2, poll_interval=0.1,
                       progress_interval=0.0)
 
-_NUMBERS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+#: How Whisper may write each spoken number after "Sentence" (homophones included: a resume
+#: point right before "Sentence two." sometimes yields "Sentence to my grandmother…").
+_NUMBERS = ["1|one|won", "2|two|to|too", "3|three", "4|four|for", "5|five", "6|six", "7|seven", "8|eight|ate",
+            "9|nine", "10|ten"]
 
 
 def options(target_lang: str, **extra: Any) -> JobOptions:
@@ -96,7 +99,7 @@ def assert_loads_everywhere(path: Path) -> pysubs2.SSAFile:
 def sentence_positions(text: str, count: int = 10) -> list[list[int]]:
     """Where each numbered sentence ("Sentence one"/"Sentence 1", …) starts in ``text``."""
     lowered = " ".join(text.lower().split())
-    return [[m.start() for m in re.finditer(rf"\bsentence,? (?:{n}|{_NUMBERS[n - 1]})\b", lowered)]
+    return [[m.start() for m in re.finditer(rf"\bsentence,? (?:{_NUMBERS[n - 1]})\b", lowered)]
             for n in range(1, count + 1)]
 
 

@@ -15,7 +15,9 @@ The work is split where a crash or a pause should cost the least:
 * ``render`` (CPU) keeps the rendered files in its checkpoint (a few hundred KB at
   most), so ``place`` can be replayed byte for byte after a crash.
 * ``place`` writes through the engine's step protocol (atomic, fenced, existing-file
-  policy) under the naming preset, then indexes the dialogue for search.
+  policy) under the naming preset, then indexes the dialogue for search
+  (:mod:`app.pipelines.dialogue`; idempotent, so a replayed place indexes again
+  harmlessly).
 
 Model specs depend only on settings (model identity, device, compute type), never on
 the item, so every item of a group maps to the same resident model process.
@@ -29,7 +31,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from app.engine.stage import ModelSpec, Output, Pipeline, Placed, StageContext
+from app.engine.stage import ModelSpec, Output, Pipeline, StageContext
 from app.errors import LeaseLost, StageStopped
 from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio
 from app.media.cues import MAX_LINE_WIDTH, build_cues, cues_from_dicts, cues_to_dicts
@@ -47,6 +49,8 @@ from app.media.translation import (
     translate_cues,
 )
 from app.ml.catalogue import active_model
+from app.pipelines.dialogue import Cue as IndexedCue
+from app.pipelines.dialogue import hosted_passage_embedder, index_dialogue
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -180,6 +184,8 @@ class TranscribeStage:
         return path, media_duration
 
     def run(self, ctx: StageContext) -> dict[str, Any]:
+        if not ctx.partial and (same := ctx.computed_output()) is not None:
+            return same  # an identical file in this job was transcribed already
         audio, media_duration = self._audio(ctx)
         duration = audio_duration(audio)
         state: dict[str, Any] = dict(ctx.partial or {})
@@ -330,6 +336,8 @@ class TranslateStage:
                                   "model": backend.identity, "texts": [], "fallback": []}
         if not cues or not target or normalise_language(source) == normalise_language(target):
             return {**output, "skipped": True}
+        if not ctx.partial and (same := ctx.computed_output()) is not None:
+            return same  # an identical file in this job was translated already
         texts = [cue.flat_text for cue in cues]
         saved = ctx.partial or {}
         resume = saved.get("total") == len(texts)
@@ -385,8 +393,22 @@ class RenderStage:
 
 # -------------------------------------------------------------------------- place
 
-#: ``index(item, placed, transcript, translation)``: called after the files are placed.
-DialogueIndexer = Callable[[Any, list[Placed], Mapping[str, Any], Mapping[str, Any]], None]
+
+def dialogue_cues(transcript: Mapping[str, Any], translation: Mapping[str, Any]) -> list[IndexedCue]:
+    """Every line Sidecar produced for search: the transcript, and the translation where it differs.
+
+    Fallback cues (original text kept) are left out of the translation: indexing them
+    under the target language would only duplicate the original line.
+    """
+    cues = cues_from_dicts(transcript.get("cues") or [])
+    source = normalise_language(transcript.get("language"))
+    out: list[IndexedCue] = [(c.start_ms / 1000, c.end_ms / 1000, c.flat_text, source) for c in cues]
+    if not translation.get("skipped", True):
+        target = normalise_language(translation.get("target_lang"))
+        fallback = set(translation.get("fallback") or [])
+        out += [(c.start_ms / 1000, c.end_ms / 1000, " ".join(text.split()), target)
+                for i, (c, text) in enumerate(zip(cues, translation.get("texts") or [])) if i not in fallback]
+    return out
 
 
 class PlaceStage:
@@ -395,9 +417,6 @@ class PlaceStage:
     name = "place"
     durable = True
     per_path = True
-
-    def __init__(self, index_dialogue: DialogueIndexer | None = None):
-        self.index_dialogue = index_dialogue
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         return {"naming": str(options.get("naming") or DEFAULT_NAMING)}
@@ -409,7 +428,7 @@ class PlaceStage:
         rendered = ctx.inputs.get("render") or {}
         files: Mapping[str, str] = rendered.get("files") or {}
         if not files:
-            return {"placed": []}  # no speech: no (empty) subtitle files
+            return {"placed": [], "indexed_cues": 0}  # no speech: no (empty) subtitle files
         names = subtitle_names(ctx.item.path.stem, rendered.get("source_lang"), rendered.get("target_lang"),
                                str(ctx.options.get("naming") or DEFAULT_NAMING))
         outputs = [Output(names.transcript, files["transcript"].encode("utf-8"), "transcript")]
@@ -417,17 +436,19 @@ class PlaceStage:
             outputs.append(Output(names.translation, files["translation"].encode("utf-8"), "translation"))
             outputs.append(Output(names.bilingual, files["bilingual"].encode("utf-8"), "bilingual"))
         placed = ctx.place(outputs)
-        if self.index_dialogue is not None:
-            self.index_dialogue(ctx.item, placed, ctx.inputs.get("transcribe") or {}, ctx.inputs.get("translate") or {})
-        return {"placed": [{"role": p.role, "path": str(p.path), "action": p.action} for p in placed]}
+        cues = dialogue_cues(ctx.inputs.get("transcribe") or {}, ctx.inputs.get("translate") or {})
+        indexed = index_dialogue(ctx.library_transaction, ctx.item.path, ctx.item.sha256, cues,
+                                 hosted_passage_embedder(ctx))
+        return {"placed": [{"role": p.role, "path": str(p.path), "action": p.action} for p in placed],
+                "indexed_cues": indexed}
 
 
-def video_pipeline(data_dir: Path, settings: Settings, index_dialogue: DialogueIndexer | None = None) -> Pipeline:
+def video_pipeline(data_dir: Path, settings: Settings) -> Pipeline:
     """The five video stages, configured from the person's settings."""
     return Pipeline("video", [
         ExtractAudioStage(),
         TranscribeStage(data_dir),
         TranslateStage(data_dir, settings.translation_endpoint, settings.translation_endpoint_model),
         RenderStage(),
-        PlaceStage(index_dialogue),
+        PlaceStage(),
     ])

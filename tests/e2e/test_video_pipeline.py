@@ -135,6 +135,18 @@ def test_a_folder_loads_whisper_once_and_the_llm_once(subtitled: Run) -> None:
     assert sorted(translated) == ["Hello Again.mkv", "english_short.mp4"]  # the one LLM served both
 
 
+def test_placed_dialogue_is_searchable_in_both_languages(subtitled: Run) -> None:
+    lib = library(subtitled.data_dir)
+    try:
+        english = lib.search("subtitle machine", kind="dialogue")
+        german = lib.search("Zug nach Berlin", kind="dialogue")
+    finally:
+        lib.close()
+    assert Path(english[0]["path"]).name in ("english_short.mp4", "Hello Again.mkv"), english
+    assert "machine" in english[0]["snippet"].lower() and english[0]["start"] is not None
+    assert Path(german[0]["path"]).name in ("german.mkv", "Deutsch Clip.webm") and "berlin" in german[0]["snippet"].lower()
+
+
 def test_adding_the_same_folder_again_skips_everything(subtitled: Run) -> None:
     lib = library(subtitled.data_dir)
     try:

@@ -1,0 +1,67 @@
+"""The video stages' fingerprints and model specs: what re-runs when a setting changes, what shares a model.
+
+No model is loaded here: specs and fingerprints are decided from settings alone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.engine.plan import stage_fingerprints
+from app.ml.catalogue import models_register, models_use
+from app.ml.llm_runtime import smollm2_path
+from app.pipelines import default_pipelines
+from app.pipelines.video import video_pipeline
+from app.settings import Settings
+
+STAGES = ["extract_audio", "transcribe", "translate", "render", "place"]
+BASE = {"target_lang": "de", "naming": "media-server", "source_lang": ""}
+
+
+def _fps(data_dir: Path, settings: Settings | None = None, path: str = "/m/a.mp4", **options: str) -> dict[str, str]:
+    pipeline = video_pipeline(data_dir, settings or Settings())
+    return dict(zip(STAGES, stage_fingerprints(pipeline.stages, {**BASE, **options}, path)))
+
+
+def _changed(a: dict[str, str], b: dict[str, str]) -> list[str]:
+    return [name for name in STAGES if a[name] != b[name]]
+
+
+def test_video_is_a_default_pipeline_in_stage_order(data_dir: Path) -> None:
+    pipeline = default_pipelines(data_dir, Settings())["video"]
+    assert [s.name for s in pipeline.stages] == STAGES
+    assert [s.durable for s in pipeline.stages] == [False, True, True, True, True]  # audio lives in the workspace
+    assert [getattr(s, "per_path", False) for s in pipeline.stages] == [False, False, False, False, True]
+
+
+def test_equal_settings_give_equal_model_specs_so_a_group_shares_one_process(data_dir: Path) -> None:
+    one, two = video_pipeline(data_dir, Settings()), video_pipeline(data_dir, Settings(target_lang="ja"))
+    for idx in (1, 2):
+        specs = {s.model_spec(o).key for s in (one.stages[idx], two.stages[idx])
+                 for o in ({}, BASE, {**BASE, "target_lang": "fr", "naming": "compat"})}
+        assert len(specs) == 1, specs
+    assert [s.model_spec(BASE) is None for s in one.stages] == [True, False, False, True, True]
+
+
+def test_a_translation_endpoint_needs_no_gpu_gate_and_changes_only_translation(data_dir: Path) -> None:
+    endpoint = Settings(translation_endpoint="http://127.0.0.1:8080/v1", translation_endpoint_model="qwen")
+    stage = video_pipeline(data_dir, endpoint).stages[2]
+    assert stage.model_spec(BASE) is None
+    assert _changed(_fps(data_dir), _fps(data_dir, endpoint)) == ["translate", "render", "place"]
+
+
+def test_another_translation_model_re_translates_without_transcribing_again(data_dir: Path) -> None:
+    before = _fps(data_dir)
+    models_register(data_dir, smollm2_path(), "translation", "smollm2-local")
+    models_use(data_dir, "smollm2-local")
+    assert _changed(before, _fps(data_dir)) == ["translate", "render", "place"]
+    spec = video_pipeline(data_dir, Settings()).stages[2].model_spec(BASE)
+    assert spec is not None and dict(spec.params)["model_path"] == str(smollm2_path())
+
+
+def test_each_setting_changes_the_stages_it_affects(data_dir: Path) -> None:
+    base = _fps(data_dir)
+    assert _changed(base, _fps(data_dir, target_lang="fr")) == ["translate", "render", "place"]
+    assert _changed(base, _fps(data_dir, naming="compat")) == ["place"]
+    assert _changed(base, _fps(data_dir, source_lang="en")) == ["transcribe", "translate", "render", "place"]
+    assert _changed(base, _fps(data_dir, path="/m/b.mp4")) == ["place"]  # only placing depends on the path
