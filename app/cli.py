@@ -123,9 +123,8 @@ def _open_library(args: argparse.Namespace, **config_overrides: Any) -> Library:
 
 def cmd_add(args: argparse.Namespace, lib: Library) -> int:
     settings = load_settings(lib.data_dir)
-    options = JobOptions(kind=args.kind, top_level=args.top_level, target_lang=args.target_lang or settings.target_lang,
-                         naming=args.naming or settings.naming, existing_policy=args.existing or settings.existing_policy,
-                         extra=(("image_sidecar_json", settings.image_sidecar_json), ("source_lang", settings.source_lang)))
+    options = JobOptions.from_settings(settings, args.kind, args.top_level, target_lang=args.target_lang,
+                                       naming=args.naming, existing_policy=args.existing)
     jobs, code = [], 0
     for path in args.paths:
         try:

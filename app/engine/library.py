@@ -20,9 +20,11 @@ from app.engine.plan import content_sha256, plan_item
 from app.engine.scan import scan
 from app.engine.scheduler import Scheduler
 from app.engine.stage import Pipeline
+from app.ml.catalogue import frozen_models
 from app.errors import SidecarError
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualModel, visual_model
 from app.paths import database_path, workspace_root
+from app.settings import Settings
 from app.store import Store
 from app.store.records import ItemView, JobSummary, NewItem, Review, Step
 from app.store.search_index import CurrentContent
@@ -42,6 +44,15 @@ class JobOptions:
     naming: str = "media-server"
     existing_policy: str = "skip"
     extra: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def from_settings(cls, settings: Settings, kind: str = "all", top_level: bool = False, **overrides: Any) -> "JobOptions":
+        """What a new job freezes from the person's settings (CLI, GUI and watched folders alike)."""
+        values: dict[str, Any] = {"target_lang": settings.target_lang, "naming": settings.naming,
+                                  "existing_policy": settings.existing_policy}
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(kind=kind, top_level=top_level, **values,
+                   extra=(("image_sidecar_json", settings.image_sidecar_json), ("source_lang", settings.source_lang)))
 
     def as_dict(self) -> dict[str, Any]:
         d = {"kind": self.kind, "top_level": self.top_level, "target_lang": self.target_lang,
@@ -103,7 +114,8 @@ class Library:
         kinds = {"all": {"video", "image"}, "video": {"video"}, "image": {"image"}}[options.kind]
         available = kinds & set(self.pipelines)
         owner = owner or (self._scheduler.instance.id if self._scheduler else f"cli-{id(self)}")
-        job_id = self.store.jobs.create(str(path), options.as_dict(), owner)
+        frozen = {**options.as_dict(), "models": frozen_models(self.data_dir)}
+        job_id = self.store.jobs.create(str(path), frozen, owner)
         result = scan(path, recursive=not options.top_level, kinds=frozenset(kinds))
         report = result.report()
         unsupported = [e for e in result.entries if e.kind not in available]
@@ -123,7 +135,7 @@ class Library:
                 except OSError as exc:
                     report["problems"].append({"path": str(entry.path), "code": "unreadable_file", "message": str(exc)})
                     continue
-                batch.append(plan_item(self.store.jobs, self.pipelines[entry.kind], options.as_dict(), entry.path,
+                batch.append(plan_item(self.store.jobs, self.pipelines[entry.kind], frozen, entry.path,
                                        entry.size, entry.mtime_ns, sha))
             if len(batch) >= _BATCH:
                 self.store.jobs.add_items(job_id, batch, written)

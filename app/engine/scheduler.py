@@ -52,6 +52,7 @@ class Scheduler:
         self._active: dict[int, ClaimContext] = {}
         self._active_lock = threading.Lock()
         self._wake = threading.Condition()
+        self._idle = threading.Condition()
         self._stopping = threading.Event()
         self._threads: list[threading.Thread] = []
         self.on_change: Callable[[], None] = lambda: None
@@ -111,21 +112,22 @@ class Scheduler:
             self._wake.notify_all()
 
     def run_until_idle(self) -> None:
-        """Block until nothing is runnable or running (retries that are due later are waited for)."""
-        quiet = 0
+        """Block until nothing is runnable or running (retries that are due later are waited for).
+
+        One quiet look at the store is enough: a claim is ``running`` from the moment it
+        commits and finishing a stage queues the next in the same transaction, so there is
+        no instant at which work exists but the store shows none.
+        """
+        tick = min(0.1, self.config.poll_interval / 2)
         while not self._stopping.is_set():
             with self._active_lock:
                 busy = bool(self._active)
             runnable, running, next_retry = self.store.stages.has_runnable_or_running()
-            if busy or runnable or running or next_retry is not None:
-                quiet = 0
-                self.wake()
-                time.sleep(self.config.poll_interval / 2)
-                continue
-            quiet += 1
-            if quiet >= 2:
+            if not (busy or runnable or running or next_retry is not None):
                 return
-            time.sleep(self.config.poll_interval / 2)
+            self.wake()
+            with self._idle:
+                self._idle.wait(timeout=tick)
 
     def refresh_pauses(self) -> None:
         """Tell running stages of paused jobs to stop at their next checkpoint."""
@@ -151,6 +153,8 @@ class Scheduler:
                 continue
             self._execute(claim)
             self.wake()
+            with self._idle:
+                self._idle.notify_all()
             self.on_change()
 
     def _next_claim(self, owner: str) -> Claim | None:

@@ -623,9 +623,7 @@ class WatchService:
 
 def watch_options(settings: Settings, kind: str = "all", top_level: bool = False) -> JobOptions:
     """The job options a new watch freezes, from the current settings (like ``sidecar add``)."""
-    return JobOptions(kind=kind, top_level=top_level, target_lang=settings.target_lang, naming=settings.naming,
-                      existing_policy=settings.existing_policy,
-                      extra=(("image_sidecar_json", settings.image_sidecar_json), ("source_lang", settings.source_lang)))
+    return JobOptions.from_settings(settings, kind, top_level)
 
 
 def add_watch(library: Library, folder: Path, options: JobOptions, polling: bool = False) -> Watch:

@@ -76,8 +76,7 @@ def default_library(data_dir: Path, settings: Settings) -> Library:
 
 def job_options(settings: Settings) -> JobOptions:
     """What a new job freezes from the current settings (the same mapping as ``sidecar add``)."""
-    return JobOptions(target_lang=settings.target_lang, naming=settings.naming, existing_policy=settings.existing_policy,
-                      extra=(("image_sidecar_json", settings.image_sidecar_json), ("source_lang", settings.source_lang)))
+    return JobOptions.from_settings(settings)
 
 
 class _Relay(QObject):

@@ -141,7 +141,8 @@ def build_prompt(texts: Sequence[str], source: str, target: str, first_index: in
         target=target,
         text=text,
         prefix="1|",
-        stop=("\n\n", f"\n{src_name}:", f"\n{tgt_name}:"),
+        # A base model keeps numbering past the last line until max_tokens; the next number ends it.
+        stop=("\n\n", f"\n{src_name}:", f"\n{tgt_name}:", f"\n{len(items) + 1}|"),
         messages=messages,
         max_tokens=min(1024, budget),
     )

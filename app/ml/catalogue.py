@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Mapping, Any, Callable
 
 from filelock import FileLock, Timeout
 
@@ -343,6 +343,32 @@ def _find(data_dir: Path | str, name: str) -> tuple[CatalogueEntry | None, dict[
     if entry is None and reg is None:
         raise NotFound(f"no model named {name!r} (see `sidecar models`)", code="unknown_model")
     return entry, reg, state
+
+
+FROZEN_ROLES = ("asr", "translation")
+
+
+def frozen_models(data_dir: Path | str) -> dict[str, dict[str, Any] | None]:
+    """The models a new job freezes, so a later ``models use`` changes new jobs only.
+
+    A chosen model whose files are gone is left out: the stage then asks again and fails
+    with ``model_missing`` rather than silently using another model.
+    """
+    frozen: dict[str, dict[str, Any] | None] = {}
+    for role in FROZEN_ROLES:
+        try:
+            frozen[role] = active_model(data_dir, role)
+        except ModelError:
+            continue
+    return frozen
+
+
+def chosen_model(data_dir: Path | str, options: Mapping[str, Any], role: str) -> dict[str, Any] | None:
+    """The model a job uses for ``role``: frozen in its options when it was added, else the current choice."""
+    frozen = options.get("models")
+    if isinstance(frozen, Mapping) and role in frozen:
+        return frozen[role]
+    return active_model(data_dir, role)
 
 
 def active_model(data_dir: Path | str, role: str) -> dict[str, Any] | None:

@@ -48,7 +48,7 @@ from app.media.translation import (
     in_process_call,
     translate_cues,
 )
-from app.ml.catalogue import active_model
+from app.ml.catalogue import chosen_model
 from app.pipelines.dialogue import Cue as IndexedCue
 from app.pipelines.dialogue import hosted_passage_embedder, index_dialogue
 from app.settings import Settings
@@ -146,12 +146,12 @@ class TranscribeStage:
     def __init__(self, data_dir: Path):
         self.data_dir = Path(data_dir)
 
-    def _model(self) -> dict[str, Any] | None:
-        """The ASR model chosen in the model manager, or None for the bundled Whisper base."""
-        return active_model(self.data_dir, "asr")
+    def _model(self, options: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The ASR model the job froze from the model manager, or None for the bundled Whisper base."""
+        return chosen_model(self.data_dir, options, "asr")
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
-        model = self._model()
+        model = self._model(options)
         source = str(options.get("source_lang") or "")
         return {
             "model": model["identity"] if model else BUNDLED_ASR,
@@ -166,7 +166,7 @@ class TranscribeStage:
         from app.ml.whisper_runtime import whisper_memory_mb
 
         device, compute_type = asr_device()
-        model = self._model()
+        model = self._model(options)
         memory = (int(model["memory_mb"]) if device == "cuda" else 0) if model else whisper_memory_mb(device)
         return ModelSpec.of(WHISPER_RUNTIME, memory_mb=memory, model_path=model["path"] if model else None,
                             device=device, compute_type=compute_type, beam_size=BEAM_SIZE)
@@ -292,24 +292,24 @@ class TranslateStage:
         self.endpoint_model = endpoint_model.strip()
         self.batch_size = batch_size
 
-    def backend(self) -> TranslationBackend:
+    def backend(self, options: Mapping[str, Any]) -> TranslationBackend:
         """An endpoint in the settings wins; then the model manager's choice; else the bundled Gemma."""
         if self.endpoint:
             return TranslationBackend(f"endpoint:{self.endpoint}|{self.endpoint_model}", "chat", self.endpoint,
                                       self.endpoint_model)
-        model = active_model(self.data_dir, "translation")
+        model = chosen_model(self.data_dir, options, "translation")
         if model is None:
             return TranslationBackend(BUNDLED_LLM, "completion")
         return TranslationBackend(str(model["identity"]), _prompt_style(str(model["path"])), model_path=str(model["path"]),
                                   memory_mb=int(model.get("memory_mb") or BUNDLED_LLM_MB))
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
-        backend = self.backend()
+        backend = self.backend(options)
         return {"model": backend.identity, "style": backend.style, "prompt_version": PROMPT_VERSION,
                 "target_lang": normalise_language(str(options.get("target_lang") or "")), "batch_size": self.batch_size}
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
-        backend = self.backend()
+        backend = self.backend(options)
         if backend.endpoint:
             return None  # an HTTP server holds its own model: nothing for the gate to admit
         return ModelSpec.of(LLAMA_RUNTIME, memory_mb=backend.memory_mb if _has_accelerator() else 0,
@@ -331,7 +331,7 @@ class TranslateStage:
         cues = cues_from_dicts(transcript.get("cues") or [])
         source = transcript.get("language")
         target = str(ctx.options.get("target_lang") or "")
-        backend = self.backend()
+        backend = self.backend(ctx.options)
         output: dict[str, Any] = {"source_lang": source, "target_lang": normalise_language(target),
                                   "model": backend.identity, "texts": [], "fallback": []}
         if not cues or not target or normalise_language(source) == normalise_language(target):
