@@ -16,17 +16,19 @@ from app.store.search_index import SCHEMA as SEARCH_INDEX_SCHEMA
 
 log = logging.getLogger(__name__)
 
+# Ids are AUTOINCREMENT: a stage id is never reused after a cancel, so a stale worker's
+# (id, owner, generation) fence can never match a new row (no ABA).
 V1_JOBS_ITEMS_STAGES = [
     """CREATE TABLE instances (
         id TEXT PRIMARY KEY, pid INTEGER NOT NULL, host TEXT NOT NULL,
         started_at REAL NOT NULL, seen_at REAL NOT NULL)""",
     """CREATE TABLE jobs (
-        id INTEGER PRIMARY KEY, folder TEXT NOT NULL, state TEXT NOT NULL, owner TEXT,
+        id INTEGER PRIMARY KEY AUTOINCREMENT, folder TEXT NOT NULL, state TEXT NOT NULL, owner TEXT,
         paused INTEGER NOT NULL DEFAULT 0, options TEXT NOT NULL DEFAULT '{}',
         error_code TEXT, error TEXT, scan_report TEXT NOT NULL DEFAULT '{}',
         created_at REAL NOT NULL, updated_at REAL NOT NULL)""",
     """CREATE TABLE items (
-        id INTEGER PRIMARY KEY, job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
+        id INTEGER PRIMARY KEY AUTOINCREMENT, job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
         ordinal INTEGER NOT NULL, grp INTEGER NOT NULL DEFAULT 0, path TEXT NOT NULL, kind TEXT NOT NULL,
         size INTEGER NOT NULL DEFAULT 0, mtime_ns INTEGER NOT NULL DEFAULT 0, sha256 TEXT NOT NULL DEFAULT '',
         revision INTEGER NOT NULL DEFAULT 1, status TEXT NOT NULL, skip_reason TEXT, result TEXT,
@@ -34,7 +36,7 @@ V1_JOBS_ITEMS_STAGES = [
     "CREATE INDEX items_job_status ON items(job_id, status)",
     "CREATE INDEX items_path ON items(path)",
     """CREATE TABLE stages (
-        id INTEGER PRIMARY KEY, item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+        id INTEGER PRIMARY KEY AUTOINCREMENT, item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
         job_id INTEGER NOT NULL REFERENCES jobs(id) ON DELETE CASCADE,
         idx INTEGER NOT NULL, name TEXT NOT NULL, status TEXT NOT NULL,
         gpu_mb INTEGER NOT NULL DEFAULT 0, model_key TEXT, fingerprint TEXT NOT NULL,
@@ -57,7 +59,7 @@ V1_JOBS_ITEMS_STAGES = [
 
 V2_STEPS_AND_REVIEW = [
     """CREATE TABLE steps (
-        id INTEGER PRIMARY KEY, op_id TEXT NOT NULL UNIQUE,
+        id INTEGER PRIMARY KEY AUTOINCREMENT, op_id TEXT NOT NULL UNIQUE,
         item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
         stage_id INTEGER NOT NULL REFERENCES stages(id) ON DELETE CASCADE,
         seq INTEGER NOT NULL, role TEXT NOT NULL DEFAULT '', target TEXT NOT NULL,

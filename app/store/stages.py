@@ -210,7 +210,10 @@ class StageRepo:
         """Record a failure; transient ones retry with exponential backoff. Returns True if it will retry."""
         now = self.db.now()
         with self.db.write() as conn:
-            failures = 1 + int(conn.execute(select(stages.c.failures).where(stages.c.id == claim.stage_id)).scalar_one())
+            held = conn.execute(select(stages.c.failures).where(self.fence(claim, now))).scalar()
+            if held is None:
+                raise LeaseLost(f"stage {claim.stage_id} is no longer held by this worker")
+            failures = 1 + int(held)
             retry = transient and failures < max_attempts
             if retry:
                 delay = min(backoff_cap, backoff_base * (2 ** (failures - 1)))
