@@ -150,7 +150,11 @@ class ModelHost:
                 reply = self._recv()
                 kind = reply[0]
                 if kind == "event":
-                    if on_event is not None and on_event(reply[1]) is False and not stop_sent:
+                    # Events already in flight when the caller said stop are dropped: the caller
+                    # checkpointed up to the event it accepted last and resumes from there.
+                    if stop_sent:
+                        continue
+                    if on_event is not None and on_event(reply[1]) is False:
                         self._conn.send(("stop",))
                         stop_sent = True
                 elif kind == "result":
