@@ -149,7 +149,9 @@ class Scheduler:
                 claim = None
             if claim is None:
                 with self._wake:
-                    self._wake.wait(timeout=self.config.poll_interval)
+                    # Checked under the lock that stop() notifies with, so a stop is never missed.
+                    if not self._stopping.is_set():
+                        self._wake.wait(timeout=self.config.poll_interval)
                 continue
             self._execute(claim)
             self.wake()
@@ -183,6 +185,7 @@ class Scheduler:
                 raise SidecarError(f"no pipeline handles {claim.item_kind} items", code="unsupported_media")
             self._check_source(claim)
             workspace.mkdir(parents=True, exist_ok=True)
+            self._prewarm_next(claim, pipeline)
             output = pipeline.stages[claim.idx].run(ctx)
             if ctx.lost.is_set():
                 raise LeaseLost("claim lost while the stage ran")
@@ -207,6 +210,32 @@ class Scheduler:
             self.gate.release(claim.stage_id)
             with self._active_lock:
                 self._active.pop(claim.stage_id, None)
+
+    def _prewarm_next(self, claim: Claim, pipeline: Pipeline) -> None:
+        """Start loading the model the item's next stage needs while this CPU stage runs.
+
+        Only when the GPU side is idle and the model fits beside what is resident, so a
+        prewarm never evicts anything and never competes with a running model stage.
+        """
+        if claim.gpu_mb or claim.idx + 1 >= len(pipeline.stages):
+            return
+        try:
+            spec = pipeline.stages[claim.idx + 1].model_spec(claim.options)
+        except SidecarError:
+            return
+        resident = self.pool.resident()
+        if spec is None or spec.key in resident or self.gate.in_flight:
+            return
+        if sum(resident.values()) + spec.memory_mb > self.gate.budget_mb(sum(resident.values())):
+            return
+
+        def load() -> None:
+            try:
+                self.pool.get(spec)
+            except Exception as exc:  # noqa: BLE001 - the stage itself will report a load failure
+                log.info("prewarming %s failed: %s", spec.runtime, exc)
+
+        threading.Thread(target=load, name="sidecar-prewarm", daemon=True).start()
 
     def _fail(self, claim: Claim, code: str, message: str, transient: bool) -> None:
         c = self.config
