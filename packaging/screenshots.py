@@ -1,33 +1,38 @@
 """Take the README's screenshots from the real app on a real, processed library.
 
-Run under a virtual X server::
+Run under a virtual X server (a few minutes on two cores)::
 
     xvfb-run -a -s "-screen 0 1280x900x24" .venv/bin/python packaging/screenshots.py
 
-What is real and what is not (the README caption says the same):
+Everything shown was processed by the product's own pipelines (``default_pipelines``),
+with the models that ship with it, on the CPU:
 
-* the window, facade, store, scheduler and step protocol are the real ones;
-* **images** go through the real image pipeline (RapidOCR text + multilingual-e5
-  embeddings, on the CPU), so the Search tab shows a real query's real results;
-* **videos** are placeholder files run through the fake stages of
-  ``tests/engine_stages.py`` (checkpointed work that writes ``<stem>.test.srt``
-  through the real placement protocol): real subtitles need speech models that a
-  screenshot machine does not have;
-* the Review items come about the real way: an engine process killed right after
-  placing a file, the file then edited by hand, and recovery finding the mismatch.
+* **videos**: short clips spoken by ``espeak-ng`` (English and German) and muxed by
+  FFmpeg (``tests/media.py``), subtitled by the real video pipeline (faster-whisper
+  base → bundled Gemma 3 270M translation into German → SRT/ASS placed next to the
+  video → dialogue indexed for search);
+* **images**: pictures of printed text drawn here, indexed by the real image pipeline
+  (RapidOCR + multilingual-e5), with their ``.sidecar.json`` placed next to them;
+* the **Review** items come about the real way: an engine process (this script, run
+  with ``--engine-child``) killed right after it placed a subtitle file, the file then
+  edited by hand (a speaker name added), and recovery finding the changed file;
+* the job in the **Queue** shot was paused by the screenshot script while its real
+  stages were running, and resumed afterwards.
 """
 
 from __future__ import annotations
 
+import argparse
 import logging
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -39,19 +44,51 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from app.engine.config import EngineConfig  # noqa: E402
 from app.engine.library import JobOptions, Library  # noqa: E402
 from app.gui.app import Gui, build_gui  # noqa: E402
-from app.pipelines.image import image_pipeline  # noqa: E402
-from app.settings import Settings  # noqa: E402
-from tests.engine_stages import fake_pipeline, make_media  # noqa: E402
+from app.pipelines import default_pipelines  # noqa: E402
+from app.settings import Settings, load_settings, save_settings  # noqa: E402
+from app.store.records import ItemView, JobSummary  # noqa: E402
 
 log = logging.getLogger(__name__)
 
 OUT = REPO / "docs" / "screenshots"
+TARGET_LANG = "de"
 PHOTOS = (("invoice_4471.png", "#fdfdf8", ["INVOICE", "Invoice number 4471", "Total due: 120 EUR"]),
           ("meeting_notes.png", "#eef4ff", ["Meeting notes", "quarterly budget review"]),
           ("parking_permit.png", "#fff3d6", ["PARKING PERMIT", "Zone B — valid 2025"]),
           ("recipe.png", "#eaf7ea", ["Lemon cake", "3 eggs, 200 g flour"]),
-          ("boarding_pass.png", "#f3e9ff", ["BOARDING PASS", "Gate 12  Seat 14C"]),
+          ("train_ticket.png", "#f3e9ff", ["TRAIN TICKET", "Hamburg → Berlin Hbf", "Platform 12  Seat 41"]),
           ("wifi_password.png", "#ffe9ec", ["Guest Wi-Fi", "password: sunflower42"]))
+#: (folder, file name, espeak-ng voice, words). The German text is tests/media.py's GERMAN_TEXT.
+CLIPS = (("Videos", "Travel update.mp4", "en-us",
+          "Good evening, this is your travel update. The night train to Berlin leaves from platform twelve "
+          "at nine o'clock. Please keep your tickets ready."),
+         ("Videos", "Guten Morgen.mkv", "de", None),
+         ("Series/Season 1", "Episode 1.mp4", "en-us",
+          "Previously on Harbour Lights. Anna found an old map in the attic. "
+          "Tonight she finally opens the wooden box."),
+         ("Series/Season 1", "Episode 2.mkv", "de",
+          "Anna öffnet die alte Kiste. Darin liegt ein Brief von ihrem Großvater."))
+#: What the person adds by hand to the first line of each subtitle the killed engine had placed.
+SPEAKERS = {"Episode 1": "NARRATOR: ", "Episode 2": "ANNA: "}
+SEARCH_QUERY = "train to Berlin"
+
+
+def engine_config(settings: Settings) -> EngineConfig:
+    """The person's engine settings with quicker polls (two busy cores: a lease long enough for them)."""
+    return settings.engine_config(workers=2, lease_seconds=20.0, poll_interval=0.1, progress_interval=0.2)
+
+
+def make_clips(root: Path, library: Path) -> None:
+    """Real spoken videos: espeak-ng speech muxed by FFmpeg, through tests/media.py's helpers."""
+    from tests.media import GERMAN_TEXT, mux, speak
+
+    work = root / "speech"
+    work.mkdir(parents=True, exist_ok=True)
+    for n, (folder, name, voice, words) in enumerate(CLIPS):
+        wav = speak(words or GERMAN_TEXT, voice, work / f"clip{n}.wav")
+        dest = library / folder / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        mux(wav, dest)
 
 
 def render_photo(path: Path, background: str, lines: list[str]) -> None:
@@ -90,26 +127,73 @@ def settle(app: QApplication, seconds: float = 0.6) -> None:
         time.sleep(0.02)
 
 
+def engine_child(data_dir: Path, crash_after: str | None) -> int:
+    """``--engine-child``: run the real pipelines over the data dir's jobs until idle.
+
+    With ``--crash-after replaced`` the process dies (``os._exit``, no cleanup) right
+    after the first file it places has been renamed into place, before the engine could
+    record that step as done: what a power cut or a kill at that moment leaves behind.
+    """
+
+    def observe(event: str, step: Any) -> None:
+        if event == crash_after:
+            os._exit(9)
+
+    settings = load_settings(data_dir)
+    lib = Library(data_dir, default_pipelines(data_dir, settings), engine_config(settings), observe_step=observe)
+    try:
+        lib.start()
+        lib.run_until_idle()
+    finally:
+        lib.close()
+    return 0
+
+
+def add_speaker(path: Path, speaker: str) -> None:
+    """The person's edit: a speaker name in front of the first subtitle line."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".srt":  # the first line after the first timing line
+        edited = re.sub(r"(-->[^\n]*\n)", lambda m: m.group(1) + speaker, text, count=1)
+    else:  # ASS: the text field of the first Dialogue line (after its ninth comma)
+        edited = re.sub(r"^(Dialogue:(?:[^,]*,){9})", lambda m: m.group(1) + speaker, text, count=1, flags=re.M)
+    assert edited != text, f"nothing to edit in {path}"
+    path.write_text(edited, encoding="utf-8")
+
+
 def make_reviews(data_dir: Path, folder: Path) -> None:
-    """Two contested placements, produced the way they happen (see tests/e2e/test_manual_review.py)."""
-    make_media(folder, 3, prefix="Episode ")
-    lib = Library(data_dir, {"video": fake_pipeline()[0]}, EngineConfig(workers=1))
-    lib.add(folder, JobOptions())
+    """Contested placements, produced the way they happen (see tests/e2e/test_manual_review.py).
+
+    A job over ``folder`` is run by engine processes that are killed right after placing
+    a file; each time, the person then edits the file just placed. The next engine's
+    recovery finds a file that is neither what it wrote nor what was there before, and
+    hands it to the person (Review) instead of overwriting their edit.
+    """
+    settings = load_settings(data_dir)
+    lib = Library(data_dir, default_pipelines(data_dir, settings), engine_config(settings))
+    lib.add(folder, JobOptions.from_settings(settings))
     lib.close()
-    edited: set[str] = set()
-    child = [sys.executable, "-m", "tests.engine_child", str(data_dir), "--workers", "1"]
-    for _ in range(2):
-        subprocess.run(child + ["--crash-after", "replaced"], cwd=REPO, stdout=subprocess.DEVNULL, check=False)
-        for srt in folder.glob("*.test.srt"):
-            if srt.name not in edited:
-                edited.add(srt.name)
-                srt.write_text("1\n00:00:00,000 --> 00:00:02,000\nfixed by hand\n", encoding="utf-8")
-    subprocess.run(child, cwd=REPO, stdout=subprocess.DEVNULL, check=True)
+    child = [sys.executable, str(Path(__file__).resolve()), "--engine-child", str(data_dir)]
+    known = {p.name for p in folder.iterdir()}
+    edited = 0
+    for _ in range(len(SPEAKERS) + 1):
+        code = subprocess.run(child + ["--crash-after", "replaced"], cwd=REPO, check=False).returncode
+        if code == 0:
+            break  # nothing was left to place
+        assert code == 9, f"the engine child failed ({code})"
+        for path in sorted(folder.iterdir()):
+            if path.name not in known:
+                known.add(path.name)
+                speaker = next(s for stem, s in SPEAKERS.items() if path.name.startswith(stem))
+                add_speaker(path, speaker)
+                edited += 1
+                print(f"killed the engine after it placed {path.name}; added {speaker.strip()!r} to it by hand")
+    subprocess.run(child, cwd=REPO, check=True)
+    assert edited == len(SPEAKERS), f"{edited} placed file(s) edited, expected {len(SPEAKERS)}"
 
 
 def factory(data_dir: Path, settings: Settings) -> Library:
-    return Library(data_dir, {"video": fake_pipeline(max_sleep=0.6)[0], "image": image_pipeline(data_dir)},
-                   EngineConfig(workers=2, poll_interval=0.1, progress_interval=0.2))
+    """The app's own engine (``default_library``) with quicker polls."""
+    return Library(data_dir, default_pipelines(data_dir, settings), engine_config(settings))
 
 
 def shoot(gui: Gui, name: str) -> None:
@@ -119,18 +203,40 @@ def shoot(gui: Gui, name: str) -> None:
     print(f"wrote {path.relative_to(REPO)}")
 
 
+def job_named(gui: Gui, folder: str) -> JobSummary | None:
+    return next((j for j in gui.window.jobs_model.jobs if Path(j.folder).name == folder), None)
+
+
+def queue_items(gui: Gui) -> list[ItemView]:
+    model = gui.window.queue.model
+    return [item for row in range(model.rowCount()) if (item := model.item_at(row)) is not None]
+
+
+def mid_way(gui: Gui, job_id: int) -> bool:
+    """The shown job has finished some real work and has more to do."""
+    job = job_named(gui, "Videos")
+    if job is None or job.id != job_id or job.status != "running":
+        return False
+    items = queue_items(gui)
+    return any(i.status == "completed" or i.stage in ("translate", "render", "place") for i in items) and any(
+        i.status != "completed" for i in items)
+
+
 def main() -> int:
     logging.basicConfig(level=logging.WARNING)
+    began = time.monotonic()
     QApplication.instance() or QApplication(sys.argv[:1])  # fonts for render_photo; build_gui reuses it
     OUT.mkdir(parents=True, exist_ok=True)
     root = Path(tempfile.gettempdir()) / "sidecar-demo"  # a stable, readable path in the pictures
     shutil.rmtree(root, ignore_errors=True)
     data_dir, library = root / "data", root / "Library"
     data_dir.mkdir(parents=True)
-    make_reviews(data_dir, library / "Series" / "Season 1")
+    save_settings(data_dir, Settings(target_lang=TARGET_LANG, workers=2))
+    make_clips(root, library)
     for name, background, lines in PHOTOS:
         render_photo(library / "Photos" / name, background, lines)
-    make_media(library / "Movies", 40, prefix="Movie ")
+    make_reviews(data_dir, library / "Series" / "Season 1")
+    print(f"review items ready after {time.monotonic() - began:.0f} s")
 
     gui = build_gui([], data_dir, factory, poll_ms=300)
     assert gui is not None, "another Sidecar is running on this data dir"
@@ -139,35 +245,42 @@ def main() -> int:
     app = gui.app
     wait_until(app, lambda: gui.facade._library is not None, 60, "the engine")
     gui.window.add_paths([library / "Photos"])
-    wait_until(app, lambda: any(j.folder.endswith("Photos") and j.status == "completed" for j in gui.window.jobs_model.jobs),
-               600, "the photos to be indexed")
-    gui.window.add_paths([library / "Movies"])
-    wait_until(app, lambda: any(j.folder.endswith("Movies") and j.done >= 12 for j in gui.window.jobs_model.jobs),
-               600, "the movies to make progress")
-    movies = next(j for j in gui.window.jobs_model.jobs if j.folder.endswith("Movies"))
-    gui.window.select_job(movies.id)
-    settle(app, 1.5)
+    wait_until(app, lambda: (j := job_named(gui, "Photos")) is not None and j.status == "completed", 600,
+               "the photos to be indexed")
+    print(f"photos indexed after {time.monotonic() - began:.0f} s")
+
+    gui.window.add_paths([library / "Videos"])
+    wait_until(app, lambda: job_named(gui, "Videos") is not None, 60, "the videos job")
+    videos = job_named(gui, "Videos")
+    assert videos is not None
+    gui.window.select_job(videos.id)
+    wait_until(app, lambda: mid_way(gui, videos.id), 600, "the videos job to be mid-way")
+    settle(app, 0.3)
     shoot(gui, "main-window")
 
-    gui.facade.pause(movies.id)
-    wait_until(app, lambda: gui.window.jobs_model.jobs[gui.window.jobs_model.row_of(movies.id)].status == "paused",
-               60, "the pause")
-    gui.window.tabs.setCurrentWidget(gui.window.queue)
+    gui.facade.pause(videos.id)
+    wait_until(app, lambda: (j := job_named(gui, "Videos")) is not None and j.status == "paused", 120, "the pause")
     settle(app, 1.0)
+    gui.window.tabs.setCurrentWidget(gui.window.queue)
     shoot(gui, "queue")
 
+    gui.facade.resume(videos.id)
+    wait_until(app, lambda: (j := job_named(gui, "Videos")) is not None and j.status == "completed", 600,
+               "the videos to be subtitled")
+    print(f"videos subtitled after {time.monotonic() - began:.0f} s")
+
     gui.window.tabs.setCurrentWidget(gui.window.review)
-    wait_until(app, lambda: gui.window.review.list.count() >= 1, 60, "the reviews")
+    wait_until(app, lambda: gui.window.review.list.count() >= len(SPEAKERS), 60, "the reviews")
     gui.window.review.list.setCurrentRow(0)
-    gui.window.review.reason.setText("I corrected the timing myself")
+    gui.window.review.reason.setText("I added the speaker names myself")
     settle(app)
     shoot(gui, "review")
 
     search = gui.window.search
     gui.window.tabs.setCurrentWidget(search)
-    search.query.setText("invoice 4471")
+    search.query.setText(SEARCH_QUERY)
     search.run_search()
-    wait_until(app, lambda: search.images.rowCount() > 0, 300, "search results")
+    wait_until(app, lambda: search.images.rowCount() > 0 and search.lines.count() > 0, 300, "search results")
     settle(app, 1.5)
     shoot(gui, "search")
 
@@ -176,10 +289,17 @@ def main() -> int:
     gui.quit()
     wait_until(app, lambda: bool(closed), 120, "the engine to stop")
     assert not gui.facade.guard.violations, "the store or a model was called on the GUI thread"
+    print(f"done in {time.monotonic() - began:.0f} s")
     return 0
 
 
 if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--engine-child", type=Path, metavar="DATA_DIR", help="(internal) run an engine process")
+    parser.add_argument("--crash-after", choices=("started", "replaced"), help="(internal) with --engine-child")
+    args = parser.parse_args()
+    if args.engine_child:
+        sys.exit(engine_child(args.engine_child, args.crash_after))
     if not os.environ.get("DISPLAY") and not os.environ.get("QT_QPA_PLATFORM"):
         sys.exit("run under Xvfb: xvfb-run -a -s '-screen 0 1280x900x24' .venv/bin/python packaging/screenshots.py")
     sys.exit(main())

@@ -9,6 +9,9 @@ import pytest
 
 from app.engine.config import EngineConfig
 
+# Generated media (espeak-ng / ffmpeg) shared by the video tests.
+pytest_plugins = ["tests.media_fixtures"]
+
 
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:

@@ -9,12 +9,24 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 from pathlib import Path
 
 from app.engine.config import EngineConfig
 from app.engine.library import Library
 from tests.engine_stages import fake_pipeline
+
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run_child(data_dir: Path, crash_after: str | None = None, workers: int = 1) -> int:
+    """Run this child to idle (or to its planned crash) and return its exit code (9 = crashed on purpose)."""
+    cmd = [sys.executable, "-m", "tests.engine_child", str(data_dir), "--workers", str(workers)]
+    if crash_after:
+        cmd += ["--crash-after", crash_after]
+    return subprocess.run(cmd, cwd=REPO, stdout=subprocess.DEVNULL, timeout=300).returncode
 
 
 def main() -> int:

@@ -1,7 +1,6 @@
 """pytest plugin: the session-scoped ``media`` fixture (real generated media, see tests/media.py).
 
-Test modules that need it import it (``from tests.media_fixtures import media``);
-it can also be registered once with ``pytest_plugins = ["tests.media_fixtures"]``.
+Registered for the whole suite by ``pytest_plugins`` in tests/conftest.py.
 """
 
 from __future__ import annotations

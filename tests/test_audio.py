@@ -10,7 +10,6 @@ import pytest
 from app.errors import MediaError
 from app.media import audio as audio_mod
 from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio, load_audio
-from tests.media_fixtures import media  # noqa: F401  (fixture)
 
 
 @pytest.mark.parametrize("suffix", [".mp4", ".mkv", ".webm"])

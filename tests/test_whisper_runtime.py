@@ -15,7 +15,6 @@ from app.media.cues import build_cues
 from app.media.hallucination import filter_segments
 from app.ml.host import ModelHost
 from tests.media import ENGLISH_KEY_WORDS
-from tests.media_fixtures import media  # noqa: F401  (fixture)
 
 
 @pytest.fixture(scope="module")

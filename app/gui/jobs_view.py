@@ -7,17 +7,17 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHeaderView, QStyle, QStyledItemDelegate,
                                QStyleOptionProgressBar, QStyleOptionViewItem, QTableView, QWidget)
 
+from app.gui.table_model import ColumnsModel, Index
 from app.store.records import JobSummary
 
 log = logging.getLogger(__name__)
 
 ProgressRole = Qt.ItemDataRole.UserRole + 1
-Index = QModelIndex | QPersistentModelIndex
 
 MIN_ETA_SECONDS = 5.0
 """Below this much observed work, a rate is noise: the ETA column stays empty."""
@@ -59,7 +59,7 @@ def format_eta(seconds: float | None) -> str:
     return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
 
 
-class JobsModel(QAbstractTableModel):
+class JobsModel(ColumnsModel):
     COLUMNS = ("Folder", "Status", "Progress", "Failed", "Skipped", "Review", "ETA")
     PROGRESS = 2
 
@@ -71,14 +71,6 @@ class JobsModel(QAbstractTableModel):
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.jobs)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.COLUMNS[section]
-        return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():

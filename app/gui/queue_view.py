@@ -13,11 +13,12 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QUrl, Slot
+from PySide6.QtCore import QModelIndex, Qt, QUrl, Slot
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMessageBox, QPushButton,
                                QTableView, QVBoxLayout, QWidget)
 
+from app.gui.table_model import ColumnsModel, Index
 from app.gui.facade import EngineFacade
 from app.gui.jobs_view import ProgressDelegate, ProgressRole
 from app.store.records import ItemView, JobSummary
@@ -26,10 +27,9 @@ log = logging.getLogger(__name__)
 
 PAGE_SIZE = 200
 MAX_PAGES = 8
-Index = QModelIndex | QPersistentModelIndex
 
 
-class QueueModel(QAbstractTableModel):
+class QueueModel(ColumnsModel):
     COLUMNS = ("Item", "Stage", "Status", "Progress", "Error")
     PROGRESS = 3
 
@@ -46,14 +46,6 @@ class QueueModel(QAbstractTableModel):
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else self._rows
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.COLUMNS[section]
-        return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():

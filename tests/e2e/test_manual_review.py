@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,16 +11,9 @@ import pytest
 from app.cli import main as cli
 from app.engine.config import EngineConfig
 from app.engine.library import JobOptions, Library
+from tests.engine_child import run_child
 from tests.engine_stages import fake_pipeline, make_media
 
-REPO = Path(__file__).resolve().parents[2]
-
-
-def _run_child(data_dir: Path, crash: bool) -> int:
-    cmd = [sys.executable, "-m", "tests.engine_child", str(data_dir), "--workers", "1"]
-    if crash:
-        cmd += ["--crash-after", "replaced"]
-    return subprocess.run(cmd, cwd=REPO, stdout=subprocess.DEVNULL, timeout=300).returncode
 
 
 def _cli_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:
@@ -42,7 +33,7 @@ def test_contested_target_goes_to_review_and_each_decision_acts(tmp_path: Path, 
     tampered: dict[str, bytes] = {}
     expected: dict[str, str] = {}
     for _ in range(3):
-        assert _run_child(data_dir, crash=True) == 9
+        assert run_child(data_dir, crash_after="replaced") == 9
         # The crash came after the rename and before `succeeded`: the file is there, then someone edits it.
         for srt in media.glob("*.test.srt"):
             if srt.name not in tampered and srt.name not in expected:
@@ -50,7 +41,7 @@ def test_contested_target_goes_to_review_and_each_decision_acts(tmp_path: Path, 
                 tampered[srt.name] = b"edited by a person\n"
                 srt.write_bytes(tampered[srt.name])
     assert len(tampered) == 3
-    assert _run_child(data_dir, crash=False) == 0
+    assert run_child(data_dir) == 0
 
     code, listing = _cli_json(capsys, "review", "list", "--data-dir", str(data_dir))
     reviews = {Path(r["target"]).name: r for r in listing["reviews"]}
@@ -74,7 +65,7 @@ def test_contested_target_goes_to_review_and_each_decision_acts(tmp_path: Path, 
                           "--reason", "second opinion", "--data-dir", str(data_dir))
     assert code == 2 and out["error"]["code"] == "review_conflict"
 
-    assert _run_child(data_dir, crash=False) == 0
+    assert run_child(data_dir) == 0
     items = {Path(i["path"]).stem: i for i in _cli_json(capsys, "status", str(job_id), "--data-dir", str(data_dir))[1]["jobs"][0]["items"]}
 
     def item_of(srt: str) -> dict:

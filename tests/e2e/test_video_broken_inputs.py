@@ -19,7 +19,6 @@ from app.pipelines.video import NO_SPEECH
 from app.settings import Settings
 from app.store.records import ItemView, JobSummary
 from tests.media import MediaFactory
-from tests.media_fixtures import media  # noqa: F401  (fixture)
 from tests.video_jobs import folder_of, library, run_folder
 
 EDITED = "geändert.mkv"
@@ -55,7 +54,7 @@ class Run:
 
 
 @pytest.fixture(scope="module")
-def broken_run(media: MediaFactory, tmp_path_factory: pytest.TempPathFactory) -> Run:  # noqa: F811
+def broken_run(media: MediaFactory, tmp_path_factory: pytest.TempPathFactory) -> Run:
     root = tmp_path_factory.mktemp("broken")
     folder = folder_of(root / "library", {
         "no_audio.mp4": media.no_audio(),

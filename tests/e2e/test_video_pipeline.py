@@ -19,7 +19,6 @@ from app.ml.llm_runtime import smollm2_path
 from app.pipelines.video import TRANSLATION_FALLBACK
 from app.store.records import ItemView, JobSummary
 from tests.media import MediaFactory, media_duration
-from tests.media_fixtures import media  # noqa: F401  (fixture)
 from tests.video_jobs import (
     assert_loads_everywhere,
     assert_monotonic,
@@ -51,7 +50,7 @@ class Run:
 
 
 @pytest.fixture(scope="module")
-def subtitled(media: MediaFactory, tmp_path_factory: pytest.TempPathFactory) -> Run:  # noqa: F811
+def subtitled(media: MediaFactory, tmp_path_factory: pytest.TempPathFactory) -> Run:
     root = tmp_path_factory.mktemp("video-pipeline")
     folder = folder_of(root / "library", {
         "english_short.mp4": media.english_short(".mp4"),
@@ -158,7 +157,7 @@ def test_adding_the_same_folder_again_skips_everything(subtitled: Run) -> None:
 
 
 def test_smollm2_translation_keeps_the_1_to_1_mapping_with_fallbacks_flagged(
-    subtitled: Run, media: MediaFactory, tmp_path: Path  # noqa: F811
+    subtitled: Run, media: MediaFactory, tmp_path: Path
 ) -> None:
     """Switching to another translation model re-translates from the stored transcript."""
     models_register(subtitled.data_dir, smollm2_path(), "translation", "smollm2-local")

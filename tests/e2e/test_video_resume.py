@@ -19,7 +19,6 @@ from app.media.audio import SAMPLE_RATE
 from app.paths import database_path
 from app.store import Store
 from tests.media import MediaFactory, media_duration
-from tests.media_fixtures import media  # noqa: F401  (fixture)
 from tests.video_jobs import (
     assert_every_sentence_once_in_order,
     assert_monotonic,
@@ -67,7 +66,7 @@ def _assert_resumed_from(output: dict[str, Any], checkpoint: dict[str, Any], dur
 
 
 def test_pausing_mid_transcribe_resumes_from_the_last_segment(
-    media: MediaFactory, tmp_path: Path  # noqa: F811
+    media: MediaFactory, tmp_path: Path
 ) -> None:
     folder = folder_of(tmp_path / "library", {CLIP: media.english_long(".mp4")})
     lib = library(tmp_path / "data")
@@ -99,7 +98,7 @@ def _cli(data_dir: Path, *args: str, **kw: Any) -> subprocess.Popen[bytes]:
 
 
 def test_a_killed_engine_resumes_transcription_from_its_checkpoint(
-    media: MediaFactory, tmp_path: Path  # noqa: F811
+    media: MediaFactory, tmp_path: Path
 ) -> None:
     folder = folder_of(tmp_path / "library", {CLIP: media.english_long(".mp4")})
     data_dir = tmp_path / "data"

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -13,17 +11,10 @@ from PySide6.QtCore import Qt
 from app.engine.config import EngineConfig
 from app.engine.library import JobOptions, Library
 from app.gui.app import Gui
+from tests.engine_child import run_child
 from tests.engine_stages import fake_pipeline, make_media
 from tests.gui.conftest import off_gui
 
-REPO = Path(__file__).resolve().parents[2]
-
-
-def _run_child(data_dir: Path, crash: bool) -> int:
-    cmd = [sys.executable, "-m", "tests.engine_child", str(data_dir), "--workers", "1"]
-    if crash:
-        cmd += ["--crash-after", "replaced"]
-    return subprocess.run(cmd, cwd=REPO, stdout=subprocess.DEVNULL, timeout=300).returncode
 
 
 def _two_contested_targets(data_dir: Path, media: Path) -> None:
@@ -34,13 +25,13 @@ def _two_contested_targets(data_dir: Path, media: Path) -> None:
     lib.close()
     tampered: set[str] = set()
     for _ in range(2):
-        assert _run_child(data_dir, crash=True) == 9
+        assert run_child(data_dir, crash_after="replaced") == 9
         for srt in media.glob("*.test.srt"):
             if srt.name not in tampered:
                 tampered.add(srt.name)
                 srt.write_bytes(b"edited by a person\n")
     assert len(tampered) == 2
-    assert _run_child(data_dir, crash=False) == 0
+    assert run_child(data_dir) == 0
 
 
 def test_panel_decision_reaches_the_store_and_a_conflict_is_shown(qtbot: Any, tmp_path: Path, data_dir: Path,
