@@ -25,3 +25,6 @@ class EchoRuntime:
 
     def abort(self, *_: object) -> None:
         os.abort()
+
+    def oom(self, *_: object) -> None:
+        raise RuntimeError("CUDA failed with error out of memory")

@@ -54,3 +54,28 @@ def test_stage_whose_model_process_dies_is_retried_and_engine_lives_on(data_dir:
     assert items[media[1].name].status == "completed"
     assert loads[ECHO.key] == 2, "the crashed runtime is restarted once"
     assert [n for n, _ in digests[1].calls].count(media[1].name) == 2
+
+
+def test_out_of_device_memory_releases_models_and_retries(data_dir: Path, tmp_path: Path, fast_config) -> None:
+    media = make_media(tmp_path / "lib", 2)
+    first = {"n": 0}
+
+    def method(name: str) -> str:
+        if name == media[0].name and first["n"] == 0:
+            first["n"] += 1
+            return "oom"
+        return "echo"
+
+    pipeline, digests = fake_pipeline(gpu_spec=ECHO)
+    digests[1].model_method = method
+    lib = Library(data_dir, {"video": pipeline}, fast_config)
+    try:
+        job = lib.add(tmp_path / "lib", JobOptions())
+        lib.start()
+        lib.run_until_idle()
+        summary = lib.status(job.id)[0]
+        loads = lib.model_loads()
+    finally:
+        lib.close()
+    assert (summary.done, summary.failed) == (2, 0)
+    assert loads[ECHO.key] == 2, "the model was released after the out-of-memory error and loaded again"

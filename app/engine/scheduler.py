@@ -200,6 +200,12 @@ class Scheduler:
         except SidecarError as exc:
             if exc.code == "folder_missing":
                 self.store.jobs.fail(claim.job_id, exc.code, exc.message)
+            elif exc.code == "gpu_out_of_memory":
+                # Give every resident model's memory back, then let the stage retry (transient).
+                log.warning("out of device memory in %s of %s: releasing models and retrying", claim.name, claim.item_path)
+                self.pool.release_all()
+                self._settle(self._fail, claim, exc.code, "the device ran out of memory; models were released and "
+                             "the stage will be retried", True)
             else:
                 log.info("stage %s of %s failed: %s (%s)", claim.name, claim.item_path, exc.message, exc.code)
                 self._settle(self._fail, claim, exc.code, exc.message, exc.transient)

@@ -75,10 +75,20 @@ def _serve(conn: Connection, runtime: str, params: dict[str, Any]) -> None:
         except SidecarError as exc:
             conn.send(("error", exc.code, exc.message, exc.transient))
         except Exception as exc:  # noqa: BLE001
-            conn.send(("error", "runtime_error", f"{exc}\n{traceback.format_exc()}", True))
+            code = "gpu_out_of_memory" if is_out_of_memory(exc) else "runtime_error"
+            conn.send(("error", code, f"{exc}\n{traceback.format_exc()}", True))
 
 
 _STOPPED = object()
+
+# How CTranslate2, onnxruntime, llama.cpp and CUDA itself word a failed device allocation.
+_OOM_MARKERS = ("out of memory", "cudaerrormemoryallocation", "failed to allocate", "cublas_status_alloc_failed")
+
+
+def is_out_of_memory(exc: BaseException) -> bool:
+    """True when a runtime error is a device allocation failure (the engine frees models and retries)."""
+    text = str(exc).lower()
+    return isinstance(exc, MemoryError) or any(marker in text for marker in _OOM_MARKERS)
 
 
 def _stream(conn: Connection, gen: Any) -> Any:
