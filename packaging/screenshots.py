@@ -1,6 +1,6 @@
 """Take the README's screenshots from the real app on a real, processed library.
 
-Run under a virtual X server (a few minutes on two cores)::
+Run under a virtual X server (under a minute on two cores)::
 
     xvfb-run -a -s "-screen 0 1280x900x24" .venv/bin/python packaging/screenshots.py
 
@@ -12,12 +12,14 @@ with the models that ship with it, on the CPU:
   base → bundled Gemma 3 270M translation into German → SRT/ASS placed next to the
   video → dialogue indexed for search);
 * **images**: pictures of printed text drawn here, indexed by the real image pipeline
-  (RapidOCR + multilingual-e5), with their ``.sidecar.json`` placed next to them;
+  (RapidOCR + multilingual-e5; no CLIP model is installed, so its visual stage records
+  "no visual model installed"), with their ``.sidecar.json`` placed next to them;
 * the **Review** items come about the real way: an engine process (this script, run
   with ``--engine-child``) killed right after it placed a subtitle file, the file then
-  edited by hand (a speaker name added), and recovery finding the changed file;
-* the job in the **Queue** shot was paused by the screenshot script while its real
-  stages were running, and resumed afterwards.
+  edited the way a person would (a speaker name added), and recovery finding the change;
+* the **Videos** job is shot while it runs, once its first video is done; the script
+  then pauses it (the pause lands at the translation's next checkpoint, here after its
+  last batch, hence "translate · paused · 100 %"), shoots the Queue, and resumes it.
 """
 
 from __future__ import annotations
@@ -58,18 +60,21 @@ PHOTOS = (("invoice_4471.png", "#fdfdf8", ["INVOICE", "Invoice number 4471", "To
           ("recipe.png", "#eaf7ea", ["Lemon cake", "3 eggs, 200 g flour"]),
           ("train_ticket.png", "#f3e9ff", ["TRAIN TICKET", "Hamburg → Berlin Hbf", "Platform 12  Seat 41"]),
           ("wifi_password.png", "#ffe9ec", ["Guest Wi-Fi", "password: sunflower42"]))
-#: (folder, file name, espeak-ng voice, words). The German text is tests/media.py's GERMAN_TEXT.
+#: (folder, file name, espeak-ng voice, words): None is tests/media.py's GERMAN_TEXT. The texts were
+#: chosen so that Whisper base detects the right language from espeak-ng's robotic voices; what it
+#: mishears ("Harbor Light", "Dach wurde") stays as it heard it.
 CLIPS = (("Videos", "Travel update.mp4", "en-us",
-          "Good evening, this is your travel update. The night train to Berlin leaves from platform twelve "
-          "at nine o'clock. Please keep your tickets ready."),
+          "Good evening, this is your travel update. The train to Berlin leaves from platform twelve "
+          "at eight thirty. Please keep your tickets ready."),
          ("Videos", "Guten Morgen.mkv", "de", None),
          ("Series/Season 1", "Episode 1.mp4", "en-us",
           "Previously on Harbour Lights. Anna found an old map in the attic. "
           "Tonight she finally opens the wooden box."),
          ("Series/Season 1", "Episode 2.mkv", "de",
-          "Anna öffnet die alte Kiste. Darin liegt ein Brief von ihrem Großvater."))
+          "Was bisher geschah. Anna hat auf dem Dachboden eine alte Karte gefunden. "
+          "Heute Abend öffnet sie endlich die Kiste aus Holz."))
 #: What the person adds by hand to the first line of each subtitle the killed engine had placed.
-SPEAKERS = {"Episode 1": "NARRATOR: ", "Episode 2": "ANNA: "}
+SPEAKERS = {"Episode 1": "NARRATOR: ", "Episode 2": "ERZÄHLER: "}
 SEARCH_QUERY = "train to Berlin"
 
 
@@ -85,7 +90,7 @@ def make_clips(root: Path, library: Path) -> None:
     work = root / "speech"
     work.mkdir(parents=True, exist_ok=True)
     for n, (folder, name, voice, words) in enumerate(CLIPS):
-        wav = speak(words or GERMAN_TEXT, voice, work / f"clip{n}.wav")
+        wav = speak(words or GERMAN_TEXT, voice, work / f"clip{n}.wav", speed=140 if voice == "de" and words else 150)
         dest = library / folder / name
         dest.parent.mkdir(parents=True, exist_ok=True)
         mux(wav, dest)
@@ -173,21 +178,25 @@ def make_reviews(data_dir: Path, folder: Path) -> None:
     lib.add(folder, JobOptions.from_settings(settings))
     lib.close()
     child = [sys.executable, str(Path(__file__).resolve()), "--engine-child", str(data_dir)]
+    # A killed engine leaves its model processes to notice the closed pipe (and say so): kept out of the way.
+    logs = (data_dir.parent / "engine-children.log").open("ab")
     known = {p.name for p in folder.iterdir()}
     edited = 0
     for _ in range(len(SPEAKERS) + 1):
-        code = subprocess.run(child + ["--crash-after", "replaced"], cwd=REPO, check=False).returncode
+        code = subprocess.run(child + ["--crash-after", "replaced"], cwd=REPO, stdout=logs, stderr=logs,
+                              check=False).returncode
         if code == 0:
             break  # nothing was left to place
-        assert code == 9, f"the engine child failed ({code})"
+        assert code == 9, f"the engine child failed ({code}); see {logs.name}"
         for path in sorted(folder.iterdir()):
             if path.name not in known:
                 known.add(path.name)
                 speaker = next(s for stem, s in SPEAKERS.items() if path.name.startswith(stem))
                 add_speaker(path, speaker)
                 edited += 1
-                print(f"killed the engine after it placed {path.name}; added {speaker.strip()!r} to it by hand")
-    subprocess.run(child, cwd=REPO, check=True)
+                print(f"killed the engine after it placed {path.name}; edited it as a person would ({speaker.strip()!r} added)")
+    subprocess.run(child, cwd=REPO, stdout=logs, stderr=logs, check=True)
+    logs.close()
     assert edited == len(SPEAKERS), f"{edited} placed file(s) edited, expected {len(SPEAKERS)}"
 
 
@@ -213,13 +222,17 @@ def queue_items(gui: Gui) -> list[ItemView]:
 
 
 def mid_way(gui: Gui, job_id: int) -> bool:
-    """The shown job has finished some real work and has more to do."""
-    job = job_named(gui, "Videos")
-    if job is None or job.id != job_id or job.status != "running":
-        return False
+    """The job has finished its first video and is still working on the rest."""
+    job = next((j for j in gui.window.jobs_model.jobs if j.id == job_id), None)
+    return job is not None and job.status == "running" and 0 < job.done < job.total and len(queue_items(gui)) == job.total
+
+
+def paused_still(gui: Gui, job_id: int) -> bool:
+    """The pause took effect: the job says paused and no item of it is still running."""
+    job = next((j for j in gui.window.jobs_model.jobs if j.id == job_id), None)
     items = queue_items(gui)
-    return any(i.status == "completed" or i.stage in ("translate", "render", "place") for i in items) and any(
-        i.status != "completed" for i in items)
+    return job is not None and job.status == "paused" and len(items) == job.total and all(
+        i.status != "running" for i in items)
 
 
 def main() -> int:
@@ -254,14 +267,17 @@ def main() -> int:
     videos = job_named(gui, "Videos")
     assert videos is not None
     gui.window.select_job(videos.id)
-    wait_until(app, lambda: mid_way(gui, videos.id), 600, "the videos job to be mid-way")
+    wait_until(app, lambda: mid_way(gui, videos.id) or job_named(gui, "Videos").status == "completed", 600,
+               "the videos job to be mid-way")
+    assert job_named(gui, "Videos").status != "completed", "the videos finished before they could be shown mid-way"
     settle(app, 0.3)
     shoot(gui, "main-window")
 
     gui.facade.pause(videos.id)
-    wait_until(app, lambda: (j := job_named(gui, "Videos")) is not None and j.status == "paused", 120, "the pause")
+    wait_until(app, lambda: paused_still(gui, videos.id) or job_named(gui, "Videos").status == "completed", 120,
+               "the pause")
+    assert job_named(gui, "Videos").status != "completed", "the videos finished before the pause took effect"
     settle(app, 1.0)
-    gui.window.tabs.setCurrentWidget(gui.window.queue)
     shoot(gui, "queue")
 
     gui.facade.resume(videos.id)
@@ -271,7 +287,8 @@ def main() -> int:
 
     gui.window.tabs.setCurrentWidget(gui.window.review)
     wait_until(app, lambda: gui.window.review.list.count() >= len(SPEAKERS), 60, "the reviews")
-    gui.window.review.list.setCurrentRow(0)
+    rows = [gui.window.review.list.item(n).text() for n in range(gui.window.review.list.count())]
+    gui.window.review.list.setCurrentRow(next(n for n, text in enumerate(rows) if text.startswith("Episode 1")))
     gui.window.review.reason.setText("I added the speaker names myself")
     settle(app)
     shoot(gui, "review")

@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from app.engine.library import JobOptions, Library
 from app.engine.stage import ModelSpec, Output, Pipeline, StageContext
+from app.store.records import ItemView, JobSummary
 from app.errors import SidecarError
 
 
@@ -113,3 +115,36 @@ def make_media(folder: Path, n: int, prefix: str = "clip") -> list[Path]:
         p.write_bytes(f"fake video {prefix} {i}\n".encode() * 10)
         paths.append(p)
     return paths
+
+
+@dataclass
+class Outcome:
+    """What one job left behind, read before the library closed."""
+
+    summary: JobSummary
+    items: dict[str, ItemView]
+    loads: dict[str, int]
+
+
+def process(lib: Library, folder: Path, options: JobOptions | None = None) -> Outcome:
+    """Add ``folder`` as a job, run the engine until idle, read the outcome and close the library."""
+    try:
+        job = lib.add(folder, options or JobOptions())
+        lib.start()
+        lib.run_until_idle()
+        return Outcome(lib.status(job.id)[0], {Path(i.path).name: i for i in lib.items(job.id)}, lib.model_loads())
+    finally:
+        lib.close()
+
+
+def fail_first_call(name: str, failing_method: str) -> Callable[[str], str]:
+    """A model_method that calls ``failing_method`` the first time item ``name`` reaches the model, then echoes."""
+    first = {"done": False}
+
+    def method(item: str) -> str:
+        if item == name and not first["done"]:
+            first["done"] = True
+            return failing_method
+        return "echo"
+
+    return method

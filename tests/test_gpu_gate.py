@@ -6,9 +6,9 @@ from pathlib import Path
 
 from app.engine.config import EngineConfig
 from app.engine.gpu_gate import GpuGate
-from app.engine.library import JobOptions, Library
+from app.engine.library import Library
 from app.engine.stage import ModelSpec
-from tests.engine_stages import fake_pipeline, make_media
+from tests.engine_stages import fake_pipeline, make_media, process
 
 WHISPER = ModelSpec.of("tests.runtimes:EchoRuntime", memory_mb=4000, tag="whisper")
 LLM = ModelSpec.of("tests.runtimes:EchoRuntime", memory_mb=4000, tag="llm")
@@ -55,16 +55,9 @@ def test_group_is_transcribed_before_translated_and_each_model_loads_once(data_d
     probe.resident = lambda: lib.scheduler.pool.resident()
     for d in digests[1:]:
         d.on_run = lambda ctx: both_resident.append(len(lib.scheduler.pool.resident()) > 1)
-    try:
-        job = lib.add(tmp_path / "lib", JobOptions())
-        lib.start()
-        lib.run_until_idle()
-        summary = lib.status(job.id)[0]
-        loads = lib.model_loads()
-    finally:
-        lib.close()
-    assert (summary.status, summary.done) == ("completed", 5)
-    assert loads == {WHISPER.key: 1, LLM.key: 1}
+    out = process(lib, tmp_path / "lib")
+    assert (out.summary.status, out.summary.done) == ("completed", 5)
+    assert out.loads == {WHISPER.key: 1, LLM.key: 1}
     assert both_resident and not any(both_resident), "whisper is freed before the LLM loads"
     runs = [line.split() for line in journal.read_text().splitlines()]
     transcribe = [(float(a), float(b)) for _, _, s, a, b in runs if s == "transcribe"]

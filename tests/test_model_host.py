@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from app.engine.library import JobOptions, Library
+from app.engine.library import Library
 from app.engine.stage import ModelSpec
 from app.errors import ModelCrashed
 from app.ml.host import ModelHost
-from tests.engine_stages import fake_pipeline, make_media
+from tests.engine_stages import fail_first_call, fake_pipeline, make_media, process
 
 ECHO = ModelSpec.of("tests.runtimes:EchoRuntime", memory_mb=100, tag="a")
 
@@ -30,52 +30,19 @@ def test_host_streams_events_and_reports_a_crash() -> None:
 
 def test_stage_whose_model_process_dies_is_retried_and_engine_lives_on(data_dir: Path, tmp_path: Path, fast_config) -> None:
     media = make_media(tmp_path / "lib", 3)
-    first = {"n": 0}
-
-    def method(name: str) -> str:
-        if name == media[1].name and first["n"] == 0:
-            first["n"] += 1
-            return "abort"
-        return "echo"
-
     pipeline, digests = fake_pipeline(gpu_spec=ECHO)
-    digests[1].model_method = method
-    lib = Library(data_dir, {"video": pipeline}, fast_config)
-    try:
-        job = lib.add(tmp_path / "lib", JobOptions())
-        lib.start()
-        lib.run_until_idle()
-        summary = lib.status(job.id)[0]
-        items = {Path(i.path).name: i for i in lib.items(job.id)}
-        loads = lib.model_loads()
-    finally:
-        lib.close()
-    assert (summary.status, summary.done, summary.failed) == ("completed", 3, 0)
-    assert items[media[1].name].status == "completed"
-    assert loads[ECHO.key] == 2, "the crashed runtime is restarted once"
+    digests[1].model_method = fail_first_call(media[1].name, "abort")
+    out = process(Library(data_dir, {"video": pipeline}, fast_config), tmp_path / "lib")
+    assert (out.summary.status, out.summary.done, out.summary.failed) == ("completed", 3, 0)
+    assert out.items[media[1].name].status == "completed"
+    assert out.loads[ECHO.key] == 2, "the crashed runtime is restarted once"
     assert [n for n, _ in digests[1].calls].count(media[1].name) == 2
 
 
 def test_out_of_device_memory_releases_models_and_retries(data_dir: Path, tmp_path: Path, fast_config) -> None:
     media = make_media(tmp_path / "lib", 2)
-    first = {"n": 0}
-
-    def method(name: str) -> str:
-        if name == media[0].name and first["n"] == 0:
-            first["n"] += 1
-            return "oom"
-        return "echo"
-
     pipeline, digests = fake_pipeline(gpu_spec=ECHO)
-    digests[1].model_method = method
-    lib = Library(data_dir, {"video": pipeline}, fast_config)
-    try:
-        job = lib.add(tmp_path / "lib", JobOptions())
-        lib.start()
-        lib.run_until_idle()
-        summary = lib.status(job.id)[0]
-        loads = lib.model_loads()
-    finally:
-        lib.close()
-    assert (summary.done, summary.failed) == (2, 0)
-    assert loads[ECHO.key] == 2, "the model was released after the out-of-memory error and loaded again"
+    digests[1].model_method = fail_first_call(media[0].name, "oom")
+    out = process(Library(data_dir, {"video": pipeline}, fast_config), tmp_path / "lib")
+    assert (out.summary.done, out.summary.failed) == (2, 0)
+    assert out.loads[ECHO.key] == 2, "the model was released after the out-of-memory error and loaded again"

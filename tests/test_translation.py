@@ -205,3 +205,19 @@ def test_a_line_left_untranslated_inside_a_good_batch_is_flagged_in_place() -> N
     result = translate_cues(["a", "b", "c", "d"], "en", "de", leaves_second_line, batch_size=2)
     assert result.texts == ["T:a", "b", "T:c", "d"]
     assert result.fallback == [1, 3] and result.retried_batches == 0
+
+
+def test_a_line_holding_another_lines_source_is_a_shift_and_the_batch_is_split() -> None:
+    """Gemma once answered line 2 with line 3's English text: numbered, but slid along."""
+    sizes: list[int] = []
+
+    def slides_when_batched(prompt: Prompt) -> str:
+        sizes.append(len(prompt.items))
+        if len(prompt.items) < 2:
+            return _answer(prompt)
+        texts = [t for _, t in prompt.items]
+        return "\n".join(f"{i}| {texts[i] if i < len(texts) else 'T:' + t}" for i, t in prompt.items)
+
+    result = translate_cues(TEXTS[:3], "en", "de", slides_when_batched, batch_size=3)
+    assert result.texts == [f"T:{t}" for t in TEXTS[:3]], "no cue carries a neighbour's text"
+    assert sizes[0] == 3 and max(sizes[1:]) < 3, "the shifted batch was retried smaller"

@@ -177,6 +177,12 @@ def _is_echo(parsed: Sequence[str], chunk: Sequence[str]) -> bool:
     return all(_one_line(a).casefold() == _one_line(b).casefold() for a, b in zip(parsed, chunk))
 
 
+def _is_shifted(parsed: Sequence[str], chunk: Sequence[str]) -> bool:
+    """Some answer line repeats a *different* cue's source text: the model slid lines along."""
+    sources = {_one_line(t).casefold(): i for i, t in enumerate(chunk)}
+    return any(sources.get(_one_line(a).casefold(), i) != i for i, a in enumerate(parsed))
+
+
 def translate_cues(
     texts: Sequence[str],
     source: str | None,
@@ -222,6 +228,8 @@ def _translate_batch(
     prompt = build_prompt(chunk, source, target, first_index)
     result.calls += 1
     parsed = parse_answer(complete_fn(prompt), len(chunk))
+    if parsed is not None and _is_shifted(parsed, chunk):
+        parsed = None  # a line holds another line's source: the numbering no longer maps 1:1
     if parsed is not None and not _is_echo(parsed, chunk):
         # Lines the model left as they were are kept, and flagged: nothing was translated.
         return parsed, [first_index + i for i, (a, b) in enumerate(zip(parsed, chunk)) if _is_echo([a], [b])]

@@ -50,7 +50,14 @@ def _serve(conn: Connection, runtime: str, params: dict[str, Any]) -> None:
     except Exception as exc:  # noqa: BLE001 - reported to the parent with its trace
         conn.send(("load_error", "model_load_failed", f"{exc}\n{traceback.format_exc()}"))
         return
-    conn.send(("loaded", info))
+    try:
+        conn.send(("loaded", info))
+        _answer_calls(conn, model)
+    except (BrokenPipeError, ConnectionResetError, EOFError):
+        return  # the engine is gone (killed or closed): nothing left to answer
+
+
+def _answer_calls(conn: Connection, model: Any) -> None:
     while True:
         try:
             message = conn.recv()

@@ -345,7 +345,8 @@ class TranslateStage:
         def on_batch_done(progress: TranslationProgress) -> None:
             ctx.save_partial(progress.to_dict())
             ctx.progress(len(progress.texts) / progress.total, f"{len(progress.texts)}/{progress.total} cues")
-            ctx.check()
+            if len(progress.texts) < progress.total:  # after the last batch the stage is done: nothing to pause
+                ctx.check()
 
         result = translate_cues(
             texts, source, target, self._complete_fn(ctx, backend), self.batch_size, on_batch_done,

@@ -50,8 +50,19 @@ class StageRepo:
             q = q.where(stages.c.item_id.not_in(list(exclude_items)))
         if gpu is True:
             # GPU stages: lowest stage index first within a group, so a group is transcribed
-            # before it is translated and each model loads once per group.
-            q = q.where(stages.c.gpu_mb > 0).order_by(jobs.c.id, items.c.grp, stages.c.idx, items.c.ordinal)
+            # before it is translated and each model loads once per group. "First" includes
+            # earlier GPU stages still waiting on a CPU stage: a translate is not admitted while
+            # a live item of its group has yet to be transcribed, or whisper would load twice.
+            other, other_item = aliased(stages), aliased(items)
+            q = q.where(
+                stages.c.gpu_mb > 0,
+                ~exists().where(
+                    other.c.job_id == stages.c.job_id, other.c.gpu_mb > 0, other.c.idx < stages.c.idx,
+                    other.c.status.in_(("waiting", "queued", "running")),
+                    other_item.c.id == other.c.item_id, other_item.c.grp == items.c.grp,
+                    other_item.c.status.in_(("pending", "running")),
+                ),
+            ).order_by(jobs.c.id, items.c.grp, stages.c.idx, items.c.ordinal)
         elif gpu is False:
             # CPU stages: deepest first, so items finish (and free their workspace) early.
             q = q.where(stages.c.gpu_mb == 0).order_by(jobs.c.id, items.c.grp, stages.c.idx.desc(), items.c.ordinal)
