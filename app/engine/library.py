@@ -10,7 +10,7 @@ import logging
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Mapping
 
 from app.engine import search as fused_search
 from app.engine.config import EngineConfig
@@ -239,8 +239,4 @@ class Library:
             return None
 
 
-def add_paths(library: Library, paths: Iterable[Path], options: JobOptions) -> list[JobSummary]:
-    return [library.add(Path(p), options) for p in paths]
-
-
-__all__ = ["JobOptions", "Library", "add_paths"]
+__all__ = ["JobOptions", "Library"]

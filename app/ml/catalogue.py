@@ -33,7 +33,7 @@ from filelock import FileLock, Timeout
 
 from app.errors import NotFound, SidecarError
 from app.ml import bundled as bundled_models
-from app.ml.downloads import Cancel, Progress, discard_partial, download, fsync_dir, part_path, sha256_file
+from app.ml.downloads import Cancel, Progress, download, fsync_dir, part_path, sha256_file
 
 log = logging.getLogger(__name__)
 
@@ -704,12 +704,3 @@ def models_register(
 
     _update_state(data_dir, change)
     return _row(data_dir, name)
-
-
-def discard_download(data_dir: Path | str, name: str) -> None:
-    """Drop the partial files of an interrupted install of ``name``."""
-    entry = load_catalogue().get(name)
-    if entry is None or entry.is_bundled:
-        return
-    for f in entry.files:
-        discard_partial(install_dir(data_dir, name) / f.path)

@@ -164,13 +164,6 @@ class JobRepo:
             )
             return len(ids)
 
-    def job_ids_for_item(self, item_id: int) -> int:
-        with self.db.read() as conn:
-            job_id = conn.execute(select(items.c.job_id).where(items.c.id == item_id)).scalar()
-        if job_id is None:
-            raise NotFound(f"no item {item_id}")
-        return int(job_id)
-
     def summaries(self, job_id: int | None = None) -> list[JobSummary]:
         with self.db.read() as conn:
             all_paused = conn.execute(select(engine_flags.c.value).where(engine_flags.c.name == PAUSE_ALL_FLAG)).first() is not None
