@@ -18,8 +18,8 @@ with the models that ship with it, on the CPU:
   with ``--engine-child``) killed right after it placed a subtitle file, the file then
   edited the way a person would (a speaker name added), and recovery finding the change;
 * the **Videos** job is shot while it runs, once its first video is done; the script
-  then pauses it (the pause lands at the translation's next checkpoint, here after its
-  last batch, hence "translate · paused · 100 %"), shoots the Queue, and resumes it.
+  then pauses it (the second video stops at its next checkpoint or between stages),
+  shoots the Queue, and resumes it.
 """
 
 from __future__ import annotations
