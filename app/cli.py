@@ -8,9 +8,11 @@ import logging
 import signal
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from app import __version__
 from app.engine.library import JobOptions, Library
 from app.errors import SidecarError
 from app.paths import data_dir as resolve_data_dir
@@ -31,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     common = _common()
     parser = argparse.ArgumentParser(prog="sidecar", parents=[common],
                                      description="Subtitles for videos and a searchable index for images, next to your files.")
+    parser.add_argument("--version", action="version", version=f"sidecar {__version__}")
     sub = parser.add_subparsers(dest="command")
 
     add = sub.add_parser("add", parents=[common], help="add folders or files as jobs")
@@ -332,26 +335,39 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Library], int]] = {
 }
 
 
-def _gui_request(parser: argparse.ArgumentParser, argv: Sequence[str]) -> tuple[str | None, list[Path]] | None:
-    """``sidecar`` alone, or ``sidecar PATH…`` (a file manager's "Open with"), opens the GUI."""
+@dataclass(frozen=True)
+class GuiRequest:
+    """``sidecar`` alone, ``sidecar PATH…`` (a file manager's "Open with") or ``sidecar --tray`` (sign-in start)."""
+
+    data_dir: str | None
+    paths: list[Path]
+    tray: bool
+
+
+def _gui_request(parser: argparse.ArgumentParser, argv: Sequence[str]) -> GuiRequest | None:
     commands = {name for action in parser._actions if isinstance(action, argparse._SubParsersAction) for name in action.choices}
     gui = argparse.ArgumentParser(add_help=False)
     gui.add_argument("--data-dir")
+    gui.add_argument("--tray", action="store_true")
     gui.add_argument("paths", nargs="*")
     known, rest = gui.parse_known_args(argv)
     if rest or (known.paths and known.paths[0] in commands):
         return None
-    return known.data_dir, [Path(p) for p in known.paths]
+    return GuiRequest(known.data_dir, [Path(p) for p in known.paths], known.tray)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     gui = _gui_request(parser, sys.argv[1:] if argv is None else argv)
     if gui is not None:
-        from app.gui.app import run_gui
-
+        try:
+            from app.gui.app import run_gui
+        except ImportError as exc:
+            print(f"sidecar: the desktop app needs PySide6, which is not installed ({exc}); install it with "
+                  "`pip install sidecar[gui]`, or use the commands (`sidecar --help`)", file=sys.stderr)
+            return 2
         logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-        return run_gui(gui[1], resolve_data_dir(gui[0]))
+        return run_gui(gui.paths, resolve_data_dir(gui.data_dir), start_in_tray=gui.tray)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.command == "run" else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)

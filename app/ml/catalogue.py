@@ -22,7 +22,6 @@ import logging
 import os
 import re
 import shutil
-import sys
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -32,6 +31,7 @@ from typing import Mapping, Any, Callable
 from filelock import FileLock, Timeout
 
 from app.errors import NotFound, SidecarError
+from app.resources import resource_path
 from app.ml import bundled as bundled_models
 from app.ml.downloads import Cancel, Progress, download, fsync_dir, part_path, sha256_file
 
@@ -81,28 +81,11 @@ class CatalogueEntry:
 
 
 def catalogue_path() -> Path:
-    """``resources/models.json``: beside the ``app`` package in a checkout and in an installed wheel.
-
-    ``SIDECAR_RESOURCES`` overrides the folder (frozen builds, packagers).
-    """
-    candidates = []
-    override = os.environ.get("SIDECAR_RESOURCES")
-    if override:
-        candidates.append(Path(override) / "models.json")
-    package_root = Path(__file__).resolve().parent.parent  # app/
-    candidates += [
-        package_root.parent / "resources" / "models.json",  # checkout, or site-packages/resources from the wheel
-        package_root / "resources" / "models.json",  # if packaging moves resources inside the package
-        Path(sys.prefix) / "share" / "sidecar" / "resources" / "models.json",
-    ]
-    for candidate in candidates:
-        if candidate.is_file():
-            return candidate
-    raise ModelError(
-        "the model catalogue (resources/models.json) is missing from this installation; looked in "
-        + ", ".join(str(c) for c in candidates),
-        code="catalogue_missing",
-    )
+    """``resources/models.json``, found as every other shipped file is (checkout, wheel, frozen app)."""
+    try:
+        return resource_path("models.json")
+    except SidecarError as exc:
+        raise ModelError(exc.message, code="catalogue_missing") from exc
 
 
 def _safe_relative(path: str) -> bool:
