@@ -129,3 +129,14 @@ def test_sign_in_start_is_a_gui_request_that_stays_in_the_tray() -> None:
     assert request is not None and not request.tray and request.paths == [Path("Videos")]
     assert _gui_request(parser, ["status"]) is None
     assert _gui_request(parser, ["--version"]) is None
+
+
+def test_llama_cpp_writes_nothing_to_stderr(tmp_path: Path) -> None:
+    """``sidecar doctor`` used to print ``llama_kv_cache_iswa: …`` from llama.cpp itself."""
+    gguf = bundled.gemma_gguf_path(tmp_path)
+    code = ("import sys; from app.ml.llama_loader import load_llama\n"
+            f"model = load_llama({str(gguf)!r}, n_ctx=128, n_threads=1)\n"
+            "print(model.n_ctx())\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and int(done.stdout) >= 128, done.stderr
+    assert done.stderr == ""
