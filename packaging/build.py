@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app import __version__  # noqa: E402
-from app.ml.bundled import GEMMA_FILE, gemma_gguf_path  # noqa: E402
+from app.ml.bundled import GEMMA_FILE, gemma_gguf_path, whisper_base_paths  # noqa: E402
+from quantize_whisper import write_int8_model  # noqa: E402  (beside this script)
 
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 
@@ -139,6 +140,55 @@ def is_elf(path: Path) -> bool:
         return handle.read(4) == b"\x7fELF"
 
 
+_LOAD_CHECK = """
+import ctypes, json, sys
+failed = []
+for path in json.load(sys.stdin):
+    try:
+        ctypes.CDLL(path, mode=ctypes.RTLD_LOCAL)
+    except OSError as exc:
+        failed.append([path, str(exc)])
+print(json.dumps(failed))
+"""
+
+
+def _strip_debug_info(app_dir: Path) -> int:
+    """``strip --strip-debug`` every bundled ELF file, keeping only copies that still load.
+
+    Libraries that auditwheel rewrote with patchelf can come out of ``strip`` unloadable
+    ("ELF load command address/offset not page-aligned": numpy's OpenBLAS does), so each
+    stripped file is loaded once in a fresh process and the original is put back when
+    that fails.
+    """
+    import json
+
+    backups: dict[Path, Path] = {}
+    saved = 0
+    for path in sorted(app_dir.rglob("*")):
+        if not (is_elf(path) and (".so" in path.name or os.access(path, os.X_OK))):
+            continue
+        backup = path.with_name(path.name + ".unstripped")
+        shutil.copy2(path, backup)
+        before = path.stat().st_size
+        subprocess.run(["strip", "--strip-debug", str(path)], check=True)
+        if path.stat().st_size < before:
+            backups[path] = backup
+            saved += before - path.stat().st_size
+        else:
+            backup.unlink()
+    libraries = [str(p) for p in backups if ".so" in p.name]
+    check = subprocess.run([sys.executable, "-c", _LOAD_CHECK], input=json.dumps(libraries), capture_output=True,
+                           text=True, check=True, env={"PATH": "/usr/bin:/bin"})
+    for path_text, error in json.loads(check.stdout):
+        path = Path(path_text)
+        print(f"kept unstripped (stripped copy did not load: {error.splitlines()[0][:120]}): {path.name}")
+        saved -= backups[path].stat().st_size - path.stat().st_size
+        os.replace(backups.pop(path), path)
+    for backup in backups.values():
+        backup.unlink()
+    return saved
+
+
 def slim_linux_folder(app_dir: Path) -> dict[str, int]:
     """Strip debug info from bundled ELF files and turn byte-identical copies into symlinks.
 
@@ -146,14 +196,9 @@ def slim_linux_folder(app_dir: Path) -> dict[str, int]:
     with it, 2 MB without) and PyInstaller copies a library's versioned aliases
     (llama.cpp's libllama.so, .so.0, .so.0.5.0) as separate files. Returns bytes saved.
     """
-    saved = {"debug info": 0, "duplicate copies": 0}
-    for path in sorted(app_dir.rglob("*")):
-        if is_elf(path) and (".so" in path.name or os.access(path, os.X_OK)):
-            before = path.stat().st_size
-            subprocess.run(["strip", "--strip-debug", str(path)], check=True)
-            saved["debug info"] += before - path.stat().st_size
     import hashlib
 
+    saved = {"debug info": _strip_debug_info(app_dir), "duplicate copies": 0}
     seen: dict[tuple[Path, int, str], Path] = {}
     for path in sorted(app_dir.rglob("*.so*"), key=lambda p: (len(p.name), p.name)):
         if not is_elf(path):
@@ -276,11 +321,15 @@ def main() -> int:
     start = time.perf_counter()
     gemma = gemma_gguf_path(work / "gemma")
     assert gemma.name == GEMMA_FILE
+    whisper = work / "whisper-base-int8"
+    if not (whisper / "model.bin").is_file():
+        write_int8_model(whisper_base_paths(), whisper)
     icons = make_icons(work / "icons")
-    env = dict(os.environ, SIDECAR_GEMMA_GGUF=str(gemma), SIDECAR_ICON_ICO=str(icons / "sidecar.ico"))
+    env = dict(os.environ, SIDECAR_GEMMA_GGUF=str(gemma), SIDECAR_WHISPER_INT8_DIR=str(whisper),
+               SIDECAR_ICON_ICO=str(icons / "sidecar.ico"))
     if sys.platform == "win32":
         env["SIDECAR_VERSION_FILE"] = str(windows_version_file(work))
-    timings["prepare (Gemma joined, icons)"] = time.perf_counter() - start
+    timings["prepare (Gemma joined, Whisper int8, icons)"] = time.perf_counter() - start
 
     start = time.perf_counter()
     run([sys.executable, "-m", "PyInstaller", "--noconfirm", "--log-level", "WARN", "--distpath", str(dist),

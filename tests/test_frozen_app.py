@@ -140,3 +140,35 @@ def test_llama_cpp_writes_nothing_to_stderr(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and int(done.stdout) >= 128, done.stderr
     assert done.stderr == ""
+
+
+def test_the_packaged_int8_whisper_transcribes_exactly_like_the_bundled_one(tmp_path: Path, media,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build ships Whisper base re-saved with int8 weights; on the CPU nothing may change."""
+    from faster_whisper import WhisperModel
+
+    monkeypatch.syspath_prepend(str(REPO / "packaging"))
+    import quantize_whisper
+
+    folder = quantize_whisper.write_int8_model(bundled.whisper_base_paths(), tmp_path / "whisper-base-int8")
+    original_size = sum(p.stat().st_size for p in bundled.whisper_base_paths()["model.bin"])
+    assert (folder / "model.bin").stat().st_size < 0.55 * original_size
+
+    def transcript(model: WhisperModel) -> list[tuple[float, float, str]]:
+        segments, _ = model.transcribe(str(media.english_long_wav()), beam_size=5, word_timestamps=True)
+        return [(round(s.start, 2), round(s.end, 2), s.text) for s in segments]
+
+    original = transcript(WhisperModel("base", device="cpu", compute_type="int8", cpu_threads=2,
+                                       files=bundled.whisper_base_files()))
+    packaged = transcript(WhisperModel(str(folder), device="cpu", compute_type="int8", cpu_threads=2))
+    assert len(original) >= 5 and packaged == original
+
+
+def test_a_packaged_app_loads_whisper_from_its_bundle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shipped = tmp_path / "resources" / bundled.WHISPER_BASE_INT8
+    shipped.mkdir(parents=True)
+    for name in ("config.json", "tokenizer.json", "vocabulary.txt", "model.bin"):
+        (shipped / name).write_bytes(b"x")
+    monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path), raising=False)
+    assert bundled.whisper_base_paths()["model.bin"] == shipped / "model.bin"
+    assert bundled.whisper_base_files()["config.json"] == b"x"

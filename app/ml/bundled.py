@@ -59,8 +59,18 @@ def _require(pip_name: str) -> Path:
     return folder
 
 
+WHISPER_BASE_INT8 = "models/whisper-base-int8"
+
+
 def whisper_base_paths() -> dict[str, Path | tuple[Path, Path]]:
-    """The bundled Whisper base files; ``model.bin`` is a pair of parts to be joined."""
+    """The bundled Whisper base files; ``model.bin`` is a pair of parts to be joined.
+
+    A packaged app ships the same model re-saved with int8 weights (half the size, the
+    same transcript on the CPU: ``packaging/quantize_whisper.py``) and uses that.
+    """
+    shipped = find_resource(WHISPER_BASE_INT8)
+    if shipped is not None:
+        return {name: shipped / name for name in ("config.json", "tokenizer.json", "vocabulary.txt", "model.bin")}
     part1 = _require(WHISPER_BASE_PARTS[0]) / "data"
     part2 = _require(WHISPER_BASE_PARTS[1]) / "data"
     return {
