@@ -8,7 +8,7 @@ sees one folder's changes in the order they happened and never two at once.
 A new or modified media file is queued only once it is *stable*: its size and mtime
 unchanged for a quiet period. Events reset the clock, so a file still being copied is
 never hashed for an item. Stable files go through the same planning as a job's scan
-(``plan_item``: cached stage results, fingerprints, the already-subtitled rule) and are
+(``plan_item``: cached stage results, fingerprints, the kind's skip rule) and are
 appended to the folder's rolling job.
 
 Renames and moves keep the item (its sha256, finished stages and search rows) and move
@@ -39,7 +39,8 @@ from watchdog.observers.polling import PollingObserver
 from app.engine.atomic_write import sha256_file
 from app.engine.library import JobOptions, Library
 from app.engine.plan import plan_item
-from app.engine.scan import is_already_subtitled, media_kind, scan
+from app.engine.kinds import ALL, MEDIA_KINDS
+from app.engine.scan import scan
 from app.engine.stage import Pipeline
 from app.errors import SidecarError
 from app.settings import Settings, load_settings, save_settings
@@ -58,7 +59,6 @@ NETWORK_FILESYSTEMS = frozenset({
 _DRIVE_REMOTE = 4  # GetDriveTypeW
 _OCTAL_ESCAPE = re.compile(r"\\([0-7]{3})")
 _EVENT_TYPES = frozenset({"created", "modified", "closed", "deleted", "moved"})
-_KINDS = {"all": frozenset({"video", "image"}), "video": frozenset({"video"}), "image": frozenset({"image"})}
 _REMOVED_REASON = "the file was deleted or moved out of the watched folder"
 
 ChangeCallback = Callable[[str, str], None]  # (action, path): queued | renamed | removed | unchanged
@@ -199,7 +199,7 @@ class FolderWatcher:
         self.folder = Path(watch.folder)
         self.options = dict(watch.options)
         self.recursive = not self.options.get("top_level", False)
-        self.kinds = _KINDS[str(self.options.get("kind", "all"))] & frozenset(self.pipelines)
+        self.kinds = MEDIA_KINDS.selection(str(self.options.get("kind", ALL))) & frozenset(self.pipelines)
         self.mode = "stopped"
         self._on_change = on_change or (lambda action, path: None)
         self._native_observer = native_observer
@@ -334,7 +334,7 @@ class FolderWatcher:
             self._touch(src)
         elif kind == "deleted":
             self._pending.pop(src, None)
-            if media_kind(Path(src)) is not None:
+            if MEDIA_KINDS.of(Path(src)) is not None:
                 self._remove([src])
         elif kind == "moved":
             self._moved(src, dest)
@@ -343,7 +343,8 @@ class FolderWatcher:
         p = Path(path)
         if not _is_within_folder(p, self.folder) or (not self.recursive and p.parent != self.folder):
             return False
-        return media_kind(p) in self.kinds
+        kind = MEDIA_KINDS.of(p)
+        return kind is not None and kind.name in self.kinds
 
     def _touch(self, path: str) -> None:
         """Something happened to ``path``: (re)start its quiet period."""
@@ -360,10 +361,10 @@ class FolderWatcher:
     def _moved(self, src: str, dest: str) -> None:
         self._pending.pop(src, None)
         if not self._in_scope(dest):
-            if media_kind(Path(src)) is not None:
+            if MEDIA_KINDS.of(Path(src)) is not None:
                 self._remove([src])
             return
-        if media_kind(Path(src)) is None:  # e.g. "photo.jpg.part" → "photo.jpg": a new file
+        if MEDIA_KINDS.of(Path(src)) is None:  # e.g. "photo.jpg.part" → "photo.jpg": a new file
             self._touch(dest)
             return
         self._rename(src, dest)
@@ -515,20 +516,21 @@ class FolderWatcher:
         self._on_change("queued", path)
 
     def _plan(self, path: Path, st: os.stat_result, sha: str) -> NewItem:
-        kind = media_kind(path)
+        kind = MEDIA_KINDS.of(path)
         assert kind is not None
-        if kind == "video":
+        if kind.skip is not None:
             try:
                 names = os.listdir(path.parent)
             except OSError:
                 names = []
-            match = is_already_subtitled(path, names)
-            if match:
+            reason = kind.skip_reason(path, names)
+            if reason:
                 # Unlike a job's scan, keep the hash: the item is then current and the next
                 # catch-up sees this file as known instead of adding it again.
-                return NewItem(path=str(path), kind=kind, size=st.st_size, mtime_ns=st.st_mtime_ns, sha256=sha,
-                               skip_reason=f"already subtitled ({match})")
-        return plan_item(self.store.jobs, self.pipelines[kind], self.options, path, st.st_size, st.st_mtime_ns, sha)
+                return NewItem(path=str(path), kind=kind.name, size=st.st_size, mtime_ns=st.st_mtime_ns, sha256=sha,
+                               skip_reason=reason)
+        return plan_item(self.store.jobs, self.pipelines[kind.name], self.options, path, st.st_size, st.st_mtime_ns,
+                         sha)
 
 
 def _is_within_folder(path: Path, folder: Path) -> bool:
@@ -621,7 +623,7 @@ class WatchService:
 # -- the watches table as the person edits it (CLI, Settings page) ------------------------------------
 
 
-def watch_options(settings: Settings, kind: str = "all", top_level: bool = False) -> JobOptions:
+def watch_options(settings: Settings, kind: str = ALL, top_level: bool = False) -> JobOptions:
     """The job options a new watch freezes, from the current settings (like ``sidecar add``)."""
     return JobOptions.from_settings(settings, kind, top_level)
 
