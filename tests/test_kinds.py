@@ -8,11 +8,13 @@ import pytest
 
 from app.cli import build_parser
 from app.engine.kinds import MEDIA_KINDS, MediaKind, MediaKinds
+from app.engine.library import JobOptions, Library
 from app.engine.stage import Pipeline
 from app.errors import SidecarError
 from app.gui.main_window import media_file_filters
 from app.media.naming import already_subtitled
 from app.pipelines import DEFAULT_KINDS
+from tests.engine_stages import fake_pipeline
 
 
 def _kind(name: str, extensions: str, search_kind: str = "dialogue") -> MediaKind:
@@ -84,3 +86,24 @@ def test_the_add_files_dialog_offers_every_registered_extension() -> None:
         assert any(f.startswith(f"{kind.label} (") for f in filters)
         for ext in kind.extensions:
             assert f"*{ext} " in media and f"*{ext.upper()}" in media
+
+
+def test_audio_is_a_registered_kind_with_the_already_subtitled_rule(tmp_path: Path, data_dir: Path, fast_config) -> None:
+    folder = tmp_path / "lib"
+    folder.mkdir()
+    for name in ("talk.mp3", "talk.en.srt", "memo.FLAC", "clip.mp4", "notes.txt"):
+        (folder / name).write_bytes(name.encode() * 10)
+    stages = fake_pipeline()[0].stages
+    lib = Library(data_dir, {"audio": Pipeline("audio", stages)}, fast_config)
+    try:
+        job = lib.add(folder, JobOptions(kind="audio"))
+        first = {Path(i.path).name: i.status for i in lib.items(job.id)}
+        lib.start()
+        lib.run_until_idle()
+        again = lib.add(folder, JobOptions())
+    finally:
+        lib.close()
+    assert first == {"talk.mp3": "skipped", "memo.FLAC": "pending"}
+    assert (folder / "memo.test.srt").is_file()
+    assert (again.total, again.skipped) == (0, 2)  # both audio files now have a subtitle
+    assert again.scan_report["unsupported"]["kinds"] == ["video"]  # no video pipeline in this library

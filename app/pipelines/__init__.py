@@ -11,10 +11,10 @@ from pathlib import Path
 
 from app.engine.kinds import MEDIA_KINDS, MediaKind, register_kind
 from app.engine.stage import Pipeline
-from app.pipelines import image, video
+from app.pipelines import audio, image, video
 from app.settings import Settings
 
-DEFAULT_KINDS: tuple[MediaKind, ...] = (video.KIND, image.KIND)
+DEFAULT_KINDS: tuple[MediaKind, ...] = (video.KIND, image.KIND, audio.KIND)
 
 for _kind in DEFAULT_KINDS:
     register_kind(_kind)
