@@ -33,7 +33,7 @@ def _common() -> argparse.ArgumentParser:
 def build_parser() -> argparse.ArgumentParser:
     common = _common()
     parser = argparse.ArgumentParser(prog="sidecar", parents=[common],
-                                     description="Subtitles for videos and a searchable index for images, next to your files.")
+                                     description="Subtitles for videos and audio, and a searchable index for images, next to your files.")
     parser.add_argument("--version", action="version", version=f"sidecar {__version__}")
     sub = parser.add_subparsers(dest="command")
 
