@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from app import __version__
+from app.engine.kinds import ALL, MEDIA_KINDS
 from app.engine.library import JobOptions, Library
 from app.errors import SidecarError
 from app.paths import data_dir as resolve_data_dir
@@ -32,14 +33,14 @@ def _common() -> argparse.ArgumentParser:
 def build_parser() -> argparse.ArgumentParser:
     common = _common()
     parser = argparse.ArgumentParser(prog="sidecar", parents=[common],
-                                     description="Subtitles for videos and a searchable index for images, next to your files.")
+                                     description="Subtitles for videos and audio, and a searchable index for images, next to your files.")
     parser.add_argument("--version", action="version", version=f"sidecar {__version__}")
     sub = parser.add_subparsers(dest="command")
 
     add = sub.add_parser("add", parents=[common], help="add folders or files as jobs")
     add.add_argument("paths", nargs="+", type=Path)
     add.add_argument("--top-level", action="store_true", help="do not descend into sub-folders")
-    add.add_argument("--kind", choices=("all", "video", "image"), default="all")
+    add.add_argument("--kind", choices=MEDIA_KINDS.choices(), default=ALL)
     add.add_argument("--target-lang", help="translation language (ISO 639-1), default from settings")
     add.add_argument("--naming", choices=("media-server", "compat"), help="subtitle naming preset")
     add.add_argument("--existing", choices=("skip", "overwrite", "keep_both"), help="policy for existing files")
@@ -87,14 +88,14 @@ def build_parser() -> argparse.ArgumentParser:
     search = sub.add_parser("search", parents=[common], help="search images and dialogue")
     search.add_argument("query", nargs="?", help="words to look for (any language)")
     search.add_argument("--image", type=Path, help="find images that look like this file")
-    search.add_argument("--kind", choices=("image", "dialogue", "all"), default="all")
+    search.add_argument("--kind", choices=MEDIA_KINDS.search_choices(), default=ALL)
     search.add_argument("--limit", type=int, default=20)
 
     watch = sub.add_parser("watch", parents=[common], help="watch folders: new, changed, moved and deleted media follow")
     wsub = watch.add_subparsers(dest="watch_command", required=True)
     wadd = wsub.add_parser("add", parents=[common])
     wadd.add_argument("path", type=Path)
-    wadd.add_argument("--kind", choices=("all", "video", "image"), default="all")
+    wadd.add_argument("--kind", choices=MEDIA_KINDS.choices(), default=ALL)
     wadd.add_argument("--top-level", action="store_true", help="do not descend into sub-folders")
     wadd.add_argument("--polling", action="store_true", help="always poll (for shares Sidecar does not detect)")
     wsub.add_parser("remove", parents=[common]).add_argument("path", type=Path)
@@ -283,7 +284,7 @@ def cmd_watch(args: argparse.Namespace, lib: Library) -> int:
         w = watch.remove_watch(lib, args.path)
         _emit(args, {"removed": w.folder}, lambda: f"stopped watching {w.folder} (its items and outputs stay)")
     else:
-        rows = [{"folder": w.folder, "job": w.job_id, "polling": w.polling, "kind": w.options.get("kind", "all"),
+        rows = [{"folder": w.folder, "job": w.job_id, "polling": w.polling, "kind": w.options.get("kind", ALL),
                  "top_level": bool(w.options.get("top_level")), "last_scan_at": w.last_scan_at}
                 for w in lib.store.watches.list()]
         _emit(args, {"watches": rows}, lambda: "\n".join(
