@@ -19,6 +19,7 @@ from app.errors import SidecarError
 from app.paths import data_dir as resolve_data_dir
 from app.pipelines import default_pipelines
 from app.settings import load_settings
+from app.store.states import JobStatus
 
 log = logging.getLogger(__name__)
 
@@ -182,7 +183,7 @@ def cmd_run(args: argparse.Namespace, lib: Library) -> int:
         watches.stop()
     jobs = lib.status()
     loads = lib.model_loads()
-    bad = any(j.failed or j.review or j.status == "failed" for j in jobs)
+    bad = any(j.failed or j.review or j.status == JobStatus.FAILED for j in jobs)
     _emit(args, {"jobs": [_job_json(j) for j in jobs], "model_loads": loads},
           lambda: "\n".join(f"job {j.id}: {j.status} — {j.done}/{j.total} done, {j.failed} failed, {j.review} review" for j in jobs))
     return 1 if bad else 0

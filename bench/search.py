@@ -28,8 +28,8 @@ from sqlalchemy import text
 from app.engine import search as fused_search
 from app.paths import database_path
 from app.store import Store
-from app.store import search_index as index
-from app.store.search_index import CurrentContent
+from app.store import search_queries, search_schema, search_writes
+from app.store.search_queries import CurrentContent
 
 TEXT_MODEL, VISUAL_MODEL, VISUAL_DIM, K = "e5", "clip", 512, 50
 WORDS = ("invoice receipt beach cat dog mountain sunset city street car train meeting budget report "
@@ -44,7 +44,7 @@ def unit(rng: np.random.Generator, n: int, dim: int) -> np.ndarray:
 
 def build(data_dir: Path, n: int, seed: int = 0) -> tuple[Store, np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
-    text_vecs, visual_vecs = unit(rng, n, index.TEXT_DIM), unit(rng, n, VISUAL_DIM)
+    text_vecs, visual_vecs = unit(rng, n, search_schema.TEXT_DIM), unit(rng, n, VISUAL_DIM)
     store = Store(database_path(data_dir))
     now = time.time()
     with store.db.write() as conn:
@@ -58,7 +58,7 @@ def build(data_dir: Path, n: int, seed: int = 0) -> tuple[Store, np.ndarray, np.
                     "INSERT INTO items (job_id, ordinal, path, kind, sha256, status, updated_at) "
                     "VALUES (1, :i, :p, 'image', :sha, 'completed', :t)"), {"i": i, "p": f"/bench/img_{i}.jpg", "sha": sha, "t": now})
                 doc = " ".join(rng.choice(WORDS, 8)) + f" number {i}"
-                index.upsert_image(conn, sha, text_model=TEXT_MODEL, text_vector=text_vecs[i], document=doc,
+                search_writes.upsert_image(conn, sha, text_model=TEXT_MODEL, text_vector=text_vecs[i], document=doc,
                                    ocr_text=doc, visual_model=VISUAL_MODEL, visual_vector=visual_vecs[i])
     return store, text_vecs, visual_vecs
 
@@ -89,16 +89,16 @@ def bench(n: int, queries: int) -> dict[str, list[float]]:
         store, text_vecs, visual_vecs = build(Path(tmp), n)
         print(f"  built {n} images in {time.perf_counter() - started:.0f} s", flush=True)
         rng = np.random.default_rng(1)
-        qt, qv = unit(rng, queries, index.TEXT_DIM), unit(rng, queries, VISUAL_DIM)
+        qt, qv = unit(rng, queries, search_schema.TEXT_DIM), unit(rng, queries, VISUAL_DIM)
         it = iter(range(10**9))
         try:
             def knn_text() -> object:
                 with store.db.read() as conn:
-                    return index.knn_text(conn, qt[next(it) % queries], model=TEXT_MODEL, k=K, current=CURRENT)
+                    return search_queries.knn_text(conn, qt[next(it) % queries], model=TEXT_MODEL, k=K, current=CURRENT)
 
             def knn_visual() -> object:
                 with store.db.read() as conn:
-                    return index.knn_visual(conn, qv[next(it) % queries], model=VISUAL_MODEL, k=K, current=CURRENT)
+                    return search_queries.knn_visual(conn, qv[next(it) % queries], model=VISUAL_MODEL, k=K, current=CURRENT)
 
             def fused() -> object:
                 j = next(it) % queries
@@ -109,7 +109,7 @@ def bench(n: int, queries: int) -> dict[str, list[float]]:
 
             # Recall check: sqlite-vec is exact, so its top 10 must be numpy's top 10.
             with store.db.read() as conn:
-                got = [int(h.sha256, 16) for h in index.knn_text(conn, qt[0], model=TEXT_MODEL, k=10, current=CURRENT)]
+                got = [int(h.sha256, 16) for h in search_queries.knn_text(conn, qt[0], model=TEXT_MODEL, k=10, current=CURRENT)]
             assert got == brute_force(text_vecs, qt[0], 10).tolist(), "sqlite-vec KNN disagrees with brute force"
             return {
                 "knn_text": timed(knn_text, queries),

@@ -10,8 +10,8 @@ import sqlean
 import sqlite_vec
 from sqlalchemy import Engine, create_engine, event, text
 
-from app.store import search_index as index
-from app.store.search_index import CurrentContent
+from app.store import search_schema
+from app.store.search_queries import CurrentContent
 
 CURRENT = CurrentContent("items")
 
@@ -26,7 +26,7 @@ def make_engine(path) -> Engine:
         dbapi_connection.enable_load_extension(False)
 
     with engine.begin() as conn:
-        for statement in index.SCHEMA:
+        for statement in search_schema.SCHEMA:
             conn.exec_driver_sql(statement)
         conn.exec_driver_sql("CREATE TABLE items (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL)")
     return engine

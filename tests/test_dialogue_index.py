@@ -13,6 +13,7 @@ from app.errors import SidecarError
 from app.ml.host import ModelHost
 from app.ml.index_models import TEXT_EMBEDDING_SPEC
 from app.pipelines.dialogue import index_dialogue
+from app.store.search_writes import SearchIndexWriter
 from tests.engine_stages import fake_pipeline, make_media
 
 LINES_EN = [
@@ -54,7 +55,7 @@ def test_a_spoken_phrase_finds_its_cue_with_start_time(tmp_path, data_dir, fast_
         lib.add(tmp_path / "videos", JobOptions(kind="video"))
         sha = hashlib.sha256(video.read_bytes()).hexdigest()
         embed = lambda texts: e5.call("embed_passages", list(texts))  # noqa: E731 - the hosted e5
-        assert index_dialogue(lib.store.db.write, video, sha, en + zh, embed) == 6
+        assert index_dialogue(SearchIndexWriter(lib.store.db.write), video, sha, en + zh, embed) == 6
 
         hits = lib.search("buried treasure oak tree", kind="dialogue")
         assert hits[0]["path"] == str(video) and hits[0]["kind"] == "dialogue"
@@ -68,7 +69,7 @@ def test_a_spoken_phrase_finds_its_cue_with_start_time(tmp_path, data_dir, fast_
         assert lib.search("captain", kind="all")[0]["start"] == 1.0
 
         # Re-indexing a language replaces it and keeps the other one.
-        index_dialogue(lib.store.db.write, video, sha, [(20.0, 22.0, "The ship has sunk.", "en")], embed)
+        index_dialogue(SearchIndexWriter(lib.store.db.write), video, sha, [(20.0, 22.0, "The ship has sunk.", "en")], embed)
         assert lib.search("ship has sunk", kind="dialogue")[0]["start"] == 20.0
         remaining = lib.search("oak tree", kind="dialogue")
         assert remaining and not any("oak" in h["snippet"] for h in remaining)

@@ -86,13 +86,15 @@ def test_index_writes_of_a_lost_claim_are_refused(tmp_path: Path, data_dir: Path
     store = Store(database_path(data_dir), clock=lambda: now[0], lease_seconds=30)
     try:
         ctx = _context(store, data_dir, "w1")
-        with ctx.library_transaction() as conn:
-            conn.execute(text("INSERT INTO search_image (sha256, text_model, document, indexed_at) VALUES ('s1', 'e5', 'ok', 0)"))
+        vector = [1.0] + [0.0] * 383
+        ctx.search_index.upsert_image("s1", text_model="e5", text_vector=vector, document="ok")
         now[0] += 31  # the lease ran out: another worker may own the stage now
         with pytest.raises(LeaseLost):
-            with ctx.library_transaction() as conn:
-                conn.execute(text("INSERT INTO search_image (sha256, text_model, document, indexed_at) VALUES ('s2', 'e5', 'late', 0)"))
+            ctx.search_index.upsert_image("s2", text_model="e5", text_vector=vector, document="late")
+        with pytest.raises(LeaseLost):
+            ctx.search_index.upsert_dialogue("a.mp4", "s3", [(0.0, 1.0, "late", "en")], [vector], text_model="e5")
         with store.db.read() as conn:
             assert conn.execute(text("SELECT sha256 FROM search_image")).scalars().all() == ["s1"]
+            assert conn.execute(text("SELECT count(*) FROM search_cue")).scalar_one() == 0
     finally:
         store.close()

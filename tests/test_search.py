@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.engine.search import near_best, reciprocal_rank_fusion, search, similar_images
-from app.store import search_index as index
+from app.engine.search import near_best, search, similar_images
+from app.store import search_queries, search_writes
+from app.store.search_queries import reciprocal_rank_fusion
 from tests.search_db import CURRENT, make_engine, set_item
 
 
@@ -30,7 +31,7 @@ def engine(tmp_path):
     with engine.begin() as conn:
         for sha, doc, visual in (("s1", "grey tabby kitten", [1.0, 0.0, 0.0]), ("s2", "invoice 4471", [0.0, 1.0, 0.0])):
             set_item(conn, f"/pics/{sha}.png", sha)
-            index.upsert_image(conn, sha, text_model="e5", text_vector=flat, document=doc,
+            search_writes.upsert_image(conn, sha, text_model="e5", text_vector=flat, document=doc,
                                visual_model="clip", visual_vector=visual)
     return engine
 
@@ -44,7 +45,7 @@ def test_clip_text_vector_ranks_images_by_what_they_show(engine):
 
 
 def test_semantic_hits_far_from_the_best_are_cut():
-    hits = [index.ImageHit("a", 0.10), index.ImageHit("b", 0.15), index.ImageHit("c", 0.30)]
+    hits = [search_queries.ImageHit("a", 0.10), search_queries.ImageHit("b", 0.15), search_queries.ImageHit("c", 0.30)]
     assert [h.sha256 for h in near_best(hits)] == ["a", "b"]
     assert near_best([]) == []
 
@@ -65,7 +66,7 @@ def test_empty_query_returns_nothing(engine):
 
 def test_similar_images_excludes_the_query_image(engine):
     with engine.connect() as conn:
-        vector = index.visual_vector(conn, "s1", "clip")
+        vector = search_queries.visual_vector(conn, "s1", "clip")
     results = similar_images(vector, connect=engine.connect, current=CURRENT, visual_model="clip", exclude_sha256="s1")
     assert [r["path"] for r in results] == ["/pics/s2.png"]
     assert results[0]["score"] == pytest.approx(0.0, abs=1e-6)

@@ -17,7 +17,7 @@ from app.engine.search import search
 from app.media.describe import build_document
 from app.ml.ocr_runtime import OcrRuntime
 from app.ml.text_embedding import MODEL_ID as E5, TextEmbeddingRuntime
-from app.store import search_index as index
+from app.store import search_queries, search_schema, search_writes
 from tests.rendered_images import render_text_image
 from tests.search_db import CURRENT, make_engine, set_item
 
@@ -75,7 +75,7 @@ def library(engine, documents):
     with engine.begin() as conn:
         for path, (sha, document, ocr_text, vector) in documents.items():
             set_item(conn, path, sha)
-            index.upsert_image(conn, sha, text_model=E5, text_vector=vector, document=document, ocr_text=ocr_text)
+            search_writes.upsert_image(conn, sha, text_model=E5, text_vector=vector, document=document, ocr_text=ocr_text)
     return engine
 
 
@@ -85,14 +85,14 @@ def path_of(documents, name):
 
 def test_english_word_finds_the_right_image_first_by_keyword(library, documents):
     with library.connect() as conn:
-        hits = index.fts_images(conn, "invoice", current=CURRENT)
+        hits = search_queries.fts_images(conn, "invoice", current=CURRENT)
     assert hits[0].path == path_of(documents, "invoice_scan.png")
     assert "[Invoice]" in hits[0].snippet
 
 
 def test_english_word_finds_the_right_image_first_by_embedding(library, documents, e5):
     with library.connect() as conn:
-        hits = index.knn_text(conn, e5.embed_queries(["invoice"])[0], model=E5, current=CURRENT)
+        hits = search_queries.knn_text(conn, e5.embed_queries(["invoice"])[0], model=E5, current=CURRENT)
     assert hits[0].path == path_of(documents, "invoice_scan.png")
     assert hits[0].score < hits[-1].score
 
@@ -101,7 +101,7 @@ def test_cross_lingual_cat_finds_the_image_that_says_猫(library, documents, e5)
     cat = path_of(documents, "IMG_0042.png")
     assert "猫" in documents[cat][1] and "cat" not in documents[cat][1].lower()
     with library.connect() as conn:
-        hits = index.knn_text(conn, e5.embed_queries(["cat"])[0], model=E5, k=3, current=CURRENT)
+        hits = search_queries.knn_text(conn, e5.embed_queries(["cat"])[0], model=E5, k=3, current=CURRENT)
     assert cat in [hit.path for hit in hits]
 
 
@@ -111,17 +111,17 @@ def test_cross_lingual_cat_finds_the_image_that_says_猫(library, documents, e5)
 )
 def test_cjk_words_match_inside_unspaced_text(library, documents, query, name):
     with library.connect() as conn:
-        hits = index.fts_images(conn, query, current=CURRENT)
+        hits = search_queries.fts_images(conn, query, current=CURRENT)
     assert [hit.path for hit in hits] == [path_of(documents, name)]
     assert f"[{query}]" in hits[0].snippet
 
 
 def test_words_match_whole_words_not_substrings(library):
     with library.connect() as conn:
-        assert index.fts_images(conn, "cak", current=CURRENT) == []
-        assert len(index.fts_images(conn, "cake", current=CURRENT)) == 1
-        assert index.fts_images(conn, "  ", current=CURRENT) == []
-        assert index.fts_images(conn, 'rain" OR "cake', current=CURRENT)  # quotes cannot break the MATCH syntax
+        assert search_queries.fts_images(conn, "cak", current=CURRENT) == []
+        assert len(search_queries.fts_images(conn, "cake", current=CURRENT)) == 1
+        assert search_queries.fts_images(conn, "  ", current=CURRENT) == []
+        assert search_queries.fts_images(conn, 'rain" OR "cake', current=CURRENT)  # quotes cannot break the MATCH syntax
 
 
 def test_changed_content_never_returns_old_vectors(engine, e5):
@@ -130,22 +130,22 @@ def test_changed_content_never_returns_old_vectors(engine, e5):
     old_vec, new_vec = e5.embed_passages([old_doc, new_doc])
     with engine.begin() as conn:
         set_item(conn, path, "sha-old")
-        index.upsert_image(conn, "sha-old", text_model=E5, text_vector=old_vec, document=old_doc,
+        search_writes.upsert_image(conn, "sha-old", text_model=E5, text_vector=old_vec, document=old_doc,
                            visual_model="clip-x", visual_vector=[1.0, 0.0, 0.0, 0.0])
         # the file is edited: the item now holds new content, indexed under its new sha256
         set_item(conn, path, "sha-new")
-        index.upsert_image(conn, "sha-new", text_model=E5, text_vector=new_vec, document=new_doc,
+        search_writes.upsert_image(conn, "sha-new", text_model=E5, text_vector=new_vec, document=new_doc,
                            visual_model="clip-x", visual_vector=[0.0, 1.0, 0.0, 0.0])
     query = e5.embed_queries(["invoice"])[0]
     with engine.connect() as conn:
-        assert index.fts_images(conn, "invoice", current=CURRENT) == []
-        assert [h.sha256 for h in index.knn_text(conn, query, model=E5, current=CURRENT)] == ["sha-new"]
-        assert [h.sha256 for h in index.knn_visual(conn, [1.0, 0.0, 0.0, 0.0], model="clip-x", current=CURRENT)] == ["sha-new"]
-        assert index.orphan_sha256s(conn, CURRENT) == ["sha-old"]
+        assert search_queries.fts_images(conn, "invoice", current=CURRENT) == []
+        assert [h.sha256 for h in search_queries.knn_text(conn, query, model=E5, current=CURRENT)] == ["sha-new"]
+        assert [h.sha256 for h in search_queries.knn_visual(conn, [1.0, 0.0, 0.0, 0.0], model="clip-x", current=CURRENT)] == ["sha-new"]
+        assert search_queries.orphan_sha256s(conn, CURRENT) == ["sha-old"]
     with engine.begin() as conn:
-        assert index.delete_for_sha256(conn, "sha-old") == 1
+        assert search_writes.delete_for_sha256(conn, "sha-old") == 1
     with engine.connect() as conn:
-        assert index.indexed_sha256s(conn) == {"sha-new"}
+        assert search_queries.indexed_sha256s(conn) == {"sha-new"}
         assert conn.exec_driver_sql("SELECT count(*) FROM search_image_text_vec").scalar() == 1
         assert conn.exec_driver_sql("SELECT count(*) FROM search_visual_vec_4").scalar() == 1
         assert conn.exec_driver_sql("SELECT count(*) FROM search_image_trigram").scalar() == 1
@@ -154,14 +154,14 @@ def test_changed_content_never_returns_old_vectors(engine, e5):
 def test_stale_rows_crowding_the_top_do_not_hide_current_ones(engine):
     with engine.begin() as conn:
         for i in range(40):  # 40 stale contents nearer the query than the one current content
-            index.upsert_image(conn, f"stale-{i}", text_model=E5, text_vector=_unit(384, 0, 0.01 * i),
+            search_writes.upsert_image(conn, f"stale-{i}", text_model=E5, text_vector=_unit(384, 0, 0.01 * i),
                                document="x", visual_model="m", visual_vector=_unit(8, 0, 0.01 * i))
         set_item(conn, "/current.png", "live")
-        index.upsert_image(conn, "live", text_model=E5, text_vector=_unit(384, 1), document="x",
+        search_writes.upsert_image(conn, "live", text_model=E5, text_vector=_unit(384, 1), document="x",
                            visual_model="m", visual_vector=_unit(8, 1))
     with engine.connect() as conn:
-        assert [h.path for h in index.knn_visual(conn, _unit(8, 0), model="m", k=5, current=CURRENT)] == ["/current.png"]
-        assert [h.path for h in index.knn_text(conn, _unit(384, 0), model=E5, k=5, current=CURRENT)] == ["/current.png"]
+        assert [h.path for h in search_queries.knn_visual(conn, _unit(8, 0), model="m", k=5, current=CURRENT)] == ["/current.png"]
+        assert [h.path for h in search_queries.knn_text(conn, _unit(384, 0), model=E5, k=5, current=CURRENT)] == ["/current.png"]
 
 
 def _unit(dim, axis, tilt=0.0):
@@ -176,11 +176,11 @@ def test_identical_content_is_indexed_once_and_found_under_both_paths(engine, e5
 
     def index_file(conn, path, sha):
         set_item(conn, path, sha)
-        if index.has_image(conn, sha, text_model=E5, visual_model="clip-x"):
+        if search_queries.has_image(conn, sha, text_model=E5, visual_model="clip-x"):
             return
         computed.append(path)
         vector = e5.embed_passages(["passport photo scan"])[0]
-        index.upsert_image(conn, sha, text_model=E5, text_vector=vector, document="passport photo scan",
+        search_writes.upsert_image(conn, sha, text_model=E5, text_vector=vector, document="passport photo scan",
                            visual_model="clip-x", visual_vector=_unit(16, 3))
 
     with engine.begin() as conn:
@@ -190,31 +190,31 @@ def test_identical_content_is_indexed_once_and_found_under_both_paths(engine, e5
     with engine.connect() as conn:
         assert conn.exec_driver_sql("SELECT count(*) FROM search_image").scalar() == 1
         assert conn.exec_driver_sql("SELECT count(*) FROM search_visual_vec_16").scalar() == 1
-        assert sorted(h.path for h in index.fts_images(conn, "passport", current=CURRENT)) == [
+        assert sorted(h.path for h in search_queries.fts_images(conn, "passport", current=CURRENT)) == [
             "/a/passport.jpg", "/b/copy of passport.jpg"]
-        assert sorted(h.path for h in index.knn_visual(conn, _unit(16, 3), model="clip-x", k=1, current=CURRENT)) == [
+        assert sorted(h.path for h in search_queries.knn_visual(conn, _unit(16, 3), model="clip-x", k=1, current=CURRENT)) == [
             "/a/passport.jpg", "/b/copy of passport.jpg"]
         # a newer text model means the content is not indexed "with these models" any more
-        assert not index.has_image(conn, "same", text_model="other-e5")
+        assert not search_queries.has_image(conn, "same", text_model="other-e5")
 
 
 def test_vectors_of_other_models_and_sizes_never_meet(engine):
     with engine.begin() as conn:
         for sha, model, vector in (("a", "clip-a", _unit(8, 0)), ("b", "clip-b", _unit(8, 0)), ("c", "clip-big", _unit(32, 0))):
             set_item(conn, f"/{sha}.png", sha)
-            index.upsert_image(conn, sha, text_model=E5, text_vector=_unit(384, 0), document=sha,
+            search_writes.upsert_image(conn, sha, text_model=E5, text_vector=_unit(384, 0), document=sha,
                                visual_model=model, visual_vector=vector)
     with engine.connect() as conn:
-        assert [h.sha256 for h in index.knn_visual(conn, _unit(8, 0), model="clip-a", current=CURRENT)] == ["a"]
-        assert [h.sha256 for h in index.knn_visual(conn, _unit(32, 0), model="clip-big", current=CURRENT)] == ["c"]
-        assert index.knn_visual(conn, _unit(64, 0), model="clip-a", current=CURRENT) == []
-        assert index.visual_vector(conn, "c", "clip-big") == pytest.approx(_unit(32, 0))
+        assert [h.sha256 for h in search_queries.knn_visual(conn, _unit(8, 0), model="clip-a", current=CURRENT)] == ["a"]
+        assert [h.sha256 for h in search_queries.knn_visual(conn, _unit(32, 0), model="clip-big", current=CURRENT)] == ["c"]
+        assert search_queries.knn_visual(conn, _unit(64, 0), model="clip-a", current=CURRENT) == []
+        assert search_queries.visual_vector(conn, "c", "clip-big") == pytest.approx(_unit(32, 0))
     with engine.begin() as conn:  # re-indexed with a model of another size: the old vector moves out
-        index.upsert_image(conn, "a", text_model=E5, text_vector=_unit(384, 0), document="a",
+        search_writes.upsert_image(conn, "a", text_model=E5, text_vector=_unit(384, 0), document="a",
                            visual_model="clip-big", visual_vector=_unit(32, 1))
     with engine.connect() as conn:
         assert conn.exec_driver_sql("SELECT count(*) FROM search_visual_vec_8").scalar() == 1
-        assert {h.sha256 for h in index.knn_visual(conn, _unit(32, 0), model="clip-big", current=CURRENT)} == {"a", "c"}
+        assert {h.sha256 for h in search_queries.knn_visual(conn, _unit(32, 0), model="clip-big", current=CURRENT)} == {"a", "c"}
 
 
 CUES_EN = [(1.0, 3.5, "Don't forget your umbrella tonight.", "en"), (4.0, 6.0, "The train leaves at nine.", "en")]
@@ -225,30 +225,30 @@ def test_dialogue_is_found_with_its_timestamp_in_both_languages(engine, e5):
     cues = CUES_EN + CUES_ZH
     with engine.begin() as conn:
         set_item(conn, "/videos/Movie.mkv", "video-1")
-        index.upsert_dialogue(conn, "/videos/Movie.mkv", "video-1", cues,
+        search_writes.upsert_dialogue(conn, "/videos/Movie.mkv", "video-1", cues,
                               e5.embed_passages([c[2] for c in cues]), text_model=E5)
     with engine.connect() as conn:
-        hit = index.fts_dialogue(conn, "umbrella", current=CURRENT)[0]
+        hit = search_queries.fts_dialogue(conn, "umbrella", current=CURRENT)[0]
         assert (hit.path, hit.start, hit.lang) == ("/videos/Movie.mkv", 1.0, "en")
         assert "[umbrella]" in hit.snippet
-        assert index.fts_dialogue(conn, "火车", current=CURRENT)[0].start == 4.0
-        by_meaning = index.knn_text(conn, e5.embed_queries(["train departure"])[0], model=E5, kind="cue", k=2,
+        assert search_queries.fts_dialogue(conn, "火车", current=CURRENT)[0].start == 4.0
+        by_meaning = search_queries.knn_text(conn, e5.embed_queries(["train departure"])[0], model=E5, kind="cue", k=2,
                                     current=CURRENT)
         assert {h.start for h in by_meaning} == {4.0}
     with engine.begin() as conn:  # re-translation replaces the zh cues and keeps the transcript
-        index.upsert_dialogue(conn, "/videos/Movie.mkv", "video-1", [(1.0, 3.5, "今晚记得带雨伞。", "zh")],
+        search_writes.upsert_dialogue(conn, "/videos/Movie.mkv", "video-1", [(1.0, 3.5, "今晚记得带雨伞。", "zh")],
                               e5.embed_passages(["今晚记得带雨伞。"]), text_model=E5)
     with engine.connect() as conn:
         langs = conn.exec_driver_sql("SELECT lang, count(*) FROM search_cue GROUP BY lang ORDER BY lang").all()
         assert [tuple(r) for r in langs] == [("en", 2), ("zh", 1)]
         assert conn.exec_driver_sql("SELECT count(*) FROM search_cue_text_vec").scalar() == 3
-        assert index.fts_dialogue(conn, "火车", current=CURRENT) == []
+        assert search_queries.fts_dialogue(conn, "火车", current=CURRENT) == []
 
 
 def test_one_query_searches_images_and_dialogue(library, documents, e5):
     with library.begin() as conn:
         set_item(conn, "/videos/Movie.mkv", "video-1")
-        index.upsert_dialogue(conn, "/videos/Movie.mkv", "video-1", CUES_EN,
+        search_writes.upsert_dialogue(conn, "/videos/Movie.mkv", "video-1", CUES_EN,
                               e5.embed_passages([c[2] for c in CUES_EN]), text_model=E5)
     results = search("umbrella", connect=library.connect, current=CURRENT, text_model=E5,
                      embed_text=lambda q: e5.embed_queries([q])[0])
@@ -269,7 +269,7 @@ def test_knn_latency_at_10k_vectors(engine):
         vectors = rng.standard_normal((10_000, dim)).astype(np.float32)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
         with engine.begin() as conn:
-            table = index.ensure_visual_table(conn, dim) if dim == 512 else "search_image_text_vec"
+            table = search_schema.ensure_visual_table(conn, dim) if dim == 512 else "search_image_text_vec"
             conn.execute(
                 text(f"INSERT INTO {table} (rowid, embedding, sha256, model) VALUES (:id, :v, :sha, :m)"),
                 [{"id": i + 1, "v": v.tobytes(), "sha": f"s{i}", "m": model} for i, v in enumerate(vectors)],

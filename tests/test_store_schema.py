@@ -7,7 +7,7 @@ from pathlib import Path
 from sqlalchemy import text
 
 from app.store import Store
-from app.store.db import open_engine
+from app.store.sqlite_engine import open_engine
 from app.store.migrations import MIGRATIONS, upgrade
 
 

@@ -27,8 +27,8 @@ from app.engine.renames import renamed_output_name
 from app.engine.watch import WatchService, WatchSettings, add_watch, set_watched_folders
 from app.errors import SidecarError
 from app.settings import load_settings
-from app.store import search_index
-from app.store.search_index import CurrentContent
+from app.store import search_queries, search_writes
+from app.store.search_queries import CurrentContent
 from app.store.tables import items, stages
 from tests.engine_stages import fake_pipeline
 
@@ -197,11 +197,11 @@ def test_deleted_file_leaves_search_but_shared_content_stays_findable(data_dir: 
         shared, other = lib.store.current.get(str(x)).sha256, lib.store.current.get(str(z)).sha256
         with lib.store.db.write() as conn:  # what indexing would have stored for these contents
             for sha, doc in ((shared, "holiday cat"), (other, "holiday dog")):
-                search_index.upsert_image(conn, sha, text_model="t", text_vector=[1.0] + [0.0] * 383, document=doc)
+                search_writes.upsert_image(conn, sha, text_model="t", text_vector=[1.0] + [0.0] * 383, document=doc)
 
         def found() -> set[str]:
             with lib.store.db.read() as conn:
-                return {h.path for h in search_index.fts_images(conn, "holiday", current=CurrentContent("current_items"))}
+                return {h.path for h in search_queries.fts_images(conn, "holiday", current=CurrentContent("current_items"))}
 
         assert found() == {str(x), str(y), str(z)}
         x.unlink()

@@ -6,11 +6,9 @@ import logging
 import os
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
-
-from sqlalchemy import Connection
+from typing import Any, Callable, Mapping, Sequence
 
 from app.engine.model_pool import ModelPool
 from app.engine.placement import Placement
@@ -18,6 +16,7 @@ from app.engine.stage import ItemRef, ModelClient, ModelSpec, Output, Placed
 from app.errors import LeaseLost, SidecarError, StageStopped, TargetChanged
 from app.store import Store
 from app.store.records import Claim, Step
+from app.store.search_writes import SearchIndexWriter
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +43,7 @@ class ClaimContext:
         self._progress_interval = progress_interval
         self._last_progress = 0.0
         self._observe_step = observe_step
+        self.search_index = SearchIndexWriter(self._fenced_write)
 
     def save_partial(self, data: Any) -> None:
         self.store.stages.record_checkpoint(self.claim, data)
@@ -76,12 +76,10 @@ class ClaimContext:
     def computed_output(self) -> dict[str, Any] | None:
         return self.store.stages.computed_output(self.claim)
 
-    @contextmanager
-    def library_transaction(self) -> Iterator[Connection]:
+    def _fenced_write(self) -> AbstractContextManager[Any]:
+        """The transaction of one index write: refused when stopping, and checked on the claim inside it."""
         self.check()
-        with self.store.db.write() as conn:
-            self.store.stages.assert_held_in(conn, self.claim)
-            yield conn
+        return self.store.stages.fenced_write(self.claim)
 
     def verify_source_unchanged(self) -> None:
         try:

@@ -28,7 +28,7 @@ from app.paths import database_path, workspace_root
 from app.settings import Settings
 from app.store import Store
 from app.store.records import ItemView, JobSummary, NewItem, Review, Step
-from app.store.search_index import CurrentContent
+from app.store.search_queries import CurrentContent
 
 log = logging.getLogger(__name__)
 

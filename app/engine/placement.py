@@ -21,6 +21,7 @@ from app.engine.stage import Output, Placed
 from app.errors import NeedsReview, SidecarError
 from app.store import Store
 from app.store.records import Claim, Step, StepIntent
+from app.store.states import StepState
 
 log = logging.getLogger(__name__)
 
@@ -108,41 +109,41 @@ class Placement:
 
     def _execute(self, step: Step) -> Placed:
         target = Path(step.target)
-        if step.state == "succeeded":
+        if step.state == StepState.SUCCEEDED:
             return Placed(step.role, target, "written")
-        if step.state == "skipped":
+        if step.state == StepState.SKIPPED:
             return Placed(step.role, target, "skipped_existing")
-        if step.state == "manual_review":
+        if step.state == StepState.MANUAL_REVIEW:
             raise NeedsReview(f"{target.name} awaits a review decision")
-        if step.state == "started":
+        if step.state == StepState.STARTED:
             found = sha256_file(target)
             remove_stray_temp(target, step.op_id)
             if found == step.expected_sha256:
-                self._move(step, ("started",), "succeeded", found_sha256=found)
+                self._move(step, (StepState.STARTED,), StepState.SUCCEEDED, found_sha256=found)
                 return Placed(step.role, target, "written")
             if not self._known(step, found):
-                self._to_review(step, ("started",), found)
-            self._move(step, ("started",), "prepared")
+                self._to_review(step, (StepState.STARTED,), found)
+            self._move(step, (StepState.STARTED,), StepState.PREPARED)
         return self._apply(step)
 
     def _apply(self, step: Step) -> Placed:
         target = Path(step.target)
         if step.action == "skip":
-            self._move(step, ("prepared",), "skipped")
+            self._move(step, (StepState.PREPARED,), StepState.SKIPPED)
             return Placed(step.role, target, "skipped_existing")
         self.verify_source()
         found = sha256_file(target)
         if found == step.expected_sha256:
-            self._move(step, ("prepared",), "succeeded", found_sha256=found)
+            self._move(step, (StepState.PREPARED,), StepState.SUCCEEDED, found_sha256=found)
             return Placed(step.role, target, "unchanged")
         # A person who answered "not applied" asked for the step to be done again over what is there.
         if not self._known(step, found) and step.action != "overwrite" and step.decision != "not_applied":
-            self._to_review(step, ("prepared",), found)
+            self._to_review(step, (StepState.PREPARED,), found)
         data = Path(step.content_path).read_bytes()
         if hashlib.sha256(data).hexdigest() != step.expected_sha256:
             raise SidecarError(f"the prepared content for {target.name} is damaged", code="workspace_damaged", transient=False)
-        self._move(step, ("prepared",), "started")
-        self.observe("started", step)
+        self._move(step, (StepState.PREPARED,), StepState.STARTED)
+        self.observe(StepState.STARTED, step)
 
         def fence() -> None:
             self.verify_source()
@@ -152,27 +153,27 @@ class Placement:
             atomic_write(target, data, step.op_id, before_replace=fence)
         except BaseException:
             if sha256_file(target) != step.expected_sha256:
-                self._try_move(step, ("started",), "prepared")
+                self._try_move(step, (StepState.STARTED,), StepState.PREPARED)
             raise
         self.observe("replaced", step)
-        self._move(step, ("started",), "succeeded", found_sha256=step.expected_sha256)
+        self._move(step, (StepState.STARTED,), StepState.SUCCEEDED, found_sha256=step.expected_sha256)
         return Placed(step.role, target, "written")
 
-    def _move(self, step: Step, src: Sequence[str], dst: str, **values: object) -> None:
+    def _move(self, step: Step, src: Sequence[StepState], dst: StepState, **values: object) -> None:
         self.store.steps.transition(self.claim, step.id, src, dst, **values)
 
-    def _try_move(self, step: Step, src: Sequence[str], dst: str) -> None:
+    def _try_move(self, step: Step, src: Sequence[StepState], dst: StepState) -> None:
         try:
             self._move(step, src, dst)
         except SidecarError as exc:
             log.warning("could not reset step %s: %s", step.id, exc)
 
-    def _to_review(self, step: Step, src: Sequence[str], found: str | None) -> None:
+    def _to_review(self, step: Step, src: Sequence[StepState], found: str | None) -> None:
         message = (
             f"{Path(step.target).name} was changed by someone else while Sidecar was writing it "
             f"(expected {step.expected_sha256[:12]}, found {(found or 'nothing')[:12]})"
         )
-        self._move(step, src, "manual_review", found_sha256=found, error_code="target_contested", error=message)
+        self._move(step, src, StepState.MANUAL_REVIEW, found_sha256=found, error_code="target_contested", error=message)
         raise NeedsReview(message)
 
 

@@ -3,9 +3,8 @@
 Each retriever is good at something different: CLIP text→image finds what a picture
 *shows* ("cat wearing sunglasses"), e5 finds documents and lines that *mean* the
 query in any language, FTS5 finds exact words and numbers ("invoice 4471"). Their
-scores are not comparable (cosine distances vs bm25), so they are fused by
-**reciprocal rank fusion**: each list contributes ``1 / (k + rank)`` to an item,
-which rewards agreement between lists without calibrating scores.
+scores are not comparable (cosine distances vs bm25), so they are fused by the
+store's :func:`~app.store.search_queries.reciprocal_rank_fusion`.
 
 This module takes callables for the query embedders and a connection factory, so it
 imports neither Qt, the scheduler nor a model runtime; the facade passes hosted
@@ -18,17 +17,14 @@ from __future__ import annotations
 import logging
 from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass
-from typing import Callable, Hashable, Iterable, Sequence, TypeVar
+from typing import Callable, Hashable, Sequence, TypeVar
 
 from sqlalchemy import Connection
 
-from app.store import search_index
-from app.store.search_index import CueHit, CurrentContent, ImageHit
+from app.store import search_queries
+from app.store.search_queries import CueHit, CurrentContent, ImageHit, reciprocal_rank_fusion
 
 log = logging.getLogger(__name__)
-
-RRF_K = 60
-"""The constant of Cormack et al. (2009); it damps the head of each list so one list cannot dominate."""
 
 Embedder = Callable[[str], Sequence[float]]
 ConnectionFactory = Callable[[], AbstractContextManager[Connection]]
@@ -46,27 +42,6 @@ class SearchResult:
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
-
-
-def reciprocal_rank_fusion(
-    rankings: Iterable[Sequence[Hashable]], *, k: int = RRF_K, weights: Sequence[float] | None = None
-) -> list[tuple[Hashable, float]]:
-    """Fuse ranked lists of keys (best first) into one list of ``(key, score)``, best first.
-
-    A key repeated inside one list counts at its best rank only. Ties keep the order
-    in which keys were first seen, so the result is deterministic.
-    """
-    scores: dict[Hashable, float] = {}
-    for index, ranking in enumerate(rankings):
-        weight = 1.0 if weights is None else float(weights[index])
-        seen: set[Hashable] = set()
-        for rank, key in enumerate(ranking, start=1):
-            if key in seen:
-                continue
-            seen.add(key)
-            scores[key] = scores.get(key, 0.0) + weight / (k + rank)
-    order = {key: i for i, key in enumerate(scores)}
-    return sorted(scores.items(), key=lambda item: (-item[1], order[item[0]]))
 
 
 def _safe_embed(embedder: Embedder | None, query: str, what: str) -> list[float] | None:
@@ -145,21 +120,21 @@ def search(
             key = ("dialogue", hit.path, hit.cue_id)
             ranking.append(key)
             known = details.get(key)
-            if known is None or search_index.SNIPPET_OPEN in hit.snippet:  # prefer a highlighted FTS snippet
+            if known is None or search_queries.SNIPPET_OPEN in hit.snippet:  # prefer a highlighted FTS snippet
                 details[key] = (hit.path, "dialogue", hit.snippet or hit.text, hit.start)
         rankings.append(ranking)
 
     with connect() as conn:
         if "image" in kinds:
             if clip_vector is not None and visual_model:
-                add_images(near_best(search_index.knn_visual(conn, clip_vector, model=visual_model, k=per_list, current=current)))
+                add_images(near_best(search_queries.knn_visual(conn, clip_vector, model=visual_model, k=per_list, current=current)))
             if text_vector is not None:
-                add_images(near_best(search_index.knn_text(conn, text_vector, model=text_model, kind="image", k=per_list, current=current)))  # type: ignore[arg-type]
-            add_images(search_index.fts_images(conn, query, k=per_list, current=current))
+                add_images(near_best(search_queries.knn_text(conn, text_vector, model=text_model, kind="image", k=per_list, current=current)))  # type: ignore[arg-type]
+            add_images(search_queries.fts_images(conn, query, k=per_list, current=current))
         if "dialogue" in kinds:
             if text_vector is not None:
-                add_cues(near_best(search_index.knn_text(conn, text_vector, model=text_model, kind="cue", k=per_list, current=current)))  # type: ignore[arg-type]
-            add_cues(search_index.fts_dialogue(conn, query, k=per_list, current=current))
+                add_cues(near_best(search_queries.knn_text(conn, text_vector, model=text_model, kind="cue", k=per_list, current=current)))  # type: ignore[arg-type]
+            add_cues(search_queries.fts_dialogue(conn, query, k=per_list, current=current))
 
     results = []
     for key, score in reciprocal_rank_fusion(rankings)[:limit]:
@@ -179,7 +154,7 @@ def similar_images(
 ) -> list[dict[str, object]]:
     """Image query → images whose CLIP vectors are nearest (score: 1 − cosine distance)."""
     with connect() as conn:
-        hits = search_index.knn_visual(conn, vector, model=visual_model, k=limit + 1, current=current)
+        hits = search_queries.knn_visual(conn, vector, model=visual_model, k=limit + 1, current=current)
     results = []
     for hit in hits:
         if hit.sha256 == exclude_sha256 or hit.path is None:

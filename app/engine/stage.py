@@ -8,7 +8,6 @@ effect quickly without the stage knowing about the store.
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol, Sequence
@@ -79,6 +78,24 @@ class Placed:
     action: str  # written | unchanged | skipped_existing
 
 
+class SearchIndex(Protocol):
+    """What a stage may write into the library's search index (the store implements it).
+
+    Each call is one short write transaction in which the engine checks the stage's
+    claim first, so a stale worker commits nothing. Call it after model inference and
+    file I/O, never around them.
+    """
+
+    def upsert_image(self, sha256: str, *, text_model: str, text_vector: Sequence[float], document: str,
+                     ocr_text: str = "", visual_model: str | None = None,
+                     visual_vector: Sequence[float] | None = None) -> None:
+        """Index one image content (replacing its earlier rows); a visual vector needs its model id."""
+
+    def upsert_dialogue(self, video_path: str, sha256: str, cues: Sequence[tuple[float, float, str, str]],
+                        vectors: Sequence[Sequence[float]], *, text_model: str) -> int:
+        """Index a video's cues ``(start_s, end_s, text, lang)`` with their e5 vectors; returns how many."""
+
+
 class StageContext(Protocol):
     """The stage's window onto the engine."""
 
@@ -87,6 +104,7 @@ class StageContext(Protocol):
     workspace: Path
     inputs: Mapping[str, Mapping[str, Any]]
     partial: Any
+    search_index: SearchIndex
 
     def save_partial(self, data: Any) -> None:
         """Durably keep progress inside a long stage (fenced: raises LeaseLost when the claim is gone)."""
@@ -105,14 +123,6 @@ class StageContext(Protocol):
 
     def computed_output(self) -> dict[str, Any] | None:
         """This stage's output for the same content and fingerprint, if another item already computed it."""
-
-    def library_transaction(self) -> AbstractContextManager[Any]:
-        """A write transaction (a SQLAlchemy Connection) on the library database, fenced on the claim.
-
-        For data a stage derives into the library itself (the search index): the
-        claim is checked inside the transaction, so a stale worker commits nothing.
-        Never hold it across model inference or file I/O.
-        """
 
     def verify_source_unchanged(self) -> None:
         """Raise TargetChanged when the source's size or mtime differ from the scan."""

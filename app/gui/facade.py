@@ -38,6 +38,7 @@ from app.pipelines import default_pipelines
 from app.settings import Settings, load_settings, save_settings
 from app.store.database import Database
 from app.store.records import JobSummary
+from app.store.states import JobStatus
 
 log = logging.getLogger(__name__)
 
@@ -268,7 +269,7 @@ class EngineFacade(QObject):
             name = Path(job.folder).name or job.folder
             if first or old is None:
                 continue
-            if job.status == "completed" and old.status != "completed":
+            if job.status == JobStatus.COMPLETED and old.status != JobStatus.COMPLETED:
                 self.notice.emit("Job finished", f"{name}: {job.done} of {job.total} done")
             if job.failed > old.failed:
                 self.notice.emit("Items failed", f"{name}: {job.failed - old.failed} more item(s) failed")

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHeaderView, QSt
 
 from app.gui.table_model import ColumnsModel, Index
 from app.store.records import JobSummary
+from app.store.states import JobStatus
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ class EtaEstimator:
 
     def update(self, job: JobSummary) -> float | None:
         """Seconds left for ``job``, or None while it cannot be measured yet."""
-        if job.status not in ("running", "queued"):  # between two stages a running job briefly reads "queued"
+        if job.status not in (JobStatus.RUNNING, JobStatus.QUEUED):  # between two stages a running job briefly reads "queued"
             self._start.pop(job.id, None)
             return None
         now = self._clock()

@@ -23,6 +23,7 @@ from app.gui.review_panel import ReviewPanel
 from app.gui.search_panel import SearchPanel
 from app.gui.settings_dialog import SettingsDialog
 from app.store.records import JobSummary
+from app.store.states import JobStatus
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +132,7 @@ class MainWindow(QMainWindow):
         elif jobs and self.selected_job() is None:
             self.select_job(jobs[-1].id)
         self._show_selected_job()
-        running = sum(1 for j in jobs if j.status == "running")
+        running = sum(1 for j in jobs if j.status == JobStatus.RUNNING)
         self.statusBar().showMessage(f"{len(jobs)} job(s), {running} running")
 
     def select_job(self, job_id: int) -> None:

@@ -22,6 +22,7 @@ from app.gui.table_model import ColumnsModel, Index
 from app.gui.facade import EngineFacade
 from app.gui.jobs_view import ProgressDelegate, ProgressRole
 from app.store.records import ItemView, JobSummary
+from app.store.states import ItemState
 
 log = logging.getLogger(__name__)
 
@@ -187,7 +188,7 @@ class QueueView(QWidget):
         self.resume_button.setEnabled(has_job and job.paused)  # type: ignore[union-attr]
         self.retry_failed_button.setEnabled(has_job and job.failed > 0)  # type: ignore[union-attr]
         self.cancel_button.setEnabled(has_job)
-        self.retry_item_button.setEnabled(item is not None and item.status == "failed")
+        self.retry_item_button.setEnabled(item is not None and item.status == ItemState.FAILED)
         self.open_button.setEnabled(item is not None)
         self.folder_button.setEnabled(item is not None)
 

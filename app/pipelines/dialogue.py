@@ -10,22 +10,17 @@ image documents and search queries (:data:`app.ml.index_models.TEXT_EMBEDDING_SP
 from __future__ import annotations
 
 import logging
-from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Callable, Sequence
 
-from sqlalchemy import Connection
-
-from app.engine.stage import StageContext
+from app.engine.stage import SearchIndex, StageContext
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID
-from app.store import search_index
 
 log = logging.getLogger(__name__)
 
 Cue = tuple[float, float, str, str]
 """``(start_s, end_s, text, lang)``: plain text (no ASS tags), ISO 639-1 language."""
 PassageEmbedder = Callable[[Sequence[str]], Sequence[Sequence[float]]]
-WriteTransaction = Callable[[], AbstractContextManager[Connection]]
 
 EMBED_BATCH = 64
 """Cues per e5 call: big enough to amortise the pipe round trip, small enough to poll for pause."""
@@ -43,7 +38,7 @@ def hosted_passage_embedder(ctx: StageContext) -> PassageEmbedder:
 
 
 def index_dialogue(
-    write: WriteTransaction,
+    index: SearchIndex,
     video_path: str | Path,
     sha256: str,
     cues: Sequence[Cue],
@@ -53,17 +48,16 @@ def index_dialogue(
 ) -> int:
     """Embed ``cues`` and index them for the video content ``sha256``; returns how many were indexed.
 
-    ``write`` opens a write transaction (``ctx.library_transaction`` inside a stage,
-    ``store.db.write`` elsewhere). ``embed`` turns cue texts into passage vectors of
-    ``text_model``. Each language present in ``cues`` replaces that language's earlier
-    cues of this content. Empty cues are left out (they cannot match anything).
+    ``index`` is the stage's ``ctx.search_index`` (elsewhere the store's
+    :class:`~app.store.search_writes.SearchIndexWriter`). ``embed`` turns cue texts into
+    passage vectors of ``text_model``. Each language present in ``cues`` replaces that
+    language's earlier cues of this content. Empty cues are left out (they cannot match anything).
     """
     kept = [(float(start), float(end), " ".join(text.split()), lang) for start, end, text, lang in cues if text.strip()]
     vectors: list[Sequence[float]] = []
     for first in range(0, len(kept), EMBED_BATCH):
         batch = [cue[2] for cue in kept[first : first + EMBED_BATCH]]
         vectors.extend(embed(batch))
-    with write() as conn:
-        count = search_index.upsert_dialogue(conn, str(video_path), sha256, kept, vectors, text_model=text_model)
+    count = index.upsert_dialogue(str(video_path), sha256, kept, vectors, text_model=text_model)
     log.info("indexed %d dialogue cue(s) of %s", count, Path(video_path).name)
     return count

@@ -44,7 +44,6 @@ from app.media.images import read_exif
 from app.ml.index_models import OCR_SPEC, TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualModel, visual_model
 from app.ml.ocr_runtime import rapidocr_model_id
 from app.settings import Settings
-from app.store import search_index
 
 log = logging.getLogger(__name__)
 
@@ -184,14 +183,13 @@ class PlaceStage:
         describe = ctx.inputs["describe"]
         text = ctx.inputs["text_embedding"]
         ctx.verify_source_unchanged()
-        with ctx.library_transaction() as conn:
-            search_index.upsert_image(
-                conn, ctx.item.sha256,
-                text_model=str(text["model"]), text_vector=decode_vector(text["vector"]),
-                document=str(describe["document"]), ocr_text=str(describe.get("ocr_text", "")),
-                visual_model=visual.get("model"),
-                visual_vector=decode_vector(visual["vector"]) if "vector" in visual else None,
-            )
+        ctx.search_index.upsert_image(
+            ctx.item.sha256,
+            text_model=str(text["model"]), text_vector=decode_vector(text["vector"]),
+            document=str(describe["document"]), ocr_text=str(describe.get("ocr_text", "")),
+            visual_model=visual.get("model"),
+            visual_vector=decode_vector(visual["vector"]) if "vector" in visual else None,
+        )
         placed = []
         if sidecar_json_enabled(ctx.options):
             out = Output(ctx.item.path.name + SIDECAR_SUFFIX, sidecar_json(ctx.item.sha256, visual, describe, text),

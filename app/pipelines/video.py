@@ -436,7 +436,7 @@ class PlaceStage:
         outputs = self.outputs(files, names)
         placed = ctx.place(outputs)
         cues = dialogue_cues(ctx.inputs.get("transcribe") or {}, ctx.inputs.get("translate") or {})
-        indexed = index_dialogue(ctx.library_transaction, ctx.item.path, ctx.item.sha256, cues,
+        indexed = index_dialogue(ctx.search_index, ctx.item.path, ctx.item.sha256, cues,
                                  hosted_passage_embedder(ctx))
         return {"placed": [{"role": p.role, "path": str(p.path), "action": p.action} for p in placed],
                 "indexed_cues": indexed}

@@ -21,7 +21,7 @@ class Store:
         self.jobs = JobRepo(self.db, group_size=group_size)
         self.stages = StageRepo(self.db, lease_seconds=lease_seconds)
         self.steps = StepRepo(self.db, self.stages)
-        self.watches = WatchRepo(self.db)
+        self.watches = WatchRepo(self.db, self.jobs)
         self.current = CurrentItemRepo(self.db)
 
     def integrity_check(self) -> str:

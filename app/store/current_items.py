@@ -22,16 +22,15 @@ import os
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from sqlalchemy import Connection, exists, func, insert, select, update
+from sqlalchemy import Connection, exists, func, select, update
 
-from app.store import search_index
 from app.store.database import Database
-from app.store.tables import current_items, items, placed_outputs, stages, steps
+from app.store.search_writes import delete_for_sha256
+from app.store.states import UNFINISHED_ITEMS, ItemState, StepState
+from app.store.tables import current_items, items, stages, steps
+from app.store.transitions import remember_placed_output, requeue_running, stop_unfinished
 
 log = logging.getLogger(__name__)
-
-_UNFINISHED_ITEMS = ("pending", "running")
-_UNFINISHED_STAGES = ("queued", "waiting", "running")
 
 
 @dataclass(frozen=True)
@@ -45,7 +44,7 @@ class CurrentItem:
     sha256: str
     size: int
     mtime_ns: int
-    status: str
+    status: ItemState
     revision: int
 
 
@@ -79,7 +78,7 @@ class CurrentItemRepo:
     @staticmethod
     def _item(r: Any) -> CurrentItem:
         return CurrentItem(item_id=r.id, job_id=r.job_id, path=r.path, kind=r.kind, sha256=r.sha256, size=r.size,
-                           mtime_ns=r.mtime_ns, status=r.status, revision=r.revision)
+                           mtime_ns=r.mtime_ns, status=ItemState(r.status), revision=r.revision)
 
     def get(self, path: str) -> CurrentItem | None:
         with self.db.read() as conn:
@@ -103,7 +102,7 @@ class CurrentItemRepo:
             rows = conn.execute(
                 select(steps.c.target, steps.c.expected_sha256)
                 .join(items, items.c.id == steps.c.item_id)
-                .where(items.c.path == path, steps.c.state == "succeeded", steps.c.action != "skip")
+                .where(items.c.path == path, steps.c.state == StepState.SUCCEEDED, steps.c.action != "skip")
                 .order_by(steps.c.id.desc())
             ).all()
         seen: dict[str, PlacedFile] = {}
@@ -137,15 +136,10 @@ class CurrentItemRepo:
             conn.execute(update(items).where(items.c.id.in_(ids)).values(path=new_path, updated_at=now))
             # A stage running on the old path would fail (source gone) or place under the old
             # name: take the claim back so it runs again on the new path.
-            requeued = conn.execute(
-                update(stages).where(stages.c.item_id.in_(ids), stages.c.status == "running")
-                .values(status="queued", lease_owner=None, lease_expires_at=None, attempt=stages.c.attempt - 1, updated_at=now)
-            ).rowcount
-            if requeued:
-                conn.execute(update(items).where(items.c.id.in_(ids), items.c.status == "running").values(status="pending", updated_at=now))
+            requeue_running(conn, stages.c.item_id.in_(ids), now, refund_attempt=True)
             for old_target, new_target, sha in moved:
                 conn.execute(update(steps).where(steps.c.item_id.in_(ids), steps.c.target == old_target).values(target=new_target, updated_at=now))
-                self._remember_placed(conn, new_target, sha, now)
+                remember_placed_output(conn, new_target, sha, now)
         return True
 
     def mark_removed(self, paths: Sequence[str], reason: str) -> int:
@@ -160,7 +154,7 @@ class CurrentItemRepo:
             if not ids:
                 return 0
             conn.execute(update(items).where(items.c.id.in_(ids)).values(removed=1, updated_at=now))
-            self._stop(conn, ids, "file_removed", reason, now)
+            stop_unfinished(conn, items.c.id.in_(ids), ItemState.SKIPPED, "file_removed", reason, now)
             self._drop_orphans(conn, shas)
         return len(ids)
 
@@ -168,9 +162,10 @@ class CurrentItemRepo:
         """Stop unfinished work of older revisions of ``path`` before a newer revision is appended."""
         now = self.db.now()
         with self.db.write() as conn:
-            ids = list(conn.execute(select(items.c.id).where(items.c.path == path, items.c.status.in_(_UNFINISHED_ITEMS))).scalars())
+            ids = list(conn.execute(select(items.c.id).where(items.c.path == path, items.c.status.in_(UNFINISHED_ITEMS))).scalars())
             if ids:
-                self._stop(conn, ids, "superseded", "the file changed; a newer version replaces this one", now)
+                stop_unfinished(conn, items.c.id.in_(ids), ItemState.SKIPPED, "superseded",
+                                "the file changed; a newer version replaces this one", now)
         return len(ids)
 
     def drop_orphaned_content(self, sha256s: Sequence[str]) -> int:
@@ -181,29 +176,10 @@ class CurrentItemRepo:
     # -- helpers (inside a caller's transaction) ------------------------------------------------
 
     @staticmethod
-    def _stop(conn: Connection, item_ids: list[int], code: str, reason: str, now: float) -> None:
-        conn.execute(
-            update(stages).where(stages.c.item_id.in_(item_ids), stages.c.status.in_(_UNFINISHED_STAGES))
-            .values(status="skipped", lease_owner=None, lease_expires_at=None, error_code=code, error=reason, updated_at=now)
-        )
-        conn.execute(
-            update(items).where(items.c.id.in_(item_ids), items.c.status.in_(_UNFINISHED_ITEMS))
-            .values(status="skipped", skip_reason=reason, updated_at=now)
-        )
-
-    @staticmethod
     def _drop_orphans(conn: Connection, sha256s: set[str]) -> int:
         removed = 0
         for sha in sorted(s for s in sha256s if s):
             if conn.execute(select(exists().where(current_items.c.sha256 == sha))).scalar():
                 continue
-            removed += search_index.delete_for_sha256(conn, sha)
+            removed += delete_for_sha256(conn, sha)
         return removed
-
-    @staticmethod
-    def _remember_placed(conn: Connection, path: str, sha256: str, now: float) -> None:
-        known = conn.execute(
-            select(placed_outputs.c.path).where(placed_outputs.c.path == path, placed_outputs.c.sha256 == sha256)
-        ).first()
-        if known is None:
-            conn.execute(insert(placed_outputs).values(path=path, sha256=sha256, placed_at=now))

@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterator
 
 from sqlalchemy import Connection
 
-from app.store.db import WRITE_OPTION, open_engine
+from app.store.sqlite_engine import WRITE_OPTION, open_engine
 from app.store.migrations import upgrade
 
 Clock = Callable[[], float]

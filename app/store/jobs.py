@@ -5,21 +5,25 @@ from __future__ import annotations
 import logging
 from typing import Any, Sequence
 
-from sqlalchemy import and_, delete, func, insert, select, update
+from sqlalchemy import Connection, and_, delete, func, insert, select, update
 
 from app.errors import NotFound
 from app.store.database import Database, dumps, loads
 from app.store.records import ItemView, JobSummary, NewItem
-from app.store.tables import engine_flags, items, jobs, results, stages
+from app.store.states import SETTLED_ITEMS, UNFINISHED_ITEMS, ItemState, JobState, JobStatus, StageState
+from app.store.tables import items, jobs, results, stages
+from app.store.transitions import is_paused_all, set_paused_all, stop_unfinished
 
 log = logging.getLogger(__name__)
 
-UNFINISHED = ("pending", "running")
-PAUSE_ALL_FLAG = "paused_all"
+ROLLING_JOB_OWNER = "watch"
 
 
 class JobRepo:
-    """Every write to ``jobs`` and ``items`` rows happens here (stages live in StageRepo)."""
+    """Every write to ``jobs`` and ``items`` rows happens here (stages live in StageRepo).
+
+    Shared transitions (stopping unfinished work, pause-all) are in :mod:`app.store.transitions`.
+    """
 
     def __init__(self, db: Database, group_size: int = 8):
         self.db = db
@@ -27,16 +31,33 @@ class JobRepo:
 
     def create(self, folder: str, options: dict[str, Any], owner: str) -> int:
         """A new job in ``creating``: invisible to the scheduler until :meth:`finish_creating`."""
-        now = self.db.now()
         with self.db.write() as conn:
-            return int(
-                conn.execute(
-                    insert(jobs).values(
-                        folder=folder, state="creating", owner=owner, paused=0, options=dumps(options),
-                        scan_report="{}", created_at=now, updated_at=now,
-                    )
-                ).inserted_primary_key[0]
-            )
+            return self._insert(conn, folder, options, owner, JobState.CREATING, {})
+
+    def create_rolling(self, conn: Connection, folder: str, options: dict[str, Any]) -> int:
+        """A watched folder's rolling job, inside the caller's transaction (the watch row is written with it).
+
+        It is ``ready`` from birth: the watcher appends items one at a time, so there is
+        no ``creating`` phase to hide.
+        """
+        return self._insert(conn, folder, options, ROLLING_JOB_OWNER, JobState.READY, {"watched": True})
+
+    @staticmethod
+    def is_ready(conn: Connection, job_id: int) -> bool:
+        """Whether the job exists and its items are scheduled (inside the caller's transaction)."""
+        return conn.execute(select(jobs.c.state).where(jobs.c.id == job_id)).scalar() == JobState.READY
+
+    def _insert(self, conn: Connection, folder: str, options: dict[str, Any], owner: str, state: JobState,
+                scan_report: dict[str, Any]) -> int:
+        now = self.db.now()
+        return int(
+            conn.execute(
+                insert(jobs).values(
+                    folder=folder, state=state, owner=owner, paused=0, options=dumps(options),
+                    scan_report=dumps(scan_report), created_at=now, updated_at=now,
+                )
+            ).inserted_primary_key[0]
+        )
 
     def add_items(self, job_id: int, new_items: Sequence[NewItem], first_ordinal: int = 0) -> None:
         """Insert a batch of items with their stage rows (reused stages already succeeded)."""
@@ -48,7 +69,7 @@ class JobRepo:
                     conn.execute(select(func.coalesce(func.max(items.c.revision), 0)).where(items.c.path == item.path)).scalar_one()
                 )
                 all_reused = bool(item.stages) and all(s.reused_output is not None for s in item.stages)
-                status = "skipped" if item.skip_reason else ("completed" if all_reused else "pending")
+                status = ItemState.SKIPPED if item.skip_reason else (ItemState.COMPLETED if all_reused else ItemState.PENDING)
                 item_id = conn.execute(
                     insert(items).values(
                         job_id=job_id, ordinal=ordinal, grp=ordinal // max(1, self.group_size), path=item.path,
@@ -62,11 +83,11 @@ class JobRepo:
                 for stage in item.stages:
                     reused = stage.reused_output is not None
                     if reused:
-                        stage_status = "succeeded"
+                        stage_status = StageState.SUCCEEDED
                     elif first_open:
-                        stage_status, first_open = "queued", False
+                        stage_status, first_open = StageState.QUEUED, False
                     else:
-                        stage_status = "waiting"
+                        stage_status = StageState.WAITING
                     conn.execute(
                         insert(stages).values(
                             item_id=item_id, job_id=job_id, idx=stage.idx, name=stage.name, status=stage_status,
@@ -80,20 +101,20 @@ class JobRepo:
         """``creating`` → ``ready``: only now can the scheduler see the job's items."""
         with self.db.write() as conn:
             conn.execute(
-                update(jobs).where(jobs.c.id == job_id, jobs.c.state == "creating")
-                .values(state="ready", scan_report=dumps(scan_report), updated_at=self.db.now())
+                update(jobs).where(jobs.c.id == job_id, jobs.c.state == JobState.CREATING)
+                .values(state=JobState.READY, scan_report=dumps(scan_report), updated_at=self.db.now())
             )
 
     def fail_abandoned_creating(self, live_owners: Sequence[str]) -> list[int]:
         """Jobs left in ``creating`` by a process that died mid-scan become ``failed``."""
         with self.db.write() as conn:
             stale = conn.execute(
-                select(jobs.c.id).where(jobs.c.state == "creating", jobs.c.owner.not_in(list(live_owners)))
+                select(jobs.c.id).where(jobs.c.state == JobState.CREATING, jobs.c.owner.not_in(list(live_owners)))
             ).scalars().all()
             if stale:
                 conn.execute(
                     update(jobs).where(jobs.c.id.in_(stale)).values(
-                        state="failed", error_code="scan_interrupted",
+                        state=JobState.FAILED, error_code="scan_interrupted",
                         error="Sidecar stopped while this folder was being scanned; add the folder again.",
                         updated_at=self.db.now(),
                     )
@@ -104,25 +125,14 @@ class JobRepo:
         """A job-level failure (its folder is gone): every unfinished item fails with it."""
         now = self.db.now()
         with self.db.write() as conn:
-            conn.execute(update(jobs).where(jobs.c.id == job_id).values(state="failed", error_code=code, error=message, updated_at=now))
-            conn.execute(
-                update(items).where(items.c.job_id == job_id, items.c.status.in_(UNFINISHED))
-                .values(status="failed", error_code=code, error=message, updated_at=now)
-            )
-            conn.execute(
-                update(stages).where(stages.c.job_id == job_id, stages.c.status.in_(("queued", "waiting", "running")))
-                .values(status="failed", error_code=code, error=message, lease_owner=None, updated_at=now)
-            )
+            conn.execute(update(jobs).where(jobs.c.id == job_id).values(state=JobState.FAILED, error_code=code, error=message, updated_at=now))
+            stop_unfinished(conn, items.c.job_id == job_id, ItemState.FAILED, code, message, now)
 
     def set_paused(self, job_id: int | None, paused: bool) -> None:
         """Pause or resume one job, or all (``job_id`` None); running stages stop at their next checkpoint."""
         with self.db.write() as conn:
             if job_id is None:
-                conn.execute(delete(engine_flags).where(engine_flags.c.name == PAUSE_ALL_FLAG))
-                if paused:
-                    conn.execute(insert(engine_flags).values(name=PAUSE_ALL_FLAG, value="1"))
-                else:
-                    conn.execute(update(jobs).values(paused=0, updated_at=self.db.now()))
+                set_paused_all(conn, paused, self.db.now())
                 return
             if conn.execute(update(jobs).where(jobs.c.id == job_id).values(paused=int(paused), updated_at=self.db.now())).rowcount == 0:
                 raise NotFound(f"no job {job_id}")
@@ -130,7 +140,7 @@ class JobRepo:
     def paused_state(self) -> tuple[bool, set[int]]:
         """(all paused?, ids of paused jobs) — read by the heartbeat to stop stages at checkpoints."""
         with self.db.read() as conn:
-            all_paused = conn.execute(select(engine_flags.c.value).where(engine_flags.c.name == PAUSE_ALL_FLAG)).first() is not None
+            all_paused = is_paused_all(conn)
             paused = set(conn.execute(select(jobs.c.id).where(jobs.c.paused == 1)).scalars())
         return all_paused, paused
 
@@ -144,7 +154,7 @@ class JobRepo:
         """Re-queue failed stages (finished stages are kept); idempotent. Returns items re-queued."""
         now = self.db.now()
         with self.db.write() as conn:
-            cond = [items.c.status == "failed"]
+            cond = [items.c.status == ItemState.FAILED]
             if item_id is not None:
                 cond.append(items.c.id == item_id)
             if job_id is not None:
@@ -153,20 +163,20 @@ class JobRepo:
             if not ids:
                 return 0
             conn.execute(
-                update(stages).where(stages.c.item_id.in_(ids), stages.c.status == "failed")
-                .values(status="queued", failures=0, retry_at=None, error_code=None, error=None, lease_owner=None, updated_at=now)
+                update(stages).where(stages.c.item_id.in_(ids), stages.c.status == StageState.FAILED)
+                .values(status=StageState.QUEUED, failures=0, retry_at=None, error_code=None, error=None, lease_owner=None, updated_at=now)
             )
-            conn.execute(update(items).where(items.c.id.in_(ids)).values(status="pending", error_code=None, error=None, updated_at=now))
+            conn.execute(update(items).where(items.c.id.in_(ids)).values(status=ItemState.PENDING, error_code=None, error=None, updated_at=now))
             job_ids = conn.execute(select(items.c.job_id).where(items.c.id.in_(ids)).distinct()).scalars().all()
             conn.execute(
-                update(jobs).where(jobs.c.id.in_(job_ids), jobs.c.state == "failed", jobs.c.error_code != "scan_interrupted")
-                .values(state="ready", error_code=None, error=None, updated_at=now)
+                update(jobs).where(jobs.c.id.in_(job_ids), jobs.c.state == JobState.FAILED, jobs.c.error_code != "scan_interrupted")
+                .values(state=JobState.READY, error_code=None, error=None, updated_at=now)
             )
             return len(ids)
 
     def summaries(self, job_id: int | None = None) -> list[JobSummary]:
         with self.db.read() as conn:
-            all_paused = conn.execute(select(engine_flags.c.value).where(engine_flags.c.name == PAUSE_ALL_FLAG)).first() is not None
+            all_paused = is_paused_all(conn)
             q = select(jobs).order_by(jobs.c.id)
             if job_id is not None:
                 q = q.where(jobs.c.id == job_id)
@@ -184,22 +194,23 @@ class JobRepo:
     @staticmethod
     def _summary(row: Any, c: dict[str, int], all_paused: bool) -> JobSummary:
         paused = bool(row["paused"]) or all_paused
-        unfinished = c.get("pending", 0) + c.get("running", 0)
-        if row["state"] == "creating":
-            status = "creating"
-        elif row["state"] == "failed":
-            status = "failed"
+        unfinished = sum(c.get(s, 0) for s in UNFINISHED_ITEMS)
+        status: JobStatus
+        if row["state"] == JobState.CREATING:
+            status = JobStatus.CREATING
+        elif row["state"] == JobState.FAILED:
+            status = JobStatus.FAILED
         elif unfinished:
-            status = "paused" if paused else ("running" if c.get("running") else "queued")
-        elif c.get("review"):
-            status = "review"
+            status = JobStatus.PAUSED if paused else (JobStatus.RUNNING if c.get(ItemState.RUNNING) else JobStatus.QUEUED)
+        elif c.get(ItemState.REVIEW):
+            status = JobStatus.REVIEW
         else:
-            status = "completed"
-        total = sum(n for s, n in c.items() if s != "skipped")
+            status = JobStatus.COMPLETED
+        total = sum(n for s, n in c.items() if s != ItemState.SKIPPED)
         return JobSummary(
             id=row["id"], folder=row["folder"], status=status, paused=paused, total=total,
-            done=c.get("completed", 0), failed=c.get("failed", 0), skipped=c.get("skipped", 0),
-            review=c.get("review", 0), running=c.get("running", 0), error_code=row["error_code"],
+            done=c.get(ItemState.COMPLETED, 0), failed=c.get(ItemState.FAILED, 0), skipped=c.get(ItemState.SKIPPED, 0),
+            review=c.get(ItemState.REVIEW, 0), running=c.get(ItemState.RUNNING, 0), error_code=row["error_code"],
             error=row["error"], created_at=row["created_at"], options=loads(row["options"]) or {},
             scan_report=loads(row["scan_report"]) or {},
         )
@@ -207,7 +218,7 @@ class JobRepo:
     def items(self, job_id: int, offset: int = 0, limit: int | None = None) -> list[ItemView]:
         """A page of a job's items with their current stage (the GUI's queue view pages through this)."""
         with self.db.read() as conn:
-            all_paused = conn.execute(select(engine_flags.c.value).where(engine_flags.c.name == PAUSE_ALL_FLAG)).first() is not None
+            all_paused = is_paused_all(conn)
             job_paused = conn.execute(select(jobs.c.paused).where(jobs.c.id == job_id)).scalar()
             if job_paused is None:
                 raise NotFound(f"no job {job_id}")
@@ -224,17 +235,17 @@ class JobRepo:
                     .where(stages.c.item_id.in_(ids)).order_by(stages.c.item_id, stages.c.idx)
                 )
                 for s in conn.execute(sq).mappings():
-                    if s["item_id"] not in current and s["status"] != "succeeded":
+                    if s["item_id"] not in current and s["status"] != StageState.SUCCEEDED:
                         current[s["item_id"]] = s
         out = []
         for r in rows:
             s = current.get(r["id"])
-            status = r["status"]
-            if status == "pending" and (job_paused or all_paused):
-                status = "paused"
+            status = ItemState(r["status"])
+            if status == ItemState.PENDING and (job_paused or all_paused):
+                status = ItemState.PAUSED
             out.append(ItemView(
                 id=r["id"], job_id=r["job_id"], path=r["path"], kind=r["kind"], status=status,
-                stage=s["name"] if s else None, progress=float(s["progress"]) if s else (1.0 if status == "completed" else 0.0),
+                stage=s["name"] if s else None, progress=float(s["progress"]) if s else (1.0 if status == ItemState.COMPLETED else 0.0),
                 error_code=r["error_code"] or (s["error_code"] if s else None),
                 error=r["error"] or (s["error"] if s else None) or r["skip_reason"],
                 result=r["result"], attempts=int(s["attempt"]) if s else 0,
@@ -265,4 +276,4 @@ class JobRepo:
     def unfinished_item_ids(self) -> set[int]:
         """Items whose workspace must be kept (anything not completed or skipped)."""
         with self.db.read() as conn:
-            return set(conn.execute(select(items.c.id).where(items.c.status.not_in(("completed", "skipped")))).scalars())
+            return set(conn.execute(select(items.c.id).where(items.c.status.not_in(SETTLED_ITEMS))).scalars())

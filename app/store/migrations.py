@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 
 from sqlalchemy import Connection, Engine
 
-from app.store.search_index import SCHEMA as SEARCH_INDEX_SCHEMA
+from app.store.search_schema import SCHEMA as SEARCH_INDEX_SCHEMA
 
 log = logging.getLogger(__name__)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.store.states import ItemState, JobStatus, StepState
 
 @dataclass(frozen=True)
 class NewStage:
@@ -59,7 +60,7 @@ class ItemView:
     job_id: int
     path: str
     kind: str
-    status: str
+    status: ItemState
     stage: str | None
     progress: float
     error_code: str | None
@@ -72,7 +73,7 @@ class ItemView:
 class JobSummary:
     id: int
     folder: str
-    status: str
+    status: JobStatus
     paused: bool
     total: int
     done: int
@@ -114,7 +115,7 @@ class Step:
     expected_sha256: str
     prior_sha256: str | None
     action: str
-    state: str
+    state: StepState
     attempts: int
     found_sha256: str | None
     error_code: str | None
@@ -133,7 +134,7 @@ class Review:
     found_sha256: str | None
     error: str | None
     attempts: int
-    state: str
+    state: StepState
     decision: str | None
     decision_actor: str | None
     decision_reason: str | None

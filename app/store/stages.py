@@ -11,16 +11,18 @@ is a plain "select one row, then update it" pair so it maps onto PostgreSQL's
 from __future__ import annotations
 
 import logging
-from typing import Any, Sequence
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
 
 from sqlalchemy import Connection, and_, delete, exists, insert, or_, select, update
 from sqlalchemy.orm import aliased
 
-from app.errors import LeaseLost
+from app.errors import LeaseLost, NeedsReview
 from app.store.database import Database, dumps, loads
-from app.store.jobs import PAUSE_ALL_FLAG
 from app.store.records import Claim
-from app.store.tables import engine_flags, instances, items, jobs, model_loads, results, stages
+from app.store.states import UNFINISHED_ITEMS, UNFINISHED_STAGES, ItemState, JobState, StageState
+from app.store.tables import instances, items, jobs, model_loads, results, stages
+from app.store.transitions import is_paused_all, requeue_running
 
 log = logging.getLogger(__name__)
 
@@ -39,11 +41,12 @@ class StageRepo:
             .join(items, items.c.id == stages.c.item_id)
             .join(jobs, jobs.c.id == stages.c.job_id)
             .where(
-                stages.c.status == "queued",
+                stages.c.status == StageState.QUEUED,
                 (stages.c.retry_at.is_(None)) | (stages.c.retry_at <= now),
-                jobs.c.state == "ready",
+                jobs.c.state == JobState.READY,
                 jobs.c.paused == 0,
-                ~exists().where(earlier.c.item_id == stages.c.item_id, earlier.c.idx < stages.c.idx, earlier.c.status != "succeeded"),
+                ~exists().where(earlier.c.item_id == stages.c.item_id, earlier.c.idx < stages.c.idx,
+                                earlier.c.status != StageState.SUCCEEDED),
             )
         )
         if exclude_items:
@@ -58,9 +61,9 @@ class StageRepo:
                 stages.c.gpu_mb > 0,
                 ~exists().where(
                     other.c.job_id == stages.c.job_id, other.c.gpu_mb > 0, other.c.idx < stages.c.idx,
-                    other.c.status.in_(("waiting", "queued", "running")),
+                    other.c.status.in_(UNFINISHED_STAGES),
                     other_item.c.id == other.c.item_id, other_item.c.grp == items.c.grp,
-                    other_item.c.status.in_(("pending", "running")),
+                    other_item.c.status.in_(UNFINISHED_ITEMS),
                 ),
             ).order_by(jobs.c.id, items.c.grp, stages.c.idx, items.c.ordinal)
         elif gpu is False:
@@ -73,7 +76,7 @@ class StageRepo:
     def peek_gpu_candidate(self) -> tuple[int, int, str | None] | None:
         """(stage id, gpu_mb, model_key) of the GPU stage the gate should consider next."""
         with self.db.read() as conn:
-            if self._all_paused(conn):
+            if is_paused_all(conn):
                 return None
             sid = conn.execute(self._runnable(self.db.now(), True, ())).scalar()
             if sid is None:
@@ -81,14 +84,11 @@ class StageRepo:
             row = conn.execute(select(stages.c.gpu_mb, stages.c.model_key).where(stages.c.id == sid)).one()
             return int(sid), int(row.gpu_mb), row.model_key
 
-    def _all_paused(self, conn: Connection) -> bool:
-        return conn.execute(select(engine_flags.c.value).where(engine_flags.c.name == PAUSE_ALL_FLAG)).first() is not None
-
     def claim_next_stage(self, owner: str, gpu: bool | None = False, stage_id: int | None = None) -> Claim | None:
         """Claim the next runnable stage (or exactly ``stage_id`` if still runnable)."""
         now = self.db.now()
         with self.db.write() as conn:
-            if self._all_paused(conn):
+            if is_paused_all(conn):
                 return None
             q = self._runnable(now, gpu, ())
             if stage_id is not None:
@@ -97,8 +97,8 @@ class StageRepo:
             if sid is None:
                 return None
             changed = conn.execute(
-                update(stages).where(stages.c.id == sid, stages.c.status == "queued").values(
-                    status="running", lease_owner=owner, lease_expires_at=now + self.lease_seconds,
+                update(stages).where(stages.c.id == sid, stages.c.status == StageState.QUEUED).values(
+                    status=StageState.RUNNING, lease_owner=owner, lease_expires_at=now + self.lease_seconds,
                     claim_generation=stages.c.claim_generation + 1, attempt=stages.c.attempt + 1,
                     started_at=now, updated_at=now, retry_at=None,
                 )
@@ -107,7 +107,7 @@ class StageRepo:
                 return None
             row = conn.execute(select(stages).where(stages.c.id == sid)).mappings().one()
             item = conn.execute(select(items).where(items.c.id == row["item_id"])).mappings().one()
-            conn.execute(update(items).where(items.c.id == item["id"]).values(status="running", updated_at=now))
+            conn.execute(update(items).where(items.c.id == item["id"]).values(status=ItemState.RUNNING, updated_at=now))
             job = conn.execute(select(jobs.c.options, jobs.c.folder).where(jobs.c.id == row["job_id"])).one()
             options = loads(job.options) or {}
             inputs = {
@@ -130,7 +130,7 @@ class StageRepo:
     def fence(claim: Claim, now: float):  # type: ignore[no-untyped-def]
         return and_(
             stages.c.id == claim.stage_id,
-            stages.c.status == "running",
+            stages.c.status == StageState.RUNNING,
             stages.c.lease_owner == claim.owner,
             stages.c.claim_generation == claim.generation,
             stages.c.lease_expires_at > now,
@@ -144,13 +144,22 @@ class StageRepo:
     def assert_held(self, claim: Claim) -> None:
         """Raise LeaseLost unless the claim still holds (checked right before an external effect)."""
         with self.db.read() as conn:
-            if conn.execute(select(stages.c.id).where(self.fence(claim, self.db.now()))).first() is None:
-                raise LeaseLost(f"stage {claim.stage_id} is no longer held by this worker")
+            self._check_held(conn, claim)
 
-    def assert_held_in(self, conn: Connection, claim: Claim) -> None:
-        """Like :meth:`assert_held`, inside the caller's write transaction, so check and write commit together."""
+    def _check_held(self, conn: Connection, claim: Claim) -> None:
         if conn.execute(select(stages.c.id).where(self.fence(claim, self.db.now()))).first() is None:
             raise LeaseLost(f"stage {claim.stage_id} is no longer held by this worker")
+
+    @contextmanager
+    def fenced_write(self, claim: Claim) -> Iterator[Connection]:
+        """A write transaction for data the stage derives into the library (the search index).
+
+        The claim is checked inside it (like :meth:`assert_held`), so check and write
+        commit together and a stale worker commits nothing.
+        """
+        with self.db.write() as conn:
+            self._check_held(conn, claim)
+            yield conn
 
     def computed_output(self, claim: Claim) -> dict[str, Any] | None:
         """The output another item already produced for this content, stage and fingerprint.
@@ -196,7 +205,7 @@ class StageRepo:
         now = self.db.now()
         with self.db.write() as conn:
             self._fenced_update(
-                conn, claim, status="succeeded", output=dumps(output), progress=1.0, lease_owner=None,
+                conn, claim, status=StageState.SUCCEEDED, output=dumps(output), progress=1.0, lease_owner=None,
                 lease_expires_at=None, finished_at=now, error_code=None, error=None,
             )
             fp = conn.execute(select(stages.c.fingerprint).where(stages.c.id == claim.stage_id)).scalar_one()
@@ -206,14 +215,17 @@ class StageRepo:
             if output.get("item_result"):
                 conn.execute(update(items).where(items.c.id == claim.item_id).values(result=str(output["item_result"])))
             nxt = conn.execute(
-                select(stages.c.id).where(stages.c.item_id == claim.item_id, stages.c.idx > claim.idx, stages.c.status != "succeeded")
+                select(stages.c.id).where(stages.c.item_id == claim.item_id, stages.c.idx > claim.idx, stages.c.status != StageState.SUCCEEDED)
                 .order_by(stages.c.idx).limit(1)
             ).scalar()
             if nxt is None:
-                conn.execute(update(items).where(items.c.id == claim.item_id).values(status="completed", updated_at=now))
+                conn.execute(update(items).where(items.c.id == claim.item_id).values(status=ItemState.COMPLETED, updated_at=now))
                 return True
-            conn.execute(update(stages).where(stages.c.id == nxt, stages.c.status == "waiting").values(status="queued", updated_at=now))
-            conn.execute(update(items).where(items.c.id == claim.item_id).values(status="pending", updated_at=now))
+            conn.execute(
+                update(stages).where(stages.c.id == nxt, stages.c.status == StageState.WAITING)
+                .values(status=StageState.QUEUED, updated_at=now)
+            )
+            conn.execute(update(items).where(items.c.id == claim.item_id).values(status=ItemState.PENDING, updated_at=now))
             return False
 
     def fail_stage(self, claim: Claim, code: str, message: str, transient: bool, max_attempts: int,
@@ -229,18 +241,18 @@ class StageRepo:
             if retry:
                 delay = min(backoff_cap, backoff_base * (2 ** (failures - 1)))
                 self._fenced_update(
-                    conn, claim, status="queued", failures=failures, retry_at=now + delay, lease_owner=None,
+                    conn, claim, status=StageState.QUEUED, failures=failures, retry_at=now + delay, lease_owner=None,
                     lease_expires_at=None, error_code=code, error=message,
                 )
-                conn.execute(update(items).where(items.c.id == claim.item_id).values(status="pending", updated_at=now))
+                conn.execute(update(items).where(items.c.id == claim.item_id).values(status=ItemState.PENDING, updated_at=now))
             else:
                 self._fenced_update(
-                    conn, claim, status="failed", failures=failures, lease_owner=None, lease_expires_at=None,
+                    conn, claim, status=StageState.FAILED, failures=failures, lease_owner=None, lease_expires_at=None,
                     error_code=code, error=message, finished_at=now,
                 )
                 conn.execute(
                     update(items).where(items.c.id == claim.item_id)
-                    .values(status="failed", error_code=code, error=message, updated_at=now)
+                    .values(status=ItemState.FAILED, error_code=code, error=message, updated_at=now)
                 )
             return retry
 
@@ -248,15 +260,19 @@ class StageRepo:
         """Give a stage back after a pause: it keeps its checkpoint and the claim does not count as an attempt."""
         now = self.db.now()
         with self.db.write() as conn:
-            self._fenced_update(conn, claim, status="queued", lease_owner=None, lease_expires_at=None, attempt=stages.c.attempt - 1)
-            conn.execute(update(items).where(items.c.id == claim.item_id).values(status="pending", updated_at=now))
+            if requeue_running(conn, self.fence(claim, now), now, refund_attempt=True) != 1:
+                raise LeaseLost(f"stage {claim.stage_id} is no longer held by this worker")
 
     def to_review(self, claim: Claim, message: str) -> None:
         """The stage waits for a person's decision on one of its steps."""
         now = self.db.now()
         with self.db.write() as conn:
-            self._fenced_update(conn, claim, status="review", lease_owner=None, lease_expires_at=None, error_code="manual_review", error=message)
-            conn.execute(update(items).where(items.c.id == claim.item_id).values(status="review", error_code="manual_review", error=message, updated_at=now))
+            self._fenced_update(conn, claim, status=StageState.REVIEW, lease_owner=None, lease_expires_at=None,
+                                error_code=NeedsReview.code, error=message)
+            conn.execute(
+                update(items).where(items.c.id == claim.item_id)
+                .values(status=ItemState.REVIEW, error_code=NeedsReview.code, error=message, updated_at=now)
+            )
 
     # -- recovery ---------------------------------------------------------------------------
 
@@ -273,19 +289,10 @@ class StageRepo:
         if not cond:
             return 0
         with self.db.write() as conn:
-            ids = conn.execute(select(stages.c.id, stages.c.item_id).where(stages.c.status == "running", or_(*cond))).all()
-            if not ids:
-                return 0
-            conn.execute(
-                update(stages).where(stages.c.id.in_([r.id for r in ids]), stages.c.status == "running")
-                .values(status="queued", lease_owner=None, lease_expires_at=None, updated_at=now)
-            )
-            conn.execute(
-                update(items).where(items.c.id.in_([r.item_id for r in ids]), items.c.status == "running")
-                .values(status="pending", updated_at=now)
-            )
-        log.info("reclaimed %d stage(s)", len(ids))
-        return len(ids)
+            count = requeue_running(conn, or_(*cond), now, refund_attempt=False)
+        if count:
+            log.info("reclaimed %d stage(s)", count)
+        return count
 
     # -- instances and counters -----------------------------------------------------------
 
@@ -317,14 +324,15 @@ class StageRepo:
         """(something runnable now, something running, earliest future retry time)."""
         now = self.db.now()
         with self.db.read() as conn:
-            if self._all_paused(conn):
+            if is_paused_all(conn):
                 runnable = False
             else:
                 runnable = conn.execute(self._runnable(now, None, ())).first() is not None
-            running = conn.execute(select(stages.c.id).where(stages.c.status == "running").limit(1)).first() is not None
+            running = conn.execute(select(stages.c.id).where(stages.c.status == StageState.RUNNING).limit(1)).first() is not None
             next_retry = conn.execute(
                 select(stages.c.retry_at).join(jobs, jobs.c.id == stages.c.job_id)
-                .where(stages.c.status == "queued", stages.c.retry_at > now, jobs.c.paused == 0, jobs.c.state == "ready")
+                .where(stages.c.status == StageState.QUEUED, stages.c.retry_at > now, jobs.c.paused == 0,
+                       jobs.c.state == JobState.READY)
                 .order_by(stages.c.retry_at).limit(1)
             ).scalar()
         return runnable, running, next_retry
@@ -334,6 +342,7 @@ class StageRepo:
         with self.db.read() as conn:
             return set(
                 conn.execute(
-                    select(stages.c.model_key).where(stages.c.gpu_mb > 0, stages.c.status.in_(("queued", "running", "waiting")), stages.c.model_key.is_not(None)).distinct()
+                    select(stages.c.model_key).where(stages.c.gpu_mb > 0, stages.c.status.in_(UNFINISHED_STAGES),
+                                                     stages.c.model_key.is_not(None)).distinct()
                 ).scalars()
             )

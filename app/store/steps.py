@@ -1,6 +1,6 @@
 """Placement steps (external effects) and the manual-review decisions on them.
 
-A step's life: ``prepared → started → succeeded | failed | manual_review``; a person's
+A step's life: ``prepared → started → succeeded | manual_review``; a person's
 decision moves a ``manual_review`` step to ``succeeded`` (applied), back to ``prepared``
 (not applied) or to ``skipped``. Worker transitions are fenced on the stage's claim.
 """
@@ -16,7 +16,9 @@ from app.errors import NotFound, ReviewConflict
 from app.store.database import Database
 from app.store.records import Claim, Review, Step, StepIntent
 from app.store.stages import StageRepo
+from app.store.states import ItemState, StageState, StepState
 from app.store.tables import items, placed_outputs, stages, steps
+from app.store.transitions import remember_placed_output
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +29,8 @@ def _step(row: Any) -> Step:
     return Step(
         id=row["id"], op_id=row["op_id"], item_id=row["item_id"], stage_id=row["stage_id"], seq=row["seq"],
         role=row["role"], target=row["target"], content_path=row["content_path"],
-        expected_sha256=row["expected_sha256"], prior_sha256=row["prior_sha256"], action=row["action"], state=row["state"], attempts=row["attempts"],
+        expected_sha256=row["expected_sha256"], prior_sha256=row["prior_sha256"], action=row["action"],
+        state=StepState(row["state"]), attempts=row["attempts"],
         found_sha256=row["found_sha256"], error_code=row["error_code"], error=row["error"], decision=row["decision"],
     )
 
@@ -56,7 +59,7 @@ class StepRepo:
                         op_id=intent.op_id, item_id=claim.item_id, stage_id=claim.stage_id, seq=intent.seq,
                         role=intent.role, target=intent.target, content_path=intent.content_path,
                         expected_sha256=intent.expected_sha256, prior_sha256=intent.prior_sha256, action=intent.action,
-                        state="prepared", created_at=now, updated_at=now,
+                        state=StepState.PREPARED, created_at=now, updated_at=now,
                     )
                 )
             rows = conn.execute(select(steps).where(steps.c.stage_id == claim.stage_id).order_by(steps.c.seq)).mappings().all()
@@ -66,12 +69,13 @@ class StepRepo:
         with self.db.read() as conn:
             return [_step(r) for r in conn.execute(select(steps).where(steps.c.stage_id == stage_id).order_by(steps.c.seq)).mappings()]
 
-    def transition(self, claim: Claim, step_id: int, from_states: Sequence[str], to_state: str, **values: Any) -> None:
+    def transition(self, claim: Claim, step_id: int, from_states: Sequence[StepState], to_state: StepState,
+                   **values: Any) -> None:
         """One fenced step transition; a step not in ``from_states`` means someone else moved it."""
         now = self.db.now()
         with self.db.write() as conn:
             self._fenced(conn, claim)
-            if to_state == "started":
+            if to_state == StepState.STARTED:
                 values["attempts"] = steps.c.attempts + 1
             n = conn.execute(
                 update(steps).where(steps.c.id == step_id, steps.c.state.in_(list(from_states)))
@@ -79,15 +83,9 @@ class StepRepo:
             ).rowcount
             if n != 1:
                 raise ReviewConflict(f"step {step_id} is no longer in {from_states}")
-            if to_state == "succeeded" and values.get("found_sha256"):
+            if to_state == StepState.SUCCEEDED and values.get("found_sha256"):
                 target = conn.execute(select(steps.c.target).where(steps.c.id == step_id)).scalar_one()
-                self._remember(conn, target, values["found_sha256"], now)
-
-    @staticmethod
-    def _remember(conn: Connection, path: str, sha256: str, now: float) -> None:
-        exists = conn.execute(select(placed_outputs.c.path).where(placed_outputs.c.path == path, placed_outputs.c.sha256 == sha256)).first()
-        if exists is None:
-            conn.execute(insert(placed_outputs).values(path=path, sha256=sha256, placed_at=now))
+                remember_placed_output(conn, target, values["found_sha256"], now)
 
     def is_our_output(self, path: str, sha256: str) -> bool:
         """True when Sidecar itself wrote exactly this content at this path before (it may be replaced)."""
@@ -101,7 +99,7 @@ class StepRepo:
         with self.db.read() as conn:
             q = (
                 select(steps).join(stages, stages.c.id == steps.c.stage_id)
-                .where(steps.c.state.in_(("started", "prepared")), stages.c.status != "running")
+                .where(steps.c.state.in_((StepState.STARTED, StepState.PREPARED)), stages.c.status != StageState.RUNNING)
             )
             return [_step(r) for r in conn.execute(q).mappings()]
 
@@ -111,15 +109,15 @@ class StepRepo:
         with self.db.read() as conn:
             q = select(steps, items.c.path.label("item_path"), items.c.job_id).join(items, items.c.id == steps.c.item_id)
             if include_decided:
-                q = q.where((steps.c.state == "manual_review") | steps.c.decision.is_not(None))
+                q = q.where((steps.c.state == StepState.MANUAL_REVIEW) | steps.c.decision.is_not(None))
             else:
-                q = q.where(steps.c.state == "manual_review")
+                q = q.where(steps.c.state == StepState.MANUAL_REVIEW)
             rows = conn.execute(q.order_by(steps.c.id)).mappings().all()
         return [
             Review(
                 id=r["id"], item=r["item_id"], job=r["job_id"], path=r["item_path"], target=r["target"],
                 expected_sha256=r["expected_sha256"], found_sha256=r["found_sha256"], error=r["error"],
-                attempts=r["attempts"], state=r["state"], decision=r["decision"], decision_actor=r["decision_actor"],
+                attempts=r["attempts"], state=StepState(r["state"]), decision=r["decision"], decision_actor=r["decision_actor"],
                 decision_reason=r["decision_reason"], decided_at=r["decided_at"], revision=r["review_revision"],
             )
             for r in rows
@@ -138,16 +136,17 @@ class StepRepo:
             row = conn.execute(select(steps).where(steps.c.id == step_id)).mappings().first()
             if row is None:
                 raise NotFound(f"no review {step_id}")
-            if row["decision"] is not None or row["state"] != "manual_review":
+            if row["decision"] is not None or row["state"] != StepState.MANUAL_REVIEW:
                 raise ReviewConflict(
                     f"review {step_id} was already decided ({row['decision'] or row['state']}"
                     f"{' by ' + row['decision_actor'] if row['decision_actor'] else ''}); nothing was changed"
                 )
             if expected_revision is not None and expected_revision != row["review_revision"]:
                 raise ReviewConflict(f"review {step_id} changed since it was shown (revision {row['review_revision']})")
-            new_state = {"applied": "succeeded", "not_applied": "prepared", "skip": "skipped"}[decision]
+            new_state = {"applied": StepState.SUCCEEDED, "not_applied": StepState.PREPARED, "skip": StepState.SKIPPED}[decision]
             n = conn.execute(
-                update(steps).where(steps.c.id == step_id, steps.c.state == "manual_review", steps.c.decision.is_(None)).values(
+                update(steps).where(steps.c.id == step_id, steps.c.state == StepState.MANUAL_REVIEW,
+                                    steps.c.decision.is_(None)).values(
                     state=new_state, decision=decision, decision_actor=actor, decision_reason=reason, decided_at=now,
                     review_revision=steps.c.review_revision + 1, updated_at=now,
                 )
@@ -156,13 +155,15 @@ class StepRepo:
                 raise ReviewConflict(f"review {step_id} was decided concurrently")
             stage_id, item_id = row["stage_id"], row["item_id"]
             if decision == "skip":
-                conn.execute(update(stages).where(stages.c.id == stage_id).values(status="skipped", error_code="skipped_by_review", error=reason, updated_at=now))
+                conn.execute(update(stages).where(stages.c.id == stage_id).values(
+                    status=StageState.SKIPPED, error_code="skipped_by_review", error=reason, updated_at=now))
                 conn.execute(update(items).where(items.c.id == item_id).values(
-                    status="skipped", skip_reason=f"skipped in review: {reason}", error_code=None, error=None, updated_at=now))
+                    status=ItemState.SKIPPED, skip_reason=f"skipped in review: {reason}", error_code=None, error=None, updated_at=now))
             else:
                 if decision == "applied" and row["found_sha256"]:
-                    self._remember(conn, row["target"], row["found_sha256"], now)
-                conn.execute(update(stages).where(stages.c.id == stage_id, stages.c.status == "review").values(
-                    status="queued", error_code=None, error=None, retry_at=None, updated_at=now))
-                conn.execute(update(items).where(items.c.id == item_id).values(status="pending", error_code=None, error=None, updated_at=now))
+                    remember_placed_output(conn, row["target"], row["found_sha256"], now)
+                conn.execute(update(stages).where(stages.c.id == stage_id, stages.c.status == StageState.REVIEW).values(
+                    status=StageState.QUEUED, error_code=None, error=None, retry_at=None, updated_at=now))
+                conn.execute(update(items).where(items.c.id == item_id).values(
+                    status=ItemState.PENDING, error_code=None, error=None, updated_at=now))
         return next(r for r in self.reviews(include_decided=True) if r.id == step_id)

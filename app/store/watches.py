@@ -1,8 +1,8 @@
 """Watched folders and the rolling job each one appends its new items to (SPEC §8).
 
 A watch row is the source of truth for "this folder is watched" (the settings file only
-mirrors it). Its rolling job is an ordinary job row that is ``ready`` from birth: the
-watcher appends items to it one at a time, so there is no ``creating`` phase to hide.
+mirrors it). Its rolling job is an ordinary job row, created by
+:meth:`JobRepo.create_rolling` in the same transaction as the watch row that points to it.
 If the rolling job was cancelled (the row is gone) or failed (its folder vanished once),
 the next append gets a fresh one, so a watch never feeds a job the scheduler ignores.
 """
@@ -13,12 +13,13 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from app.errors import NotFound, SidecarError
 from app.store.database import Database, dumps, loads
-from app.store.tables import jobs, watches
+from app.store.jobs import JobRepo
+from app.store.tables import watches
 
 log = logging.getLogger(__name__)
 
@@ -42,17 +43,18 @@ def _watch(row: Any) -> Watch:
 
 
 class WatchRepo:
-    """Every write to ``watches`` (and the creation of rolling jobs) happens here."""
+    """Every write to ``watches`` happens here; the rolling jobs they point to are :class:`JobRepo`'s."""
 
-    def __init__(self, db: Database):
+    def __init__(self, db: Database, jobs: JobRepo):
         self.db = db
+        self.jobs = jobs
 
     def add(self, folder: str, options: dict[str, Any], polling: bool = False) -> Watch:
         """Start watching ``folder`` with the job options frozen now; its rolling job is created with it."""
         now = self.db.now()
         try:
             with self.db.write() as conn:
-                job_id = self._new_rolling_job(conn, folder, options, now)
+                job_id = self.jobs.create_rolling(conn, folder, options)
                 conn.execute(insert(watches).values(folder=folder, job_id=job_id, polling=int(polling),
                                                     options=dumps(options), created_at=now, last_scan_at=None))
         except IntegrityError as exc:
@@ -81,16 +83,13 @@ class WatchRepo:
 
     def rolling_job(self, watch_id: int) -> int:
         """The ``ready`` job new items of this watch go to, making a new one when the old one is gone or failed."""
-        now = self.db.now()
         with self.db.write() as conn:
             row = conn.execute(select(watches).where(watches.c.id == watch_id)).mappings().first()
             if row is None:
                 raise NotFound(f"no watch {watch_id}", code="watch_missing")
-            if row["job_id"] is not None:
-                state = conn.execute(select(jobs.c.state).where(jobs.c.id == row["job_id"])).scalar()
-                if state == "ready":
-                    return int(row["job_id"])
-            job_id = self._new_rolling_job(conn, row["folder"], loads(row["options"]) or {}, now)
+            if row["job_id"] is not None and self.jobs.is_ready(conn, row["job_id"]):
+                return int(row["job_id"])
+            job_id = self.jobs.create_rolling(conn, row["folder"], loads(row["options"]) or {})
             conn.execute(update(watches).where(watches.c.id == watch_id).values(job_id=job_id))
             log.info("watched folder %s gets a new rolling job %d", row["folder"], job_id)
             return job_id
@@ -99,12 +98,3 @@ class WatchRepo:
         """Record when the last catch-up scan finished (shown in Settings; a hint, not a correctness input)."""
         with self.db.write() as conn:
             conn.execute(update(watches).where(watches.c.id == watch_id).values(last_scan_at=self.db.now()))
-
-    @staticmethod
-    def _new_rolling_job(conn: Connection, folder: str, options: dict[str, Any], now: float) -> int:
-        return int(
-            conn.execute(
-                insert(jobs).values(folder=folder, state="ready", owner="watch", paused=0, options=dumps(options),
-                                    scan_report=dumps({"watched": True}), created_at=now, updated_at=now)
-            ).inserted_primary_key[0]
-        )

@@ -17,8 +17,8 @@ from app.cli import main as cli
 from app.paths import database_path
 from app.ml.text_embedding import MODEL_ID as TEXT_MODEL_ID
 from app.store import Store
-from app.store import search_index as index
-from app.store.search_index import CurrentContent
+from app.store import search_queries
+from app.store.search_queries import CurrentContent
 from tests.rendered_images import render_text_image
 
 pytestmark = pytest.mark.e2e
@@ -146,10 +146,10 @@ def test_changed_image_never_returns_old_vectors_and_is_found_after_reprocessing
             old_vector = conn.execute(text(
                 "SELECT v.embedding FROM search_image_text_vec v WHERE v.sha256 = :sha"), {"sha": old_sha}).scalar_one()
             current = CurrentContent("current_items")
-            near_old = index.knn_text(conn, np.frombuffer(old_vector, dtype=np.float32).tolist(), model=TEXT_MODEL_ID,
+            near_old = search_queries.knn_text(conn, np.frombuffer(old_vector, dtype=np.float32).tolist(), model=TEXT_MODEL_ID,
                                       kind="image", k=10, current=current)
             assert near_old and all(hit.sha256 != old_sha for hit in near_old), "kept old rows are never returned"
-            assert index.fts_images(conn, "quarterly", current=current) == []
+            assert search_queries.fts_images(conn, "quarterly", current=current) == []
     finally:
         store.close()
     assert "Lisbon" in json.loads((pics / "img_0002.png.sidecar.json").read_text(encoding="utf-8"))["ocr_text"]

@@ -1,105 +1,31 @@
-"""The search index: image documents and dialogue cues, in SQLite with sqlite-vec and FTS5.
+"""Queries over the search index (tables in :mod:`app.store.search_schema`), and the one rank fusion.
 
-Design
-------
-Everything is keyed by **content** (sha256), not by path: two files with identical
-bytes share one set of rows (computed once), a rename or move keeps its vectors, and
-an edited file gets new rows under its new sha256. Which paths currently hold which
-content is the store's business (its items table); every query here can join to it
-(:class:`CurrentContent`), so a row whose sha256 is no item's *current* sha256 is
-never returned, even before :func:`delete_for_sha256` removed it.
+Vector queries (KNN over sqlite-vec) and keyword queries (FTS5 words, trigram/LIKE for
+scripts written without spaces) return hits best first. Every query can join to the
+store's current contents (:class:`CurrentContent`), so a row whose sha256 is no
+item's *current* sha256 is never returned, even before it was deleted.
 
-Tables (``SCHEMA``; the visual tables are created on first use):
-
-``search_image``
-    one row per image content: sha256 (unique), the document, the OCR text, the
-    text/visual model ids and the visual dim. Its ``id`` is the rowid of the image's
-    rows in the vector and FTS tables.
-``search_cue``
-    one row per dialogue cue Sidecar produced: video sha256, cue index, language,
-    start/end seconds, text, and the video path at indexing time (for display only).
-    Re-indexing a video's language replaces that language's cues.
-``search_image_text_vec``, ``search_cue_text_vec`` (vec0, float[384], cosine)
-    e5 vectors of image documents and of cues; each row carries ``sha256`` and
-    ``model`` as vec0 metadata columns, and every KNN filters on ``model``, so
-    vectors of two embedding models never meet in one ranking. Two tables rather
-    than one with a "kind" column: each kind's rowids come from its own table, and a
-    KNN over images never wades through (many more) cue vectors.
-``search_visual_vec_<dim>`` (vec0, float[dim], cosine), created lazily
-    CLIP image vectors. A vec0 column has a fixed dimension but CLIP models differ
-    (512, 768, 1024…), so each dimension gets its own table; ``search_image.visual_dim``
-    says where an image's vector lives. Same ``sha256``/``model`` metadata.
-``search_image_fts`` / ``search_cue_fts`` (FTS5, ``unicode61 remove_diacritics 2``)
-    word search with bm25 ranking for space-separated scripts ("invoice" matches the
-    word, not "invoices2" or "concatenate").
-``search_image_trigram`` / ``search_cue_trigram`` (FTS5, ``trigram``)
-    substring search for scripts written without spaces. unicode61 makes a whole run
-    of Chinese or Japanese one token ("发票号码一只猫"), so "猫" could never match;
-    trigram indexes every 3-character window. A CJK query term of 3+ characters is a
-    trigram MATCH; a 1–2 character term (猫, 東京) is a ``LIKE`` over the trigram
-    table (a scan, fine at desktop scale: ~100k short documents).
-
-Both FTS tables store their own copy of the text (documents and cues are short), so
-``snippet()`` works without external-content bookkeeping.
-
-Every function takes a ``sqlalchemy.Connection`` and runs inside the caller's
-transaction (it neither begins nor commits): the store decides transaction
-boundaries and keeps them short. The connection must have sqlite-vec loaded.
+Rankings whose scores cannot be compared are combined by **reciprocal rank fusion**
+(:func:`reciprocal_rank_fusion`): the keyword parts of one query here, and the
+vector and keyword lists of a whole search in :mod:`app.engine.search`.
 """
 
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Hashable, Iterable, Sequence
 
 import numpy as np
 from sqlalchemy import Connection, text
 
-TEXT_DIM = 384
+from app.store.search_schema import TEXT_DIM, table_exists, vector_blob, visual_table
+
 SNIPPET_OPEN, SNIPPET_CLOSE, SNIPPET_ELLIPSIS = "[", "]", "…"
 SNIPPET_TOKENS = 12
 MAX_KNN_K = 4096  # sqlite-vec's limit on k
 RRF_K = 60
-
-SCHEMA: list[str] = [
-    """CREATE TABLE IF NOT EXISTS search_image (
-        id INTEGER PRIMARY KEY,
-        sha256 TEXT NOT NULL UNIQUE,
-        text_model TEXT NOT NULL,
-        visual_model TEXT,
-        visual_dim INTEGER,
-        document TEXT NOT NULL,
-        ocr_text TEXT NOT NULL DEFAULT '',
-        indexed_at REAL NOT NULL
-    )""",
-    """CREATE TABLE IF NOT EXISTS search_cue (
-        id INTEGER PRIMARY KEY,
-        sha256 TEXT NOT NULL,
-        video_path TEXT NOT NULL,
-        lang TEXT NOT NULL,
-        cue_index INTEGER NOT NULL,
-        start_s REAL NOT NULL,
-        end_s REAL NOT NULL,
-        text TEXT NOT NULL,
-        text_model TEXT NOT NULL,
-        indexed_at REAL NOT NULL,
-        UNIQUE (sha256, lang, cue_index)
-    )""",
-    f"""CREATE VIRTUAL TABLE IF NOT EXISTS search_image_text_vec USING vec0(
-        embedding float[{TEXT_DIM}] distance_metric=cosine, sha256 text, model text)""",
-    f"""CREATE VIRTUAL TABLE IF NOT EXISTS search_cue_text_vec USING vec0(
-        embedding float[{TEXT_DIM}] distance_metric=cosine, sha256 text, model text)""",
-    """CREATE VIRTUAL TABLE IF NOT EXISTS search_image_fts USING fts5(
-        document, ocr_text, tokenize='unicode61 remove_diacritics 2')""",
-    """CREATE VIRTUAL TABLE IF NOT EXISTS search_image_trigram USING fts5(
-        document, ocr_text, tokenize='trigram')""",
-    """CREATE VIRTUAL TABLE IF NOT EXISTS search_cue_fts USING fts5(
-        text, tokenize='unicode61 remove_diacritics 2')""",
-    """CREATE VIRTUAL TABLE IF NOT EXISTS search_cue_trigram USING fts5(
-        text, tokenize='trigram')""",
-]
+"""The constant of Cormack et al. (2009); it damps the head of each list so one list cannot dominate."""
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # Scripts written without spaces between words: Han, kana, Hangul syllables, CJK punctuation excluded.
@@ -168,24 +94,30 @@ class CueHit:
     video_path: str = ""
 
 
-# ----------------------------------------------------------------------------- writes
+def reciprocal_rank_fusion(
+    rankings: Iterable[Sequence[Hashable]], *, k: int = RRF_K, weights: Sequence[float] | None = None
+) -> list[tuple[Hashable, float]]:
+    """Fuse ranked lists of keys (best first) into one list of ``(key, score)``, best first.
+
+    Each list contributes ``weight / (k + rank)`` to a key, which rewards agreement
+    between lists without calibrating their scores. A key repeated inside one list
+    counts at its best rank only. Ties keep the order in which keys were first seen,
+    so the result is deterministic.
+    """
+    scores: dict[Hashable, float] = {}
+    for index, ranking in enumerate(rankings):
+        weight = 1.0 if weights is None else float(weights[index])
+        seen: set[Hashable] = set()
+        for rank, key in enumerate(ranking, start=1):
+            if key in seen:
+                continue
+            seen.add(key)
+            scores[key] = scores.get(key, 0.0) + weight / (k + rank)
+    order = {key: i for i, key in enumerate(scores)}
+    return sorted(scores.items(), key=lambda item: (-item[1], order[item[0]]))
 
 
-def visual_table(dim: int) -> str:
-    """Name of the vec0 table that holds CLIP vectors of dimension ``dim``."""
-    if not isinstance(dim, int) or not 1 <= dim <= 8192:
-        raise ValueError(f"unusable vector dimension {dim!r}")
-    return f"search_visual_vec_{dim}"
-
-
-def ensure_visual_table(conn: Connection, dim: int) -> str:
-    """Create the CLIP vector table for ``dim`` when missing; returns its name."""
-    name = visual_table(dim)
-    conn.exec_driver_sql(
-        f"CREATE VIRTUAL TABLE IF NOT EXISTS {name} USING vec0("
-        f"embedding float[{dim}] distance_metric=cosine, sha256 text, model text)"
-    )
-    return name
+# ----------------------------------------------------------------------------- content
 
 
 def has_image(conn: Connection, sha256: str, *, text_model: str, visual_model: str | None = None) -> bool:
@@ -196,137 +128,6 @@ def has_image(conn: Connection, sha256: str, *, text_model: str, visual_model: s
     if row is None or row.text_model != text_model:
         return False
     return visual_model is None or row.visual_model == visual_model
-
-
-def upsert_image(
-    conn: Connection,
-    sha256: str,
-    *,
-    text_model: str,
-    text_vector: Sequence[float],
-    document: str,
-    ocr_text: str = "",
-    visual_model: str | None = None,
-    visual_vector: Sequence[float] | None = None,
-) -> int:
-    """Index one image content (replacing what was there for that sha256); returns its row id.
-
-    Without a visual vector the image is still found through its document; a later
-    call with one adds it. Identical content in two files is one call, one row.
-    """
-    text_blob = _blob(text_vector, TEXT_DIM)
-    visual_blob, visual_dim = None, None
-    if visual_vector is not None:
-        if not visual_model:
-            raise ValueError("a visual vector needs its model id")
-        visual_dim = len(visual_vector)
-        visual_blob = _blob(visual_vector, visual_dim)
-    now = time.time()
-    existing = conn.execute(
-        text("SELECT id, visual_dim FROM search_image WHERE sha256 = :sha"), {"sha": sha256}
-    ).first()
-    params = {
-        "sha": sha256,
-        "text_model": text_model,
-        "visual_model": visual_model if visual_blob is not None else None,
-        "visual_dim": visual_dim,
-        "document": document,
-        "ocr_text": ocr_text or "",
-        "now": now,
-    }
-    if existing is None:
-        row_id = conn.execute(
-            text(
-                "INSERT INTO search_image (sha256, text_model, visual_model, visual_dim, document, ocr_text, indexed_at) "
-                "VALUES (:sha, :text_model, :visual_model, :visual_dim, :document, :ocr_text, :now) RETURNING id"
-            ),
-            params,
-        ).scalar_one()
-    else:
-        row_id = existing.id
-        _delete_image_rows(conn, row_id, existing.visual_dim, keep_base=True)
-        conn.execute(
-            text(
-                "UPDATE search_image SET text_model = :text_model, visual_model = :visual_model, "
-                "visual_dim = :visual_dim, document = :document, ocr_text = :ocr_text, indexed_at = :now "
-                "WHERE id = :id"
-            ),
-            {**params, "id": row_id},
-        )
-    conn.execute(
-        text("INSERT INTO search_image_text_vec (rowid, embedding, sha256, model) VALUES (:id, :v, :sha, :model)"),
-        {"id": row_id, "v": text_blob, "sha": sha256, "model": text_model},
-    )
-    if visual_blob is not None:
-        table = ensure_visual_table(conn, visual_dim)  # type: ignore[arg-type]
-        conn.execute(
-            text(f"INSERT INTO {table} (rowid, embedding, sha256, model) VALUES (:id, :v, :sha, :model)"),
-            {"id": row_id, "v": visual_blob, "sha": sha256, "model": visual_model},
-        )
-    for table in ("search_image_fts", "search_image_trigram"):
-        conn.execute(
-            text(f"INSERT INTO {table} (rowid, document, ocr_text) VALUES (:id, :document, :ocr)"),
-            {"id": row_id, "document": document, "ocr": ocr_text or ""},
-        )
-    return int(row_id)
-
-
-def upsert_dialogue(
-    conn: Connection,
-    video_path: str,
-    sha256: str,
-    cues: Sequence[tuple[float, float, str, str]],
-    vectors: Sequence[Sequence[float]],
-    *,
-    text_model: str,
-) -> int:
-    """Index a video's cues ``(start_s, end_s, text, lang)`` with their e5 passage vectors.
-
-    Every language present in ``cues`` replaces that language's earlier cues for this
-    content (re-translating replaces the translation and keeps the transcript).
-    Returns the number of cues written.
-    """
-    if len(cues) != len(vectors):
-        raise ValueError(f"{len(cues)} cues but {len(vectors)} vectors")
-    langs = sorted({cue[3] for cue in cues})
-    for lang in langs:
-        _delete_cues(conn, "sha256 = :sha AND lang = :lang", {"sha": sha256, "lang": lang})
-    now = time.time()
-    counters: dict[str, int] = {}
-    for (start, end, line, lang), vector in zip(cues, vectors):
-        index = counters.get(lang, 0)
-        counters[lang] = index + 1
-        cue_id = conn.execute(
-            text(
-                "INSERT INTO search_cue (sha256, video_path, lang, cue_index, start_s, end_s, text, text_model, indexed_at) "
-                "VALUES (:sha, :path, :lang, :idx, :start, :end, :text, :model, :now) RETURNING id"
-            ),
-            {
-                "sha": sha256, "path": str(video_path), "lang": lang, "idx": index, "start": float(start),
-                "end": float(end), "text": line, "model": text_model, "now": now,
-            },
-        ).scalar_one()
-        conn.execute(
-            text("INSERT INTO search_cue_text_vec (rowid, embedding, sha256, model) VALUES (:id, :v, :sha, :model)"),
-            {"id": cue_id, "v": _blob(vector, TEXT_DIM), "sha": sha256, "model": text_model},
-        )
-        for table in ("search_cue_fts", "search_cue_trigram"):
-            conn.execute(text(f"INSERT INTO {table} (rowid, text) VALUES (:id, :text)"), {"id": cue_id, "text": line})
-    return len(cues)
-
-
-def delete_for_sha256(conn: Connection, sha256: str) -> int:
-    """Remove every image and dialogue row of this content; returns how many base rows went.
-
-    The store calls it when no item holds this content any more (deleted file, edited
-    file whose old content nobody else has).
-    """
-    removed = 0
-    for row in conn.execute(text("SELECT id, visual_dim FROM search_image WHERE sha256 = :sha"), {"sha": sha256}).all():
-        _delete_image_rows(conn, row.id, row.visual_dim, keep_base=False)
-        removed += 1
-    removed += _delete_cues(conn, "sha256 = :sha", {"sha": sha256})
-    return removed
 
 
 def indexed_sha256s(conn: Connection) -> set[str]:
@@ -360,43 +161,6 @@ def visual_vector(conn: Connection, sha256: str, model: str) -> list[float] | No
     return None if blob is None else np.frombuffer(blob, dtype=np.float32).tolist()
 
 
-def _delete_image_rows(conn: Connection, row_id: int, visual_dim: int | None, *, keep_base: bool) -> None:
-    params = {"id": row_id}
-    conn.execute(text("DELETE FROM search_image_text_vec WHERE rowid = :id"), params)
-    if visual_dim and _table_exists(conn, visual_table(visual_dim)):
-        conn.execute(text(f"DELETE FROM {visual_table(visual_dim)} WHERE rowid = :id"), params)
-    conn.execute(text("DELETE FROM search_image_fts WHERE rowid = :id"), params)
-    conn.execute(text("DELETE FROM search_image_trigram WHERE rowid = :id"), params)
-    if not keep_base:
-        conn.execute(text("DELETE FROM search_image WHERE id = :id"), params)
-
-
-def _delete_cues(conn: Connection, where: str, params: dict[str, Any]) -> int:
-    ids = list(conn.execute(text(f"SELECT id FROM search_cue WHERE {where}"), params).scalars())
-    for cue_id in ids:
-        for table in ("search_cue_text_vec", "search_cue_fts", "search_cue_trigram"):
-            conn.execute(text(f"DELETE FROM {table} WHERE rowid = :id"), {"id": cue_id})
-    if ids:
-        conn.execute(text(f"DELETE FROM search_cue WHERE {where}"), params)
-    return len(ids)
-
-
-def _table_exists(conn: Connection, name: str) -> bool:
-    return (
-        conn.execute(text("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = :n"), {"n": name}).first()
-        is not None
-    )
-
-
-def _blob(vector: Sequence[float], dim: int) -> bytes:
-    array = np.asarray(vector, dtype=np.float32).reshape(-1)
-    if array.shape[0] != dim:
-        raise ValueError(f"vector has {array.shape[0]} dimensions, expected {dim}")
-    if not np.all(np.isfinite(array)):
-        raise ValueError("vector contains NaN or infinity")
-    return array.tobytes()
-
-
 # ----------------------------------------------------------------------------- vector queries
 
 
@@ -406,7 +170,7 @@ def knn_visual(
     """Images whose CLIP vector is nearest ``vector`` (a CLIP text or image vector of ``model``)."""
     dim = len(vector)
     table = visual_table(dim)
-    if not _table_exists(conn, table):
+    if not table_exists(conn, table):
         return []
     return [
         ImageHit(sha256=row.sha256, score=float(row.distance), path=row.path)
@@ -453,7 +217,7 @@ def _knn(
     """
     if k <= 0:
         return []
-    blob = _blob(vector, dim)
+    blob = vector_blob(vector, dim)
     fetch = min(MAX_KNN_K, max(k * 2, 16) if current is not None else k)
     while True:
         knn = (
@@ -548,16 +312,16 @@ def _fts(conn: Connection, kind: str, query: str, k: int, current: CurrentConten
             rankings.append(_fts_query(conn, tri, base, select, join, _fts_phrase(run), limit))
         else:
             rankings.append(_like_query(conn, tri, base, select, join, run, limit, columns))
-    fused: dict[Any, list[Any]] = {}
+    first_seen: dict[Hashable, tuple[Any, str]] = {}
     for ranking in rankings:
-        for rank, (row, snippet) in enumerate(ranking):
-            key = (row.id, row.path)
-            entry = fused.setdefault(key, [row, 0.0, snippet])
-            entry[1] += 1.0 / (RRF_K + rank + 1)
-    ordered = sorted(fused.values(), key=lambda e: (-e[1], e[0].id))
+        for row, snippet in ranking:
+            first_seen.setdefault((row.id, row.path), (row, snippet))
+    fused = reciprocal_rank_fusion([[(row.id, row.path) for row, _ in ranking] for ranking in rankings])
+    # Equal scores (one part each) order by row id, not by which part found the row first.
+    ordered = sorted(((*first_seen[key], score) for key, score in fused), key=lambda e: (-e[2], e[0].id))
     units: set[Any] = set()
     result = []
-    for row, score, snippet in ordered:
+    for row, snippet, score in ordered:
         unit = row.sha256 if kind == "image" else row.id
         if unit not in units:
             if len(units) == k:

@@ -1,0 +1,131 @@
+"""The search index's tables: image documents and dialogue cues, in SQLite with sqlite-vec and FTS5.
+
+Design
+------
+Everything is keyed by **content** (sha256), not by path: two files with identical
+bytes share one set of rows (computed once), a rename or move keeps its vectors, and
+an edited file gets new rows under its new sha256. Which paths currently hold which
+content is the store's business (its items table); every query here can join to it
+(:class:`~app.store.search_queries.CurrentContent`), so a row whose sha256 is no item's *current* sha256 is
+never returned, even before :func:`~app.store.search_writes.delete_for_sha256` removed it.
+
+Tables (``SCHEMA``; the visual tables are created on first use):
+
+``search_image``
+    one row per image content: sha256 (unique), the document, the OCR text, the
+    text/visual model ids and the visual dim. Its ``id`` is the rowid of the image's
+    rows in the vector and FTS tables.
+``search_cue``
+    one row per dialogue cue Sidecar produced: video sha256, cue index, language,
+    start/end seconds, text, and the video path at indexing time (for display only).
+    Re-indexing a video's language replaces that language's cues.
+``search_image_text_vec``, ``search_cue_text_vec`` (vec0, float[384], cosine)
+    e5 vectors of image documents and of cues; each row carries ``sha256`` and
+    ``model`` as vec0 metadata columns, and every KNN filters on ``model``, so
+    vectors of two embedding models never meet in one ranking. Two tables rather
+    than one with a "kind" column: each kind's rowids come from its own table, and a
+    KNN over images never wades through (many more) cue vectors.
+``search_visual_vec_<dim>`` (vec0, float[dim], cosine), created lazily
+    CLIP image vectors. A vec0 column has a fixed dimension but CLIP models differ
+    (512, 768, 1024…), so each dimension gets its own table; ``search_image.visual_dim``
+    says where an image's vector lives. Same ``sha256``/``model`` metadata.
+``search_image_fts`` / ``search_cue_fts`` (FTS5, ``unicode61 remove_diacritics 2``)
+    word search with bm25 ranking for space-separated scripts ("invoice" matches the
+    word, not "invoices2" or "concatenate").
+``search_image_trigram`` / ``search_cue_trigram`` (FTS5, ``trigram``)
+    substring search for scripts written without spaces. unicode61 makes a whole run
+    of Chinese or Japanese one token ("发票号码一只猫"), so "猫" could never match;
+    trigram indexes every 3-character window. A CJK query term of 3+ characters is a
+    trigram MATCH; a 1–2 character term (猫, 東京) is a ``LIKE`` over the trigram
+    table (a scan, fine at desktop scale: ~100k short documents).
+
+Both FTS tables store their own copy of the text (documents and cues are short), so
+``snippet()`` works without external-content bookkeeping.
+
+Writes are in :mod:`app.store.search_writes`, queries in :mod:`app.store.search_queries`.
+Every function of the three takes a ``sqlalchemy.Connection`` and runs inside the
+caller's transaction (it neither begins nor commits): the store decides transaction
+boundaries and keeps them short. The connection must have sqlite-vec loaded.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+from sqlalchemy import Connection, text
+
+TEXT_DIM = 384
+
+SCHEMA: list[str] = [
+    """CREATE TABLE IF NOT EXISTS search_image (
+        id INTEGER PRIMARY KEY,
+        sha256 TEXT NOT NULL UNIQUE,
+        text_model TEXT NOT NULL,
+        visual_model TEXT,
+        visual_dim INTEGER,
+        document TEXT NOT NULL,
+        ocr_text TEXT NOT NULL DEFAULT '',
+        indexed_at REAL NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS search_cue (
+        id INTEGER PRIMARY KEY,
+        sha256 TEXT NOT NULL,
+        video_path TEXT NOT NULL,
+        lang TEXT NOT NULL,
+        cue_index INTEGER NOT NULL,
+        start_s REAL NOT NULL,
+        end_s REAL NOT NULL,
+        text TEXT NOT NULL,
+        text_model TEXT NOT NULL,
+        indexed_at REAL NOT NULL,
+        UNIQUE (sha256, lang, cue_index)
+    )""",
+    f"""CREATE VIRTUAL TABLE IF NOT EXISTS search_image_text_vec USING vec0(
+        embedding float[{TEXT_DIM}] distance_metric=cosine, sha256 text, model text)""",
+    f"""CREATE VIRTUAL TABLE IF NOT EXISTS search_cue_text_vec USING vec0(
+        embedding float[{TEXT_DIM}] distance_metric=cosine, sha256 text, model text)""",
+    """CREATE VIRTUAL TABLE IF NOT EXISTS search_image_fts USING fts5(
+        document, ocr_text, tokenize='unicode61 remove_diacritics 2')""",
+    """CREATE VIRTUAL TABLE IF NOT EXISTS search_image_trigram USING fts5(
+        document, ocr_text, tokenize='trigram')""",
+    """CREATE VIRTUAL TABLE IF NOT EXISTS search_cue_fts USING fts5(
+        text, tokenize='unicode61 remove_diacritics 2')""",
+    """CREATE VIRTUAL TABLE IF NOT EXISTS search_cue_trigram USING fts5(
+        text, tokenize='trigram')""",
+]
+
+
+def visual_table(dim: int) -> str:
+    """Name of the vec0 table that holds CLIP vectors of dimension ``dim``."""
+    if not isinstance(dim, int) or not 1 <= dim <= 8192:
+        raise ValueError(f"unusable vector dimension {dim!r}")
+    return f"search_visual_vec_{dim}"
+
+
+def ensure_visual_table(conn: Connection, dim: int) -> str:
+    """Create the CLIP vector table for ``dim`` when missing; returns its name."""
+    name = visual_table(dim)
+    conn.exec_driver_sql(
+        f"CREATE VIRTUAL TABLE IF NOT EXISTS {name} USING vec0("
+        f"embedding float[{dim}] distance_metric=cosine, sha256 text, model text)"
+    )
+    return name
+
+
+def table_exists(conn: Connection, name: str) -> bool:
+    """Whether a (lazily created) table is there yet."""
+    return (
+        conn.execute(text("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = :n"), {"n": name}).first()
+        is not None
+    )
+
+
+def vector_blob(vector: Sequence[float], dim: int) -> bytes:
+    """A vector as vec0 stores it (little-endian float32), refusing a wrong dimension or NaN before SQLite sees it."""
+    array = np.asarray(vector, dtype=np.float32).reshape(-1)
+    if array.shape[0] != dim:
+        raise ValueError(f"vector has {array.shape[0]} dimensions, expected {dim}")
+    if not np.all(np.isfinite(array)):
+        raise ValueError("vector contains NaN or infinity")
+    return array.tobytes()

@@ -1,0 +1,194 @@
+"""Writes into the search index (tables in :mod:`app.store.search_schema`), keyed by content sha256.
+
+The functions run inside the caller's transaction. :class:`SearchIndexWriter` is what a
+stage gets as ``ctx.search_index`` (:class:`app.engine.stage.SearchIndex`): each call one
+short write transaction opened by the engine, which checks the stage's claim inside it,
+so a stage never holds a connection and a stale worker commits nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import AbstractContextManager
+from typing import Any, Callable, Sequence
+
+from sqlalchemy import Connection, text
+
+from app.store.search_schema import TEXT_DIM, ensure_visual_table, table_exists, vector_blob, visual_table
+
+WriteTransaction = Callable[[], AbstractContextManager[Connection]]
+Cue = tuple[float, float, str, str]
+"""``(start_s, end_s, text, lang)`` of one dialogue cue."""
+
+
+class SearchIndexWriter:
+    """Index writes, each in its own transaction from ``write`` (a fenced one inside a stage)."""
+
+    def __init__(self, write: WriteTransaction):
+        self._write = write
+
+    def upsert_image(self, sha256: str, *, text_model: str, text_vector: Sequence[float], document: str,
+                     ocr_text: str = "", visual_model: str | None = None,
+                     visual_vector: Sequence[float] | None = None) -> None:
+        """See :func:`upsert_image`."""
+        with self._write() as conn:
+            upsert_image(conn, sha256, text_model=text_model, text_vector=text_vector, document=document,
+                         ocr_text=ocr_text, visual_model=visual_model, visual_vector=visual_vector)
+
+    def upsert_dialogue(self, video_path: str, sha256: str, cues: Sequence[Cue], vectors: Sequence[Sequence[float]],
+                        *, text_model: str) -> int:
+        """See :func:`upsert_dialogue`."""
+        with self._write() as conn:
+            return upsert_dialogue(conn, video_path, sha256, cues, vectors, text_model=text_model)
+
+
+def upsert_image(
+    conn: Connection,
+    sha256: str,
+    *,
+    text_model: str,
+    text_vector: Sequence[float],
+    document: str,
+    ocr_text: str = "",
+    visual_model: str | None = None,
+    visual_vector: Sequence[float] | None = None,
+) -> int:
+    """Index one image content (replacing what was there for that sha256); returns its row id.
+
+    Without a visual vector the image is still found through its document; a later
+    call with one adds it. Identical content in two files is one call, one row.
+    """
+    text_blob = vector_blob(text_vector, TEXT_DIM)
+    visual_blob, visual_dim = None, None
+    if visual_vector is not None:
+        if not visual_model:
+            raise ValueError("a visual vector needs its model id")
+        visual_dim = len(visual_vector)
+        visual_blob = vector_blob(visual_vector, visual_dim)
+    now = time.time()
+    existing = conn.execute(
+        text("SELECT id, visual_dim FROM search_image WHERE sha256 = :sha"), {"sha": sha256}
+    ).first()
+    params = {
+        "sha": sha256,
+        "text_model": text_model,
+        "visual_model": visual_model if visual_blob is not None else None,
+        "visual_dim": visual_dim,
+        "document": document,
+        "ocr_text": ocr_text or "",
+        "now": now,
+    }
+    if existing is None:
+        row_id = conn.execute(
+            text(
+                "INSERT INTO search_image (sha256, text_model, visual_model, visual_dim, document, ocr_text, indexed_at) "
+                "VALUES (:sha, :text_model, :visual_model, :visual_dim, :document, :ocr_text, :now) RETURNING id"
+            ),
+            params,
+        ).scalar_one()
+    else:
+        row_id = existing.id
+        _delete_image_rows(conn, row_id, existing.visual_dim, keep_base=True)
+        conn.execute(
+            text(
+                "UPDATE search_image SET text_model = :text_model, visual_model = :visual_model, "
+                "visual_dim = :visual_dim, document = :document, ocr_text = :ocr_text, indexed_at = :now "
+                "WHERE id = :id"
+            ),
+            {**params, "id": row_id},
+        )
+    conn.execute(
+        text("INSERT INTO search_image_text_vec (rowid, embedding, sha256, model) VALUES (:id, :v, :sha, :model)"),
+        {"id": row_id, "v": text_blob, "sha": sha256, "model": text_model},
+    )
+    if visual_blob is not None:
+        table = ensure_visual_table(conn, visual_dim)  # type: ignore[arg-type]
+        conn.execute(
+            text(f"INSERT INTO {table} (rowid, embedding, sha256, model) VALUES (:id, :v, :sha, :model)"),
+            {"id": row_id, "v": visual_blob, "sha": sha256, "model": visual_model},
+        )
+    for table in ("search_image_fts", "search_image_trigram"):
+        conn.execute(
+            text(f"INSERT INTO {table} (rowid, document, ocr_text) VALUES (:id, :document, :ocr)"),
+            {"id": row_id, "document": document, "ocr": ocr_text or ""},
+        )
+    return int(row_id)
+
+
+def upsert_dialogue(
+    conn: Connection,
+    video_path: str,
+    sha256: str,
+    cues: Sequence[Cue],
+    vectors: Sequence[Sequence[float]],
+    *,
+    text_model: str,
+) -> int:
+    """Index a video's cues ``(start_s, end_s, text, lang)`` with their e5 passage vectors.
+
+    Every language present in ``cues`` replaces that language's earlier cues for this
+    content (re-translating replaces the translation and keeps the transcript).
+    Returns the number of cues written.
+    """
+    if len(cues) != len(vectors):
+        raise ValueError(f"{len(cues)} cues but {len(vectors)} vectors")
+    langs = sorted({cue[3] for cue in cues})
+    for lang in langs:
+        _delete_cues(conn, "sha256 = :sha AND lang = :lang", {"sha": sha256, "lang": lang})
+    now = time.time()
+    counters: dict[str, int] = {}
+    for (start, end, line, lang), vector in zip(cues, vectors):
+        index = counters.get(lang, 0)
+        counters[lang] = index + 1
+        cue_id = conn.execute(
+            text(
+                "INSERT INTO search_cue (sha256, video_path, lang, cue_index, start_s, end_s, text, text_model, indexed_at) "
+                "VALUES (:sha, :path, :lang, :idx, :start, :end, :text, :model, :now) RETURNING id"
+            ),
+            {
+                "sha": sha256, "path": str(video_path), "lang": lang, "idx": index, "start": float(start),
+                "end": float(end), "text": line, "model": text_model, "now": now,
+            },
+        ).scalar_one()
+        conn.execute(
+            text("INSERT INTO search_cue_text_vec (rowid, embedding, sha256, model) VALUES (:id, :v, :sha, :model)"),
+            {"id": cue_id, "v": vector_blob(vector, TEXT_DIM), "sha": sha256, "model": text_model},
+        )
+        for table in ("search_cue_fts", "search_cue_trigram"):
+            conn.execute(text(f"INSERT INTO {table} (rowid, text) VALUES (:id, :text)"), {"id": cue_id, "text": line})
+    return len(cues)
+
+
+def delete_for_sha256(conn: Connection, sha256: str) -> int:
+    """Remove every image and dialogue row of this content; returns how many base rows went.
+
+    The store calls it when no item holds this content any more (deleted file, edited
+    file whose old content nobody else has).
+    """
+    removed = 0
+    for row in conn.execute(text("SELECT id, visual_dim FROM search_image WHERE sha256 = :sha"), {"sha": sha256}).all():
+        _delete_image_rows(conn, row.id, row.visual_dim, keep_base=False)
+        removed += 1
+    removed += _delete_cues(conn, "sha256 = :sha", {"sha": sha256})
+    return removed
+
+
+def _delete_image_rows(conn: Connection, row_id: int, visual_dim: int | None, *, keep_base: bool) -> None:
+    params = {"id": row_id}
+    conn.execute(text("DELETE FROM search_image_text_vec WHERE rowid = :id"), params)
+    if visual_dim and table_exists(conn, visual_table(visual_dim)):
+        conn.execute(text(f"DELETE FROM {visual_table(visual_dim)} WHERE rowid = :id"), params)
+    conn.execute(text("DELETE FROM search_image_fts WHERE rowid = :id"), params)
+    conn.execute(text("DELETE FROM search_image_trigram WHERE rowid = :id"), params)
+    if not keep_base:
+        conn.execute(text("DELETE FROM search_image WHERE id = :id"), params)
+
+
+def _delete_cues(conn: Connection, where: str, params: dict[str, Any]) -> int:
+    ids = list(conn.execute(text(f"SELECT id FROM search_cue WHERE {where}"), params).scalars())
+    for cue_id in ids:
+        for table in ("search_cue_text_vec", "search_cue_fts", "search_cue_trigram"):
+            conn.execute(text(f"DELETE FROM {table} WHERE rowid = :id"), {"id": cue_id})
+    if ids:
+        conn.execute(text(f"DELETE FROM search_cue WHERE {where}"), params)
+    return len(ids)
