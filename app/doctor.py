@@ -304,8 +304,8 @@ def check_tray(timeout_s: float = 30.0) -> dict[str, Any]:
 
 def _probe(runtime: str, params: dict[str, Any], timeout_s: float) -> dict[str, Any]:
     """Load one model in a model-host child, run its ``check``, end the child."""
-    from app.engine.stage import ModelSpec
     from app.ml.host import ModelHost
+    from app.ml.spec import ModelSpec
 
     outcome: dict[str, Any] = {}
     holder: dict[str, Any] = {}

@@ -7,7 +7,7 @@ from pathlib import Path
 from app.engine.config import EngineConfig
 from app.engine.gpu_gate import GpuGate
 from app.engine.library import Library
-from app.engine.stage import ModelSpec
+from app.ml.spec import ModelSpec
 from tests.engine_stages import fake_pipeline, make_media, process
 
 WHISPER = ModelSpec.of("tests.runtimes:EchoRuntime", memory_mb=4000, tag="whisper")

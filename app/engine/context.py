@@ -14,8 +14,9 @@ from sqlalchemy import Connection
 
 from app.engine.model_pool import ModelPool
 from app.engine.placement import Placement
-from app.engine.stage import ItemRef, ModelClient, ModelSpec, Output, Placed
+from app.engine.stage import ItemRef, ModelClient, Output, Placed
 from app.errors import LeaseLost, SidecarError, StageStopped, TargetChanged
+from app.ml.spec import ModelSpec
 from app.store import Store
 from app.store.records import Claim, Step
 

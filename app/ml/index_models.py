@@ -15,7 +15,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.engine.stage import ModelSpec
+from app.ml.spec import ModelSpec
 from app.ml import catalogue
 from app.ml.text_embedding import MODEL_ID as TEXT_MODEL_ID
 
