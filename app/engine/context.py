@@ -42,6 +42,7 @@ class ClaimContext:
         self.partial: Any = claim.partial
         self.lost = threading.Event()
         self.stop_requested = threading.Event()
+        self.models_in_use: set[str] = set()
         self._progress_interval = progress_interval
         self._last_progress = 0.0
         self._observe_step = observe_step
@@ -72,6 +73,7 @@ class ClaimContext:
 
     def model(self, spec: ModelSpec) -> ModelClient:
         self.check()
+        self.models_in_use.add(spec.key)  # the gate never releases it until this stage ends
         return self.pool.get(spec)
 
     def computed_output(self) -> dict[str, Any] | None:
