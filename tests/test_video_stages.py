@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from app.engine.plan import stage_fingerprints
+from app.ml.llm_runtime import smollm2_path
 from app.ml.local_models import models_register
 from app.ml.model_choice import models_use
-from app.ml.llm_runtime import smollm2_path
 from app.pipelines import default_pipelines
 from app.pipelines.video import video_pipeline
 from app.settings import Settings
