@@ -8,9 +8,12 @@ import logging
 import signal
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from app import __version__
+from app.engine.kinds import ALL, MEDIA_KINDS
 from app.engine.library import JobOptions, Library
 from app.errors import SidecarError
 from app.paths import data_dir as resolve_data_dir
@@ -30,13 +33,14 @@ def _common() -> argparse.ArgumentParser:
 def build_parser() -> argparse.ArgumentParser:
     common = _common()
     parser = argparse.ArgumentParser(prog="sidecar", parents=[common],
-                                     description="Subtitles for videos and a searchable index for images, next to your files.")
+                                     description="Subtitles for videos and audio, and a searchable index for images, next to your files.")
+    parser.add_argument("--version", action="version", version=f"sidecar {__version__}")
     sub = parser.add_subparsers(dest="command")
 
     add = sub.add_parser("add", parents=[common], help="add folders or files as jobs")
     add.add_argument("paths", nargs="+", type=Path)
     add.add_argument("--top-level", action="store_true", help="do not descend into sub-folders")
-    add.add_argument("--kind", choices=("all", "video", "image"), default="all")
+    add.add_argument("--kind", choices=MEDIA_KINDS.choices(), default=ALL)
     add.add_argument("--target-lang", help="translation language (ISO 639-1), default from settings")
     add.add_argument("--naming", choices=("media-server", "compat"), help="subtitle naming preset")
     add.add_argument("--existing", choices=("skip", "overwrite", "keep_both"), help="policy for existing files")
@@ -84,14 +88,14 @@ def build_parser() -> argparse.ArgumentParser:
     search = sub.add_parser("search", parents=[common], help="search images and dialogue")
     search.add_argument("query", nargs="?", help="words to look for (any language)")
     search.add_argument("--image", type=Path, help="find images that look like this file")
-    search.add_argument("--kind", choices=("image", "dialogue", "all"), default="all")
+    search.add_argument("--kind", choices=MEDIA_KINDS.search_choices(), default=ALL)
     search.add_argument("--limit", type=int, default=20)
 
     watch = sub.add_parser("watch", parents=[common], help="watch folders: new, changed, moved and deleted media follow")
     wsub = watch.add_subparsers(dest="watch_command", required=True)
     wadd = wsub.add_parser("add", parents=[common])
     wadd.add_argument("path", type=Path)
-    wadd.add_argument("--kind", choices=("all", "video", "image"), default="all")
+    wadd.add_argument("--kind", choices=MEDIA_KINDS.choices(), default=ALL)
     wadd.add_argument("--top-level", action="store_true", help="do not descend into sub-folders")
     wadd.add_argument("--polling", action="store_true", help="always poll (for shares Sidecar does not detect)")
     wsub.add_parser("remove", parents=[common]).add_argument("path", type=Path)
@@ -280,7 +284,7 @@ def cmd_watch(args: argparse.Namespace, lib: Library) -> int:
         w = watch.remove_watch(lib, args.path)
         _emit(args, {"removed": w.folder}, lambda: f"stopped watching {w.folder} (its items and outputs stay)")
     else:
-        rows = [{"folder": w.folder, "job": w.job_id, "polling": w.polling, "kind": w.options.get("kind", "all"),
+        rows = [{"folder": w.folder, "job": w.job_id, "polling": w.polling, "kind": w.options.get("kind", ALL),
                  "top_level": bool(w.options.get("top_level")), "last_scan_at": w.last_scan_at}
                 for w in lib.store.watches.list()]
         _emit(args, {"watches": rows}, lambda: "\n".join(
@@ -334,26 +338,39 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Library], int]] = {
 }
 
 
-def _gui_request(parser: argparse.ArgumentParser, argv: Sequence[str]) -> tuple[str | None, list[Path]] | None:
-    """``sidecar`` alone, or ``sidecar PATH…`` (a file manager's "Open with"), opens the GUI."""
+@dataclass(frozen=True)
+class GuiRequest:
+    """``sidecar`` alone, ``sidecar PATH…`` (a file manager's "Open with") or ``sidecar --tray`` (sign-in start)."""
+
+    data_dir: str | None
+    paths: list[Path]
+    tray: bool
+
+
+def _gui_request(parser: argparse.ArgumentParser, argv: Sequence[str]) -> GuiRequest | None:
     commands = {name for action in parser._actions if isinstance(action, argparse._SubParsersAction) for name in action.choices}
     gui = argparse.ArgumentParser(add_help=False)
     gui.add_argument("--data-dir")
+    gui.add_argument("--tray", action="store_true")
     gui.add_argument("paths", nargs="*")
     known, rest = gui.parse_known_args(argv)
     if rest or (known.paths and known.paths[0] in commands):
         return None
-    return known.data_dir, [Path(p) for p in known.paths]
+    return GuiRequest(known.data_dir, [Path(p) for p in known.paths], known.tray)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     gui = _gui_request(parser, sys.argv[1:] if argv is None else argv)
     if gui is not None:
-        from app.gui.app import run_gui
-
+        try:
+            from app.gui.app import run_gui
+        except ImportError as exc:
+            print(f"sidecar: the desktop app needs PySide6, which is not installed ({exc}); install it with "
+                  "`pip install sidecar[gui]`, or use the commands (`sidecar --help`)", file=sys.stderr)
+            return 2
         logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-        return run_gui(gui[1], resolve_data_dir(gui[0]))
+        return run_gui(gui.paths, resolve_data_dir(gui.data_dir), start_in_tray=gui.tray)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.command == "run" else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)

@@ -51,22 +51,31 @@ _FORMAT_PROBES = {
     "rapidocr-folder": "app.ml.probes:OnnxFolderProbe",
 }
 
-_TRAY_SCRIPT = r"""
-import json, sys
-out = {}
-try:
-    import PySide6
-    out["pyside6"] = PySide6.__version__
-    from PySide6.QtGui import QGuiApplication
-    from PySide6.QtWidgets import QSystemTrayIcon
-    app = QGuiApplication(sys.argv[:1])
-    out["platform"] = QGuiApplication.platformName()
-    out["tray_available"] = bool(QSystemTrayIcon.isSystemTrayAvailable())
-    out["ok"] = True
-except Exception as exc:
-    out.update(ok=False, error=f"{type(exc).__name__}: {exc}")
-print("TRAY-JSON " + json.dumps(out), flush=True)
-"""
+def _tray_probe(conn: Any, platform_name: str | None, stderr_path: str) -> None:
+    """Child side of :func:`check_tray`: start Qt, answer over the pipe.
+
+    A spawned child, not ``sys.executable -c``: in a frozen build the executable is
+    Sidecar itself, which takes no ``-c``. Qt's own complaints go to a file the parent
+    reads when the child dies.
+    """
+    err = os.open(stderr_path, os.O_WRONLY | os.O_TRUNC)
+    os.dup2(err, 2)
+    if platform_name:
+        os.environ["QT_QPA_PLATFORM"] = platform_name
+    out: dict[str, Any] = {}
+    try:
+        import PySide6
+        from PySide6.QtGui import QGuiApplication
+        from PySide6.QtWidgets import QSystemTrayIcon
+
+        out["pyside6"] = PySide6.__version__
+        app = QGuiApplication(["sidecar-doctor"])
+        out["platform"] = app.platformName()
+        out["tray_available"] = bool(QSystemTrayIcon.isSystemTrayAvailable())
+        out["ok"] = True
+    except Exception as exc:  # noqa: BLE001 - reported to the parent
+        out.update(ok=False, error=f"{type(exc).__name__}: {exc}")
+    conn.send(out)
 
 
 def _check(fn: Callable[[], Any]) -> Any:
@@ -276,27 +285,42 @@ def check_data_dir(data_dir: Path) -> dict[str, Any]:
 
 
 def check_tray(timeout_s: float = 30.0) -> dict[str, Any]:
-    """Ask Qt in a subprocess; offscreen unless a display is there, so no display is ever needed."""
-    env = dict(os.environ)
-    has_display = not sys.platform.startswith("linux") or bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
-    if not has_display:
-        env["QT_QPA_PLATFORM"] = "offscreen"
+    """Ask Qt in a child process; offscreen unless a display is there, so no display is ever needed."""
+    import multiprocessing
+
+    has_display = not sys.platform.startswith("linux") or bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    ctx = multiprocessing.get_context("spawn")
+    parent, child = ctx.Pipe(duplex=False)
+    with tempfile.NamedTemporaryFile(prefix="sidecar-tray-", suffix=".log", delete=False) as log_file:
+        stderr_path = log_file.name
     try:
-        done = subprocess.run(
-            [sys.executable, "-c", _TRAY_SCRIPT], capture_output=True, text=True, timeout=timeout_s, env=env
-        )
-    except subprocess.TimeoutExpired:
-        return {"ok": False, "tray_available": False, "error": f"Qt did not start within {timeout_s:.0f} s"}
-    for line in done.stdout.splitlines():
-        if line.startswith("TRAY-JSON "):
-            result = json.loads(line[len("TRAY-JSON ") :])
-            result.setdefault("tray_available", False)
-            result["display"] = has_display
-            if result.get("ok") and not result["tray_available"]:
-                result["note"] = "no system tray here; Sidecar works without one"
-            return result
-    tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
-    return {"ok": False, "tray_available": False, "error": f"Qt exited with {done.returncode}: {' | '.join(tail)}"}
+        process = ctx.Process(target=_tray_probe, args=(child, None if has_display else "offscreen", stderr_path),
+                              daemon=True, name="doctor-tray")
+        process.start()
+        child.close()
+        result: dict[str, Any] | None = None
+        try:
+            if parent.poll(timeout_s):
+                result = parent.recv()
+        except EOFError:
+            result = None
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+            process.join(timeout=5)
+        if result is None:
+            if process.exitcode is None or process.exitcode == -9:
+                return {"ok": False, "tray_available": False, "error": f"Qt did not start within {timeout_s:.0f} s"}
+            tail = Path(stderr_path).read_text(errors="replace").strip().splitlines()[-3:]
+            return {"ok": False, "tray_available": False, "error": f"Qt exited with {process.exitcode}: {' | '.join(tail)}"}
+    finally:
+        parent.close()
+        Path(stderr_path).unlink(missing_ok=True)
+    result.setdefault("tray_available", False)
+    result["display"] = has_display
+    if result.get("ok") and not result["tray_available"]:
+        result["note"] = "no system tray here; Sidecar works without one"
+    return result
 
 
 # --------------------------------------------------------------------------- models

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import app.pipelines  # noqa: F401 - registers the media kinds the engine scans for, as the CLI and GUI do
 from app.engine.config import EngineConfig
 
 # Generated media (espeak-ng / ffmpeg) shared by the video tests.

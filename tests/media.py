@@ -1,7 +1,8 @@
 """Real media for tests, generated on the spot (no binary fixtures in the repository).
 
 Speech comes from ``espeak-ng`` (English and German are intelligible to Whisper),
-video tracks from FFmpeg's ``color`` source, containers from the ``ffmpeg`` CLI.
+video tracks from FFmpeg's ``color`` source, containers and audio-only files (MP3,
+FLAC, Opus…) from the ``ffmpeg`` CLI.
 Everything is deterministic (fixed text, voices, rates, bit-exact flags) and built
 lazily, once per test session, by :class:`MediaFactory` (the ``media`` fixture).
 
@@ -79,6 +80,18 @@ def mux(audio: Path | None, dest: Path, *, seconds: float | None = None, audio_c
     return dest
 
 
+#: Encoders for audio-only files, by extension (FFmpeg picks the container from the name).
+AUDIO_CODECS = {".mp3": ["-c:a", "libmp3lame"], ".flac": ["-c:a", "flac"], ".opus": ["-c:a", "libopus"],
+                ".ogg": ["-c:a", "libvorbis"], ".m4a": ["-c:a", "aac"], ".wav": ["-c:a", "pcm_s16le"]}
+
+
+def encode_audio(wav: Path, dest: Path) -> Path:
+    """``wav`` as an audio-only file in the format ``dest``'s extension names (64 kbit/s where lossy)."""
+    _run(["ffmpeg", "-y", "-v", "error", "-threads", "1", "-i", str(wav), *AUDIO_CODECS[dest.suffix.lower()],
+          "-b:a", "64k", *_BITEXACT, str(dest)])
+    return dest
+
+
 def silence_wav(dest: Path, seconds: float) -> Path:
     _run(["ffmpeg", "-y", "-v", "error", "-f", "lavfi", "-i", "anullsrc=r=16000:cl=mono", "-t", f"{seconds:.3f}",
           "-c:a", "pcm_s16le", *_BITEXACT, str(dest)])
@@ -131,6 +144,22 @@ class MediaFactory:
             return mux(wav, self.root / f"english_short{suffix}")
 
         return self._once(f"english_short{suffix}", build)
+
+    def english_short_audio(self, suffix: str = ".mp3") -> Path:
+        """The short English speech as an audio file (``.mp3``, ``.flac``, ``.opus``…), no video."""
+
+        def build() -> Path:
+            self.english_short(".mp4")  # writes english_short.wav
+            return encode_audio(self.root / "english_short.wav", self.root / f"english_short_audio{suffix}")
+
+        return self._once(f"english_short_audio{suffix}", build)
+
+    def german_audio(self, suffix: str = ".flac") -> Path:
+        def build() -> Path:
+            self.german(".mkv")  # writes german.wav
+            return encode_audio(self.root / "german.wav", self.root / f"german_audio{suffix}")
+
+        return self._once(f"german_audio{suffix}", build)
 
     def german(self, suffix: str = ".mkv") -> Path:
         def build() -> Path:

@@ -10,7 +10,8 @@ import tempfile
 from pathlib import Path
 
 from app.engine.library import JobOptions, Library
-from app.engine.scan import is_already_subtitled, scan
+from app.engine.scan import scan
+from app.media.naming import is_already_subtitled
 from tests.engine_stages import fake_pipeline
 
 REPO = Path(__file__).resolve().parents[1]
@@ -76,7 +77,7 @@ def test_unreadable_folder_is_skipped_and_reported() -> None:
         (base / "locked" / "hidden.mp4").write_bytes(b"x")
         os.chmod(base / "locked", 0o000)
         code = (
-            "import json,sys; from pathlib import Path; from app.engine.scan import scan;"
+            "import json,sys; from pathlib import Path; import app.pipelines; from app.engine.scan import scan;"
             "r = scan(Path(sys.argv[1])); print(json.dumps({'files': [e.path.name for e in r.entries], 'problems': r.problems}))"
         )
         # Root reads every folder, so under root the scan runs without the capabilities that bypass permissions.

@@ -22,8 +22,9 @@ from app.cli import main as cli_main
 from app.engine.config import EngineConfig
 from app.engine.library import JobOptions, Library
 from app.engine.stage import Pipeline
-from app.engine.watch import (WatchService, WatchSettings, add_watch, is_network_folder, network_fs_type,
-                              renamed_output_name, set_watched_folders)
+from app.engine.mounts import is_network_folder, network_fs_type
+from app.engine.renames import renamed_output_name
+from app.engine.watch import WatchService, WatchSettings, add_watch, set_watched_folders
 from app.errors import SidecarError
 from app.settings import load_settings
 from app.store import search_index

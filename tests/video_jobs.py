@@ -37,8 +37,8 @@ _NUMBERS = ["1|one|won", "2|two|to|too", "3|three", "4|four|for", "5|five", "6|s
             "9|nine", "10|ten"]
 
 
-def options(target_lang: str, **extra: Any) -> JobOptions:
-    return JobOptions(kind="video", target_lang=target_lang, extra=tuple({"source_lang": "", **extra}.items()))
+def options(target_lang: str, kind: str = "video", **extra: Any) -> JobOptions:
+    return JobOptions(kind=kind, target_lang=target_lang, extra=tuple({"source_lang": "", **extra}.items()))
 
 
 def library(data_dir: Path, pipelines: Mapping[str, Pipeline] | None = None) -> Library:
@@ -46,8 +46,8 @@ def library(data_dir: Path, pipelines: Mapping[str, Pipeline] | None = None) -> 
     return Library(data_dir, pipelines or default_pipelines(data_dir, Settings(target_lang="en")), CONFIG)
 
 
-def run_folder(lib: Library, folder: Path, target_lang: str) -> JobSummary:
-    job = lib.add(folder, options(target_lang))
+def run_folder(lib: Library, folder: Path, target_lang: str, kind: str = "video") -> JobSummary:
+    job = lib.add(folder, options(target_lang, kind))
     lib.start()
     lib.run_until_idle()
     return lib.status(job.id)[0]

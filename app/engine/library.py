@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping
 from app.engine import search as fused_search
 from app.engine.config import EngineConfig
 from app.engine.gpu_gate import MemoryProbe
+from app.engine.kinds import ALL, MEDIA_KINDS
 from app.engine.model_pool import ModelPool
 from app.engine.plan import content_sha256, plan_item
 from app.engine.scan import scan
@@ -38,7 +39,7 @@ _BATCH = 200
 class JobOptions:
     """What a job freezes at creation: later settings changes affect new jobs only."""
 
-    kind: str = "all"
+    kind: str = ALL
     top_level: bool = False
     target_lang: str = "en"
     naming: str = "media-server"
@@ -46,7 +47,7 @@ class JobOptions:
     extra: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
-    def from_settings(cls, settings: Settings, kind: str = "all", top_level: bool = False, **overrides: Any) -> "JobOptions":
+    def from_settings(cls, settings: Settings, kind: str = ALL, top_level: bool = False, **overrides: Any) -> "JobOptions":
         """What a new job freezes from the person's settings (CLI, GUI and watched folders alike)."""
         values: dict[str, Any] = {"target_lang": settings.target_lang, "naming": settings.naming,
                                   "existing_policy": settings.existing_policy}
@@ -112,12 +113,12 @@ class Library:
         path = Path(path).expanduser().absolute()
         if not path.exists():
             raise SidecarError(f"{path} does not exist", code="folder_missing")
-        kinds = {"all": {"video", "image"}, "video": {"video"}, "image": {"image"}}[options.kind]
+        kinds = MEDIA_KINDS.selection(options.kind)
         available = kinds & set(self.pipelines)
         owner = owner or (self._scheduler.instance.id if self._scheduler else f"cli-{id(self)}")
         frozen = {**options.as_dict(), "models": frozen_models(self.data_dir)}
         job_id = self.store.jobs.create(str(path), frozen, owner)
-        result = scan(path, recursive=not options.top_level, kinds=frozenset(kinds))
+        result = scan(path, recursive=not options.top_level, kinds=kinds)
         report = result.report()
         unsupported = [e for e in result.entries if e.kind not in available]
         if unsupported:
@@ -196,7 +197,7 @@ class Library:
 
     # -- search -------------------------------------------------------------------------
 
-    def search(self, query: str | None, image: Path | None = None, kind: str = "all",
+    def search(self, query: str | None, image: Path | None = None, kind: str = ALL,
                limit: int = 20) -> list[dict[str, Any]]:
         """One query box over images and dialogue: ``[{"path", "kind", "score", "snippet", "start"}]``, best first.
 
@@ -206,9 +207,7 @@ class Library:
         OMP_NUM_THREADS for its whole process, and the GUI calls this from a worker
         thread) and end in :meth:`close`. Only paths' current content is returned.
         """
-        kinds = {"all": ("image", "dialogue"), "image": ("image",), "dialogue": ("dialogue",)}.get(kind)
-        if kinds is None:
-            raise SidecarError(f"unknown search kind {kind!r}; use image, dialogue or all", code="invalid_argument")
+        kinds = MEDIA_KINDS.search_selection(kind)
         if (image is None) == (not (query or "").strip()):
             raise SidecarError("give either a text query or an image to search with", code="invalid_argument")
         current = CurrentContent("current_items")

@@ -1,4 +1,7 @@
-"""The one scan a job gets at creation: which files are media, which are already subtitled.
+"""The one scan a job gets at creation: which files are media, which need no work.
+
+What counts as media, and which files a kind skips (already subtitled), comes from
+the registered media kinds (:mod:`app.engine.kinds`).
 
 Symlink loops, unreadable folders and files that vanish mid-scan are skipped and
 reported, never fatal: a library is messy and one bad folder must not cost the rest.
@@ -11,41 +14,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from app.engine.kinds import MEDIA_KINDS
+
 log = logging.getLogger(__name__)
-
-VIDEO_EXTENSIONS = frozenset(".mp4 .mkv .avi .mov .webm .flv .ts .m4v .wmv .mpg .mpeg .3gp".split())
-IMAGE_EXTENSIONS = frozenset(".jpg .jpeg .png .webp .gif .bmp .tif .tiff".split())
-SUBTITLE_EXTENSIONS = frozenset(".srt .ass .ssa .vtt".split())
-
-
-def media_kind(path: Path) -> str | None:
-    ext = path.suffix.lower()
-    if ext in VIDEO_EXTENSIONS:
-        return "video"
-    if ext in IMAGE_EXTENSIONS:
-        return "image"
-    return None
-
-
-def subtitle_matches(video_stem: str, subtitle_name: str) -> bool:
-    """Whether a subtitle file counts as this video's: its name contains the stem (case-insensitive).
-
-    A one-character stem would match almost anything, so then only names starting with
-    ``stem.`` count (``a.mp4`` is not subtitled by ``apple.srt``).
-    """
-    stem = video_stem.lower()
-    name = subtitle_name.lower()
-    if len(stem) == 1:
-        return name.startswith(stem + ".")
-    return stem in name
-
-
-def is_already_subtitled(video: Path, sibling_names: list[str]) -> str | None:
-    """The name of the subtitle that makes this video done, if any."""
-    for name in sibling_names:
-        if Path(name).suffix.lower() in SUBTITLE_EXTENSIONS and subtitle_matches(video.stem, name):
-            return name
-    return None
 
 
 @dataclass
@@ -71,9 +42,10 @@ class ScanResult:
         }
 
 
-def scan(root: Path, recursive: bool = True, kinds: frozenset[str] = frozenset({"video", "image"})) -> ScanResult:
-    """Walk ``root`` once (or a single file), in a stable order."""
+def scan(root: Path, recursive: bool = True, kinds: frozenset[str] | None = None) -> ScanResult:
+    """Walk ``root`` once (or a single file), in a stable order; ``kinds`` defaults to every registered kind."""
     result = ScanResult()
+    kinds = frozenset(MEDIA_KINDS.names()) if kinds is None else kinds
     if root.is_file():
         _add_file(result, root, root.parent, [p.name for p in _safe_listdir(root.parent, result)], kinds)
         return result
@@ -121,17 +93,13 @@ def _walk(folder: Path, result: ScanResult, recursive: bool, kinds: frozenset[st
 
 
 def _add_file(result: ScanResult, path: Path, folder: Path, names: list[str], kinds: frozenset[str]) -> None:
-    kind = media_kind(path)
-    if kind is None or kind not in kinds:
+    kind = MEDIA_KINDS.of(path)
+    if kind is None or kind.name not in kinds:
         return
     try:
         st = path.stat()
     except OSError as exc:
         result.problems.append({"path": str(path), "code": "file_vanished", "message": exc.strerror or str(exc)})
         return
-    skip = None
-    if kind == "video":
-        match = is_already_subtitled(path, names)
-        if match:
-            skip = f"already subtitled ({match})"
-    result.entries.append(ScanEntry(path=path, kind=kind, size=st.st_size, mtime_ns=st.st_mtime_ns, skip_reason=skip))
+    result.entries.append(ScanEntry(path=path, kind=kind.name, size=st.st_size, mtime_ns=st.st_mtime_ns,
+                                    skip_reason=kind.skip_reason(path, names)))

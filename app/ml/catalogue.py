@@ -15,15 +15,14 @@ Two kinds of catalogue entry:
 from __future__ import annotations
 
 import json
-import os
 import re
-import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from app.errors import ModelError
+from app.errors import ModelError, SidecarError
+from app.resources import resource_path
 
 ROLES = ("asr", "translation", "text_embedding", "ocr", "visual")
 SELECTABLE_ROLES = ("asr", "translation", "visual")
@@ -76,28 +75,11 @@ def check_role(role: str) -> None:
 
 
 def catalogue_path() -> Path:
-    """``resources/models.json``: beside the ``app`` package in a checkout and in an installed wheel.
-
-    ``SIDECAR_RESOURCES`` overrides the folder (frozen builds, packagers).
-    """
-    candidates = []
-    override = os.environ.get("SIDECAR_RESOURCES")
-    if override:
-        candidates.append(Path(override) / "models.json")
-    package_root = Path(__file__).resolve().parent.parent  # app/
-    candidates += [
-        package_root.parent / "resources" / "models.json",  # checkout, or site-packages/resources from the wheel
-        package_root / "resources" / "models.json",  # if packaging moves resources inside the package
-        Path(sys.prefix) / "share" / "sidecar" / "resources" / "models.json",
-    ]
-    for candidate in candidates:
-        if candidate.is_file():
-            return candidate
-    raise ModelError(
-        "the model catalogue (resources/models.json) is missing from this installation; looked in "
-        + ", ".join(str(c) for c in candidates),
-        code="catalogue_missing",
-    )
+    """``resources/models.json``, found as every other shipped file is (checkout, wheel, frozen app)."""
+    try:
+        return resource_path("models.json")
+    except SidecarError as exc:
+        raise ModelError(exc.message, code="catalogue_missing") from exc
 
 
 def _safe_relative(path: str) -> bool:

@@ -31,6 +31,7 @@ from typing import Any, Sequence
 
 from app.errors import SidecarError, TransientError
 from app.ml import bundled
+from app.ml.llama_loader import load_llama
 
 DEFAULT_PRESET = "gemma3-270m"
 PRESETS = ("gemma3-270m", "smollm2")
@@ -86,14 +87,8 @@ class LlamaRuntime:
         self.n_gpu_layers = n_gpu_layers
         self.path = path
         started = time.perf_counter()
-        self._llm = llama_cpp.Llama(
-            model_path=str(path),
-            n_ctx=n_ctx,
-            n_threads=n_threads or min(4, os.cpu_count() or 1),
-            n_gpu_layers=n_gpu_layers,
-            seed=seed,
-            verbose=False,
-        )
+        self._llm = load_llama(str(path), n_ctx=n_ctx, n_threads=n_threads or min(4, os.cpu_count() or 1),
+                               n_gpu_layers=n_gpu_layers, seed=seed)
         self.load_seconds = time.perf_counter() - started
         self.n_ctx = n_ctx
 

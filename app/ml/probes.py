@@ -73,10 +73,10 @@ class LlamaProbe(_Timed):
             if data_dir is None:
                 raise ValueError("the bundled GGUF needs a data_dir to be joined into")
             path = str(gemma_gguf_path(Path(data_dir)))
-        from llama_cpp import Llama
+        from app.ml.llama_loader import load_llama
 
         self.path = path
-        self.llm = Llama(model_path=path, n_ctx=128, n_threads=threads, n_gpu_layers=n_gpu_layers, verbose=False)
+        self.llm = load_llama(path, n_ctx=128, n_threads=threads, n_gpu_layers=n_gpu_layers)
         self.load_s = time.perf_counter() - start
 
     def info(self) -> dict[str, Any]:

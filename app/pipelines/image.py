@@ -36,12 +36,14 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from app.engine.kinds import MediaKind
 from app.engine.stage import ModelClient, ModelSpec, Output, Pipeline, StageContext
 from app.errors import SidecarError
 from app.media.describe import build_document, zero_shot_tags
 from app.media.images import read_exif
 from app.ml.index_models import OCR_SPEC, TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualModel, job_visual_model
 from app.ml.ocr_runtime import rapidocr_model_id
+from app.settings import Settings
 from app.store import search_index
 
 log = logging.getLogger(__name__)
@@ -238,4 +240,18 @@ def sidecar_json(sha256: str, visual: Mapping[str, Any], describe: Mapping[str, 
 
 def image_pipeline(data_dir: Path) -> Pipeline:
     """The image stages; each job's visual model is read from the job (see :class:`VisualStage`)."""
-    return Pipeline("image", [VisualStage(data_dir), DescribeStage(), TextEmbeddingStage(), PlaceStage()])
+    return Pipeline(KIND.name, [VisualStage(data_dir), DescribeStage(), TextEmbeddingStage(), PlaceStage()])
+
+
+def _configured_pipeline(data_dir: Path, settings: Settings) -> Pipeline:
+    """Images need nothing from the settings at build time (their options are frozen per job)."""
+    return image_pipeline(data_dir)
+
+
+KIND = MediaKind(
+    name="image",
+    extensions=frozenset(".jpg .jpeg .png .webp .gif .bmp .tif .tiff".split()),
+    label="Images",
+    search_kind="image",
+    pipeline=_configured_pipeline,
+)

@@ -31,13 +31,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from app.engine.kinds import MediaKind
 from app.engine.stage import ModelSpec, Output, Pipeline, StageContext
 from app.errors import LeaseLost, StageStopped
 from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio
 from app.media.cues import MAX_LINE_WIDTH, build_cues, cues_from_dicts, cues_to_dicts
 from app.media.hallucination import filter_segments
 from app.media.naming import DEFAULT_PRESET as DEFAULT_NAMING
-from app.media.naming import normalise_language, subtitle_names
+from app.media.naming import SubtitleNames, already_subtitled, normalise_language, subtitle_names
 from app.media.subtitles import DEFAULT_FONT, render_bilingual_ass, render_transcript_srt, render_translation_srt
 from app.media.translation import (
     DEFAULT_BATCH_SIZE,
@@ -437,10 +438,7 @@ class PlaceStage:
             return {"placed": [], "indexed_cues": 0}  # no speech: no (empty) subtitle files
         names = subtitle_names(ctx.item.path.stem, rendered.get("source_lang"), rendered.get("target_lang"),
                                str(ctx.options.get("naming") or DEFAULT_NAMING))
-        outputs = [Output(names.transcript, files["transcript"].encode("utf-8"), "transcript")]
-        if "translation" in files and names.translation and names.bilingual:
-            outputs.append(Output(names.translation, files["translation"].encode("utf-8"), "translation"))
-            outputs.append(Output(names.bilingual, files["bilingual"].encode("utf-8"), "bilingual"))
+        outputs = self.outputs(files, names)
         placed = ctx.place(outputs)
         cues = dialogue_cues(ctx.inputs.get("transcribe") or {}, ctx.inputs.get("translate") or {})
         indexed = index_dialogue(ctx.library_transaction, ctx.item.path, ctx.item.sha256, cues,
@@ -448,13 +446,32 @@ class PlaceStage:
         return {"placed": [{"role": p.role, "path": str(p.path), "action": p.action} for p in placed],
                 "indexed_cues": indexed}
 
+    @staticmethod
+    def outputs(files: Mapping[str, str], names: SubtitleNames) -> list[Output]:
+        """The transcript SRT; with a translation, its SRT and the bilingual ASS (other kinds place other files)."""
+        outputs = [Output(names.transcript, files["transcript"].encode("utf-8"), "transcript")]
+        if "translation" in files and names.translation and names.bilingual:
+            outputs.append(Output(names.translation, files["translation"].encode("utf-8"), "translation"))
+            outputs.append(Output(names.bilingual, files["bilingual"].encode("utf-8"), "bilingual"))
+        return outputs
+
 
 def video_pipeline(data_dir: Path, settings: Settings) -> Pipeline:
     """The five video stages, configured from the person's settings."""
-    return Pipeline("video", [
+    return Pipeline(KIND.name, [
         ExtractAudioStage(),
         TranscribeStage(data_dir),
         TranslateStage(data_dir, settings.translation_endpoint, settings.translation_endpoint_model),
         RenderStage(),
         PlaceStage(),
     ])
+
+
+KIND = MediaKind(
+    name="video",
+    extensions=frozenset(".mp4 .mkv .avi .mov .webm .flv .ts .m4v .wmv .mpg .mpeg .3gp".split()),
+    label="Videos",
+    search_kind="dialogue",
+    pipeline=video_pipeline,
+    skip=already_subtitled,
+)

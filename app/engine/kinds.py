@@ -1,0 +1,123 @@
+"""The media kinds Sidecar handles, registered once (Picard's ``register_format``).
+
+Each pipeline module declares its :class:`MediaKind` (the item kind, which is also
+the ``--kind`` choice; its file extensions; what its search rows are shown as; an
+optional rule for files that need no work; how to build its pipeline), and
+``app/pipelines/__init__.py`` registers the default set. Scanning, watched folders,
+the CLI's choices and the GUI's file filters all read :data:`MEDIA_KINDS`, so a new
+kind is a pipeline module plus one registration line.
+
+The registry lives in the engine because the engine scans and plans with it, while
+the pipelines (which sit above the engine) fill it: the engine never imports them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence
+
+from app.engine.stage import Pipeline
+from app.errors import SidecarError
+
+if TYPE_CHECKING:
+    from app.settings import Settings
+
+ALL = "all"
+"""The ``--kind`` choice that selects every registered kind."""
+
+SkipRule = Callable[[Path, Sequence[str]], "str | None"]
+"""``(file, names in its folder) -> reason``: why a file needs no work (e.g. already subtitled), else None."""
+PipelineFactory = Callable[[Path, "Settings"], Pipeline]
+
+
+@dataclass(frozen=True)
+class MediaKind:
+    """One kind of media file: what it is called, which files it claims and what happens to them."""
+
+    name: str
+    extensions: frozenset[str]
+    label: str
+    search_kind: str
+    pipeline: PipelineFactory
+    skip: SkipRule | None = None
+
+    def skip_reason(self, path: Path, sibling_names: Sequence[str]) -> str | None:
+        return self.skip(path, sibling_names) if self.skip is not None else None
+
+
+class MediaKinds:
+    """The registered kinds, in registration order; each extension belongs to one kind."""
+
+    def __init__(self) -> None:
+        self._kinds: dict[str, MediaKind] = {}
+        self._by_extension: dict[str, MediaKind] = {}
+
+    def register(self, kind: MediaKind) -> None:
+        """Add ``kind``; registering the same declaration again is harmless, a conflicting one is a bug."""
+        if self._kinds.get(kind.name) == kind:
+            return
+        if kind.name == ALL:
+            raise ValueError(f"{ALL!r} is the choice of every kind, not a kind")
+        if kind.name in self._kinds:
+            raise ValueError(f"media kind {kind.name!r} is already registered")
+        for ext in kind.extensions:
+            if ext != ext.lower() or not ext.startswith("."):
+                raise ValueError(f"{kind.name}: extension {ext!r} must be lower-case and start with a dot")
+            if ext in self._by_extension:
+                raise ValueError(f"{kind.name}: {ext} already belongs to {self._by_extension[ext].name}")
+        self._kinds[kind.name] = kind
+        self._by_extension.update({ext: kind for ext in kind.extensions})
+
+    def __iter__(self) -> Iterator[MediaKind]:
+        return iter(self._required().values())
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._required())
+
+    def get(self, name: str) -> MediaKind:
+        kind = self._required().get(name)
+        if kind is None:
+            raise SidecarError(f"unknown media kind {name!r}; use {', '.join(self.choices())}", code="invalid_argument")
+        return kind
+
+    def of(self, path: Path) -> MediaKind | None:
+        """The kind a file belongs to by its extension (case-insensitive), or None for anything else."""
+        return self._by_extension.get(path.suffix.lower())
+
+    def choices(self) -> tuple[str, ...]:
+        """The ``--kind`` choices of ``add`` and ``watch add``."""
+        return (ALL, *self.names())
+
+    def selection(self, choice: str) -> frozenset[str]:
+        """The kind names a ``--kind`` choice stands for."""
+        return frozenset(self.names()) if choice == ALL else frozenset({self.get(choice).name})
+
+    def search_choices(self) -> tuple[str, ...]:
+        """The ``search --kind`` choices: what results are shown as (two kinds may share one, like dialogue)."""
+        return (ALL, *dict.fromkeys(k.search_kind for k in self))
+
+    def search_selection(self, choice: str) -> tuple[str, ...]:
+        kinds = self.search_choices()[1:]
+        if choice == ALL:
+            return kinds
+        if choice not in kinds:
+            raise SidecarError(f"unknown search kind {choice!r}; use {', '.join(self.search_choices())}",
+                               code="invalid_argument")
+        return (choice,)
+
+    def _required(self) -> dict[str, MediaKind]:
+        if not self._kinds:
+            raise SidecarError("no media kinds are registered (import app.pipelines first)", code="no_media_kinds")
+        return self._kinds
+
+
+MEDIA_KINDS = MediaKinds()
+"""The kinds this process handles; ``app.pipelines`` registers the default set on import."""
+
+
+def register_kind(kind: MediaKind) -> None:
+    MEDIA_KINDS.register(kind)
+
+
+__all__ = ["ALL", "MEDIA_KINDS", "MediaKind", "MediaKinds", "PipelineFactory", "SkipRule", "register_kind"]

@@ -1,0 +1,1 @@
+"""Model runtimes (run in child processes), the model catalogue and downloads."""

@@ -1,0 +1,76 @@
+"""The audio → transcript pipeline: the video pipeline's stages, with files an audio player can use.
+
+An audio file (a podcast, a voice memo, a lecture recording) goes through the same
+``extract_audio`` → ``transcribe`` → ``translate`` stages as a video, so identical
+speech is transcribed once whatever the container, and its dialogue is indexed for
+search the same way (shown as dialogue, at the audio file, with start times).
+What differs is what lands next to the file: ``Name.<lang>.srt`` and a plain-text
+``Name.<lang>.txt`` of the transcript, and the translated ``Name.<target>.srt``; no
+bilingual ASS, which only a video player shows.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+from app.engine.kinds import MediaKind
+from app.engine.stage import Output, Pipeline, StageContext
+from app.media.cues import cues_from_dicts
+from app.media.naming import SubtitleNames, already_subtitled
+from app.pipelines.video import PlaceStage, RenderStage, video_pipeline
+from app.settings import Settings
+
+#: Bump when the plain-text transcript changes for the same cues.
+TEXT_VERSION = 1
+#: The video stages an audio file goes through unchanged (their cached results serve both kinds).
+SPEECH_STAGES = ("extract_audio", "transcribe", "translate")
+
+
+def transcript_text(cues: list[dict[str, Any]]) -> str:
+    """The transcript as plain text: one cue per line, in order, without times or markup."""
+    return "".join(cue.flat_text + "\n" for cue in cues_from_dicts(cues))
+
+
+class AudioRenderStage(RenderStage):
+    """The video's transcript and translated SRT, plus the transcript as plain text; no bilingual ASS."""
+
+    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        return {**super().fingerprint(options), "text_version": TEXT_VERSION, "bilingual": False}
+
+    def run(self, ctx: StageContext) -> dict[str, Any]:
+        output = super().run(ctx)
+        files = output["files"]
+        if files:
+            files.pop("bilingual", None)
+            files["text"] = transcript_text((ctx.inputs.get("transcribe") or {}).get("cues") or [])
+        return output
+
+
+class AudioPlaceStage(PlaceStage):
+    """Write the transcript (SRT and text) and the translation next to the audio file, then index the dialogue."""
+
+    @staticmethod
+    def outputs(files: Mapping[str, str], names: SubtitleNames) -> list[Output]:
+        text_name = str(Path(names.transcript).with_suffix(".txt"))
+        outputs = [Output(names.transcript, files["transcript"].encode("utf-8"), "transcript"),
+                   Output(text_name, files["text"].encode("utf-8"), "transcript_text")]
+        if "translation" in files and names.translation:
+            outputs.append(Output(names.translation, files["translation"].encode("utf-8"), "translation"))
+        return outputs
+
+
+def audio_pipeline(data_dir: Path, settings: Settings) -> Pipeline:
+    """The video pipeline's speech stages, configured as for videos, then audio-shaped render and place."""
+    speech = [stage for stage in video_pipeline(data_dir, settings).stages if stage.name in SPEECH_STAGES]
+    return Pipeline(KIND.name, [*speech, AudioRenderStage(), AudioPlaceStage()])
+
+
+KIND = MediaKind(
+    name="audio",
+    extensions=frozenset(".mp3 .m4a .aac .wav .flac .ogg .opus".split()),
+    label="Audio",
+    search_kind="dialogue",
+    pipeline=audio_pipeline,
+    skip=already_subtitled,
+)

@@ -1,0 +1,110 @@
+"""Audio files get a transcript (SRT and text) and a translation next to them, with real Whisper and LLM.
+
+One job over three audio-only files (English MP3 and Opus, German FLAC) runs once for
+the module with German as the target; the tests read what it left on disk, search
+its dialogue and add the folder again through the command line.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.cli import main as cli_main
+from app.store.records import JobSummary
+from tests.media import MediaFactory
+from tests.video_jobs import assert_loads_everywhere, folder_of, library, run_folder, stage_rows
+
+AUDIO = ("Podcast.mp3", "Voice Memo.opus", "Vortrag.flac")
+KEY_WORDS = {"Podcast.mp3": ["hello", "subtitle", "machine"], "Voice Memo.opus": ["hello", "subtitle", "machine"],
+             "Vortrag.flac": ["morgen", "kaffee", "zeitung", "berlin"]}
+
+
+@dataclass
+class Run:
+    folder: Path
+    data_dir: Path
+    job: JobSummary
+    kinds: dict[str, str]  # file name -> item kind
+    transcripts: dict[str, dict[str, Any]]
+
+
+@pytest.fixture(scope="module")
+def transcribed(media: MediaFactory, tmp_path_factory: pytest.TempPathFactory) -> Run:
+    root = tmp_path_factory.mktemp("audio-pipeline")
+    folder = folder_of(root / "library", {
+        "Podcast.mp3": media.english_short_audio(".mp3"),
+        "Voice Memo.opus": media.english_short_audio(".opus"),
+        "Vortrag.flac": media.german_audio(".flac"),
+    })
+    (folder / "notes.txt").write_text("not media\n")
+    lib = library(root / "data")
+    try:
+        job = run_folder(lib, folder, "de", kind="audio")
+        kinds = {Path(i.path).name: i.kind for i in lib.items(job.id)}
+        return Run(folder, root / "data", job, kinds, {k: v["output"] for k, v in stage_rows(lib.store, "transcribe").items()})
+    finally:
+        lib.close()
+
+
+def _cli_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    capsys.readouterr()
+    code = cli_main([*argv, "--json"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    return json.loads(out)
+
+
+def test_each_audio_file_gets_its_transcript_as_srt_and_text_and_a_translation(transcribed: Run) -> None:
+    assert (transcribed.job.status, transcribed.job.done, transcribed.job.failed) == ("completed", 3, 0)
+    assert transcribed.kinds == dict.fromkeys(AUDIO, "audio")
+    written = sorted(p.name for p in transcribed.folder.iterdir() if p.suffix in (".srt", ".txt", ".ass"))
+    assert written == sorted([
+        "Podcast.en.srt", "Podcast.en.txt", "Podcast.de.srt",
+        "Voice Memo.en.srt", "Voice Memo.en.txt", "Voice Memo.de.srt",
+        "Vortrag.de.srt", "Vortrag.de.txt",  # German speech, German target: no translation
+        "notes.txt",
+    ])
+
+
+@pytest.mark.parametrize("name", AUDIO)
+def test_transcript_srt_and_text_hold_the_spoken_words(transcribed: Run, name: str) -> None:
+    stem, lang = Path(name).stem, transcribed.transcripts[name]["language"]
+    assert lang == ("de" if name == "Vortrag.flac" else "en")
+    srt = assert_loads_everywhere(transcribed.folder / f"{stem}.{lang}.srt")
+    text = (transcribed.folder / f"{stem}.{lang}.txt").read_text(encoding="utf-8")
+    assert text.splitlines() == [" ".join(e.plaintext.split()) for e in srt]  # one cue per line, no times
+    assert "-->" not in text
+    for word in KEY_WORDS[name]:
+        assert word in text.lower(), f"{word!r} missing from {name}: {text!r}"
+
+
+@pytest.mark.parametrize("name", ["Podcast.mp3", "Voice Memo.opus"])
+def test_translated_srt_keeps_every_cue_and_its_timing(transcribed: Run, name: str) -> None:
+    stem = Path(name).stem
+    transcript = assert_loads_everywhere(transcribed.folder / f"{stem}.en.srt")
+    translated = assert_loads_everywhere(transcribed.folder / f"{stem}.de.srt")
+    assert len(translated) == len(transcript)
+    assert [(e.start, e.end) for e in translated] == [(e.start, e.end) for e in transcript]
+
+
+def test_search_finds_the_spoken_phrase_as_dialogue_at_its_start_time(transcribed: Run,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    results = _cli_json(capsys, "search", "Zug nach Berlin", "--kind", "dialogue",
+                        "--data-dir", str(transcribed.data_dir))["results"]
+    best = results[0]
+    assert best["kind"] == "dialogue" and best["path"] == str(transcribed.folder / "Vortrag.flac"), results
+    assert "berlin" in best["snippet"].lower()
+    cues = transcribed.transcripts["Vortrag.flac"]["cues"]
+    assert best["start"] in [c["start_ms"] / 1000 for c in cues if "berlin" in c["text"].lower()]
+
+
+def test_adding_the_folder_again_skips_every_already_subtitled_audio_file(transcribed: Run,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    (job,) = _cli_json(capsys, "add", str(transcribed.folder), "--kind", "audio",
+                       "--data-dir", str(transcribed.data_dir))["jobs"]
+    assert (job["status"], job["total"], job["skipped"]) == ("completed", 0, 3)
