@@ -294,10 +294,12 @@ def cmd_watch(args: argparse.Namespace, lib: Library) -> int:
 
 
 def cmd_models(args: argparse.Namespace, root: Path) -> int:
-    from app.ml import catalogue
+    from app.ml.local_models import models_register
+    from app.ml.model_choice import models_list, models_use
+    from app.ml.model_install import models_install, models_remove
 
     if args.models_command == "list":
-        rows = catalogue.models_list(root)
+        rows = models_list(root)
         _emit(args, {"models": rows}, lambda: "\n".join(
             f"{'*' if r['active'] else ' '} {r['name']:<32} {r['role']:<15} "
             f"{'installed' if r['installed'] else 'available':<10} {r['source']}" for r in rows))
@@ -307,14 +309,14 @@ def cmd_models(args: argparse.Namespace, root: Path) -> int:
             if not getattr(args, "json", False) and total:
                 print(f"\r{args.name}: {done * 100 // total}% of {total // (1 << 20)} MB", end="", file=sys.stderr)
 
-        result = catalogue.models_install(root, args.name, progress)
+        result = models_install(root, args.name, progress)
         print(file=sys.stderr)
     elif args.models_command == "remove":
-        result = catalogue.models_remove(root, args.name)
+        result = models_remove(root, args.name)
     elif args.models_command == "use":
-        result = catalogue.models_use(root, args.name)
+        result = models_use(root, args.name)
     else:
-        result = catalogue.models_register(root, args.path, args.role, args.name)
+        result = models_register(root, args.path, args.role, args.name)
     _emit(args, {"model": result}, lambda: json.dumps(result, indent=2, ensure_ascii=False))
     return 0
 

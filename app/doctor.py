@@ -328,8 +328,8 @@ def check_tray(timeout_s: float = 30.0) -> dict[str, Any]:
 
 def _probe(runtime: str, params: dict[str, Any], timeout_s: float) -> dict[str, Any]:
     """Load one model in a model-host child, run its ``check``, end the child."""
-    from app.engine.stage import ModelSpec
     from app.ml.host import ModelHost
+    from app.ml.spec import ModelSpec
 
     outcome: dict[str, Any] = {}
     holder: dict[str, Any] = {}
@@ -363,7 +363,7 @@ def _probe(runtime: str, params: dict[str, Any], timeout_s: float) -> dict[str, 
 
 
 def check_models(data_dir: Path, probe: bool = True, timeout_s: float = PROBE_TIMEOUT_S) -> dict[str, Any]:
-    from app.ml.catalogue import models_list
+    from app.ml.model_choice import models_list
 
     rows = models_list(data_dir)
     for row in rows:

@@ -77,3 +77,9 @@ class NeedsReview(SidecarError):
     """A placement's outcome is unknown or contested; a person decides (SPEC §6)."""
 
     code = "manual_review"
+
+
+class ModelError(SidecarError):
+    """A model-manager request that cannot be done as asked; ``code`` says why."""
+
+    code = "model_error"

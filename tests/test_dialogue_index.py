@@ -4,17 +4,24 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any, Mapping
 
 import pysubs2
 import pytest
 
+from app.engine.config import EngineConfig
 from app.engine.library import JobOptions, Library
+from app.engine.stage import Pipeline, StageContext
 from app.errors import SidecarError
+from app.media.cues import Cue, cues_to_dicts
 from app.ml.host import ModelHost
 from app.ml.index_models import TEXT_EMBEDDING_SPEC
+from app.ml.spec import ModelSpec
 from app.pipelines.dialogue import index_dialogue
+from app.pipelines.video import video_pipeline
+from app.settings import Settings
 from app.store.search_writes import SearchIndexWriter
-from tests.engine_stages import fake_pipeline, make_media
+from tests.engine_stages import fake_pipeline, make_media, process
 
 LINES_EN = [
     (1.0, 3.5, "Good morning, captain."),
@@ -87,3 +94,59 @@ def test_search_refuses_an_unknown_kind_or_an_empty_query(data_dir, fast_config)
             assert err.value.code == "invalid_argument"
     finally:
         lib.close()
+
+
+class Canned:
+    """Stands in for an earlier video stage with a fixed output, so the real ``place`` runs alone."""
+
+    durable = True
+
+    def __init__(self, name: str, output: dict[str, Any]) -> None:
+        self.name, self.output = name, output
+
+    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        return {"v": 1}
+
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        return None
+
+    def run(self, ctx: StageContext) -> dict[str, Any]:
+        return self.output
+
+
+class RecordsModels:
+    """The real stage, remembering which models it asked the engine for."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.asked = inner, set()
+        self.name, self.durable, self.per_path = inner.name, inner.durable, getattr(inner, "per_path", False)
+
+    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        return self.inner.fingerprint(options)
+
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        return self.inner.model_spec(options)
+
+    def run(self, ctx: StageContext) -> dict[str, Any]:
+        try:
+            return self.inner.run(ctx)
+        finally:
+            self.asked |= ctx.models_in_use
+
+
+def test_place_declares_the_e5_model_it_indexes_dialogue_with(data_dir: Path, tmp_path: Path,
+                                                              fast_config: EngineConfig) -> None:
+    """Every model a stage asks for is its declared one, so the GPU gate admits it and never ends it mid-call."""
+    cues = [Cue(0, 1500, "The treasure is under the oak."), Cue(2000, 3000, "We sail at dawn.")]
+    place = RecordsModels(video_pipeline(data_dir, Settings()).stages[4])
+    pipeline = Pipeline("video", [
+        Canned("transcribe", {"language": "en", "cues": cues_to_dicts(cues)}),
+        Canned("translate", {"skipped": True}),
+        Canned("render", {"source_lang": "en", "target_lang": None, "files": {"transcript": "1\n"}}),
+        place,
+    ])
+    make_media(tmp_path / "videos", 1)
+    out = process(Library(data_dir, {"video": pipeline}, fast_config), tmp_path / "videos", JobOptions(kind="video"))
+    assert (out.summary.status, out.summary.done) == ("completed", 1)
+    assert place.asked == {TEXT_EMBEDDING_SPEC.key}, "place embedded the dialogue with e5"
+    assert place.model_spec({}) == TEXT_EMBEDDING_SPEC, "and declared it"

@@ -80,10 +80,10 @@ def test_a_failing_check_is_reported_not_raised(tmp_path: Path, monkeypatch: pyt
 def test_a_model_that_does_not_load_fails_its_line_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     bad = tmp_path / "broken.gguf"
     bad.write_bytes(b"GGUF" + b"\0" * 64)  # right magic, no model inside
-    from app.ml import catalogue
+    from app.ml import local_models, model_choice
 
-    catalogue.models_register(tmp_path, bad, "translation", "broken")
-    catalogue.models_use(tmp_path, "broken")
+    local_models.models_register(tmp_path, bad, "translation", "broken")
+    model_choice.models_use(tmp_path, "broken")
     monkeypatch.setattr(doctor, "_BUNDLED_PROBES", {})  # probe only the chosen model, fast
     report = doctor.collect_report(tmp_path)
     rows = {row["name"]: row for row in report["models"]}

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from app.ml import catalogue
+from app.errors import ModelError
+from app.ml import local_models, model_choice, model_install, model_state
 from app.ml.downloads import ChecksumMismatch, DownloadCancelled, DownloadFailed, download, part_path
 
 try:
@@ -186,37 +187,37 @@ def test_install_downloads_every_file_pins_unknown_checksums_and_can_be_used(
 ) -> None:
     data = tmp_path / "data"
     seen: list[tuple[int, int | None]] = []
-    row = catalogue.models_install(data, "whisper-test", lambda d, t: seen.append((d, t)))
+    row = model_install.models_install(data, "whisper-test", lambda d, t: seen.append((d, t)))
     assert row["installed"] and not row["active"]
     folder = Path(row["path"])
     assert (folder / "model.bin").read_bytes() == payload
     done = [d for d, _ in seen]
     assert done == sorted(done) and seen[-1][0] == seen[-1][1]
-    pins = catalogue.read_state(data)["pinned"]["whisper-test"]
+    pins = model_state.read_state(data).pinned["whisper-test"]
     assert pins["model.bin"] == sha(payload) and "config.json" not in pins  # known checksums need no pin
 
-    catalogue.models_use(data, "whisper-test")
-    active = catalogue.active_model(data, "asr")
-    assert active["path"] == str(folder) and active["source"] == "download"
-    assert active["identity"].startswith("sha256:")
+    model_choice.models_use(data, "whisper-test")
+    active = model_choice.active_model(data, "asr")
+    assert active.path == str(folder) and active.source == "download"
+    assert active.identity.startswith("sha256:")
 
 
 def test_reinstall_after_remove_is_checked_against_the_pinned_checksum(
     tmp_path: Path, local_catalogue: dict, server: ModelServer
 ) -> None:
     data = tmp_path / "data"
-    catalogue.models_install(data, "whisper-test")
-    catalogue.models_use(data, "whisper-test")
-    removed = catalogue.models_remove(data, "whisper-test")
+    model_install.models_install(data, "whisper-test")
+    model_choice.models_use(data, "whisper-test")
+    removed = model_install.models_remove(data, "whisper-test")
     assert removed["removed"] == "deleted" and not Path(removed["path"]).exists()
-    assert catalogue.active_model(data, "asr") is None  # back to the bundled default
+    assert model_choice.active_model(data, "asr") is None  # back to the bundled default
     server.files["/model.bin"] = os.urandom(SIZE)  # the remote file changed under the same URL
     with pytest.raises(ChecksumMismatch):
-        catalogue.models_install(data, "whisper-test")
-    row = next(r for r in catalogue.models_list(data) if r["name"] == "whisper-test")
+        model_install.models_install(data, "whisper-test")
+    row = next(r for r in model_choice.models_list(data) if r["name"] == "whisper-test")
     assert not row["installed"]
-    assert not (catalogue.install_dir(data, "whisper-test") / "model.bin").exists()
-    assert not list(catalogue.install_dir(data, "whisper-test").glob("*.part"))
+    assert not (model_state.install_dir(data, "whisper-test") / "model.bin").exists()
+    assert not list(model_state.install_dir(data, "whisper-test").glob("*.part"))
 
 
 def test_interrupted_install_resumes_and_is_listed_as_partial(
@@ -225,12 +226,12 @@ def test_interrupted_install_resumes_and_is_listed_as_partial(
     data = tmp_path / "data"
     server.cut_next = 800_000
     with monkeypatch.context() as patch:
-        patch.setattr("app.ml.catalogue.download", _no_retry_download)
+        patch.setattr("app.ml.model_install.download", _no_retry_download)
         with pytest.raises(DownloadFailed):
-            catalogue.models_install(data, "whisper-test")
-    row = next(r for r in catalogue.models_list(data) if r["name"] == "whisper-test")
+            model_install.models_install(data, "whisper-test")
+    row = next(r for r in model_choice.models_list(data) if r["name"] == "whisper-test")
     assert not row["installed"] and row["partial_download"]
-    catalogue.models_install(data, "whisper-test")
+    model_install.models_install(data, "whisper-test")
     assert server.requests[1].headers.get("Range") == "bytes=800000-"
 
 
@@ -247,12 +248,12 @@ def test_nothing_but_install_opens_a_connection(
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket, "create_connection", refuse)
     data = tmp_path / "data"
-    catalogue.models_list(data)
+    model_choice.models_list(data)
     folder = _whisper_folder(tmp_path / "mine")
-    catalogue.models_register(data, folder, "asr", "mine")
-    catalogue.models_use(data, "mine")
-    catalogue.active_model(data, "asr")
-    catalogue.models_remove(data, "mine")
+    local_models.models_register(data, folder, "asr", "mine")
+    model_choice.models_use(data, "mine")
+    model_choice.active_model(data, "asr")
+    model_install.models_remove(data, "mine")
 
 
 # --------------------------------------------------------------------------- local models
@@ -270,13 +271,13 @@ def _whisper_folder(folder: Path) -> Path:
 def test_local_folder_registration_points_at_the_folder_and_never_deletes_it(tmp_path: Path) -> None:
     data = tmp_path / "data"
     folder = _whisper_folder(tmp_path / "my whisper")
-    row = catalogue.models_register(data, folder, "asr", "my-whisper")
+    row = local_models.models_register(data, folder, "asr", "my-whisper")
     assert row["source"] == "local" and row["installed"] and row["path"] == str(folder.resolve())
-    catalogue.models_use(data, "my-whisper")
-    assert catalogue.active_model(data, "asr")["path"] == str(folder.resolve())
-    assert catalogue.models_remove(data, "my-whisper")["removed"] == "unregistered"
+    model_choice.models_use(data, "my-whisper")
+    assert model_choice.active_model(data, "asr").path == str(folder.resolve())
+    assert model_install.models_remove(data, "my-whisper")["removed"] == "unregistered"
     assert (folder / "model.bin").exists()
-    assert catalogue.active_model(data, "asr") is None
+    assert model_choice.active_model(data, "asr") is None
 
 
 @pytest.mark.parametrize(
@@ -295,11 +296,11 @@ def test_local_folder_registration_points_at_the_folder_and_never_deletes_it(tmp
 def test_invalid_local_models_are_refused_with_a_clear_code(tmp_path: Path, role, make, code) -> None:
     target = tmp_path / "candidate"
     make(target)
-    with pytest.raises(catalogue.ModelError) as failure:
-        catalogue.models_register(tmp_path / "data", target, role, "candidate")
+    with pytest.raises(ModelError) as failure:
+        local_models.models_register(tmp_path / "data", target, role, "candidate")
     assert failure.value.code == code
     assert str(target) in failure.value.message or code == "unknown_role"
-    assert catalogue.read_state(tmp_path / "data")["registered"] == {}
+    assert model_state.read_state(tmp_path / "data").registered == {}
 
 
 def test_valid_gguf_and_clip_pair_register(tmp_path: Path) -> None:
@@ -310,7 +311,7 @@ def test_valid_gguf_and_clip_pair_register(tmp_path: Path) -> None:
     (clip / "image.onnx").write_bytes(b"x")
     (clip / "text.onnx").write_bytes(b"y")
     data = tmp_path / "data"
-    assert catalogue.models_register(data, gguf, "translation")["format"] == "gguf"
-    assert catalogue.models_register(data, clip, "visual", "clip-mine")["format"] == "onnx-folder"
-    catalogue.models_use(data, "model")  # default name from the file stem
-    assert catalogue.active_model(data, "translation")["path"] == str(gguf.resolve())
+    assert local_models.models_register(data, gguf, "translation")["format"] == "gguf"
+    assert local_models.models_register(data, clip, "visual", "clip-mine")["format"] == "onnx-folder"
+    model_choice.models_use(data, "model")  # default name from the file stem
+    assert model_choice.active_model(data, "translation").path == str(gguf.resolve())

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from typing import Any, Mapping
 
 from app.engine.config import EngineConfig
 from app.engine.gpu_gate import GpuGate
 from app.engine.library import Library
-from app.engine.stage import ModelSpec
+from app.engine.stage import Pipeline, StageContext
+from app.ml.spec import ModelSpec
 from tests.engine_stages import fake_pipeline, make_media, process
 
 WHISPER = ModelSpec.of("tests.runtimes:EchoRuntime", memory_mb=4000, tag="whisper")
@@ -65,3 +68,83 @@ def test_group_is_transcribed_before_translated_and_each_model_loads_once(data_d
     assert max(b for _, b in transcribe) <= min(a for a, _ in translate)
     gpu = sorted(transcribe + translate)
     assert all(gpu[i][1] <= gpu[i + 1][0] for i in range(len(gpu) - 1)), "one GPU stage at a time"
+
+
+MODEL_A = ModelSpec.of("tests.runtimes:EchoRuntime", memory_mb=4000, tag="a")
+MODEL_B = ModelSpec.of("tests.runtimes:EchoRuntime", memory_mb=4000, tag="b")
+
+
+class HoldsAUndeclared:
+    """Asks the pool for model A without declaring it, as a stage row planned before its stage declared a model does.
+
+    ``clip001`` keeps A across the admission of another item's model stage that needs A's room.
+    """
+
+    name, durable = "extract", True
+
+    def __init__(self) -> None:
+        self.held, self.b_ran = threading.Event(), threading.Event()
+        self.pids: list[int] = []
+
+    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        return {"v": 1}
+
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        return None
+
+    def run(self, ctx: StageContext) -> dict[str, Any]:
+        client = ctx.model(MODEL_A)
+        self.pids.append(client.call("pid"))
+        if ctx.item.path.name == "clip001.mp4":
+            self.held.set()
+            assert self.b_ran.wait(60), "model B's stage never ran"
+            self.pids.append(client.call("pid"))  # A must still answer, from the same process
+        else:
+            assert self.held.wait(60)
+        return {}
+
+
+class Between:
+    """A CPU stage between the two, so the engine cannot prewarm B (which would sidestep the release)."""
+
+    name, durable = "between", True
+
+    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        return {"v": 1}
+
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        return None
+
+    def run(self, ctx: StageContext) -> dict[str, Any]:
+        return {}
+
+
+class UsesB:
+    name, durable = "embed", True
+
+    def __init__(self, first: HoldsAUndeclared) -> None:
+        self.first = first
+
+    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        return {"v": 1}
+
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        return MODEL_B
+
+    def run(self, ctx: StageContext) -> dict[str, Any]:
+        assert ctx.model(MODEL_B).call("echo", 1) == 1
+        self.first.b_ran.set()
+        return {}
+
+
+def test_the_gate_never_releases_a_model_a_running_stage_holds(data_dir: Path, tmp_path: Path) -> None:
+    make_media(tmp_path / "lib", 2)
+    first = HoldsAUndeclared()
+    probe = FakeProbe(6000)  # A and B do not fit together: admitting B would release an idle A
+    config = EngineConfig(workers=2, lease_seconds=5, poll_interval=0.05, progress_interval=0.0)
+    lib = Library(data_dir, {"video": Pipeline("video", [first, Between(), UsesB(first)])}, config, probe=probe)
+    probe.resident = lambda: lib.scheduler.pool.resident()
+    out = process(lib, tmp_path / "lib")
+    assert (out.summary.status, out.summary.done) == ("completed", 2)
+    assert out.loads == {MODEL_A.key: 1, MODEL_B.key: 1}, "A was ended under the stage that held it"
+    assert len(first.pids) == 3 and len(set(first.pids)) == 1

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from app.engine.library import Library
-from app.engine.stage import ModelSpec
+from app.ml.spec import ModelSpec
 from app.errors import ModelCrashed
 from app.ml.host import ModelHost
 from tests.engine_stages import fail_first_call, fake_pipeline, make_media, process

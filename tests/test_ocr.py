@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from app.engine.stage import ModelSpec
+from app.ml.spec import ModelSpec
 from app.errors import MediaError
 from app.ml.host import ModelHost
 from app.ml.ocr_runtime import OcrRuntime

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from app.engine.stage import ModelSpec
+from app.ml.spec import ModelSpec
 from app.ml.host import ModelHost
 from app.ml.text_embedding import DIM, MODEL_ID
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from app.engine.stage import ModelSpec
+from app.ml.spec import ModelSpec
 from app.errors import StageStopped
 from app.media.translation import (
     Prompt,

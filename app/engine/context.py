@@ -12,8 +12,9 @@ from typing import Any, Callable, Mapping, Sequence
 
 from app.engine.model_pool import ModelPool
 from app.engine.placement import Placement
-from app.engine.stage import ItemRef, ModelClient, ModelSpec, Output, Placed
+from app.engine.stage import ItemRef, ModelClient, Output, Placed
 from app.errors import LeaseLost, SidecarError, StageStopped, TargetChanged
+from app.ml.spec import ModelSpec
 from app.store import Store
 from app.store.records import Claim, Step
 from app.store.search_writes import SearchIndexWriter
@@ -40,6 +41,7 @@ class ClaimContext:
         self.partial: Any = claim.partial
         self.lost = threading.Event()
         self.stop_requested = threading.Event()
+        self.models_in_use: set[str] = set()
         self._progress_interval = progress_interval
         self._last_progress = 0.0
         self._observe_step = observe_step
@@ -71,6 +73,7 @@ class ClaimContext:
 
     def model(self, spec: ModelSpec) -> ModelClient:
         self.check()
+        self.models_in_use.add(spec.key)  # the gate never releases it until this stage ends
         return self.pool.get(spec)
 
     def computed_output(self) -> dict[str, Any] | None:

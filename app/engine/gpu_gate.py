@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Callable, Protocol
+from typing import Callable, Collection, Protocol
 
 log = logging.getLogger(__name__)
 
@@ -58,12 +58,15 @@ class GpuGate:
         return free + resident_mb
 
     def try_admit(self, stage_id: int, need_mb: int, model_key: str | None, resident: dict[str, int],
-                  release: Callable[[str], None]) -> bool:
-        """Admit the stage when it fits, releasing idle resident models of other kinds if that makes room."""
+                  release: Callable[[str], None], in_use: Collection[str] = ()) -> bool:
+        """Admit the stage when it fits, releasing idle resident models of other kinds if that makes room.
+
+        ``in_use`` are models running stages hold besides the admitted ones; they are never released.
+        """
         with self.lock:
             if len(self._in_flight) >= self.max_concurrent:
                 return False
-            busy = {key for _, key in self._in_flight.values()}
+            busy = {key for _, key in self._in_flight.values()} | set(in_use)
             resident_mb = sum(resident.values())
             budget = self.budget_mb(resident_mb)
             if model_key is not None and model_key in resident:

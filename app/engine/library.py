@@ -21,9 +21,9 @@ from app.engine.plan import content_sha256, plan_item
 from app.engine.scan import scan
 from app.engine.scheduler import Scheduler
 from app.engine.stage import Pipeline
-from app.ml.catalogue import frozen_models
 from app.errors import SidecarError
-from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualModel, visual_model
+from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualChoice, VisualModel
+from app.ml.model_choice import frozen_models
 from app.paths import database_path, workspace_root
 from app.settings import Settings
 from app.store import Store
@@ -73,6 +73,7 @@ class Library:
         self._observe_step = observe_step
         self._scheduler: Scheduler | None = None
         self._search_models = ModelPool()  # warm query embedders, apart from the gate-managed engine pool
+        self._visual_choice = VisualChoice(data_dir)
 
     # -- engine -------------------------------------------------------------------------
 
@@ -211,7 +212,7 @@ class Library:
             raise SidecarError("give either a text query or an image to search with", code="invalid_argument")
         current = CurrentContent("current_items")
         if image is not None:
-            visual = visual_model(self.data_dir)
+            visual = self._visual_choice.current()
             if visual is None:
                 raise SidecarError("searching by image needs a visual (CLIP) model; choose one with `sidecar models`",
                                    code="no_visual_model")
@@ -232,7 +233,7 @@ class Library:
     def _search_visual_model(self) -> VisualModel | None:
         """The chosen CLIP model for text queries; a missing one drops CLIP from the fusion, not the search."""
         try:
-            return visual_model(self.data_dir)
+            return self._visual_choice.current()
         except SidecarError as exc:
             log.warning("searching without CLIP: %s (%s)", exc.message, exc.code)
             return None

@@ -11,7 +11,7 @@ import logging
 import threading
 from typing import Callable
 
-from app.engine.stage import ModelSpec
+from app.ml.spec import ModelSpec
 from app.ml.host import ModelHost
 
 log = logging.getLogger(__name__)

@@ -165,12 +165,26 @@ class Scheduler:
             candidate = self.store.stages.peek_gpu_candidate()
             if candidate is not None:
                 sid, need, key = candidate
-                if self.gate.try_admit(sid, need, key, self.pool.resident(), self.pool.release):
+                if self.gate.try_admit(sid, need, key, self.pool.resident(), self.pool.release,
+                                       in_use=self._models_in_use()):
                     claim = self.store.stages.claim_next_stage(owner, gpu=True, stage_id=sid)
                     if claim is not None:
                         return claim
                     self.gate.release(sid)
         return self.store.stages.claim_next_stage(owner, gpu=False)
+
+    def _models_in_use(self) -> set[str]:
+        """Models running stages hold: the gate never releases these to make room.
+
+        Stages declare their model, so the gate already spares the in-flight ones; this also
+        covers a stage that asks for a model it did not declare (video ``place`` rows planned
+        before that stage declared e5 do).
+        """
+        in_use: set[str] = set()
+        with self._active_lock:
+            for ctx in self._active.values():
+                in_use |= ctx.models_in_use  # one C-level union: safe while the stage's thread adds to it
+        return in_use
 
     def _execute(self, claim: Claim) -> None:
         pipeline = self.pipelines.get(claim.item_kind)

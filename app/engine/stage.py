@@ -4,6 +4,9 @@ The engine owns every state transition; a stage only turns inputs into a checkpo
 (a JSON-able dict). It receives a :class:`StageContext` and polls it at natural
 boundaries (an ASR segment, an LLM batch, an image) so pause and lost leases take
 effect quickly without the stage knowing about the store.
+
+:class:`~app.ml.spec.ModelSpec` is defined in the model layer and named here because
+``Stage.model_spec`` returns it: a stage module finds the whole protocol in this file.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol, Sequence
+
+from app.ml.spec import ModelSpec
 
 
 @dataclass(frozen=True)
@@ -25,28 +30,6 @@ class ItemRef:
     size: int
     mtime_ns: int
     revision: int
-
-
-@dataclass(frozen=True)
-class ModelSpec:
-    """A model runtime to host in a child process.
-
-    ``runtime`` is ``"module:Class"`` importable in the child; ``params`` are the
-    keyword arguments of its constructor. Equal specs share one resident process.
-    """
-
-    runtime: str
-    params: tuple[tuple[str, Any], ...] = ()
-    memory_mb: int = 0
-
-    @property
-    def key(self) -> str:
-        args = ",".join(f"{k}={v}" for k, v in self.params)
-        return f"{self.runtime}({args})"
-
-    @classmethod
-    def of(cls, runtime: str, memory_mb: int = 0, **params: Any) -> "ModelSpec":
-        return cls(runtime, tuple(sorted(params.items())), memory_mb)
 
 
 class ModelClient(Protocol):
@@ -157,3 +140,6 @@ class Pipeline:
 
     kind: str
     stages: Sequence[Stage] = field(default_factory=list)
+
+
+__all__ = ["ItemRef", "ModelClient", "ModelSpec", "Output", "Pipeline", "Placed", "Stage", "StageContext"]

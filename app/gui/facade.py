@@ -372,9 +372,9 @@ class EngineFacade(QObject):
         self._submit(save, saved, slow=True)
 
     def list_models(self) -> None:
-        from app.ml import catalogue
+        from app.ml.model_choice import models_list
 
-        self._submit(lambda: catalogue.models_list(self.data_dir), self.modelsListed.emit, slow=True)
+        self._submit(lambda: models_list(self.data_dir), self.modelsListed.emit, slow=True)
 
 
 __all__ = ["EngineFacade", "GuiThreadViolation", "ThreadGuard", "default_library", "job_options"]

@@ -25,7 +25,7 @@ import traceback
 from multiprocessing.connection import Connection
 from typing import Any, Callable
 
-from app.engine.stage import ModelSpec
+from app.ml.spec import ModelSpec
 from app.errors import ModelCrashed, SidecarError, StageStopped
 
 log = logging.getLogger(__name__)

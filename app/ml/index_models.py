@@ -4,19 +4,23 @@ The image pipeline (indexing) and the library's search facade (queries) must loa
 *same* text-embedding and CLIP models, or query vectors would be compared with
 vectors of another model; both build their specs here. The search index stores the
 model id with every vector, so the id is decided here too, before any model loads:
-CLIP's id comes from the catalogue's identity of the chosen folder (which changes when
-its files do), so a stage can name the vectors it will write without reading the
-weights.
+CLIP's id comes from the model manager's identity of the chosen folder (which changes
+when its files do), so a stage can name the vectors it will write without reading the
+weights. A job indexes with the CLIP model it froze when it was added; queries use the
+current choice.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Mapping
 
-from app.engine.stage import ModelSpec
-from app.ml import catalogue
+from app.ml.model_choice import ChosenModel, active_model, chosen_model
+from app.ml.model_state import state_signature
+from app.ml.spec import ModelSpec
 from app.ml.text_embedding import MODEL_ID as TEXT_MODEL_ID
 
 log = logging.getLogger(__name__)
@@ -43,21 +47,48 @@ class VisualModel:
     name: str
 
 
-def visual_model(data_dir: Path) -> VisualModel | None:
-    """The active CLIP model, or None when none is configured.
-
-    Raises :class:`~app.ml.catalogue.ModelError` (``model_missing``) when a model is
-    chosen but its files are gone: the person picked it, so silently indexing without
-    it would be wrong.
-    """
-    active = catalogue.active_model(data_dir, "visual")
-    if active is None:
+def _visual(chosen: ChosenModel | None) -> VisualModel | None:
+    if chosen is None:
         return None
-    identity = str(active.get("identity") or "").split(":")[-1][:16]
-    model_id = f"clip-{active['name']}-{identity}"
-    memory = int(active.get("memory_mb") or 0) or CLIP_DEFAULT_MEMORY_MB
-    spec = ModelSpec.of("app.ml.clip:ClipRuntime", memory_mb=memory, model_dir=str(active["path"]), model_id=model_id)
-    return VisualModel(spec=spec, model_id=model_id, name=str(active["name"]))
+    model_id = f"clip-{chosen.name}-{chosen.identity.split(':')[-1][:16]}"
+    memory = chosen.memory_mb or CLIP_DEFAULT_MEMORY_MB
+    spec = ModelSpec.of("app.ml.clip:ClipRuntime", memory_mb=memory, model_dir=chosen.path, model_id=model_id)
+    return VisualModel(spec=spec, model_id=model_id, name=chosen.name)
 
 
-__all__ = ["OCR_SPEC", "TEXT_EMBEDDING_SPEC", "TEXT_MODEL_ID", "VisualModel", "visual_model"]
+def job_visual_model(data_dir: Path, options: Mapping[str, Any]) -> VisualModel | None:
+    """The CLIP model a job froze when it was added (the current choice for a job that froze none).
+
+    Raises :class:`~app.errors.ModelError` (``model_missing``) when a model is chosen
+    but its files are gone: the person picked it, so silently indexing without it
+    would be wrong.
+    """
+    return _visual(chosen_model(data_dir, options, "visual"))
+
+
+class VisualChoice:
+    """The currently chosen CLIP model for search queries, looked up again only when the choice changes.
+
+    Every change of choice replaces ``state.json`` atomically, so its signature is a
+    cheap test; a query otherwise reads no state file and hashes no model folder.
+    Errors (a chosen model whose files are gone) are not remembered: the next query
+    asks again.
+    """
+
+    def __init__(self, data_dir: Path):
+        self.data_dir = data_dir
+        self._lock = threading.Lock()
+        self._known: tuple[object, VisualModel | None] | None = None
+
+    def current(self) -> VisualModel | None:
+        signature = state_signature(self.data_dir)
+        with self._lock:
+            if self._known is not None and self._known[0] == signature:
+                return self._known[1]
+        model = _visual(active_model(self.data_dir, "visual"))
+        with self._lock:
+            self._known = (signature, model)
+        return model
+
+
+__all__ = ["OCR_SPEC", "TEXT_EMBEDDING_SPEC", "TEXT_MODEL_ID", "VisualChoice", "VisualModel", "job_visual_model"]

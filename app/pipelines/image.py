@@ -41,7 +41,7 @@ from app.engine.stage import ModelClient, ModelSpec, Output, Pipeline, StageCont
 from app.errors import SidecarError
 from app.media.describe import build_document, zero_shot_tags
 from app.media.images import read_exif
-from app.ml.index_models import OCR_SPEC, TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualModel, visual_model
+from app.ml.index_models import OCR_SPEC, TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualModel, job_visual_model
 from app.ml.ocr_runtime import rapidocr_model_id
 from app.settings import Settings
 
@@ -74,38 +74,52 @@ def decode_vector(encoded: str) -> list[float]:
 
 
 class VisualStage:
-    """CLIP image vector and zero-shot tags; skipped with a note when no visual model is configured."""
+    """CLIP image vector and zero-shot tags; skipped with a note when the job has no visual model.
+
+    The model is the one the job froze when it was added (:func:`job_visual_model`), so
+    choosing another CLIP model later changes new jobs only, and the stage's fingerprint,
+    its gate reservation and the host it runs on always name the same model. A chosen
+    model whose files are gone fails this stage (``model_missing``), not the job's other
+    stages.
+    """
 
     name = "visual"
     durable = True
 
-    def __init__(self, model: VisualModel | None, problem: SidecarError | None = None):
-        self._model = model
-        self._problem = problem
+    def __init__(self, data_dir: Path):
+        self.data_dir = Path(data_dir)
         self._labels_lock = threading.Lock()
         self._label_vectors: dict[str, list[list[float]]] = {}
 
+    def _model(self, options: Mapping[str, Any]) -> tuple[VisualModel | None, SidecarError | None]:
+        try:
+            return job_visual_model(self.data_dir, options), None
+        except SidecarError as exc:
+            return None, exc
+
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
-        return {"model": self._model.model_id if self._model else None, "labels": list(TAG_LABELS),
-                "prompt": TAG_PROMPT}
+        model, _ = self._model(options)
+        return {"model": model.model_id if model else None, "labels": list(TAG_LABELS), "prompt": TAG_PROMPT}
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
-        return self._model.spec if self._model else None
+        model, _ = self._model(options)
+        return model.spec if model else None
 
     def run(self, ctx: StageContext) -> dict[str, Any]:
-        if self._problem is not None:
-            raise self._problem
-        if self._model is None:
+        model, problem = self._model(ctx.options)
+        if problem is not None:
+            raise problem
+        if model is None:
             return {"skipped": NO_VISUAL_MODEL}
         done = ctx.computed_output()
         if done is not None:
             return done
-        client = ctx.model(self._model.spec)
+        client = ctx.model(model.spec)
         (vector,) = client.call("embed_images", [str(ctx.item.path)])
         ctx.verify_source_unchanged()
         ctx.check()
-        tags = zero_shot_tags(vector, TAG_LABELS, self._labels(client, self._model.model_id))
-        return {"model": self._model.model_id, "dim": len(vector), "vector": encode_vector(vector), "tags": tags}
+        tags = zero_shot_tags(vector, TAG_LABELS, self._labels(client, model.model_id))
+        return {"model": model.model_id, "dim": len(vector), "vector": encode_vector(vector), "tags": tags}
 
     def _labels(self, client: ModelClient, model_id: str) -> list[list[float]]:
         """CLIP text vectors of the tag prompts, computed once per model while the engine runs."""
@@ -223,14 +237,8 @@ def sidecar_json(sha256: str, visual: Mapping[str, Any], describe: Mapping[str, 
 
 
 def image_pipeline(data_dir: Path) -> Pipeline:
-    """The image stages, with the visual model the person chose in ``data_dir`` (or none)."""
-    problem: SidecarError | None = None
-    try:
-        model = visual_model(data_dir)
-    except SidecarError as exc:
-        log.warning("the chosen visual model cannot be used: %s (%s)", exc.message, exc.code)
-        model, problem = None, exc
-    return Pipeline(KIND.name, [VisualStage(model, problem), DescribeStage(), TextEmbeddingStage(), PlaceStage()])
+    """The image stages; each job's visual model is read from the job (see :class:`VisualStage`)."""
+    return Pipeline(KIND.name, [VisualStage(data_dir), DescribeStage(), TextEmbeddingStage(), PlaceStage()])
 
 
 def _configured_pipeline(data_dir: Path, settings: Settings) -> Pipeline:

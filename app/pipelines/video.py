@@ -14,10 +14,10 @@ The work is split where a crash or a pause should cost the least:
   after every batch; the 1:1 mapping is :mod:`app.media.translation`'s promise.
 * ``render`` (CPU) keeps the rendered files in its checkpoint (a few hundred KB at
   most), so ``place`` can be replayed byte for byte after a crash.
-* ``place`` writes through the engine's step protocol (atomic, fenced, existing-file
-  policy) under the naming preset, then indexes the dialogue for search
-  (:mod:`app.pipelines.dialogue`; idempotent, so a replayed place indexes again
-  harmlessly).
+* ``place`` (model host: e5, GPU gate) writes through the engine's step protocol
+  (atomic, fenced, existing-file policy) under the naming preset, then indexes the
+  dialogue for search (:mod:`app.pipelines.dialogue`; idempotent, so a replayed place
+  indexes again harmlessly).
 
 Model specs depend only on settings (model identity, device, compute type), never on
 the item, so every item of a group maps to the same resident model process.
@@ -49,7 +49,8 @@ from app.media.translation import (
     in_process_call,
     translate_cues,
 )
-from app.ml.catalogue import chosen_model
+from app.ml.index_models import TEXT_EMBEDDING_SPEC
+from app.ml.model_choice import ChosenModel, chosen_model
 from app.pipelines.dialogue import Cue as IndexedCue
 from app.pipelines.dialogue import hosted_passage_embedder, index_dialogue
 from app.settings import Settings
@@ -147,7 +148,7 @@ class TranscribeStage:
     def __init__(self, data_dir: Path):
         self.data_dir = Path(data_dir)
 
-    def _model(self, options: Mapping[str, Any]) -> dict[str, Any] | None:
+    def _model(self, options: Mapping[str, Any]) -> ChosenModel | None:
         """The ASR model the job froze from the model manager, or None for the bundled Whisper base."""
         return chosen_model(self.data_dir, options, "asr")
 
@@ -155,7 +156,7 @@ class TranscribeStage:
         model = self._model(options)
         source = str(options.get("source_lang") or "")
         return {
-            "model": model["identity"] if model else BUNDLED_ASR,
+            "model": model.identity if model else BUNDLED_ASR,
             "compute_type": asr_device()[1],
             "source_lang": normalise_language(source) if source else "auto",
             "vad": True,
@@ -168,8 +169,8 @@ class TranscribeStage:
 
         device, compute_type = asr_device()
         model = self._model(options)
-        memory = (int(model["memory_mb"]) if device == "cuda" else 0) if model else whisper_memory_mb(device)
-        return ModelSpec.of(WHISPER_RUNTIME, memory_mb=memory, model_path=model["path"] if model else None,
+        memory = (model.memory_mb if device == "cuda" else 0) if model else whisper_memory_mb(device)
+        return ModelSpec.of(WHISPER_RUNTIME, memory_mb=memory, model_path=model.path if model else None,
                             device=device, compute_type=compute_type, beam_size=BEAM_SIZE)
 
     @staticmethod
@@ -301,8 +302,8 @@ class TranslateStage:
         model = chosen_model(self.data_dir, options, "translation")
         if model is None:
             return TranslationBackend(BUNDLED_LLM, "completion")
-        return TranslationBackend(str(model["identity"]), _prompt_style(str(model["path"])), model_path=str(model["path"]),
-                                  memory_mb=int(model.get("memory_mb") or BUNDLED_LLM_MB))
+        return TranslationBackend(model.identity, _prompt_style(model.path), model_path=model.path,
+                                  memory_mb=model.memory_mb or BUNDLED_LLM_MB)
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         backend = self.backend(options)
@@ -414,7 +415,11 @@ def dialogue_cues(transcript: Mapping[str, Any], translation: Mapping[str, Any])
 
 
 class PlaceStage:
-    """Write the rendered files next to the video under the naming preset, then index the dialogue."""
+    """Write the rendered files next to the video under the naming preset, then index the dialogue.
+
+    Indexing embeds the cues with e5, so the stage declares e5 as its model: the GPU gate
+    then admits it like any model stage and never releases e5 while it embeds.
+    """
 
     name = "place"
     durable = True
@@ -424,7 +429,7 @@ class PlaceStage:
         return {"naming": str(options.get("naming") or DEFAULT_NAMING)}
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
-        return None
+        return TEXT_EMBEDDING_SPEC
 
     def run(self, ctx: StageContext) -> dict[str, Any]:
         rendered = ctx.inputs.get("render") or {}

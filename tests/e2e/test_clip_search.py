@@ -12,7 +12,7 @@ from PIL import Image
 from sqlalchemy import text
 
 from app.cli import main as cli
-from app.ml import catalogue
+from app.ml import local_models, model_choice
 from app.paths import database_path
 from app.store import Store
 from tests.clip_graphs import write_clip_model
@@ -38,8 +38,8 @@ def _photo(path: Path, seed: int) -> Path:
 
 def test_clip_vectors_are_stored_and_an_image_query_finds_the_same_image_first(tmp_path, data_dir, capsys) -> None:
     model = write_clip_model(tmp_path / "tiny-clip", dim=DIM)
-    catalogue.models_register(data_dir, model, "visual", "tiny-clip")
-    catalogue.models_use(data_dir, "tiny-clip")
+    local_models.models_register(data_dir, model, "visual", "tiny-clip")
+    model_choice.models_use(data_dir, "tiny-clip")
     pics = tmp_path / "pics"
     pics.mkdir()
     photos = [_photo(pics / f"photo_{n}.jpg", seed=n) for n in range(4)]

