@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.engine.atomic_write import atomic_write
+from app.atomic_write import atomic_write
 from app.engine.config import EngineConfig
 
 log = logging.getLogger(__name__)

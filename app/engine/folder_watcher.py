@@ -37,7 +37,7 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
-from app.engine.atomic_write import sha256_file
+from app.atomic_write import sha256_file
 from app.engine.kinds import ALL, MEDIA_KINDS
 from app.engine.mounts import polling_reason
 from app.engine.plan import plan_item

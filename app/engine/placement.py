@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from typing import Callable, Sequence
 
-from app.engine.atomic_write import atomic_write, remove_stray_temp, sha256_file
+from app.atomic_write import atomic_write, remove_stray_temp, sha256_file
 from app.engine.stage import Output, Placed
 from app.errors import NeedsReview, SidecarError
 from app.store import Store

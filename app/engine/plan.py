@@ -12,7 +12,7 @@ import hashlib
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from app.engine.atomic_write import sha256_file
+from app.atomic_write import sha256_file
 from app.engine.stage import Pipeline, Stage
 from app.store.database import dumps
 from app.store.jobs import JobRepo

@@ -11,7 +11,7 @@ import logging
 import os
 from pathlib import Path
 
-from app.engine.atomic_write import sha256_file
+from app.atomic_write import sha256_file
 from app.store import Store
 
 log = logging.getLogger(__name__)

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from app.errors import MediaError
-from app.engine.atomic_write import fsync_dir
+from app.atomic_write import fsync_dir
 
 SAMPLE_RATE = 16_000
 _DTYPE = np.dtype("<f4")

@@ -135,7 +135,7 @@ def gemma_gguf_path(data_dir: Path) -> Path:
         os.replace(temp, target)
     finally:
         temp.unlink(missing_ok=True)
-    from app.ml.downloads import fsync_dir
+    from app.atomic_write import fsync_dir
 
     fsync_dir(target.parent)
     return target

@@ -15,7 +15,6 @@ either does not exist or is complete.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
@@ -28,7 +27,7 @@ from typing import Callable
 
 from app import __version__
 from app.errors import SidecarError
-from app.engine.atomic_write import fsync_dir
+from app.atomic_write import fsync_dir, sha256_file
 
 log = logging.getLogger(__name__)
 
@@ -76,14 +75,17 @@ def discard_partial(dest: Path) -> None:
             pass
 
 
-def sha256_file(path: Path, *, cancel: Cancel | None = None) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while block := handle.read(1024 * 1024):
-            if cancel is not None and cancel():
-                raise DownloadCancelled("cancelled while checking the file")
-            digest.update(block)
-    return digest.hexdigest()
+def checked_sha256(path: Path, cancel: Cancel | None = None) -> str:
+    """The file's sha256, read in blocks that each give ``cancel`` a chance to stop the check."""
+
+    def stop_if_cancelled() -> None:
+        if cancel is not None and cancel():
+            raise DownloadCancelled("cancelled while checking the file")
+
+    digest = sha256_file(path, between_blocks=stop_if_cancelled)
+    if digest is None:
+        raise DownloadFailed(f"{path} vanished while it was being checked")
+    return digest
 
 
 def download(
@@ -133,7 +135,7 @@ def download(
             log.warning("download of %s interrupted (%s); resuming (attempt %d)", url, exc, attempt + 1)
             _sleep_unless_cancelled(backoff_s * 2 ** (attempt - 1), cancel)
 
-    digest = sha256_file(part, cancel=cancel)
+    digest = checked_sha256(part, cancel)
     if expected is not None and digest != expected:
         discard_partial(dest)
         raise ChecksumMismatch(

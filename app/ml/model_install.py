@@ -19,7 +19,8 @@ from filelock import Timeout
 from app.errors import ModelError
 from app.ml import bundled as bundled_models
 from app.ml.catalogue import CatalogueEntry
-from app.ml.downloads import Cancel, Progress, download, fsync_dir, part_path, sha256_file
+from app.atomic_write import fsync_dir
+from app.ml.downloads import Cancel, Progress, checked_sha256, download, part_path
 from app.ml.model_choice import find_model, model_row
 from app.ml.model_state import (
     MANIFEST,
@@ -112,7 +113,7 @@ def models_install(
             later = sum(f.size or 0 for f in entry.files[index + 1 :])
             digest = None
             if dest.is_file():  # left by an install that stopped before its manifest
-                digest = sha256_file(dest, cancel=cancel)
+                digest = checked_sha256(dest, cancel)
                 if expected and digest != expected:
                     dest.unlink()
                     digest = None

@@ -24,7 +24,8 @@ from filelock import FileLock
 from app.errors import ModelError
 from app.ml import bundled as bundled_models
 from app.ml.catalogue import CatalogueEntry, is_valid_name
-from app.ml.downloads import fsync_dir, part_path
+from app.atomic_write import fsync_dir
+from app.ml.downloads import part_path
 
 MANIFEST = ".installed.json"
 STATE_VERSION = 1

@@ -1,4 +1,7 @@
-"""Atomic, fenced writes next to a person's files.
+"""Atomic, fenced writes next to a person's files, and the file primitives every layer shares.
+
+It sits at the bottom of the package (beside ``errors``): the engine's placement, the
+settings file, model downloads and audio extraction all write through it.
 
 A hidden temp file in the target's own folder (so ``os.replace`` never crosses a
 filesystem), flushed and fsynced, then renamed over the target and the folder fsynced
@@ -30,12 +33,18 @@ def temp_path_for(target: Path, op_id: str) -> Path:
     return target.with_name(f".{target.name[:80]}{TEMP_MARK}{op_id[:16]}")
 
 
-def sha256_file(path: Path) -> str | None:
-    """Content hash of a file, or None when it does not exist."""
+def sha256_file(path: Path, *, between_blocks: Callable[[], None] | None = None) -> str | None:
+    """Content hash of a file, or None when it does not exist.
+
+    ``between_blocks`` runs before each 1 MiB block: a caller that can be cancelled
+    (a model install checking a multi-GB file) raises from it to stop the read.
+    """
     h = hashlib.sha256()
     try:
         with open(path, "rb") as fh:
             for chunk in iter(lambda: fh.read(1 << 20), b""):
+                if between_blocks is not None:
+                    between_blocks()
                 h.update(chunk)
     except FileNotFoundError:
         return None
