@@ -5,6 +5,9 @@
 records it as ``{"ok": false, "error": ...}``: the doctor never crashes and never
 needs a display or the network. Models are loaded in model-host child processes
 (:mod:`app.ml.probes`), one at a time, so a runtime that crashes fails its line only.
+
+Over 400 lines on purpose: a dozen small, independent checks and the one report they
+fill; each check is a function of its own, and the report's shape reads in one place.
 """
 
 from __future__ import annotations
@@ -516,24 +519,3 @@ def format_report(report: dict[str, Any]) -> str:
     lines += ["", "Problems: " + ("none" if not problems else "")]
     lines += [f"  - {p}" for p in problems]
     return "\n".join(lines)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m app.doctor [--json] [--data-dir DIR] [--no-probe]`` (the CLI wires ``sidecar doctor``)."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="sidecar doctor")
-    parser.add_argument("--data-dir")
-    parser.add_argument("--json", action="store_true")
-    parser.add_argument("--no-probe", action="store_true", help="do not load the models")
-    args = parser.parse_args(argv)
-    from app.paths import data_dir as resolve_data_dir
-
-    data_dir = resolve_data_dir(args.data_dir)
-    report = collect_report(data_dir, probe_models=not args.no_probe)
-    print(json.dumps(report, indent=2, default=str) if args.json else format_report(report))
-    return 0 if report["ok"] else 1
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -21,6 +21,10 @@ The work is split where a crash or a pause should cost the least:
 
 Model specs depend only on settings (model identity, device, compute type), never on
 the item, so every item of a group maps to the same resident model process.
+
+Over 400 lines on purpose: the five stages hand each other their outputs, and the
+stage order, checkpoints and outputs are easiest to check side by side; the shared
+logic lives in app.media (cues, translation, subtitles, naming).
 """
 
 from __future__ import annotations
