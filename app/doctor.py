@@ -13,7 +13,6 @@ fill; each check is a function of its own, and the report's shape reads in one p
 from __future__ import annotations
 
 import importlib.metadata
-import json
 import logging
 import os
 import platform
