@@ -109,6 +109,8 @@ class SettingsDialog(QDialog):
         self.models.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.models.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.models.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col in (1, 2, 3):
+            self.models.horizontalHeader().setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         self.models.setMinimumHeight(140)
         self.install_button, self.use_button = QPushButton("Install", self), QPushButton("Use", self)
         self.remove_button, self.cancel_install_button = QPushButton("Remove", self), QPushButton("Cancel install", self)
