@@ -122,7 +122,6 @@ class EngineFacade(QObject):
         self._refresh_again = False
         self._changes: JobChanges | None = None
         self._jobs: dict[int, JobSummary] = {}
-        self._last_jobs: dict[int, JobSummary] = {}
         self._last_reviews: tuple[tuple[int, int, str], ...] | None = None
         self._poll = QTimer(self)
         self._poll.setInterval(poll_ms)
@@ -243,34 +242,31 @@ class EngineFacade(QObject):
         first = self._changes is None
         self._changes = changes
         if first or changes.changed or changes.removed:
-            for job_id in changes.removed:
-                self._jobs.pop(job_id, None)
-            self._jobs.update((job.id, job) for job in changes.changed)
-            self._jobs = {job_id: self._jobs[job_id] for job_id in sorted(self._jobs) if job_id in changes.marks}
-            jobs = list(self._jobs.values())
-            self._announce(jobs)
-            self.jobsChanged.emit(jobs)
+            previous = self._jobs
+            merged = {**previous, **{job.id: job for job in changes.changed}}
+            self._jobs = {job_id: merged[job_id] for job_id in sorted(merged) if job_id in changes.marks}
+            if not first:
+                self._announce(changes.changed, previous)
+            self.jobsChanged.emit(list(self._jobs.values()))
         if reviews is not None:
             key = tuple((r.id, r.revision, r.state) for r in reviews)
             if key != self._last_reviews:
                 self._last_reviews = key
                 self.reviewsChanged.emit(reviews)
 
-    def _announce(self, jobs: Sequence[JobSummary]) -> None:
+    def _announce(self, changed: Sequence[JobSummary], previous: dict[int, JobSummary]) -> None:
         """Turn changes between two refreshes into notices (the tray shows them)."""
-        first = not self._last_jobs
-        for job in jobs:
-            old = self._last_jobs.get(job.id)
-            name = Path(job.folder).name or job.folder
-            if first or old is None:
+        for job in changed:
+            old = previous.get(job.id)
+            if old is None:
                 continue
+            name = Path(job.folder).name or job.folder
             if job.status == "completed" and old.status != "completed":
                 self.notice.emit("Job finished", f"{name}: {job.done} of {job.total} done")
             if job.failed > old.failed:
                 self.notice.emit("Items failed", f"{name}: {job.failed - old.failed} more item(s) failed")
             if job.review > old.review:
                 self.notice.emit("Review needed", f"{name}: {job.review} item(s) need a decision")
-        self._last_jobs = {j.id: j for j in jobs}
 
     def fetch_items(self, job_id: int, offset: int, limit: int) -> None:
         library = self._lib()

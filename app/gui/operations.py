@@ -42,17 +42,24 @@ class OperationCancelled(SidecarError):
     code = "cancelled"
 
 
+class _Relay(QObject):
+    """Lives on the GUI thread; signals emitted by workers arrive there through the event loop."""
+
+    progress = Signal(object, int, int)  # operation, done, total
+    finished = Signal(object, object, object)  # operation, result, error
+
+
 class Operation:
     """One request: its cancel token and its throttled progress, shared by the GUI and the worker."""
 
     def __init__(self, key: str | None, steps: int, on_done: Done | None, on_error: Failed | None,
-                 on_progress: ProgressSlot | None):
+                 on_progress: ProgressSlot | None, relay: _Relay):
         self.key = key
         self.steps = max(1, steps)
         self.on_done, self.on_error, self.on_progress = on_done, on_error, on_progress
         self._cancelled = threading.Event()
         self._last_step: int | None = None
-        self._relay: _Relay | None = None
+        self._relay = relay
 
     def __call__(self) -> bool:
         return self._cancelled.is_set()
@@ -70,7 +77,7 @@ class Operation:
 
         ``total`` None or 0 means unknown: the GUI then gets ``total`` 0, at each doubling of ``done``.
         """
-        if self.on_progress is None or self._relay is None:
+        if self.on_progress is None:
             return
         total = total or 0
         if total <= 0:
@@ -81,13 +88,6 @@ class Operation:
             return
         self._last_step = step
         self._relay.progress.emit(self, int(done), int(total))
-
-
-class _Relay(QObject):
-    """Lives on the GUI thread; signals emitted by workers arrive there through the event loop."""
-
-    progress = Signal(object, int, int)  # operation, done, total
-    finished = Signal(object, object, object)  # operation, result, error
 
 
 class _Run(QRunnable):
@@ -120,7 +120,6 @@ class Operations(QObject):
             pool.setMaxThreadCount(threads)
             self._pools[name] = pool
         self._latest: dict[str, Operation] = {}
-        self._running: set[Operation] = set()
         self._relay = _Relay()
         self._relay.progress.connect(self._progress)
         self._relay.finished.connect(self._finished)
@@ -133,14 +132,12 @@ class Operations(QObject):
         With a ``key``, the previous operation of that key is cancelled and its answer
         (and progress) will be dropped.
         """
-        op = Operation(key, steps, on_done, on_error, on_progress)
-        op._relay = self._relay
+        op = Operation(key, steps, on_done, on_error, on_progress, self._relay)
         if key is not None:
             previous = self._latest.get(key)
             if previous is not None:
                 previous.cancel()
             self._latest[key] = op
-        self._running.add(op)
         self._pools[lane].start(_Run(op, fn, self._relay))
         return op
 
@@ -169,12 +166,11 @@ class Operations(QObject):
 
     @Slot(object, int, int)
     def _progress(self, op: Operation, done: int, total: int) -> None:
-        if op in self._running and self._is_current(op) and op.on_progress is not None:
+        if self._is_current(op) and op.on_progress is not None:
             op.on_progress(done, total)
 
     @Slot(object, object, object)
     def _finished(self, op: Operation, result: Any, exc: BaseException | None) -> None:
-        self._running.discard(op)
         if not self._is_current(op):
             log.debug("dropped the answer of a superseded %s operation", op.key)
             self.superseded.emit(op.key)

@@ -142,3 +142,20 @@ def test_refresh_rereads_only_the_jobs_that_changed(qtbot: Any, tmp_path: Path, 
     qtbot.waitUntil(lambda: jobs.jobs[1].paused, timeout=10000)
     assert read and all(ids == [changed.id] for ids in read), f"reads beyond the changed job: {read}"
     assert jobs.jobs[0] is unchanged, "the unchanged job was replaced by a re-read copy"
+
+
+def test_a_job_seen_running_then_completed_raises_one_finished_notice(qtbot: Any, tmp_path: Path,
+                                                                      start_gui: Callable[..., Gui]) -> None:
+    media = tmp_path / "Later"
+    make_media(media, 3)
+    gui = start_gui()
+    jobs = gui.window.jobs_model
+    gui.facade.pause(None)
+    gui.window.add_paths([media])
+    qtbot.waitUntil(lambda: len(jobs.jobs) == 1 and jobs.jobs[0].status == "paused", timeout=20000)
+    notices: list[tuple[str, str]] = []
+    gui.facade.notice.connect(lambda title, message: notices.append((title, message)))
+    gui.facade.resume(None)
+    qtbot.waitUntil(lambda: jobs.jobs[0].status == "completed", timeout=60000)
+    qtbot.waitUntil(lambda: bool(notices), timeout=10000)
+    assert notices == [("Job finished", "Later: 3 of 3 done")]
