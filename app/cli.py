@@ -17,7 +17,6 @@ from app.engine.kinds import ALL, MEDIA_KINDS
 from app.engine.library import JobOptions, Library
 from app.errors import SidecarError
 from app.paths import data_dir as resolve_data_dir
-from app.pipelines import default_pipelines
 from app.settings import load_settings
 from app.store.states import JobStatus
 
@@ -118,12 +117,6 @@ def _job_json(job: Any) -> dict[str, Any]:
     return {"id": job.id, "folder": job.folder, "status": job.status, "total": job.total, "done": job.done,
             "failed": job.failed, "skipped": job.skipped, "review": job.review, "error_code": job.error_code,
             "error": job.error}
-
-
-def _open_library(args: argparse.Namespace, **config_overrides: Any) -> Library:
-    root = resolve_data_dir(getattr(args, "data_dir", None))
-    settings = load_settings(root)
-    return Library(root, default_pipelines(root, settings), settings.engine_config(**config_overrides))
 
 
 def cmd_add(args: argparse.Namespace, lib: Library) -> int:
@@ -382,7 +375,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in WITHOUT_ENGINE:
             return WITHOUT_ENGINE[args.command](args, resolve_data_dir(getattr(args, "data_dir", None)))
         overrides = {"workers": args.workers} if args.command == "run" and args.workers else {}
-        lib = _open_library(args, **overrides)
+        lib = Library.open(resolve_data_dir(getattr(args, "data_dir", None)), **overrides)
         try:
             return COMMANDS[args.command](args, lib)
         finally:

@@ -201,8 +201,8 @@ def make_reviews(data_dir: Path, folder: Path) -> None:
 
 
 def factory(data_dir: Path, settings: Settings) -> Library:
-    """The app's own engine (``default_library``) with quicker polls."""
-    return Library(data_dir, default_pipelines(data_dir, settings), engine_config(settings))
+    """The app's own engine (``Library.open``) with quicker polls."""
+    return Library.open(data_dir, settings, workers=2, lease_seconds=20.0, poll_interval=0.1, progress_interval=0.2)
 
 
 def shoot(gui: Gui, name: str) -> None:

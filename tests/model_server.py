@@ -2,7 +2,9 @@
 
 Serves byte strings at paths, answers ``Range: bytes=N-`` with 206, and can be told to:
 cut the connection after N bytes of the next response (``cut_next``), ignore Range
-requests (``ignore_range``), or serve other bytes than announced (``replace``). Every
+requests (``ignore_range``), serve other bytes than announced (``replace``), or stop
+after ``hold_at`` body bytes of a response until ``release`` is set (``holding`` is set
+while it waits), which lets a test act while a download is surely mid-way. Every
 request's headers and the number of body bytes sent are recorded in ``requests``.
 """
 
@@ -27,6 +29,9 @@ class ModelServer:
     files: dict[str, bytes] = field(default_factory=dict)
     ignore_range: bool = False
     cut_next: int | None = None
+    hold_at: int | None = None
+    holding: threading.Event = field(default_factory=threading.Event)
+    release: threading.Event = field(default_factory=threading.Event)
     requests: list[Served] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -74,10 +79,18 @@ class ModelServer:
                 if cut is not None:
                     payload = payload[:cut]
                 view = memoryview(payload)
-                for offset in range(0, len(view), 64 * 1024):
-                    self.wfile.write(view[offset : offset + 64 * 1024])
-                    record.sent += len(view[offset : offset + 64 * 1024])
-                self.wfile.flush()
+                try:
+                    for offset in range(0, len(view), 64 * 1024):
+                        if server_self.hold_at is not None and record.sent >= server_self.hold_at:
+                            self.wfile.flush()
+                            server_self.holding.set()
+                            server_self.release.wait(60)
+                        self.wfile.write(view[offset : offset + 64 * 1024])
+                        record.sent += len(view[offset : offset + 64 * 1024])
+                    self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    self.close_connection = True  # the client hung up (a cancelled download)
+                    return
                 if cut is not None:
                     self.close_connection = True
 

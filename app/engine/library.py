@@ -25,7 +25,7 @@ from app.errors import SidecarError
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualChoice, VisualModel
 from app.ml.model_choice import frozen_models
 from app.paths import database_path, workspace_root
-from app.settings import Settings
+from app.settings import Settings, load_settings
 from app.store import Store
 from app.store.records import ItemView, JobSummary, NewItem, Review, Step
 from app.store.search_queries import CurrentContent
@@ -62,7 +62,29 @@ class JobOptions:
         return d
 
 
+@dataclass(frozen=True)
+class JobChanges:
+    """The jobs that changed since an earlier look, and the marks to compare the next look against."""
+
+    marks: Mapping[int, int]  # job id -> the store's change counter when this was read
+    all_paused: bool
+    changed: tuple[JobSummary, ...]  # new jobs and jobs whose counter moved, re-read
+    removed: tuple[int, ...]  # ids seen last time that no longer exist
+
+
 class Library:
+    @classmethod
+    def open(cls, data_dir: Path, settings: Settings | None = None, **config_overrides: Any) -> "Library":
+        """The person's library as the CLI and the GUI open it: their settings, the real pipelines, their engine config.
+
+        ``app.pipelines`` is imported here rather than at the top: the pipelines are
+        built on the engine, so the engine must not need them to be imported.
+        """
+        from app.pipelines import default_pipelines
+
+        settings = settings if settings is not None else load_settings(data_dir)
+        return cls(data_dir, default_pipelines(data_dir, settings), settings.engine_config(**config_overrides))
+
     def __init__(self, data_dir: Path, pipelines: Mapping[str, Pipeline], config: EngineConfig | None = None,
                  probe: MemoryProbe | None = None, observe_step: Callable[[str, Step], None] | None = None):
         self.data_dir = data_dir
@@ -154,6 +176,21 @@ class Library:
     def status(self, job_id: int | None = None) -> list[JobSummary]:
         return self.store.jobs.summaries(job_id)
 
+    def changes(self, since: JobChanges | None = None) -> JobChanges:
+        """Summaries of only the jobs whose change counter moved since ``since`` (all jobs when None).
+
+        A viewer polling each second reads one small row per job instead of counting
+        every job's items; a change by any writer (a CLI, another instance) moves the counter.
+        """
+        all_paused, marks = self.store.jobs.change_counts()
+        if since is None or all_paused != since.all_paused:
+            ids = list(marks)
+        else:
+            ids = [job_id for job_id, mark in marks.items() if since.marks.get(job_id) != mark]
+        changed = self.store.jobs.summaries(ids=ids) if ids else []
+        removed = tuple(job_id for job_id in (since.marks if since else {}) if job_id not in marks)
+        return JobChanges(marks, all_paused, tuple(changed), removed)
+
     def items(self, job_id: int, offset: int = 0, limit: int | None = None) -> list[ItemView]:
         return self.store.jobs.items(job_id, offset, limit)
 
@@ -239,4 +276,4 @@ class Library:
             return None
 
 
-__all__ = ["JobOptions", "Library"]
+__all__ = ["JobChanges", "JobOptions", "Library"]

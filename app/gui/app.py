@@ -11,7 +11,8 @@ from typing import Sequence
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-from app.gui.facade import EngineFacade, LibraryFactory, default_library
+from app.engine.library import Library
+from app.gui.facade import EngineFacade, LibraryFactory
 from app.gui.log_panel import install_handler
 from app.gui.main_window import MainWindow
 from app.gui.single_instance import InstanceServer, hand_over, server_name
@@ -43,7 +44,7 @@ class Gui:
         self.facade.shutdown()
 
 
-def build_gui(paths: Sequence[Path], data_dir: Path, library_factory: LibraryFactory = default_library,
+def build_gui(paths: Sequence[Path], data_dir: Path, library_factory: LibraryFactory = Library.open,
               poll_ms: int = 1000) -> Gui | None:
     """Hand ``paths`` to a running instance (None is returned) or build this instance's window and engine."""
     app = QApplication.instance() or QApplication(sys.argv[:1])

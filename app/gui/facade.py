@@ -1,18 +1,26 @@
 """The GUI's one door to the engine: every Library call runs off the GUI thread.
 
 Views never touch the store, the disk or a model. They call a method here, which
-queues the work on a thread pool and returns at once; the answer comes back as a Qt
-signal carrying plain data (the engine's frozen dataclasses, lists and dicts). The
-signal is emitted from the worker, and because the facade lives on the GUI thread
-Qt delivers it there through the event loop (a queued connection).
+starts an :class:`~app.gui.operations.Operation` and returns at once; the answer
+comes back as a Qt signal carrying plain data (the engine's frozen dataclasses,
+lists and dicts), delivered on the GUI thread.
 
-Two pools, so a slow operation never delays the status the person is watching:
+Three lanes, so a slow operation never delays the status the person is watching:
 
-* ``_store_pool`` (one thread): short store calls — status, pages, pause, decide.
-  One thread keeps them in the order the person asked for them (a pause is
-  written before the refresh that shows it).
-* ``_slow_pool``: adding folders (scan + sha256 of every file), search (query
-  embedding) and settings/model-list file I/O.
+* ``store`` (one thread): short store calls — status, pages, pause, decide. One
+  thread keeps them in the order the person asked for them (a pause is written
+  before the refresh that shows it).
+* ``slow``: adding folders (scan + sha256 of every file), search (query embedding)
+  and settings/model-list file I/O. Searches share the key ``search``: the newest
+  query's answer is the only one shown.
+* ``downloads``: model installs, each cancellable, so a download of minutes never
+  holds up a search.
+
+The job list is refreshed by change: each poll reads the store's per-job change
+counters (:meth:`Library.changes`) and re-reads only the jobs whose counter moved.
+
+The module is over 400 lines because it is the GUI's only door to the engine: one
+short method per engine call. Splitting it would give the views two doors.
 
 While a facade is alive ``Database.thread_guard`` and ``ModelHost.thread_guard``
 raise on the GUI thread, so a view that reached past the facade fails loudly in
@@ -28,13 +36,13 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
-from app.engine.library import JobOptions, Library
+from app.engine.library import JobChanges, JobOptions, Library
 from app.engine.watch import WatchService, set_watched_folders, watch_options
 from app.errors import SidecarError
+from app.gui.operations import Operation, OperationCancelled, Operations
 from app.ml.host import ModelHost
-from app.pipelines import default_pipelines
 from app.settings import Settings, load_settings, save_settings
 from app.store.database import Database
 from app.store.records import JobSummary
@@ -43,6 +51,7 @@ from app.store.states import JobStatus
 log = logging.getLogger(__name__)
 
 LibraryFactory = Callable[[Path, Settings], Library]
+LANES = {"store": 1, "slow": 2, "downloads": 2}
 
 
 class GuiThreadViolation(SidecarError):
@@ -70,35 +79,9 @@ class ThreadGuard:
         self.passed += 1
 
 
-def default_library(data_dir: Path, settings: Settings) -> Library:
-    """The production engine: the real pipelines with the person's engine settings."""
-    return Library(data_dir, default_pipelines(data_dir, settings), settings.engine_config())
-
-
 def job_options(settings: Settings) -> JobOptions:
     """What a new job freezes from the current settings (the same mapping as ``sidecar add``)."""
     return JobOptions.from_settings(settings)
-
-
-class _Relay(QObject):
-    """Carries a finished task's outcome back to the facade's thread."""
-
-    done = Signal(object, object, object)  # callback, result, error
-
-
-class _Task(QRunnable):
-    def __init__(self, fn: Callable[[], Any], on_done: Callable[[Any], None] | None,
-                 on_error: Callable[[BaseException], None] | None, relay: _Relay):
-        super().__init__()
-        self._fn, self._on_done, self._on_error, self._relay = fn, on_done, on_error, relay
-
-    def run(self) -> None:
-        try:
-            result = self._fn()
-        except BaseException as exc:  # noqa: BLE001 - every failure is reported to the GUI, none kills the pool
-            self._relay.done.emit(self._on_error, None, exc)
-        else:
-            self._relay.done.emit(self._on_done, result, None)
 
 
 class EngineFacade(QObject):
@@ -106,21 +89,25 @@ class EngineFacade(QObject):
 
     started = Signal()
     closed = Signal()
-    jobsChanged = Signal(list)  # list[JobSummary]
+    jobsChanged = Signal(list)  # list[JobSummary]; a job not re-read keeps its identical object
     itemsPage = Signal(int, int, list)  # job id, offset, list[ItemView]
     reviewsChanged = Signal(list)  # list[Review]
     reviewDecided = Signal(object)  # Review
     decisionFailed = Signal(int, str, str)  # review id, code (review_conflict…), message
     searchResults = Signal(str, list)  # query (or image path), list[dict]
+    addProgress = Signal(str, int, int)  # folder being added (as given), files identified, files found
+    addEnded = Signal(str)  # that folder's job was created, or adding it failed
     jobAdded = Signal(object)  # JobSummary
     settingsLoaded = Signal(object)  # Settings
     settingsSaved = Signal(object)  # Settings
     modelsListed = Signal(list)  # list[dict]
+    modelProgress = Signal(str, int, int)  # model name, bytes done, bytes in all (0: unknown)
+    modelInstallEnded = Signal(str, str)  # model name, "" when installed, else the error code (download_cancelled…)
     notice = Signal(str, str)  # title, message: job finished, items failed, review needed
     error = Signal(str, str)  # code, message
     _engineTouched = Signal()
 
-    def __init__(self, data_dir: Path, library_factory: LibraryFactory = default_library,
+    def __init__(self, data_dir: Path, library_factory: LibraryFactory = Library.open,
                  poll_ms: int = 1000, parent: QObject | None = None):
         super().__init__(parent)
         self.data_dir = data_dir
@@ -128,18 +115,14 @@ class EngineFacade(QObject):
         self._factory = library_factory
         self._library: Library | None = None
         self._watches: WatchService | None = None
-        self._relay = _Relay()
-        self._relay.done.connect(self._finish)
-        self._store_pool = QThreadPool(self)
-        self._store_pool.setMaxThreadCount(1)
-        self._slow_pool = QThreadPool(self)
-        self._slow_pool.setMaxThreadCount(2)
+        self.ops = Operations(LANES, self)
         self.guard = ThreadGuard(threading.get_ident())
         Database.thread_guard = self.guard
         ModelHost.thread_guard = self.guard
         self._refresh_running = False
         self._refresh_again = False
-        self._last_jobs: dict[int, JobSummary] = {}
+        self._changes: JobChanges | None = None
+        self._jobs: dict[int, JobSummary] = {}
         self._last_reviews: tuple[tuple[int, int, str], ...] | None = None
         self._poll = QTimer(self)
         self._poll.setInterval(poll_ms)
@@ -155,14 +138,9 @@ class EngineFacade(QObject):
 
     # -- plumbing -------------------------------------------------------------------------
 
-    def _submit(self, fn: Callable[[], Any], on_done: Callable[[Any], None] | None = None,
-                on_error: Callable[[BaseException], None] | None = None, slow: bool = False) -> None:
-        (self._slow_pool if slow else self._store_pool).start(_Task(fn, on_done, on_error or self._report, self._relay))
-
-    @Slot(object, object, object)
-    def _finish(self, callback: Callable[[Any], None] | None, result: Any, exc: BaseException | None) -> None:
-        if callback is not None:
-            callback(exc if exc is not None else result)
+    def _run(self, fn: Callable[[Operation], Any], on_done: Callable[[Any], None] | None = None,
+             on_error: Callable[[BaseException], None] | None = None, lane: str = "store", **options: Any) -> Operation:
+        return self.ops.start(fn, on_done, on_error or self._report, lane=lane, **options)
 
     def _report(self, exc: BaseException) -> None:
         if isinstance(exc, SidecarError):
@@ -183,7 +161,7 @@ class EngineFacade(QObject):
 
     def start(self) -> None:
         """Open the library and start the engine (recovery, workers) off the GUI thread."""
-        def open_and_start() -> tuple[Library, Settings]:
+        def open_and_start(_: Operation) -> tuple[Library, Settings]:
             settings = load_settings(self.data_dir)
             library = self._factory(self.data_dir, settings)
             library.scheduler.on_change = self._engineTouched.emit
@@ -199,7 +177,7 @@ class EngineFacade(QObject):
             self.started.emit()
             self.refresh()
 
-        self._submit(open_and_start, opened)
+        self._run(open_and_start, opened)
 
     def shutdown(self) -> None:
         """Stop the engine (running stages stop at a checkpoint) and emit ``closed``."""
@@ -208,9 +186,10 @@ class EngineFacade(QObject):
         self._closing = True
         self._poll.stop()
         self._touch_timer.stop()
+        self.ops.cancel_all()
         library, self._library = self._library, None
 
-        def close() -> None:
+        def close(_: Operation) -> None:
             if self._watches is not None:
                 self._watches.stop()
             if library is not None:
@@ -223,69 +202,83 @@ class EngineFacade(QObject):
                 ModelHost.thread_guard = None
             self.closed.emit()
 
-        self._submit(close, closed, closed)
+        self._run(close, closed, closed)
 
     # -- observing ------------------------------------------------------------------------
 
     @Slot()
     def refresh(self) -> None:
-        """Fetch job summaries and reviews; at most one refresh is in flight, a request meanwhile re-runs it once."""
+        """Re-read the jobs whose change counter moved (and then the reviews).
+
+        At most one refresh is in flight; a request meanwhile re-runs it once after.
+        """
         if self._library is None or self._closing:
             return
         if self._refresh_running:
             self._refresh_again = True
             return
         self._refresh_running = True
-        library = self._library
+        library, since = self._library, self._changes
 
-        def fetch() -> tuple[list[JobSummary], list[Any]]:
-            return library.status(), library.reviews()
+        def fetch(_: Operation) -> tuple[JobChanges, list[Any] | None]:
+            changes = library.changes(since)
+            moved = since is None or bool(changes.changed or changes.removed)
+            return changes, library.reviews() if moved else None
 
-        def fetched(result: tuple[list[JobSummary], list[Any]] | BaseException) -> None:
+        def fetched(result: tuple[JobChanges, list[Any] | None] | BaseException) -> None:
             self._refresh_running = False
             if self._closing:
                 return
             if isinstance(result, BaseException):
                 self._report(result)
             else:
-                jobs, reviews = result
-                self._announce(jobs)
-                self.jobsChanged.emit(jobs)
-                key = tuple((r.id, r.revision, r.state) for r in reviews)
-                if key != self._last_reviews:
-                    self._last_reviews = key
-                    self.reviewsChanged.emit(reviews)
+                self._apply(*result)
             if self._refresh_again:
                 self._refresh_again = False
                 self.refresh()
 
-        self._submit(fetch, fetched, fetched)
+        self._run(fetch, fetched, fetched)
 
-    def _announce(self, jobs: Sequence[JobSummary]) -> None:
+    def _apply(self, changes: JobChanges, reviews: list[Any] | None) -> None:
+        first = self._changes is None
+        self._changes = changes
+        if first or changes.changed or changes.removed:
+            previous = self._jobs
+            merged = {**previous, **{job.id: job for job in changes.changed}}
+            self._jobs = {job_id: merged[job_id] for job_id in sorted(merged) if job_id in changes.marks}
+            if not first:
+                self._announce(changes.changed, previous)
+            self.jobsChanged.emit(list(self._jobs.values()))
+        if reviews is not None:
+            key = tuple((r.id, r.revision, r.state) for r in reviews)
+            if key != self._last_reviews:
+                self._last_reviews = key
+                self.reviewsChanged.emit(reviews)
+
+    def _announce(self, changed: Sequence[JobSummary], previous: dict[int, JobSummary]) -> None:
         """Turn changes between two refreshes into notices (the tray shows them)."""
-        first = not self._last_jobs
-        for job in jobs:
-            old = self._last_jobs.get(job.id)
-            name = Path(job.folder).name or job.folder
-            if first or old is None:
+        for job in changed:
+            old = previous.get(job.id)
+            if old is None:
                 continue
+            name = Path(job.folder).name or job.folder
             if job.status == JobStatus.COMPLETED and old.status != JobStatus.COMPLETED:
                 self.notice.emit("Job finished", f"{name}: {job.done} of {job.total} done")
             if job.failed > old.failed:
                 self.notice.emit("Items failed", f"{name}: {job.failed - old.failed} more item(s) failed")
             if job.review > old.review:
                 self.notice.emit("Review needed", f"{name}: {job.review} item(s) need a decision")
-        self._last_jobs = {j.id: j for j in jobs}
 
     def fetch_items(self, job_id: int, offset: int, limit: int) -> None:
         library = self._lib()
         if library is not None:
-            self._submit(lambda: library.items(job_id, offset, limit), lambda rows: self.itemsPage.emit(job_id, offset, rows))
+            self._run(lambda _: library.items(job_id, offset, limit), lambda rows: self.itemsPage.emit(job_id, offset, rows))
 
     # -- commands -------------------------------------------------------------------------
 
-    def _command(self, fn: Callable[[Library], Any], slow: bool = False, then: Callable[[Any], None] | None = None,
-                 on_error: Callable[[BaseException], None] | None = None) -> None:
+    def _command(self, fn: Callable[[Library, Operation], Any], lane: str = "store",
+                 then: Callable[[Any], None] | None = None, on_error: Callable[[BaseException], None] | None = None,
+                 **options: Any) -> None:
         library = self._lib()
         if library is None:
             return
@@ -297,31 +290,42 @@ class EngineFacade(QObject):
                 then(result)
             self.refresh()
 
-        self._submit(lambda: fn(library), done, done, slow=slow)
+        self._run(lambda op: fn(library, op), done, done, lane=lane, **options)
 
     def add_paths(self, paths: Sequence[Path]) -> None:
-        """One job per path; the scan and hashing run on the slow pool."""
+        """One job per path; the scan and hashing run on the slow lane, reporting ``addProgress``."""
         for path in paths:
-            def add(library: Library, path: Path = Path(path)) -> JobSummary:
-                settings = load_settings(self.data_dir)
-                return library.add(path, job_options(settings))
+            folder = str(path)
 
-            self._command(add, slow=True, then=self.jobAdded.emit)
+            def add(library: Library, op: Operation, path: Path = Path(path)) -> JobSummary:
+                settings = load_settings(self.data_dir)
+                return library.add(path, job_options(settings), progress=op.report)
+
+            def added(job: JobSummary, folder: str = folder) -> None:
+                self.addEnded.emit(folder)
+                self.jobAdded.emit(job)
+
+            def failed(exc: BaseException, folder: str = folder) -> None:
+                self.addEnded.emit(folder)
+                self._report(exc)
+
+            self._command(add, lane="slow", then=added, on_error=failed,
+                          on_progress=lambda done, total, folder=folder: self.addProgress.emit(folder, done, total))
 
     def pause(self, job_id: int | None) -> None:
-        self._command(lambda lib: lib.pause(job_id))
+        self._command(lambda lib, _: lib.pause(job_id))
 
     def resume(self, job_id: int | None) -> None:
-        self._command(lambda lib: lib.resume(job_id))
+        self._command(lambda lib, _: lib.resume(job_id))
 
     def retry_job(self, job_id: int) -> None:
-        self._command(lambda lib: lib.retry_job(job_id))
+        self._command(lambda lib, _: lib.retry_job(job_id))
 
     def retry_item(self, item_id: int) -> None:
-        self._command(lambda lib: lib.retry_item(item_id))
+        self._command(lambda lib, _: lib.retry_item(item_id))
 
     def cancel(self, job_id: int) -> None:
-        self._command(lambda lib: lib.cancel(job_id))
+        self._command(lambda lib, _: lib.cancel(job_id))
 
     def decide(self, review_id: int, decision: str, reason: str, expected_revision: int | None) -> None:
         """Record a review decision; a conflict arrives as ``decisionFailed(id, "review_conflict", …)``."""
@@ -333,22 +337,26 @@ class EngineFacade(QObject):
             else:
                 self._report(exc)
 
-        self._command(lambda lib: lib.decide(review_id, decision, reason, actor, expected_revision),
+        self._command(lambda lib, _: lib.decide(review_id, decision, reason, actor, expected_revision),
                       then=self.reviewDecided.emit, on_error=failed)
 
     def search(self, query: str | None, image: Path | None = None, kind: str = "all", limit: int = 100) -> None:
-        """Text search over images and dialogue, or images similar to ``image``."""
+        """Text search over images and dialogue, or images similar to ``image``.
+
+        Searches share one key: an answer to a query typed before the latest one is
+        dropped, so search as you type never shows a stale result.
+        """
         library = self._lib()
         if library is None:
             return
         label = query if query is not None else str(image)
-        self._submit(lambda: library.search(query, image, kind, limit),
-                     lambda results: self.searchResults.emit(label, results), slow=True)
+        self._run(lambda _: library.search(query, image, kind, limit),
+                  lambda results: self.searchResults.emit(label, results), lane="slow", key="search")
 
     # -- settings -------------------------------------------------------------------------
 
     def load_settings(self) -> None:
-        self._submit(lambda: load_settings(self.data_dir), self._settings_loaded, slow=True)
+        self._run(lambda _: load_settings(self.data_dir), self._settings_loaded, lane="slow")
 
     def _settings_loaded(self, settings: Settings) -> None:
         self.settings = settings
@@ -359,7 +367,7 @@ class EngineFacade(QObject):
         snapshot = dataclasses.replace(settings, watched_folders=list(settings.watched_folders))
         library = self._library
 
-        def save() -> Settings:
+        def save(_: Operation) -> Settings:
             save_settings(self.data_dir, snapshot)
             if library is not None:
                 set_watched_folders(library, [Path(f) for f in snapshot.watched_folders], watch_options(snapshot))
@@ -369,12 +377,49 @@ class EngineFacade(QObject):
             self.settings = stored
             self.settingsSaved.emit(stored)
 
-        self._submit(save, saved, slow=True)
+        self._run(save, saved, lane="slow")
+
+    # -- models ---------------------------------------------------------------------------
 
     def list_models(self) -> None:
         from app.ml.model_choice import models_list
 
-        self._submit(lambda: models_list(self.data_dir), self.modelsListed.emit, slow=True)
+        self._run(lambda _: models_list(self.data_dir), self.modelsListed.emit, lane="slow", key="models")
+
+    def install_model(self, name: str) -> None:
+        """Download ``name`` with ``modelProgress``; :meth:`cancel_install` stops it (the part file stays for a resume)."""
+        from app.ml.model_install import models_install
+
+        def ended(result: Any) -> None:
+            code = result.code if isinstance(result, SidecarError) else ""
+            if code == OperationCancelled.code:
+                code = "download_cancelled"
+            if isinstance(result, BaseException) and code != "download_cancelled":
+                self._report(result)
+                code = code or "internal_error"
+            self.modelInstallEnded.emit(name, code)
+            self.list_models()
+
+        self._run(lambda op: models_install(self.data_dir, name, op.report, op), ended, ended,
+                  lane="downloads", key=f"install:{name}",
+                  on_progress=lambda done, total: self.modelProgress.emit(name, done, total))
+
+    def installing(self, name: str) -> bool:
+        return self.ops.current(f"install:{name}") is not None
+
+    def cancel_install(self, name: str) -> bool:
+        """Ask a running install of ``name`` to stop at its next chunk; False when none runs."""
+        return self.ops.cancel(f"install:{name}")
+
+    def use_model(self, name: str) -> None:
+        from app.ml.model_choice import models_use
+
+        self._run(lambda _: models_use(self.data_dir, name), lambda _: self.list_models(), lane="slow")
+
+    def remove_model(self, name: str) -> None:
+        from app.ml.model_install import models_remove
+
+        self._run(lambda _: models_remove(self.data_dir, name), lambda _: self.list_models(), lane="slow")
 
 
-__all__ = ["EngineFacade", "GuiThreadViolation", "ThreadGuard", "default_library", "job_options"]
+__all__ = ["EngineFacade", "GuiThreadViolation", "LANES", "ThreadGuard", "job_options"]

@@ -12,7 +12,8 @@ from typing import Sequence
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QIcon
-from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QSplitter, QTabWidget, QToolBar, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QProgressBar, QSplitter, QTabWidget, QToolBar,
+                               QVBoxLayout, QWidget)
 
 from app.engine.kinds import MEDIA_KINDS
 from app.gui.facade import EngineFacade
@@ -108,10 +109,18 @@ class MainWindow(QMainWindow):
         splitter.setSizes([170, 530])
         self.setCentralWidget(splitter)
         self.statusBar().showMessage("Starting the engine…")
+        self.add_progress = QProgressBar(self)
+        self.add_progress.setMaximumWidth(220)
+        self.add_progress.setFormat("Identifying files: %v / %m")
+        self.add_progress.hide()
+        self.statusBar().addPermanentWidget(self.add_progress)
+        self._adding: set[str] = set()
 
         self.jobs.selectionModel().selectionChanged.connect(lambda *_: self._show_selected_job())
         facade.jobsChanged.connect(self.show_jobs)
         facade.jobAdded.connect(self._job_added)
+        facade.addProgress.connect(self._add_progress)
+        facade.addEnded.connect(self._add_ended)
         facade.reviewsChanged.connect(lambda reviews: self.tabs.setTabText(1, f"Review ({len(reviews)})" if reviews else "Review"))
         facade.error.connect(lambda code, message: self.statusBar().showMessage(f"{message} ({code})", 15000))
         facade.started.connect(lambda: self.statusBar().showMessage("Engine running.", 5000))
@@ -146,6 +155,20 @@ class MainWindow(QMainWindow):
 
     def _show_selected_job(self) -> None:
         self.queue.show_job(self.selected_job())
+
+    @Slot(str, int, int)
+    def _add_progress(self, folder: str, done: int, total: int) -> None:
+        """A folder being added: how many of its files are identified (hashed and planned) so far."""
+        self.add_progress.setRange(0, max(1, total))
+        self.add_progress.setValue(done)
+        self.add_progress.setToolTip(folder)
+        self._adding.add(folder)
+        self.add_progress.show()
+
+    @Slot(str)
+    def _add_ended(self, folder: str) -> None:
+        self._adding.discard(folder)
+        self.add_progress.setVisible(bool(self._adding))
 
     @Slot(object)
     def _job_added(self, job: JobSummary) -> None:

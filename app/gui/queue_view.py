@@ -2,7 +2,7 @@
 
 A library folder can hold tens of thousands of files, so the model knows only the row
 count up front and asks the facade for a page when the view first paints a row of it.
-A few recently used pages are cached and re-fetched on every engine refresh; rows of
+A few recently used pages are cached and re-fetched whenever the job changed; rows of
 pages not loaded yet show a placeholder until their page arrives.
 """
 
@@ -98,7 +98,7 @@ class QueueModel(ColumnsModel):
             self.dataChanged.emit(self.index(first, 0), self.index(last, len(self.COLUMNS) - 1))
 
     def show_job(self, job: JobSummary | None) -> None:
-        """Show another job (reset) or the same one with fresh counts (pages are re-fetched)."""
+        """Show another job (reset) or the same one re-read with fresh counts (pages are re-fetched)."""
         rows = 0 if job is None else job.total + job.skipped
         if job is None or self.job is None or job.id != self.job.id:
             self.beginResetModel()
@@ -107,6 +107,8 @@ class QueueModel(ColumnsModel):
             self._requested.clear()
             self.endResetModel()
             return
+        if job is self.job:
+            return  # the facade did not re-read it: nothing shown for this job changed
         self.job = job
         if rows != self._rows:
             self.beginResetModel()

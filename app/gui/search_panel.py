@@ -1,6 +1,8 @@
 """The Search tab: one query box over images and dialogue.
 
-Images come back as a thumbnail grid. Thumbnails are decoded and scaled on a
+Results follow the query as it is typed (after a short pause in typing); the facade
+shows only the newest query's answer, so a slow search for an older prefix never
+replaces it. Images come back as a thumbnail grid. Thumbnails are decoded and scaled on a
 thread pool with ``QImageReader`` (a ``QImage`` may be built off the GUI thread, a
 ``QPixmap`` may not), so a grid of large photos never stalls the window. Dialogue
 hits are lines with their time; double-click opens the video at that time with a
@@ -14,7 +16,7 @@ import shutil
 from pathlib import Path
 from typing import Any, Sequence
 
-from PySide6.QtCore import QObject, QProcess, QRunnable, QSize, Qt, QThreadPool, QUrl, Signal, Slot
+from PySide6.QtCore import QObject, QProcess, QRunnable, QSize, Qt, QThreadPool, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QIcon, QImage, QImageReader, QPixmap, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget, QListWidgetItem, QPushButton,
                                QSplitter, QVBoxLayout, QWidget)
@@ -24,6 +26,8 @@ from app.gui.facade import EngineFacade
 log = logging.getLogger(__name__)
 
 THUMB = QSize(160, 120)
+TYPING_PAUSE_MS = 300
+"""A query is sent once typing stops this long; Return sends it at once."""
 PathRole = Qt.ItemDataRole.UserRole + 1
 StartRole = Qt.ItemDataRole.UserRole + 2
 
@@ -136,6 +140,11 @@ class SearchPanel(QWidget):
         layout.addWidget(self.status)
         layout.addWidget(splitter, 1)
 
+        self._typing = QTimer(self)
+        self._typing.setSingleShot(True)
+        self._typing.setInterval(TYPING_PAUSE_MS)
+        self._typing.timeout.connect(self.run_search)
+        self.query.textEdited.connect(lambda _: self._typing.start())
         self.query.returnPressed.connect(self.run_search)
         self.search_button.clicked.connect(self.run_search)
         self.similar_button.clicked.connect(self.find_similar)
@@ -149,6 +158,7 @@ class SearchPanel(QWidget):
         self.similar_button.setEnabled(self.selected_image() is not None)
 
     def run_search(self) -> None:
+        self._typing.stop()
         text = self.query.text().strip()
         if text:
             self.status.setText(f"Searching for “{text}”…")

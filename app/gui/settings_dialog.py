@@ -5,6 +5,10 @@ facade, which writes the file off the GUI thread. Settings that change outputs a
 frozen into each job when it is created, so the dialog says so the moment one of
 them differs from what was loaded; workers and the GPU budget size the running
 engine and apply at the next start.
+
+The Models box installs, chooses and removes models through the facade. An install
+shows its download progress and can be cancelled; the part downloaded so far is
+kept, so Install again resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ from typing import Any, Sequence
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
                                QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
-                               QPushButton, QScrollArea, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+                               QProgressBar, QPushButton, QScrollArea, QSpinBox, QTableWidget, QTableWidgetItem,
+                               QVBoxLayout, QWidget)
 
 from app.gui.facade import EngineFacade
 from app.media.naming import PRESETS, example_names
@@ -104,7 +109,20 @@ class SettingsDialog(QDialog):
         self.models.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.models.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.models.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col in (1, 2, 3):
+            self.models.horizontalHeader().setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         self.models.setMinimumHeight(140)
+        self.install_button, self.use_button = QPushButton("Install", self), QPushButton("Use", self)
+        self.remove_button, self.cancel_install_button = QPushButton("Remove", self), QPushButton("Cancel install", self)
+        self.install_button.setToolTip("Download the selected model (an interrupted download resumes)")
+        self.use_button.setToolTip("New jobs use the selected model for its role")
+        self.remove_button.setToolTip("Delete a downloaded model, or forget one you registered (its files stay)")
+        self.install_progress = QProgressBar(self)
+        self.install_progress.setFormat("%p%")
+        self.model_status = QLabel(self)
+        self.model_status.setWordWrap(True)
+        self._model_rows: list[dict[str, Any]] = []
+        self._downloads: dict[str, tuple[int, int]] = {}
         self.notice = QLabel(self)
         self.notice.setWordWrap(True)
         self.notice.setStyleSheet("color:#1d4f91;")
@@ -136,6 +154,12 @@ class SettingsDialog(QDialog):
         models = QGroupBox("Models", self)
         ml = QVBoxLayout(models)
         ml.addWidget(self.models)
+        actions = QHBoxLayout()
+        for button in (self.install_button, self.use_button, self.remove_button, self.cancel_install_button):
+            actions.addWidget(button)
+        actions.addWidget(self.install_progress, 1)
+        ml.addLayout(actions)
+        ml.addWidget(self.model_status)
 
         body = QWidget(self)
         bl = QVBoxLayout(body)
@@ -159,6 +183,14 @@ class SettingsDialog(QDialog):
                        self.sidecar_json.toggled, self.workers.valueChanged, self.gpu_budget.valueChanged):
             signal.connect(self._changed)
         facade.modelsListed.connect(self.show_models)
+        facade.modelProgress.connect(self._model_progress)
+        facade.modelInstallEnded.connect(self._install_ended)
+        self.models.itemSelectionChanged.connect(self._update_model_actions)
+        self.install_button.clicked.connect(lambda: self._on_selected(self.install_model))
+        self.use_button.clicked.connect(lambda: self._on_selected(self.facade.use_model))
+        self.remove_button.clicked.connect(lambda: self._on_selected(self.facade.remove_model))
+        self.cancel_install_button.clicked.connect(lambda: self._on_selected(self.facade.cancel_install))
+        self._update_model_actions()
         facade.list_models()
         self._changed()
 
@@ -219,14 +251,85 @@ class SettingsDialog(QDialog):
 
     @Slot(list)
     def show_models(self, rows: Sequence[dict[str, Any]]) -> None:
+        selected = self.selected_model()
+        self._model_rows = list(rows)
         self.models.setRowCount(len(rows))
         for n, row in enumerate(rows):
-            installed = "yes" if row.get("installed") else ("partly downloaded" if row.get("partial_download") else "no")
-            for col, value in enumerate((row.get("name", ""), row.get("role", ""), installed, "✓" if row.get("active") else "")):
+            for col, value in enumerate((row.get("name", ""), row.get("role", ""), self._installed_text(row),
+                                         "✓" if row.get("active") else "")):
                 cell = QTableWidgetItem(str(value))
                 if row.get("description"):
                     cell.setToolTip(str(row["description"]))
                 self.models.setItem(n, col, cell)
+            if selected is not None and row.get("name") == selected.get("name"):
+                self.models.selectRow(n)
+        self._update_model_actions()
+
+    def _installed_text(self, row: dict[str, Any]) -> str:
+        name = str(row.get("name", ""))
+        if name in self._downloads:
+            done, total = self._downloads[name]
+            return f"downloading {done * 100 // total}%" if total else "downloading"
+        return "yes" if row.get("installed") else ("partly downloaded" if row.get("partial_download") else "no")
+
+    def selected_model(self) -> dict[str, Any] | None:
+        rows = self.models.selectionModel().selectedRows()
+        return self._model_rows[rows[0].row()] if rows and rows[0].row() < len(self._model_rows) else None
+
+    def select_model(self, name: str) -> None:
+        for n, row in enumerate(self._model_rows):
+            if row.get("name") == name:
+                self.models.selectRow(n)
+
+    def _on_selected(self, action: Any) -> None:
+        row = self.selected_model()
+        if row is not None:
+            action(str(row["name"]))
+        self._update_model_actions()
+
+    def install_model(self, name: str) -> None:
+        self._downloads[name] = (0, 0)
+        self.model_status.setText(f"Downloading {name}…")
+        self.facade.install_model(name)
+        self._refresh_model_row(name)
+
+    @Slot()
+    def _update_model_actions(self) -> None:
+        row = self.selected_model() or {}
+        name = str(row.get("name", ""))
+        downloading = bool(name) and (name in self._downloads or self.facade.installing(name))
+        installed = bool(row.get("installed"))
+        self.install_button.setEnabled(row.get("source") == "download" and not installed and not downloading)
+        self.use_button.setEnabled(installed and not row.get("active") and not downloading)
+        self.remove_button.setEnabled(row.get("source") in ("download", "local") and installed and not downloading)
+        self.cancel_install_button.setEnabled(downloading)
+        done, total = self._downloads.get(name, (0, 0))
+        self.install_progress.setVisible(downloading)
+        self.install_progress.setRange(0, 100 if total else 0)
+        self.install_progress.setValue(done * 100 // total if total else 0)
+
+    @Slot(str, int, int)
+    def _model_progress(self, name: str, done: int, total: int) -> None:
+        self._downloads[name] = (done, total)
+        self._refresh_model_row(name)
+        self._update_model_actions()
+
+    def _refresh_model_row(self, name: str) -> None:
+        for n, row in enumerate(self._model_rows):
+            if row.get("name") == name and self.models.item(n, 2) is not None:
+                self.models.item(n, 2).setText(self._installed_text(row))
+
+    @Slot(str, str)
+    def _install_ended(self, name: str, code: str) -> None:
+        self._downloads.pop(name, None)
+        if not code:
+            self.model_status.setText(f"{name} is installed. Choose “Use” to have new jobs use it.")
+        elif code == "download_cancelled":
+            self.model_status.setText(f"Stopped downloading {name}. What arrived is kept: Install resumes from there.")
+        else:
+            self.model_status.setText(f"Installing {name} failed ({code}).")
+        self._refresh_model_row(name)
+        self._update_model_actions()
 
     @Slot()
     def save(self) -> None:

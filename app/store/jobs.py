@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
 from sqlalchemy import Connection, and_, delete, func, insert, select, update
 
@@ -137,6 +137,13 @@ class JobRepo:
             if conn.execute(update(jobs).where(jobs.c.id == job_id).values(paused=int(paused), updated_at=self.db.now())).rowcount == 0:
                 raise NotFound(f"no job {job_id}")
 
+    def change_counts(self) -> tuple[bool, dict[int, int]]:
+        """(all paused?, job id -> change counter): one small row per job, for finding the jobs worth re-reading."""
+        with self.db.read() as conn:
+            all_paused = conn.execute(select(engine_flags.c.value).where(engine_flags.c.name == PAUSE_ALL_FLAG)).first() is not None
+            marks = {int(job_id): int(n) for job_id, n in conn.execute(select(jobs.c.id, jobs.c.change_count))}
+        return all_paused, marks
+
     def paused_state(self) -> tuple[bool, set[int]]:
         """(all paused?, ids of paused jobs) — read by the heartbeat to stop stages at checkpoints."""
         with self.db.read() as conn:
@@ -174,19 +181,20 @@ class JobRepo:
             )
             return len(ids)
 
-    def summaries(self, job_id: int | None = None) -> list[JobSummary]:
+    def summaries(self, job_id: int | None = None, *, ids: Collection[int] | None = None) -> list[JobSummary]:
+        """Every job, one (``job_id``, NotFound if missing) or those of ``ids`` that still exist."""
         with self.db.read() as conn:
             all_paused = is_paused_all(conn)
             q = select(jobs).order_by(jobs.c.id)
+            cq = select(items.c.job_id, items.c.status, func.count()).group_by(items.c.job_id, items.c.status)
             if job_id is not None:
-                q = q.where(jobs.c.id == job_id)
+                q, cq = q.where(jobs.c.id == job_id), cq.where(items.c.job_id == job_id)
+            if ids is not None:
+                q, cq = q.where(jobs.c.id.in_(list(ids))), cq.where(items.c.job_id.in_(list(ids)))
             rows = conn.execute(q).mappings().all()
             if job_id is not None and not rows:
                 raise NotFound(f"no job {job_id}")
             counts: dict[int, dict[str, int]] = {}
-            cq = select(items.c.job_id, items.c.status, func.count()).group_by(items.c.job_id, items.c.status)
-            if job_id is not None:
-                cq = cq.where(items.c.job_id == job_id)
             for jid, status, n in conn.execute(cq):
                 counts.setdefault(jid, {})[status] = n
         return [self._summary(row, counts.get(row["id"], {}), all_paused) for row in rows]

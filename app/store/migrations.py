@@ -99,10 +99,29 @@ V5_ITEMS_BY_CONTENT = [
     "CREATE INDEX IF NOT EXISTS items_sha256 ON items(sha256)",
 ]
 
+V6_JOB_CHANGE_COUNTER = [
+    # Bumped by triggers whenever anything a job summary or its queue shows changes, by
+    # any writer (this engine, a CLI, another instance), so a viewer re-reads only the
+    # jobs whose counter moved instead of counting every job's items each second.
+    "ALTER TABLE jobs ADD COLUMN change_count INTEGER NOT NULL DEFAULT 0",
+    """CREATE TRIGGER jobs_changed AFTER UPDATE OF folder, state, paused, options, error_code, error, scan_report ON jobs
+        BEGIN UPDATE jobs SET change_count = change_count + 1 WHERE id = NEW.id; END""",
+    """CREATE TRIGGER items_added AFTER INSERT ON items
+        BEGIN UPDATE jobs SET change_count = change_count + 1 WHERE id = NEW.job_id; END""",
+    """CREATE TRIGGER items_changed AFTER UPDATE ON items
+        BEGIN UPDATE jobs SET change_count = change_count + 1 WHERE id = NEW.job_id; END""",
+    # Lease renewals write lease_expires_at only and do not count as a change.
+    """CREATE TRIGGER stages_changed AFTER UPDATE OF status, progress, note, error_code ON stages
+        BEGIN UPDATE jobs SET change_count = change_count + 1 WHERE id = NEW.job_id; END""",
+    """CREATE TRIGGER steps_changed AFTER UPDATE OF state, decision, review_revision ON steps
+        BEGIN UPDATE jobs SET change_count = change_count + 1
+              WHERE id = (SELECT job_id FROM items WHERE id = NEW.item_id); END""",
+]
+
 Migration = Sequence[str] | Callable[[Connection], None]
 
 MIGRATIONS: list[Migration] = [V1_JOBS_ITEMS_STAGES, V2_STEPS_AND_REVIEW, SEARCH_INDEX_SCHEMA, V4_CURRENT_CONTENT_AND_WATCHES,
-                               V5_ITEMS_BY_CONTENT]
+                               V5_ITEMS_BY_CONTENT, V6_JOB_CHANGE_COUNTER]
 
 
 def schema_version(conn: Connection) -> int:

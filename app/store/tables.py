@@ -17,7 +17,7 @@ jobs = Table(
     Column("id", Integer, primary_key=True), Column("folder", Text), Column("state", Text),
     Column("owner", Text), Column("paused", Integer), Column("options", Text),
     Column("error_code", Text), Column("error", Text), Column("scan_report", Text),
-    Column("created_at", Float), Column("updated_at", Float),
+    Column("created_at", Float), Column("updated_at", Float), Column("change_count", Integer),
 )
 
 items = Table(

@@ -39,7 +39,8 @@ def test_dropped_folder_becomes_a_job_and_the_view_follows_its_items(qtbot: Any,
     gui.facade.jobsChanged.connect(lambda jobs: seen_done.extend(j.done for j in jobs))
 
     _drop(gui, media)
-    qtbot.waitUntil(lambda: gui.window.jobs_model.rowCount() == 1, timeout=20000)
+    jobs = gui.window.jobs_model
+    qtbot.waitUntil(lambda: jobs.rowCount() == 1 and jobs.jobs[0].status != "creating", timeout=20000)
     job = gui.window.jobs_model.jobs[0]
     assert job.folder == str(media) and job.total == 5
     assert gui.window.selected_job() is not None and gui.window.selected_job().id == job.id

@@ -1,0 +1,187 @@
+"""GUI operations: work handed off the GUI thread, answered on it, newest request first.
+
+Every slow call the window makes (the store, a scan, a query embedding, a model
+download) goes through :class:`Operations`. Like Anki's ops or Orange's task state,
+one helper owns the three things such calls need, so no view re-implements them:
+
+* **Latest request wins.** Operations started under the same ``key`` replace each
+  other: starting one cancels the one before it, and an answer that arrives after a
+  newer request was made is dropped, never shown. Search as you type relies on this,
+  because a slow query for "ca" must not overwrite the answer for "cat".
+* **Progress** a worker reports through :meth:`Operation.report` reaches the GUI thread
+  only when the visible step changes (``steps`` per operation), so a folder of 50,000
+  files makes at most ``steps`` updates, not 50,000.
+* **Cooperative cancel.** :class:`Operation` is a ``() -> bool`` "was I cancelled?"
+  callable, the shape ``models_install``'s ``cancel`` polls between chunks.
+
+Work runs on named lanes (thread pools). A one-thread lane keeps its calls in the
+order they were asked for (a pause is written before the refresh that shows it); the
+others let a long download run beside a search.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any, Callable, Mapping
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+
+from app.errors import SidecarError
+
+log = logging.getLogger(__name__)
+
+Done = Callable[[Any], None]
+Failed = Callable[[BaseException], None]
+ProgressSlot = Callable[[int, int], None]
+
+
+class OperationCancelled(SidecarError):
+    """The operation was cancelled before it started."""
+
+    code = "cancelled"
+
+
+class _Relay(QObject):
+    """Lives on the GUI thread; signals emitted by workers arrive there through the event loop."""
+
+    progress = Signal(object, int, int)  # operation, done, total
+    finished = Signal(object, object, object)  # operation, result, error
+
+
+class Operation:
+    """One request: its cancel token and its throttled progress, shared by the GUI and the worker."""
+
+    def __init__(self, key: str | None, steps: int, on_done: Done | None, on_error: Failed | None,
+                 on_progress: ProgressSlot | None, relay: _Relay):
+        self.key = key
+        self.steps = max(1, steps)
+        self.on_done, self.on_error, self.on_progress = on_done, on_error, on_progress
+        self._cancelled = threading.Event()
+        self._last_step: int | None = None
+        self._relay = relay
+
+    def __call__(self) -> bool:
+        return self._cancelled.is_set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled.is_set()
+
+    def cancel(self) -> None:
+        """Ask the worker to stop at its next check; its answer, if any, is still delivered to ``on_error``/``on_done``."""
+        self._cancelled.set()
+
+    def report(self, done: int, total: int | None) -> None:
+        """Called by the worker; forwards only a change of visible step (and the last one) to the GUI.
+
+        ``total`` None or 0 means unknown: the GUI then gets ``total`` 0, at each doubling of ``done``.
+        """
+        if self.on_progress is None:
+            return
+        total = total or 0
+        if total <= 0:
+            step = -max(0, int(done)).bit_length()
+        else:
+            step = self.steps if done >= total else done * self.steps // total
+        if step == self._last_step:
+            return
+        self._last_step = step
+        self._relay.progress.emit(self, int(done), int(total))
+
+
+class _Run(QRunnable):
+    def __init__(self, op: Operation, fn: Callable[[Operation], Any], relay: _Relay):
+        super().__init__()
+        self._op, self._fn, self._relay = op, fn, relay
+
+    def run(self) -> None:
+        if self._op.cancelled:
+            self._relay.finished.emit(self._op, None, OperationCancelled("cancelled before it started"))
+            return
+        try:
+            result = self._fn(self._op)
+        except BaseException as exc:  # noqa: BLE001 - every failure is reported to the GUI, none kills the pool
+            self._relay.finished.emit(self._op, None, exc)
+        else:
+            self._relay.finished.emit(self._op, result, None)
+
+
+class Operations(QObject):
+    """Starts operations on lanes and delivers their answers on the GUI thread (see the module docstring)."""
+
+    superseded = Signal(str)  # key: an answer was dropped because a newer request with that key was made
+
+    def __init__(self, lanes: Mapping[str, int], parent: QObject | None = None):
+        super().__init__(parent)
+        self._pools: dict[str, QThreadPool] = {}
+        for name, threads in lanes.items():
+            pool = QThreadPool(self)
+            pool.setMaxThreadCount(threads)
+            self._pools[name] = pool
+        self._latest: dict[str, Operation] = {}
+        self._relay = _Relay()
+        self._relay.progress.connect(self._progress)
+        self._relay.finished.connect(self._finished)
+
+    def start(self, fn: Callable[[Operation], Any], on_done: Done | None = None, on_error: Failed | None = None, *,
+              lane: str, key: str | None = None, on_progress: ProgressSlot | None = None,
+              steps: int = 100) -> Operation:
+        """Run ``fn(operation)`` on ``lane``; ``on_done(result)`` or ``on_error(exc)`` runs on the GUI thread.
+
+        With a ``key``, the previous operation of that key is cancelled and its answer
+        (and progress) will be dropped.
+        """
+        op = Operation(key, steps, on_done, on_error, on_progress, self._relay)
+        if key is not None:
+            previous = self._latest.get(key)
+            if previous is not None:
+                previous.cancel()
+            self._latest[key] = op
+        self._pools[lane].start(_Run(op, fn, self._relay))
+        return op
+
+    def current(self, key: str) -> Operation | None:
+        """The unfinished operation of ``key``, if one is running or queued."""
+        return self._latest.get(key)
+
+    def cancel(self, key: str) -> bool:
+        """Cancel the current operation of ``key``; False when none is running."""
+        op = self._latest.get(key)
+        if op is None:
+            return False
+        op.cancel()
+        return True
+
+    def cancel_all(self) -> None:
+        """Cancel every keyed operation (downloads, searches) at shutdown.
+
+        Unkeyed operations are commands the person gave (pause, decide): they finish.
+        """
+        for op in list(self._latest.values()):
+            op.cancel()
+
+    def _is_current(self, op: Operation) -> bool:
+        return op.key is None or self._latest.get(op.key) is op
+
+    @Slot(object, int, int)
+    def _progress(self, op: Operation, done: int, total: int) -> None:
+        if self._is_current(op) and op.on_progress is not None:
+            op.on_progress(done, total)
+
+    @Slot(object, object, object)
+    def _finished(self, op: Operation, result: Any, exc: BaseException | None) -> None:
+        if not self._is_current(op):
+            log.debug("dropped the answer of a superseded %s operation", op.key)
+            self.superseded.emit(op.key)
+            return
+        if op.key is not None:
+            del self._latest[op.key]
+        if exc is not None:
+            if op.on_error is not None:
+                op.on_error(exc)
+        elif op.on_done is not None:
+            op.on_done(result)
+
+
+__all__ = ["Operation", "OperationCancelled", "Operations"]
