@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from app import __version__
+import app.pipelines  # noqa: F401 - the CLI is the composition root: this registers the shipped media kinds
 from app.engine.kinds import ALL, MEDIA_KINDS
 from app.engine.library import JobOptions, Library
 from app.errors import SidecarError

@@ -13,7 +13,7 @@ def test_open_builds_the_library_from_the_persons_settings(data_dir: Path) -> No
     save_settings(data_dir, Settings(workers=3, gpu_budget_mb=2048))
     lib = Library.open(data_dir, lease_seconds=7.0)
     try:
-        assert set(lib.pipelines) == {"video", "image"}
+        assert set(lib.pipelines) == {"video", "image", "audio"}
         assert (lib.config.workers, lib.config.lease_seconds) == (3, 7.0)
         assert lib.status() == []
     finally:

@@ -106,6 +106,10 @@ class MediaKinds:
                                code="invalid_argument")
         return (choice,)
 
+    def pipelines(self, data_dir: Path, settings: "Settings") -> dict[str, Pipeline]:
+        """Every registered kind's pipeline, configured from the person's settings."""
+        return {kind.name: kind.pipeline(data_dir, settings) for kind in self}
+
     def _required(self) -> dict[str, MediaKind]:
         if not self._kinds:
             raise SidecarError("no media kinds are registered (import app.pipelines first)", code="no_media_kinds")

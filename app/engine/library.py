@@ -75,15 +75,14 @@ class JobChanges:
 class Library:
     @classmethod
     def open(cls, data_dir: Path, settings: Settings | None = None, **config_overrides: Any) -> "Library":
-        """The person's library as the CLI and the GUI open it: their settings, the real pipelines, their engine config.
+        """The person's library as the CLI and the GUI open it: their settings, the registered pipelines, their engine config.
 
-        ``app.pipelines`` is imported here rather than at the top: the pipelines are
-        built on the engine, so the engine must not need them to be imported.
+        The pipelines come from the media-kind registry, which the composition root
+        (the CLI, or a test's conftest) fills by importing ``app.pipelines``: they are
+        built on the engine, so the engine never imports them.
         """
-        from app.pipelines import default_pipelines
-
         settings = settings if settings is not None else load_settings(data_dir)
-        return cls(data_dir, default_pipelines(data_dir, settings), settings.engine_config(**config_overrides))
+        return cls(data_dir, MEDIA_KINDS.pipelines(data_dir, settings), settings.engine_config(**config_overrides))
 
     def __init__(self, data_dir: Path, pipelines: Mapping[str, Pipeline], config: EngineConfig | None = None,
                  probe: MemoryProbe | None = None, observe_step: Callable[[str, Step], None] | None = None):

@@ -140,7 +140,7 @@ class JobRepo:
     def change_counts(self) -> tuple[bool, dict[int, int]]:
         """(all paused?, job id -> change counter): one small row per job, for finding the jobs worth re-reading."""
         with self.db.read() as conn:
-            all_paused = conn.execute(select(engine_flags.c.value).where(engine_flags.c.name == PAUSE_ALL_FLAG)).first() is not None
+            all_paused = is_paused_all(conn)
             marks = {int(job_id): int(n) for job_id, n in conn.execute(select(jobs.c.id, jobs.c.change_count))}
         return all_paused, marks
 
