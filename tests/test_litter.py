@@ -58,6 +58,8 @@ def test_scan_rules_match_each_name_below_the_folder_case_as_the_platform_does(t
     assert rules.left_out_by(".hidden", is_folder=True) == ".*/"
     assert rules.left_out_by(".hidden.mp4", is_folder=False) is None, "the hidden-folder rule is for folders only"
     assert rules.left_out_by("Pilot.mp4", is_folder=False) is None
+    assert ScanRules(fold_case=True).left_out_by("$Recycle.Bin", is_folder=True) == "$RECYCLE.BIN"
+    assert ScanRules(fold_case=False).left_out_by("$Recycle.Bin", is_folder=True) is None
     share = tmp_path / ".share"
     assert rules.left_out_below(share / "Pilot.mp4", share) is None, "the chosen folder itself is not matched"
     assert rules.left_out_below(share / "a" / "@eaDir" / "x.jpg", share) == "@eaDir"
@@ -141,9 +143,32 @@ def test_a_watched_share_ignores_files_appearing_in_litter_folders(tmp_path: Pat
         settle(lib, service)
         queued = sorted(Path(p).relative_to(share).as_posix() for action, p in events if action == "queued")
         current = sorted(Path(c.path).name for c in lib.store.current.under(str(share)))
+        # A file moved into the recycle bin leaves the library; it is not followed into the bin.
+        (share / "#recycle").mkdir()
+        later.rename(share / "#recycle" / "second.jpg")
+        wait_for(lambda: ("removed", str(later)) in events, what="the recycled file to be removed")
+        recycled = lib.store.current.under(str(share / "#recycle"))
     finally:
         service.stop()
         lib.close()
     assert queued == ["first.jpg", "second.jpg"]
     assert current == ["first.jpg", "second.jpg"]
+    assert recycled == []
     assert not list((share / "@eaDir").rglob("*.sidecar.json")), "nothing is written inside @eaDir"
+
+
+def test_litter_indexed_before_the_rules_leaves_the_library_at_the_next_catch_up(tmp_path: Path, data_dir: Path) -> None:
+    share = tmp_path / "photo"
+    real = jpeg(share / "beach.jpg", (20, 120, 200))
+    thumb = jpeg(share / "@eaDir" / "beach.jpg" / "SYNOPHOTO_THUMB_XL.jpg", (200, 120, 20))
+    lib = Library(data_dir, both_kinds(fake_pipeline()[0]))
+    try:
+        add_watch(lib, share, JobOptions())
+        WatchService(lib, WatchSettings(quiet_seconds=0.2, left_out=())).catch_up(timeout=30)
+        assert lib.store.current.get(str(thumb)) is not None, "without rules the thumbnail is indexed (as before)"
+        WatchService(lib, WatchSettings(quiet_seconds=0.2)).catch_up(timeout=30)
+        current = [Path(c.path) for c in lib.store.current.under(str(share))]
+    finally:
+        lib.close()
+    assert current == [real]
+    assert thumb.exists(), "the person's file is never touched"

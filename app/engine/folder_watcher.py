@@ -204,7 +204,9 @@ class FolderWatcher:
             return
         result = scan(self.folder, recursive=self.recursive, kinds=self.kinds, rules=self.rules)
         on_disk = {str(e.path): e for e in result.entries}
-        known = {c.path: c for c in self.store.current.under(str(self.folder)) if self._in_scope(c.path)}
+        # Items left out by the scan rules (an @eaDir thumbnail indexed before they applied) count as
+        # vanished, so they leave search instead of staying current forever.
+        known = {c.path: c for c in self.store.current.under(str(self.folder)) if self._in_scope(c.path, litter=True)}
         now = time.monotonic()
         for path, entry in on_disk.items():
             cur = known.get(path)
@@ -256,11 +258,12 @@ class FolderWatcher:
         elif kind == "moved":
             self._moved(src, dest)
 
-    def _in_scope(self, path: str) -> bool:
+    def _in_scope(self, path: str, litter: bool = False) -> bool:
+        """Whether ``path`` is a file this watch handles; ``litter`` also admits names the scan rules leave out."""
         p = Path(path)
         if not is_within_folder(p, self.folder) or (not self.recursive and p.parent != self.folder):
             return False
-        if self.rules.left_out_below(p, self.folder) is not None:
+        if not litter and self.rules.left_out_below(p, self.folder) is not None:
             return False
         kind = MEDIA_KINDS.of(p)
         return kind is not None and kind.name in self.kinds

@@ -19,6 +19,7 @@ the pipelines (which sit above the engine) fill it: the engine never imports the
 from __future__ import annotations
 
 import fnmatch
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
@@ -134,23 +135,30 @@ LEFT_OUT_BY_DEFAULT: tuple[str, ...] = (
 ``/`` matches folders only."""
 
 
+FOLDS_CASE = sys.platform in ("win32", "darwin")
+"""Whether this platform's file systems (NTFS, APFS) treat ``@EADIR`` and ``@eaDir`` as one name."""
+
+
 @dataclass(frozen=True)
 class ScanRules:
     """Which names below a scanned folder are system or hidden litter, never media.
 
     Only names *below* the folder the person chose are matched: a hidden folder added
-    on purpose is scanned. Matching follows the platform's case rule (``fnmatch``:
-    case-insensitive on Windows), like the file system that holds the names.
+    on purpose is scanned. Matching ignores case where the platform's file systems do
+    (:data:`FOLDS_CASE`).
     """
 
     patterns: tuple[str, ...] = LEFT_OUT_BY_DEFAULT
+    fold_case: bool = FOLDS_CASE
 
     def left_out_by(self, name: str, is_folder: bool) -> str | None:
         """The pattern that leaves ``name`` out, or None when it is kept."""
         for pattern in self.patterns:
             if pattern.endswith("/") and not is_folder:
                 continue
-            if fnmatch.fnmatch(name, pattern.rstrip("/")):
+            bare = pattern.rstrip("/")
+            if (fnmatch.fnmatchcase(name.casefold(), bare.casefold()) if self.fold_case
+                    else fnmatch.fnmatchcase(name, bare)):
                 return pattern
         return None
 
@@ -179,5 +187,5 @@ def register_kind(kind: MediaKind) -> None:
     MEDIA_KINDS.register(kind)
 
 
-__all__ = ["ALL", "LEFT_OUT_BY_DEFAULT", "MEDIA_KINDS", "MediaKind", "MediaKinds", "PipelineFactory", "ScanRules",
+__all__ = ["ALL", "FOLDS_CASE", "LEFT_OUT_BY_DEFAULT", "MEDIA_KINDS", "MediaKind", "MediaKinds", "PipelineFactory", "ScanRules",
            "SkipRule", "register_kind"]
