@@ -153,12 +153,12 @@ class ScanRules:
 
     def left_out_by(self, name: str, is_folder: bool) -> str | None:
         """The pattern that leaves ``name`` out, or None when it is kept."""
+        key = name.casefold() if self.fold_case else name
         for pattern in self.patterns:
             if pattern.endswith("/") and not is_folder:
                 continue
             bare = pattern.rstrip("/")
-            if (fnmatch.fnmatchcase(name.casefold(), bare.casefold()) if self.fold_case
-                    else fnmatch.fnmatchcase(name, bare)):
+            if fnmatch.fnmatchcase(key, bare.casefold() if self.fold_case else bare):
                 return pattern
         return None
 
