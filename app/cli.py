@@ -138,6 +138,9 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
             entry["not_added"] = unsupported
         if job.scan_report.get("problems"):
             entry["problems"] = job.scan_report["problems"]
+        left_out = job.scan_report.get("left_out")
+        if left_out and left_out["count"]:
+            entry["left_out"] = left_out
         jobs.append(entry)
 
     def text() -> str:
@@ -146,6 +149,9 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
             lines.append(f"job {j['id']}: {j['folder']} — {j['total']} to do, {j['skipped']} skipped ({j['status']})")
             if "not_added" in j:
                 lines.append(f"  not added: {j['not_added']['count']} {', '.join(j['not_added']['kinds'])} file(s): {j['not_added']['message']}")
+            if "left_out" in j:
+                lines.append(f"  left out: {j['left_out']['count']} system/hidden file(s) or folder(s) "
+                             f"(e.g. {', '.join(j['left_out']['examples'])}); see Settings → Scanning")
             for p in j.get("problems", []):
                 lines.append(f"  {p['code']}: {p['path']} ({p['message']})")
         return "\n".join(lines)

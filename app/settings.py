@@ -17,6 +17,7 @@ from typing import Any
 
 from app.atomic_write import atomic_write
 from app.engine.config import EngineConfig
+from app.engine.kinds import LEFT_OUT_BY_DEFAULT
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,7 @@ class Settings:
     watch_quiet_seconds: float = 5.0  # a watched file is queued once its size and mtime held still this long
     translation_endpoint: str = ""
     translation_endpoint_model: str = ""
+    scan_ignore: list[str] = field(default_factory=lambda: list(LEFT_OUT_BY_DEFAULT))  # names scans and watches leave out
 
     def engine_config(self, **overrides: Any) -> EngineConfig:
         values = {"workers": self.workers, "gpu_budget_mb": self.gpu_budget_mb, "group_size": self.group_size,

@@ -9,7 +9,9 @@ A new or modified media file is queued only once it is *stable*: its size and mt
 unchanged for a quiet period. Events reset the clock, so a file still being copied is
 never hashed for an item. Stable files go through the same planning as a job's scan
 (``plan_item``: cached stage results, fingerprints, the kind's skip rule) and are
-appended to the folder's rolling job.
+appended to the folder's rolling job. System and hidden litter (``@eaDir``, ``#recycle``,
+``._*``…, the scan rules of :mod:`app.engine.kinds`) is ignored here as in a job's scan,
+including files that appear later inside such a folder.
 
 Renames and moves keep the item (its sha256, finished stages and search rows) and move
 its placed files along (:mod:`app.engine.renames`); deletions make the item
@@ -38,7 +40,7 @@ from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
 from app.atomic_write import sha256_file
-from app.engine.kinds import ALL, MEDIA_KINDS
+from app.engine.kinds import ALL, LEFT_OUT_BY_DEFAULT, MEDIA_KINDS, ScanRules
 from app.engine.mounts import polling_reason
 from app.engine.plan import plan_item
 from app.engine.renames import move_placed_files
@@ -59,12 +61,16 @@ ChangeCallback = Callable[[str, str], None]  # (action, path): queued | renamed 
 
 @dataclass(frozen=True)
 class WatchSettings:
-    """Timing of the stability check and the polling observer; ``force_polling`` skips the native observer."""
+    """Timing of the stability check and the polling observer; ``force_polling`` skips the native observer.
+
+    ``left_out`` is the person's current list of names to ignore (``Settings.scan_ignore``).
+    """
 
     quiet_seconds: float = 5.0
     poll_seconds: float = 2.0
     force_polling: bool = False
     refresh_seconds: float = 2.0  # how often a running service re-reads the watches table (CLI/GUI edits)
+    left_out: tuple[str, ...] = LEFT_OUT_BY_DEFAULT
 
     @property
     def tick_seconds(self) -> float:
@@ -111,6 +117,7 @@ class FolderWatcher:
         self.options = dict(watch.options)
         self.recursive = not self.options.get("top_level", False)
         self.kinds = MEDIA_KINDS.selection(str(self.options.get("kind", ALL))) & frozenset(self.pipelines)
+        self.rules = ScanRules(settings.left_out)
         self.mode = "stopped"
         self._on_change = on_change or (lambda action, path: None)
         self._native_observer = native_observer
@@ -195,9 +202,11 @@ class FolderWatcher:
         if not self.folder.is_dir():
             log.warning("watched folder %s is not available; its items are kept as they are (folder_unavailable)", self.folder)
             return
-        result = scan(self.folder, recursive=self.recursive, kinds=self.kinds)
+        result = scan(self.folder, recursive=self.recursive, kinds=self.kinds, rules=self.rules)
         on_disk = {str(e.path): e for e in result.entries}
-        known = {c.path: c for c in self.store.current.under(str(self.folder)) if self._in_scope(c.path)}
+        # Items left out by the scan rules (an @eaDir thumbnail indexed before they applied) count as
+        # vanished, so they leave search instead of staying current forever.
+        known = {c.path: c for c in self.store.current.under(str(self.folder)) if self._in_scope(c.path, litter=True)}
         now = time.monotonic()
         for path, entry in on_disk.items():
             cur = known.get(path)
@@ -249,9 +258,12 @@ class FolderWatcher:
         elif kind == "moved":
             self._moved(src, dest)
 
-    def _in_scope(self, path: str) -> bool:
+    def _in_scope(self, path: str, litter: bool = False) -> bool:
+        """Whether ``path`` is a file this watch handles; ``litter`` also admits names the scan rules leave out."""
         p = Path(path)
         if not is_within_folder(p, self.folder) or (not self.recursive and p.parent != self.folder):
+            return False
+        if not litter and self.rules.left_out_below(p, self.folder) is not None:
             return False
         kind = MEDIA_KINDS.of(p)
         return kind is not None and kind.name in self.kinds
@@ -265,7 +277,7 @@ class FolderWatcher:
             self._pending[path] = _Pending(st.st_size, st.st_mtime_ns, time.monotonic())
 
     def _touch_tree(self, folder: str) -> None:
-        for entry in scan(Path(folder), recursive=self.recursive, kinds=self.kinds).entries:
+        for entry in scan(Path(folder), recursive=self.recursive, kinds=self.kinds, rules=self.rules).entries:
             self._touch(str(entry.path))
 
     def _moved(self, src: str, dest: str) -> None:
@@ -402,7 +414,7 @@ class FolderWatcher:
         assert kind is not None
         if kind.skip is not None:
             try:
-                names = os.listdir(path.parent)
+                names = self.rules.kept(os.listdir(path.parent))
             except OSError:
                 names = []
             reason = kind.skip_reason(path, names)

@@ -7,15 +7,22 @@ optional rule for files that need no work; how to build its pipeline), and
 the CLI's choices and the GUI's file filters all read :data:`MEDIA_KINDS`, so a new
 kind is a pipeline module plus one registration line.
 
+The scan rules live here too: :data:`LEFT_OUT_BY_DEFAULT` names the system and hidden
+files and folders that media servers skip (NAS thumbnails, recycle bins, AppleDouble
+files). Scans and watched folders leave them out; the person can edit the list in
+Settings (``Settings.scan_ignore``).
+
 The registry lives in the engine because the engine scans and plans with it, while
 the pipelines (which sit above the engine) fill it: the engine never imports them.
 """
 
 from __future__ import annotations
 
+import fnmatch
+import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
 
 from app.engine.stage import Pipeline
 from app.errors import SidecarError
@@ -116,6 +123,62 @@ class MediaKinds:
         return self._kinds
 
 
+LEFT_OUT_BY_DEFAULT: tuple[str, ...] = (
+    "._*",  # macOS AppleDouble: resource forks named like the media they sit beside
+    "@eaDir",  # Synology thumbnails and metadata
+    "#recycle", "#snapshot",  # Synology recycle bin and snapshots
+    ".@__thumb",  # QNAP thumbnails
+    ".Trash-*", "$RECYCLE.BIN", "System Volume Information", "lost+found",
+    ".*/",  # any other hidden folder
+)
+"""What media servers skip: shell patterns matched against one file or folder name; a pattern ending in
+``/`` matches folders only."""
+
+
+FOLDS_CASE = sys.platform in ("win32", "darwin")
+"""Whether this platform's file systems (NTFS, APFS) treat ``@EADIR`` and ``@eaDir`` as one name."""
+
+
+@dataclass(frozen=True)
+class ScanRules:
+    """Which names below a scanned folder are system or hidden litter, never media.
+
+    Only names *below* the folder the person chose are matched: a hidden folder added
+    on purpose is scanned. Matching ignores case where the platform's file systems do
+    (:data:`FOLDS_CASE`).
+    """
+
+    patterns: tuple[str, ...] = LEFT_OUT_BY_DEFAULT
+    fold_case: bool = FOLDS_CASE
+
+    def left_out_by(self, name: str, is_folder: bool) -> str | None:
+        """The pattern that leaves ``name`` out, or None when it is kept."""
+        key = name.casefold() if self.fold_case else name
+        for pattern in self.patterns:
+            if pattern.endswith("/") and not is_folder:
+                continue
+            bare = pattern.rstrip("/")
+            if fnmatch.fnmatchcase(key, bare.casefold() if self.fold_case else bare):
+                return pattern
+        return None
+
+    def left_out_below(self, path: Path, folder: Path) -> str | None:
+        """The pattern that leaves out the file ``path`` (or a folder between it and ``folder``), or None."""
+        try:
+            parts = path.relative_to(folder).parts
+        except ValueError:
+            return None
+        for n, name in enumerate(parts):
+            pattern = self.left_out_by(name, is_folder=n < len(parts) - 1)
+            if pattern is not None:
+                return pattern
+        return None
+
+    def kept(self, file_names: Iterable[str]) -> list[str]:
+        """The names a skip rule may look at: ``._Pilot.en.srt`` is not a subtitle of ``Pilot.mp4``."""
+        return [name for name in file_names if self.left_out_by(name, is_folder=False) is None]
+
+
 MEDIA_KINDS = MediaKinds()
 """The kinds this process handles; ``app.pipelines`` registers the default set on import."""
 
@@ -124,4 +187,5 @@ def register_kind(kind: MediaKind) -> None:
     MEDIA_KINDS.register(kind)
 
 
-__all__ = ["ALL", "MEDIA_KINDS", "MediaKind", "MediaKinds", "PipelineFactory", "SkipRule", "register_kind"]
+__all__ = ["ALL", "FOLDS_CASE", "LEFT_OUT_BY_DEFAULT", "MEDIA_KINDS", "MediaKind", "MediaKinds", "PipelineFactory", "ScanRules",
+           "SkipRule", "register_kind"]

@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping
 from app.engine import search as fused_search
 from app.engine.config import EngineConfig
 from app.engine.gpu_gate import MemoryProbe
-from app.engine.kinds import ALL, MEDIA_KINDS
+from app.engine.kinds import ALL, LEFT_OUT_BY_DEFAULT, MEDIA_KINDS, ScanRules
 from app.engine.model_pool import ModelPool
 from app.engine.plan import content_sha256, plan_item
 from app.engine.scan import scan
@@ -45,6 +45,7 @@ class JobOptions:
     naming: str = "media-server"
     existing_policy: str = "skip"
     extra: tuple[tuple[str, Any], ...] = ()
+    left_out: tuple[str, ...] = LEFT_OUT_BY_DEFAULT  # the scan's rule; counted in the scan report, not a stage option
 
     @classmethod
     def from_settings(cls, settings: Settings, kind: str = ALL, top_level: bool = False, **overrides: Any) -> "JobOptions":
@@ -53,7 +54,8 @@ class JobOptions:
                                   "existing_policy": settings.existing_policy}
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(kind=kind, top_level=top_level, **values,
-                   extra=(("image_sidecar_json", settings.image_sidecar_json), ("source_lang", settings.source_lang)))
+                   extra=(("image_sidecar_json", settings.image_sidecar_json), ("source_lang", settings.source_lang)),
+                   left_out=tuple(settings.scan_ignore))
 
     def as_dict(self) -> dict[str, Any]:
         d = {"kind": self.kind, "top_level": self.top_level, "target_lang": self.target_lang,
@@ -139,7 +141,7 @@ class Library:
         owner = owner or (self._scheduler.instance.id if self._scheduler else f"cli-{id(self)}")
         frozen = {**options.as_dict(), "models": frozen_models(self.data_dir)}
         job_id = self.store.jobs.create(str(path), frozen, owner)
-        result = scan(path, recursive=not options.top_level, kinds=kinds)
+        result = scan(path, recursive=not options.top_level, kinds=kinds, rules=ScanRules(options.left_out))
         report = result.report()
         unsupported = [e for e in result.entries if e.kind not in available]
         if unsupported:

@@ -1,7 +1,9 @@
 """The one scan a job gets at creation: which files are media, which need no work.
 
-What counts as media, and which files a kind skips (already subtitled), comes from
-the registered media kinds (:mod:`app.engine.kinds`).
+What counts as media, which files a kind skips (already subtitled) and which system or
+hidden names are left out (``@eaDir``, ``#recycle``, ``._*``…) comes from the media-kind
+registry (:mod:`app.engine.kinds`). A left-out folder is not entered; what was left out
+is counted in the report, so nothing disappears silently.
 
 Symlink loops, unreadable folders and files that vanish mid-scan are skipped and
 reported, never fatal: a library is messy and one bad folder must not cost the rest.
@@ -14,9 +16,11 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.engine.kinds import MEDIA_KINDS
+from app.engine.kinds import MEDIA_KINDS, MediaKind, ScanRules
 
 log = logging.getLogger(__name__)
+
+_LEFT_OUT_EXAMPLES = 5
 
 
 @dataclass
@@ -32,25 +36,40 @@ class ScanEntry:
 class ScanResult:
     entries: list[ScanEntry] = field(default_factory=list)
     problems: list[dict[str, str]] = field(default_factory=list)
+    left_out: list[tuple[str, str]] = field(default_factory=list)  # (path below the root, pattern); folders end in "/"
 
     def report(self) -> dict[str, object]:
+        by_pattern: dict[str, int] = {}
+        for _, pattern in self.left_out:
+            by_pattern[pattern] = by_pattern.get(pattern, 0) + 1
         return {
             "media": len(self.entries),
             "skipped": sum(1 for e in self.entries if e.skip_reason),
             "problems": self.problems[:200],
             "problem_count": len(self.problems),
+            "left_out": {"count": len(self.left_out), "by_pattern": by_pattern,
+                         "examples": [path for path, _ in self.left_out[:_LEFT_OUT_EXAMPLES]]},
         }
 
 
-def scan(root: Path, recursive: bool = True, kinds: frozenset[str] | None = None) -> ScanResult:
-    """Walk ``root`` once (or a single file), in a stable order; ``kinds`` defaults to every registered kind."""
+def scan(root: Path, recursive: bool = True, kinds: frozenset[str] | None = None,
+         rules: ScanRules | None = None) -> ScanResult:
+    """Walk ``root`` once (or a single file), in a stable order; ``kinds`` defaults to every registered kind.
+
+    ``rules`` (default: :data:`~app.engine.kinds.LEFT_OUT_BY_DEFAULT`) apply below
+    ``root`` only: a hidden folder or a single file the person named is scanned.
+    Left-out media files and left-out folders (not entered, so not counted inside)
+    are listed in the result.
+    """
     result = ScanResult()
     kinds = frozenset(MEDIA_KINDS.names()) if kinds is None else kinds
+    rules = rules or ScanRules()
     if root.is_file():
-        _add_file(result, root, root.parent, [p.name for p in _safe_listdir(root.parent, result)], kinds)
+        names = rules.kept(p.name for p in _safe_listdir(root.parent, result))
+        _add_file(result, root, names, kinds)
         return result
     visited: set[tuple[int, int]] = set()
-    _walk(root, result, recursive, kinds, visited)
+    _walk(root, root, result, recursive, kinds, rules, visited)
     return result
 
 
@@ -63,7 +82,8 @@ def _safe_listdir(folder: Path, result: ScanResult) -> list[os.DirEntry[str]]:
         return []
 
 
-def _walk(folder: Path, result: ScanResult, recursive: bool, kinds: frozenset[str], visited: set[tuple[int, int]]) -> None:
+def _walk(root: Path, folder: Path, result: ScanResult, recursive: bool, kinds: frozenset[str], rules: ScanRules,
+          visited: set[tuple[int, int]]) -> None:
     try:
         st = folder.stat()
     except OSError as exc:
@@ -75,7 +95,7 @@ def _walk(folder: Path, result: ScanResult, recursive: bool, kinds: frozenset[st
         return
     visited.add(key)
     entries = _safe_listdir(folder, result)
-    names = [e.name for e in entries]
+    names = rules.kept(e.name for e in entries)
     subfolders = []
     for entry in entries:
         path = Path(entry.path)
@@ -85,16 +105,29 @@ def _walk(folder: Path, result: ScanResult, recursive: bool, kinds: frozenset[st
             is_dir = False
         if is_dir:
             if recursive:
-                subfolders.append(path)
+                pattern = rules.left_out_by(entry.name, is_folder=True)
+                if pattern is None:
+                    subfolders.append(path)
+                else:
+                    result.left_out.append((f"{path.relative_to(root).as_posix()}/", pattern))
             continue
-        _add_file(result, path, folder, names, kinds)
+        pattern = rules.left_out_by(entry.name, is_folder=False)
+        if pattern is None:
+            _add_file(result, path, names, kinds)
+        elif _wanted_kind(path, kinds) is not None:
+            result.left_out.append((path.relative_to(root).as_posix(), pattern))
     for sub in subfolders:
-        _walk(sub, result, recursive, kinds, visited)
+        _walk(root, sub, result, recursive, kinds, rules, visited)
 
 
-def _add_file(result: ScanResult, path: Path, folder: Path, names: list[str], kinds: frozenset[str]) -> None:
+def _wanted_kind(path: Path, kinds: frozenset[str]) -> MediaKind | None:
     kind = MEDIA_KINDS.of(path)
-    if kind is None or kind.name not in kinds:
+    return kind if kind is not None and kind.name in kinds else None
+
+
+def _add_file(result: ScanResult, path: Path, names: list[str], kinds: frozenset[str]) -> None:
+    kind = _wanted_kind(path, kinds)
+    if kind is None:
         return
     try:
         st = path.stat()

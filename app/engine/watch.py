@@ -44,7 +44,10 @@ class WatchService:
     def __init__(self, library: Library, settings: WatchSettings | None = None, on_change: ChangeCallback | None = None,
                  native_observer: Callable[[], BaseObserver] = Observer):
         self.library = library
-        self.settings = settings or WatchSettings(quiet_seconds=load_settings(library.data_dir).watch_quiet_seconds)
+        if settings is None:
+            person = load_settings(library.data_dir)
+            settings = WatchSettings(quiet_seconds=person.watch_quiet_seconds, left_out=tuple(person.scan_ignore))
+        self.settings = settings
         self._user_on_change = on_change
         self._native_observer = native_observer
         self._watchers: dict[str, FolderWatcher] = {}

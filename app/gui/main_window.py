@@ -176,6 +176,8 @@ class MainWindow(QMainWindow):
         note = ""
         if report.get("unsupported"):
             note = f"; {report['unsupported']['count']} file(s) not added: {report['unsupported']['message']}"
+        if report.get("left_out", {}).get("count"):
+            note += f"; left out {report['left_out']['count']} system/hidden file(s) or folder(s) (Settings → Scanning)"
         self.statusBar().showMessage(f"Added {job.folder}: {job.total} to do, {job.skipped} skipped{note}", 15000)
         if self.jobs_model.row_of(job.id) >= 0:
             self.select_job(job.id)

@@ -2,7 +2,8 @@
 
 The dialog edits a copy of the facade's ``Settings``; saving hands the copy to the
 facade, which writes the file off the GUI thread. Settings that change outputs are
-frozen into each job when it is created, so the dialog says so the moment one of
+frozen into each job when it is created (so is the Scanning list of system and hidden
+names that ``add`` and watched folders leave out), so the dialog says so the moment one of
 them differs from what was loaded; workers and the GPU budget size the running
 engine and apply at the next start.
 
@@ -20,9 +21,10 @@ from typing import Any, Sequence
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
                                QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
-                               QProgressBar, QPushButton, QScrollArea, QSpinBox, QTableWidget, QTableWidgetItem,
+                               QPlainTextEdit, QProgressBar, QPushButton, QScrollArea, QSpinBox, QTableWidget, QTableWidgetItem,
                                QVBoxLayout, QWidget)
 
+from app.engine.kinds import LEFT_OUT_BY_DEFAULT
 from app.gui.facade import EngineFacade
 from app.media.naming import PRESETS, example_names
 from app.settings import OUTPUT_AFFECTING, Settings
@@ -36,6 +38,7 @@ LANGUAGES = (("en", "English"), ("zh", "Chinese"), ("ja", "Japanese"), ("ko", "K
 POLICIES = (("skip", "Skip: leave the existing file alone"), ("overwrite", "Overwrite it"),
             ("keep_both", "Keep both (Movie.zh.1.srt)"))
 NEW_JOBS_NOTICE = "New jobs will use the changed output settings; jobs already added keep the settings they were created with."
+LEFT_OUT_NOTICE = "New jobs leave out the changed list; watched folders follow it the next time Sidecar starts."
 RESTART_NOTICE = "Workers and the GPU budget apply the next time Sidecar starts."
 
 
@@ -98,6 +101,11 @@ class SettingsDialog(QDialog):
         self.gpu_budget.setSingleStep(512)
         self.gpu_budget.setSuffix(" MB")
         self.close_to_tray = QCheckBox("Closing the window keeps processing in the tray", self)
+        self.left_out = QPlainTextEdit(self)
+        self.left_out.setMaximumHeight(110)
+        self.left_out.setToolTip("One name a line; * and ? match any text; a name ending in / matches folders only")
+        restore_left_out = QPushButton("Restore defaults", self)
+        restore_left_out.clicked.connect(lambda: self.left_out.setPlainText("\n".join(LEFT_OUT_BY_DEFAULT)))
         self.watched = QListWidget(self)
         self.watched.setMaximumHeight(90)
         add_watch, remove_watch = QPushButton("Add…", self), QPushButton("Remove", self)
@@ -143,6 +151,12 @@ class SettingsDialog(QDialog):
         ef.addRow("Workers:", self.workers)
         ef.addRow("GPU memory budget:", self.gpu_budget)
         ef.addRow("", self.close_to_tray)
+        scanning = QGroupBox("Scanning", self)
+        sl = QVBoxLayout(scanning)
+        sl.addWidget(QLabel("Left out of every added or watched folder (system and hidden files, as media servers skip "
+                            "them); the folder you add itself is always scanned:", self))
+        sl.addWidget(self.left_out)
+        sl.addWidget(restore_left_out, 0, Qt.AlignmentFlag.AlignLeft)
         watched = QGroupBox("Watched folders", self)
         wl = QHBoxLayout(watched)
         wl.addWidget(self.watched, 1)
@@ -163,7 +177,7 @@ class SettingsDialog(QDialog):
 
         body = QWidget(self)
         bl = QVBoxLayout(body)
-        for box in (output, engine, watched, models):
+        for box in (output, engine, scanning, watched, models):
             bl.addWidget(box)
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
@@ -180,7 +194,8 @@ class SettingsDialog(QDialog):
         self._load(settings)
         for signal in (self.source_lang.currentTextChanged, self.target_lang.currentTextChanged,
                        self.naming.currentIndexChanged, self.policy.currentIndexChanged, self.endpoint.textChanged,
-                       self.sidecar_json.toggled, self.workers.valueChanged, self.gpu_budget.valueChanged):
+                       self.sidecar_json.toggled, self.workers.valueChanged, self.gpu_budget.valueChanged,
+                       self.left_out.textChanged):
             signal.connect(self._changed)
         facade.modelsListed.connect(self.show_models)
         facade.modelProgress.connect(self._model_progress)
@@ -204,6 +219,7 @@ class SettingsDialog(QDialog):
         self.workers.setValue(s.workers)
         self.gpu_budget.setValue(s.gpu_budget_mb)
         self.close_to_tray.setChecked(s.close_to_tray)
+        self.left_out.setPlainText("\n".join(s.scan_ignore))
         self.watched.clear()
         self.watched.addItems(s.watched_folders)
 
@@ -216,6 +232,7 @@ class SettingsDialog(QDialog):
             image_sidecar_json=self.sidecar_json.isChecked(), translation_endpoint=self.endpoint.text().strip(),
             workers=self.workers.value(), gpu_budget_mb=self.gpu_budget.value(),
             close_to_tray=self.close_to_tray.isChecked(),
+            scan_ignore=[line.strip() for line in self.left_out.toPlainText().splitlines() if line.strip()],
             watched_folders=[self.watched.item(n).text() for n in range(self.watched.count())],
         )
 
@@ -231,6 +248,8 @@ class SettingsDialog(QDialog):
         notes = []
         if any(getattr(s, name) != getattr(self.original, name) for name in OUTPUT_AFFECTING):
             notes.append(NEW_JOBS_NOTICE)
+        if s.scan_ignore != self.original.scan_ignore:
+            notes.append(LEFT_OUT_NOTICE)
         if (s.workers, s.gpu_budget_mb) != (self.original.workers, self.original.gpu_budget_mb):
             notes.append(RESTART_NOTICE)
         self.notice.setText("\n".join(notes))

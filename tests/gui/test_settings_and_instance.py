@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from app.gui.app import Gui
-from app.gui.settings_dialog import NEW_JOBS_NOTICE, SettingsDialog, _set_language
+from app.engine.kinds import LEFT_OUT_BY_DEFAULT
+from app.gui.settings_dialog import LEFT_OUT_NOTICE, NEW_JOBS_NOTICE, SettingsDialog, _set_language
 from app.paths import database_path
 from app.settings import load_settings
 from app.store import Store
@@ -37,6 +38,9 @@ def test_settings_persist_across_restarts(qtbot: Any, tmp_path: Path, data_dir: 
     dialog.workers.setValue(3)
     dialog.gpu_budget.setValue(4096)
     dialog.close_to_tray.setChecked(False)
+    assert dialog.left_out.toPlainText().splitlines() == list(LEFT_OUT_BY_DEFAULT)
+    dialog.left_out.appendPlainText("  Extras  \n")
+    assert LEFT_OUT_NOTICE in dialog.notice.text()
     (tmp_path / "Incoming").mkdir()
     dialog.add_watched_folder(str(tmp_path / "Incoming"))
     qtbot.waitUntil(lambda: dialog.models.rowCount() > 0, timeout=20000)
@@ -50,6 +54,7 @@ def test_settings_persist_across_restarts(qtbot: Any, tmp_path: Path, data_dir: 
     assert (saved.naming, saved.target_lang, saved.existing_policy, saved.workers, saved.gpu_budget_mb,
             saved.close_to_tray, saved.watched_folders) == ("compat", "de", "keep_both", 3, 4096, False,
                                                             [str(tmp_path / "Incoming")])
+    assert saved.scan_ignore == [*LEFT_OUT_BY_DEFAULT, "Extras"], "the edited list is saved, one pattern a line"
     store = Store(database_path(data_dir))
     try:
         assert [w.folder for w in store.watches.list()] == [str(tmp_path / "Incoming")], "the watch itself is stored"
