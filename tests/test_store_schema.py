@@ -48,3 +48,28 @@ def test_database_from_schema_v1_upgrades_without_losing_rows(data_dir: Path) ->
             assert conn.exec_driver_sql("SELECT count(*) FROM steps").scalar() == 0
     finally:
         store.close()
+
+
+def test_upgrade_gives_skipped_rows_of_a_known_file_version_their_content_back(data_dir: Path) -> None:
+    path = data_dir / "v6.sqlite3"
+    engine = open_engine(path)
+    assert upgrade(engine, target=6) == 6
+    with engine.connect().execution_options(sidecar_write=True) as conn, conn.begin():
+        conn.exec_driver_sql(
+            "INSERT INTO jobs (id, folder, state, paused, options, scan_report, created_at, updated_at) "
+            "VALUES (1, '/media', 'completed', 0, '{}', '{}', 1, 1), (2, '/media', 'completed', 0, '{}', '{}', 2, 2)")
+        conn.exec_driver_sql(  # processed once, then the folder was added again (and b.mp4 touched since)
+            "INSERT INTO items (id, job_id, ordinal, path, kind, size, mtime_ns, sha256, status, updated_at) VALUES "
+            "(1, 1, 0, '/media/a.mp4', 'video', 10, 100, 'aaa', 'completed', 1), "
+            "(2, 1, 1, '/media/b.mp4', 'video', 10, 100, 'bbb', 'completed', 1), "
+            "(3, 2, 0, '/media/a.mp4', 'video', 10, 100, '', 'skipped', 2), "
+            "(4, 2, 1, '/media/b.mp4', 'video', 10, 999, '', 'skipped', 2)")
+    engine.dispose()
+
+    store = Store(path)
+    try:
+        a, b = store.current.get("/media/a.mp4"), store.current.get("/media/b.mp4")
+    finally:
+        store.close()
+    assert a is not None and (a.item_id, a.sha256) == (3, "aaa")
+    assert b is None, "a touched file's content is unknown until it is read again (adding the folder again reads it)"
