@@ -134,10 +134,17 @@ V7_SKIPPED_ROWS_KEEP_CONTENT = [
               AND j.sha256 != '' AND j.id < items.id)""",
 ]
 
+V8_ENGINE_CRASHES = [
+    # The claim times (a JSON list) of a stage's consecutive claims that ended with the whole
+    # engine process crashing; the third sets its item aside as crash_loop (StageRepo.count_crash).
+    "ALTER TABLE stages ADD COLUMN crash_claims TEXT",
+]
+
 Migration = Sequence[str] | Callable[[Connection], None]
 
 MIGRATIONS: list[Migration] = [V1_JOBS_ITEMS_STAGES, V2_STEPS_AND_REVIEW, SEARCH_INDEX_SCHEMA, V4_CURRENT_CONTENT_AND_WATCHES,
-                               V5_ITEMS_BY_CONTENT, V6_JOB_CHANGE_COUNTER, V7_SKIPPED_ROWS_KEEP_CONTENT]
+                               V5_ITEMS_BY_CONTENT, V6_JOB_CHANGE_COUNTER, V7_SKIPPED_ROWS_KEEP_CONTENT,
+                               V8_ENGINE_CRASHES]
 
 
 def schema_version(conn: Connection) -> int:
