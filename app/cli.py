@@ -381,7 +381,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command in WITHOUT_ENGINE:
             return WITHOUT_ENGINE[args.command](args, resolve_data_dir(getattr(args, "data_dir", None)))
-        overrides = {"workers": args.workers} if args.command == "run" and args.workers else {}
+        overrides: dict[str, Any] = {}
+        if args.command == "run":
+            # This process is the engine: a crash report lets the next start tell a crash from a kill.
+            overrides["crash_reports"] = True
+            if args.workers:
+                overrides["workers"] = args.workers
         lib = Library.open(resolve_data_dir(getattr(args, "data_dir", None)), **overrides)
         try:
             return COMMANDS[args.command](args, lib)

@@ -79,6 +79,12 @@ class NeedsReview(SidecarError):
     code = "manual_review"
 
 
+class CrashLoop(SidecarError):
+    """The engine process itself died on this file again and again: the item is set aside so the queue goes on."""
+
+    code = "crash_loop"
+
+
 class ModelError(SidecarError):
     """A model-manager request that cannot be done as asked; ``code`` says why."""
 

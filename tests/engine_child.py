@@ -15,6 +15,7 @@ from pathlib import Path
 
 from app.engine.config import EngineConfig
 from app.engine.library import Library
+from app.engine.stage import StageContext
 from tests.engine_stages import fake_pipeline
 
 
@@ -36,15 +37,21 @@ def main() -> int:
     p.add_argument("--journal", type=Path)
     p.add_argument("--crash-after", choices=("started", "replaced"))
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--abort-on", help="file name whose extract stage aborts the whole process (os.abort)")
     args = p.parse_args()
 
     def observe(event: str, step: object) -> None:
         if args.crash_after == event:
             os._exit(9)
 
-    pipeline, _ = fake_pipeline(args.max_sleep, journal=args.journal)
+    def abort_on(ctx: StageContext) -> None:
+        if ctx.item.path.name == args.abort_on:
+            os.abort()
+
+    pipeline, _ = fake_pipeline(args.max_sleep, journal=args.journal, on_run=abort_on)
+    # Like `sidecar run`, this process is the engine: it writes a crash report.
     config = EngineConfig(workers=args.workers, lease_seconds=5.0, backoff_base=0.05, backoff_cap=0.2,
-                          poll_interval=0.05, progress_interval=0.0)
+                          poll_interval=0.05, progress_interval=0.0, crash_reports=True)
     lib = Library(args.data_dir, {"video": pipeline}, config, observe_step=observe)
     lib.start()
     print("ready", flush=True)

@@ -26,18 +26,24 @@ def test_connections_are_wal_full_sync_with_sqlite_vec(data_dir: Path) -> None:
         store.close()
 
 
-def test_database_from_schema_v1_upgrades_without_losing_rows(data_dir: Path) -> None:
-    path = data_dir / "old.sqlite3"
+def _database_at(path: Path, version: int, *inserts: str) -> Path:
+    """A library database left at schema ``version`` by an older Sidecar, holding these rows."""
     engine = open_engine(path)
-    assert upgrade(engine, target=1) == 1
+    assert upgrade(engine, target=version) == version
     with engine.connect().execution_options(sidecar_write=True) as conn, conn.begin():
-        conn.exec_driver_sql(
-            "INSERT INTO jobs (id, folder, state, paused, options, scan_report, created_at, updated_at) "
-            "VALUES (7, '/media', 'ready', 0, '{}', '{}', 1, 1)")
-        conn.exec_driver_sql(
-            "INSERT INTO items (id, job_id, ordinal, path, kind, sha256, status, updated_at) "
-            "VALUES (3, 7, 0, '/media/a.mp4', 'video', 'abc', 'completed', 1)")
+        for statement in inserts:
+            conn.exec_driver_sql(statement)
     engine.dispose()
+    return path
+
+
+def test_database_from_schema_v1_upgrades_without_losing_rows(data_dir: Path) -> None:
+    path = _database_at(
+        data_dir / "old.sqlite3", 1,
+        "INSERT INTO jobs (id, folder, state, paused, options, scan_report, created_at, updated_at) "
+        "VALUES (7, '/media', 'ready', 0, '{}', '{}', 1, 1)",
+        "INSERT INTO items (id, job_id, ordinal, path, kind, sha256, status, updated_at) "
+        "VALUES (3, 7, 0, '/media/a.mp4', 'video', 'abc', 'completed', 1)")
 
     store = Store(path)
     try:
@@ -48,3 +54,24 @@ def test_database_from_schema_v1_upgrades_without_losing_rows(data_dir: Path) ->
             assert conn.exec_driver_sql("SELECT count(*) FROM steps").scalar() == 0
     finally:
         store.close()
+
+
+def test_upgrade_gives_skipped_rows_of_a_known_file_version_their_content_back(data_dir: Path) -> None:
+    path = _database_at(
+        data_dir / "v6.sqlite3", 6,
+        "INSERT INTO jobs (id, folder, state, paused, options, scan_report, created_at, updated_at) "
+        "VALUES (1, '/media', 'completed', 0, '{}', '{}', 1, 1), (2, '/media', 'completed', 0, '{}', '{}', 2, 2)",
+        # processed once, then the folder was added again (and b.mp4 touched since)
+        "INSERT INTO items (id, job_id, ordinal, path, kind, size, mtime_ns, sha256, status, updated_at) VALUES "
+        "(1, 1, 0, '/media/a.mp4', 'video', 10, 100, 'aaa', 'completed', 1), "
+        "(2, 1, 1, '/media/b.mp4', 'video', 10, 100, 'bbb', 'completed', 1), "
+        "(3, 2, 0, '/media/a.mp4', 'video', 10, 100, '', 'skipped', 2), "
+        "(4, 2, 1, '/media/b.mp4', 'video', 10, 999, '', 'skipped', 2)")
+
+    store = Store(path)
+    try:
+        a, b = store.current.get("/media/a.mp4"), store.current.get("/media/b.mp4")
+    finally:
+        store.close()
+    assert a is not None and (a.item_id, a.sha256) == (3, "aaa")
+    assert b is None, "a touched file's content is unknown until it is read again (adding the folder again reads it)"

@@ -341,3 +341,53 @@ def test_watches_persist_and_the_table_is_what_settings_show(data_dir: Path, tmp
     assert load_settings(data_dir).watched_folders == [str(b)]
     assert cli_main(["watch", "remove", str(b), *base]) == 0
     assert load_settings(data_dir).watched_folders == []
+
+
+def test_adding_a_processed_folder_again_keeps_its_dialogue_findable(data_dir: Path, tmp_path: Path, fast_config) -> None:
+    folder = tmp_path / "lib"
+    same, touched, edited = (video(folder / f"{n}.mp4") for n in ("same", "touched", "edited"))
+    pipeline, digests = fake_pipeline()
+    lib = Library(data_dir, both_kinds(pipeline), fast_config)
+    try:
+        first = lib.add(folder, JobOptions())
+        lib.start()
+        lib.run_until_idle()
+        assert lib.status(first.id)[0].done == 3
+        with lib.store.db.write() as conn:  # what dialogue indexing stored for each video's lines
+            for clip in (same, touched, edited):
+                search_writes.upsert_dialogue(conn, str(clip), lib.store.current.get(str(clip)).sha256,
+                                              [(1.0, 2.0, f"the {clip.stem} train to Berlin", "en")],
+                                              [[1.0] + [0.0] * 383], text_model="t")
+    finally:
+        lib.close()
+
+    def found(lib: Library) -> set[str]:
+        with lib.store.db.read() as conn:
+            return {h.path for h in search_queries.fts_dialogue(conn, "Berlin", current=CurrentContent("current_items"))}
+
+    before = {str(same), str(touched), str(edited)}
+    os.utime(touched, ns=(time.time_ns(), time.time_ns() + 10**9))  # same bytes, new mtime
+    with open(edited, "ab") as fh:
+        fh.write(b"new bytes under the old subtitle\n")
+    lib = Library(data_dir, both_kinds(pipeline), fast_config)
+    try:
+        again = lib.add(folder, JobOptions())
+        assert (again.total, again.skipped) == (0, 3), "all three have our subtitle next to them"
+        assert found(lib) == before - {str(edited)}, "a skip keeps what is there; the edited bytes were never indexed"
+
+        add_watch(lib, folder, JobOptions())
+        WatchService(lib, FAST).catch_up(timeout=20)
+        lib.run_until_idle()
+        assert found(lib) == before - {str(edited)}
+        assert rows_for(lib, same) == rows_for(lib, touched) == 2, "the catch-up found nothing new to queue"
+    finally:
+        lib.close()
+    assert calls(digests, "same.mp4") == calls(digests, "touched.mp4") == 3
+
+    lib = Library(data_dir, both_kinds(pipeline), fast_config)  # the app restarted
+    try:
+        assert found(lib) == before - {str(edited)}
+        assert lib.store.current.get(str(same)).sha256 == lib.store.jobs.known_sha256(
+            str(same), same.stat().st_size, same.stat().st_mtime_ns) != ""
+    finally:
+        lib.close()

@@ -19,6 +19,10 @@ class EngineConfig:
     poll_interval: float = 0.5
     progress_interval: float = 0.5
     existing_policy: str = "skip"
+    # Write a crash report (faulthandler) so a file that crashes the engine process can be
+    # told from a kill; process-wide, so only the process that is the engine turns it on.
+    crash_reports: bool = False
+    crash_limit: int = 3
 
     @property
     def heartbeat_seconds(self) -> float:

@@ -17,7 +17,7 @@ from app.engine.config import EngineConfig
 from app.engine.gpu_gate import MemoryProbe
 from app.engine.kinds import ALL, LEFT_OUT_BY_DEFAULT, MEDIA_KINDS, ScanRules
 from app.engine.model_pool import ModelPool
-from app.engine.plan import content_sha256, plan_item
+from app.engine.plan import content_sha256, plan_item, skipped_sha256
 from app.engine.scan import scan
 from app.engine.scheduler import Scheduler
 from app.engine.stage import Pipeline
@@ -151,15 +151,18 @@ class Library:
         batch: list[NewItem] = []
         written = 0
         for n, entry in enumerate(entries):
+            try:
+                if entry.skip_reason:
+                    sha = skipped_sha256(self.store.jobs, self.store.current, entry.path, entry.size, entry.mtime_ns)
+                else:
+                    sha = content_sha256(self.store.jobs, entry.path, entry.size, entry.mtime_ns)
+            except OSError as exc:
+                report["problems"].append({"path": str(entry.path), "code": "unreadable_file", "message": str(exc)})
+                continue
             if entry.skip_reason:
                 batch.append(NewItem(path=str(entry.path), kind=entry.kind, size=entry.size, mtime_ns=entry.mtime_ns,
-                                     sha256="", skip_reason=entry.skip_reason))
+                                     sha256=sha, skip_reason=entry.skip_reason))
             else:
-                try:
-                    sha = content_sha256(self.store.jobs, entry.path, entry.size, entry.mtime_ns)
-                except OSError as exc:
-                    report["problems"].append({"path": str(entry.path), "code": "unreadable_file", "message": str(exc)})
-                    continue
                 batch.append(plan_item(self.store.jobs, self.pipelines[entry.kind], frozen, entry.path,
                                        entry.size, entry.mtime_ns, sha))
             if len(batch) >= _BATCH:

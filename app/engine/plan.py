@@ -14,6 +14,7 @@ from typing import Any, Mapping, Sequence
 
 from app.atomic_write import sha256_file
 from app.engine.stage import Pipeline, Stage
+from app.store.current_items import CurrentItemRepo
 from app.store.database import dumps
 from app.store.jobs import JobRepo
 from app.store.records import NewItem, NewStage
@@ -49,6 +50,24 @@ def content_sha256(repo: JobRepo, path: Path, size: int, mtime_ns: int) -> str:
     """The file's sha256, read from an earlier scan of the same version when there is one."""
     known = repo.known_sha256(str(path), size, mtime_ns)
     return known or (sha256_file(path) or "")
+
+
+def skipped_sha256(repo: JobRepo, current: CurrentItemRepo, path: Path, size: int, mtime_ns: int) -> str:
+    """The content a skipped file holds, when Sidecar already knows the file; ``""`` for a file never seen.
+
+    ``current_items`` is the newest row per path that has a sha256, so a skipped row
+    without one (a folder added again after new episodes arrived: its processed videos
+    are now "already subtitled") would hide the finished item and every cue it indexed.
+    The skipped row carries the content instead: the same version's recorded hash, or
+    a fresh hash when the path had content but the file was touched since (if the bytes
+    changed, the old results rightly stop being current). Files whose content Sidecar
+    never recorded are not read, so skipping a folder of subtitled videos stays a
+    directory scan.
+    """
+    known = repo.known_sha256(str(path), size, mtime_ns)
+    if known is None and current.had_content(str(path)):
+        known = sha256_file(path)
+    return known or ""
 
 
 def plan_item(repo: JobRepo, pipeline: Pipeline, options: Mapping[str, Any], path: Path, size: int, mtime_ns: int,

@@ -19,6 +19,7 @@ from typing import Callable, Mapping
 
 from app.engine.config import EngineConfig
 from app.engine.context import ClaimContext
+from app.engine.crash_reports import CrashRecorder, take_crash_report
 from app.engine.gpu_gate import GpuGate, MemoryProbe, NvmlProbe
 from app.engine.instances import InstanceLock
 from app.engine.model_pool import ModelPool
@@ -45,6 +46,7 @@ class Scheduler:
         self.config = config or EngineConfig()
         self.instance = InstanceLock(data_dir)
         store.stages.register_instance(self.instance.id, os.getpid(), socket.gethostname())
+        self._crashes = CrashRecorder(self.instance.folder, self.instance.id) if self.config.crash_reports else None
         self.pool = ModelPool(on_load=lambda spec: store.stages.count_model_load(spec.key))
         self.gate = GpuGate(self.config.gpu_budget_mb, self.config.max_gpu_concurrent,
                             probe if probe is not None else NvmlProbe())
@@ -83,6 +85,8 @@ class Scheduler:
 
     def start(self) -> None:
         self.recover()
+        if self._crashes is not None:
+            self._crashes.start()
         self._stopping.clear()
         for n in range(self.config.workers):
             t = threading.Thread(target=self._worker, args=(n,), name=f"sidecar-worker-{n}", daemon=True)
@@ -105,6 +109,8 @@ class Scheduler:
         self._threads.clear()
         self.pool.release_all()
         self.store.stages.forget_instance(self.instance.id)
+        if self._crashes is not None:
+            self._crashes.stop()
         self.instance.release()
 
     def wake(self) -> None:
@@ -141,6 +147,8 @@ class Scheduler:
 
     def _worker(self, n: int) -> None:
         owner = f"{self.instance.id}:{n}"
+        if self._crashes is not None:
+            self._crashes.worker_started(owner)
         while not self._stopping.is_set():
             try:
                 claim = self._next_claim(owner)
@@ -304,6 +312,10 @@ class Scheduler:
         """Reclaim at once what dead instances held, and any expired lease; returns the live instances."""
         others = [i for i in self.store.stages.instance_ids() if i != self.instance.id]
         dead = [i for i in others if self.instance.is_dead(i)]
+        for iid in dead:
+            crash = take_crash_report(self.instance.folder, iid)
+            if crash is not None:
+                self.store.stages.count_crash(crash.owner, crash.error, self.config.crash_limit)
         if dead:
             self.store.stages.reclaim(instances_gone=dead, expired=False)
             for iid in dead:

@@ -96,6 +96,13 @@ class CurrentItemRepo:
         with self.db.read() as conn:
             return conn.execute(select(items.c.id).where(items.c.path == path).limit(1)).first() is not None
 
+    def had_content(self, path: str) -> bool:
+        """Whether a row of ``path`` that is not removed recorded its content (current or hidden by a newer row)."""
+        with self.db.read() as conn:
+            return conn.execute(
+                select(items.c.id).where(items.c.path == path, items.c.removed == 0, items.c.sha256 != "").limit(1)
+            ).first() is not None
+
     def placed_files(self, path: str) -> list[PlacedFile]:
         """Files the items at ``path`` placed next to it (newest step per target), for moving them along on rename."""
         with self.db.read() as conn:

@@ -171,7 +171,8 @@ class JobRepo:
                 return 0
             conn.execute(
                 update(stages).where(stages.c.item_id.in_(ids), stages.c.status == StageState.FAILED)
-                .values(status=StageState.QUEUED, failures=0, retry_at=None, error_code=None, error=None, lease_owner=None, updated_at=now)
+                .values(status=StageState.QUEUED, failures=0, retry_at=None, error_code=None, error=None, lease_owner=None,
+                        crash_claims=None, updated_at=now)
             )
             conn.execute(update(items).where(items.c.id.in_(ids)).values(status=ItemState.PENDING, error_code=None, error=None, updated_at=now))
             job_ids = conn.execute(select(items.c.job_id).where(items.c.id.in_(ids)).distinct()).scalars().all()

@@ -118,10 +118,33 @@ V6_JOB_CHANGE_COUNTER = [
               WHERE id = (SELECT job_id FROM items WHERE id = NEW.item_id); END""",
 ]
 
+V7_SKIPPED_ROWS_KEEP_CONTENT = [
+    # Adding a folder again used to record its already-subtitled files with no sha256; being
+    # the newest rows of their paths, they hid the finished items and their search rows from
+    # current_items. A skipped row of a file version seen before (same path, size and mtime)
+    # gets that version's hash back, as app.engine.plan.skipped_sha256 now records it.
+    """UPDATE items SET sha256 = (
+            SELECT j.sha256 FROM items j
+            WHERE j.path = items.path AND j.size = items.size AND j.mtime_ns = items.mtime_ns
+              AND j.sha256 != '' AND j.id < items.id
+            ORDER BY j.id DESC LIMIT 1)
+        WHERE status = 'skipped' AND sha256 = '' AND EXISTS (
+            SELECT 1 FROM items j
+            WHERE j.path = items.path AND j.size = items.size AND j.mtime_ns = items.mtime_ns
+              AND j.sha256 != '' AND j.id < items.id)""",
+]
+
+V8_ENGINE_CRASHES = [
+    # The claim times (a JSON list) of a stage's consecutive claims that ended with the whole
+    # engine process crashing; the third sets its item aside as crash_loop (StageRepo.count_crash).
+    "ALTER TABLE stages ADD COLUMN crash_claims TEXT",
+]
+
 Migration = Sequence[str] | Callable[[Connection], None]
 
 MIGRATIONS: list[Migration] = [V1_JOBS_ITEMS_STAGES, V2_STEPS_AND_REVIEW, SEARCH_INDEX_SCHEMA, V4_CURRENT_CONTENT_AND_WATCHES,
-                               V5_ITEMS_BY_CONTENT, V6_JOB_CHANGE_COUNTER]
+                               V5_ITEMS_BY_CONTENT, V6_JOB_CHANGE_COUNTER, V7_SKIPPED_ROWS_KEEP_CONTENT,
+                               V8_ENGINE_CRASHES]
 
 
 def schema_version(conn: Connection) -> int:

@@ -11,18 +11,19 @@ is a plain "select one row, then update it" pair so it maps onto PostgreSQL's
 from __future__ import annotations
 
 import logging
+import time
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
 from sqlalchemy import Connection, and_, delete, exists, insert, or_, select, update
 from sqlalchemy.orm import aliased
 
-from app.errors import LeaseLost, NeedsReview
+from app.errors import CrashLoop, LeaseLost, NeedsReview
 from app.store.database import Database, dumps, loads
 from app.store.records import Claim
 from app.store.states import UNFINISHED_ITEMS, UNFINISHED_STAGES, ItemState, JobState, StageState
 from app.store.tables import instances, items, jobs, model_loads, results, stages
-from app.store.transitions import is_paused_all, requeue_running
+from app.store.transitions import is_paused_all, requeue_running, stop_unfinished
 
 log = logging.getLogger(__name__)
 
@@ -206,7 +207,7 @@ class StageRepo:
         with self.db.write() as conn:
             self._fenced_update(
                 conn, claim, status=StageState.SUCCEEDED, output=dumps(output), progress=1.0, lease_owner=None,
-                lease_expires_at=None, finished_at=now, error_code=None, error=None,
+                lease_expires_at=None, finished_at=now, error_code=None, error=None, crash_claims=None,
             )
             fp = conn.execute(select(stages.c.fingerprint).where(stages.c.id == claim.stage_id)).scalar_one()
             if fingerprint_cache and claim.item_sha256:
@@ -242,7 +243,7 @@ class StageRepo:
                 delay = min(backoff_cap, backoff_base * (2 ** (failures - 1)))
                 self._fenced_update(
                     conn, claim, status=StageState.QUEUED, failures=failures, retry_at=now + delay, lease_owner=None,
-                    lease_expires_at=None, error_code=code, error=message,
+                    lease_expires_at=None, error_code=code, error=message, crash_claims=None,
                 )
                 conn.execute(update(items).where(items.c.id == claim.item_id).values(status=ItemState.PENDING, updated_at=now))
             else:
@@ -293,6 +294,35 @@ class StageRepo:
         if count:
             log.info("reclaimed %d stage(s)", count)
         return count
+
+    def count_crash(self, owner: str, report: str, limit: int) -> bool:
+        """The engine process of ``owner`` crashed while that worker ran its claimed stage: count it.
+
+        Only crashes count, never kills (see :mod:`app.engine.crash_reports`), and only
+        consecutive claims of the same stage: finishing or failing normally clears the
+        count. At ``limit`` the item is failed with ``crash_loop`` and the evidence (the
+        stage, its claim times, the crash) so a restarted engine stops claiming it and
+        the rest of the queue goes on. Returns True when the item was set aside.
+        """
+        now = self.db.now()
+        with self.db.write() as conn:
+            row = conn.execute(
+                select(stages.c.id, stages.c.item_id, stages.c.name, stages.c.started_at, stages.c.crash_claims)
+                .where(stages.c.lease_owner == owner, stages.c.status == StageState.RUNNING)
+            ).first()
+            if row is None:
+                return False
+            claims = [*(loads(row.crash_claims) or []), row.started_at]
+            conn.execute(update(stages).where(stages.c.id == row.id).values(crash_claims=dumps(claims), updated_at=now))
+            if len(claims) < limit:
+                return False
+            when = ", ".join(time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t)) for t in claims)
+            message = (f"Sidecar's engine crashed {len(claims)} times in a row while working on this file "
+                       f"(step “{row.name}”, started {when}; the crash: {report}). It was set aside so the "
+                       "other files could go on; retry it after updating Sidecar or its models.")
+            stop_unfinished(conn, items.c.id == row.item_id, ItemState.FAILED, CrashLoop.code, message, now)
+        log.warning("item %s set aside after %d engine crashes in stage %s", row.item_id, len(claims), row.name)
+        return True
 
     # -- instances and counters -----------------------------------------------------------
 

@@ -49,7 +49,7 @@ stages = Table(
     Column("lease_expires_at", Float), Column("claim_generation", Integer), Column("progress", Float),
     Column("note", Text), Column("partial", Text), Column("output", Text), Column("reused", Integer),
     Column("error_code", Text), Column("error", Text), Column("started_at", Float),
-    Column("finished_at", Float), Column("updated_at", Float),
+    Column("finished_at", Float), Column("updated_at", Float), Column("crash_claims", Text),
 )
 
 results = Table(

@@ -105,6 +105,13 @@ def test_search_finds_the_spoken_phrase_as_dialogue_at_its_start_time(transcribe
 
 def test_adding_the_folder_again_skips_every_already_subtitled_audio_file(transcribed: Run,
                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    def search() -> list[dict[str, Any]]:
+        return _cli_json(capsys, "search", "Zug nach Berlin", "--kind", "dialogue",
+                         "--data-dir", str(transcribed.data_dir))["results"]
+
+    before = search()
+    assert before and before[0]["path"] == str(transcribed.folder / "Vortrag.flac")
     (job,) = _cli_json(capsys, "add", str(transcribed.folder), "--kind", "audio",
                        "--data-dir", str(transcribed.data_dir))["jobs"]
     assert (job["status"], job["total"], job["skipped"]) == ("completed", 0, 3)
+    assert search() == before, "skipping already-subtitled files keeps their dialogue findable"
