@@ -51,7 +51,7 @@ SHORT_ENGLISH_TEXT = "Hello there. This is a short test of the subtitle machine.
 TIMELINE_SENTENCES = [
     ("submarine", "The yellow submarine travels slowly across the ocean."),
     ("chocolate", "My grandmother bakes chocolate cookies on Sunday."),
-    ("elephants", "Seven elephants walked through the dusty village."),
+    ("elephant", "Seven elephants walked through the dusty village."),
 ]
 #: Silence between the timeline sentences (seconds).
 TIMELINE_PAUSE_S = 1.2
@@ -288,7 +288,7 @@ class MediaFactory:
 
         return self._once(f"audio_hole{seconds}", build)
 
-    def recorder_ts(self, audio_delay: float = 0.5) -> TimedClip:
+    def recorder_ts(self, audio_delay: float = 1.5) -> TimedClip:
         """An MPEG-TS as a DVB recorder writes it: MPEG-2 video and MP2 audio, timestamps from ~1.4 s
         (players show that as 0:00), the audio starting ``audio_delay`` after the picture."""
         speech = self.timeline_speech()
