@@ -136,15 +136,18 @@ class _Timeline:
     timestamp runs more than :data:`_GAP_TOLERANCE_S` past the audio fed so far starts
     after a hole (missing packets, a recorder's dropout): the hole becomes silence.
     Smaller differences are timestamp rounding and are ignored, so a gapless stream
-    starting at 0:00 is written exactly as a plain sequential decode.
+    starting at 0:00 is written exactly as a plain sequential decode. A timestamp
+    past the container's end is damage, not a hole: that audio follows on without
+    silence, so a broken file cannot make the workspace fill with hours of zeros.
     """
 
-    def __init__(self, out: BinaryIO, origin_s: float):
+    def __init__(self, out: BinaryIO, origin_s: float, duration_s: float | None):
         import av
 
         self._av = av
         self._out = out
         self._origin = origin_s
+        self._end = duration_s
         self._resampler = av.AudioResampler(format="flt", layout="mono", rate=SAMPLE_RATE)
         self._fed_s: float | None = None  # timeline position where the next fed frame would start
         self._skip = 0  # samples still to drop (audio before 0:00)
@@ -152,6 +155,8 @@ class _Timeline:
 
     def add(self, frame: "av.AudioFrame") -> None:
         at = None if frame.pts is None or frame.time_base is None else float(frame.pts * frame.time_base) - self._origin
+        if at is not None and self._end is not None and at > self._end:
+            at = None
         if self._fed_s is None:
             start = at or 0.0
             self._silence(round(start * SAMPLE_RATE))
@@ -199,7 +204,8 @@ def _decode_to(container: "av.container.InputContainer", stream: "av.AudioStream
 
     packets = bad = 0
     with open(tmp, "wb") as out:
-        timeline = _Timeline(out, _presentation_start(container, stream))
+        duration = container.duration / 1_000_000 if container.duration else None
+        timeline = _Timeline(out, _presentation_start(container, stream), duration)
         try:
             for packet in container.demux(stream):
                 packets += 1
