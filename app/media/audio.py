@@ -132,11 +132,13 @@ class _Timeline:
     Sample ``n`` of the file is at ``n / SAMPLE_RATE`` seconds on the player's clock
     (0:00 = the presentation start, the earliest start among the container's streams),
     so every later time (segments, cues, resume offsets) needs no correction. Audio
-    timed before 0:00 (encoder priming) is dropped. Inside the stream, a frame whose
-    timestamp runs more than :data:`_GAP_TOLERANCE_S` past the audio fed so far starts
-    after a hole (missing packets, a recorder's dropout): the hole becomes silence.
-    Smaller differences are timestamp rounding and are ignored, so a gapless stream
-    starting at 0:00 is written exactly as a plain sequential decode. A timestamp
+    timed before 0:00 (an edit list cutting the audio's head) is dropped. Inside the
+    stream, a frame whose timestamp runs more than :data:`_GAP_TOLERANCE_S` past the
+    audio fed so far starts after a hole (missing packets, a recorder's dropout): the
+    hole becomes silence. Smaller differences, at the start too (an Opus or AAC
+    priming of a few milliseconds), are ignored: far below what a viewer notices, and
+    a gapless stream starting within them is written exactly as a plain sequential
+    decode, so files that were subtitled right before keep the very same cues. A timestamp
     past the container's end is damage, not a hole: that audio follows on without
     silence, so a broken file cannot make the workspace fill with hours of zeros.
     """
@@ -158,7 +160,7 @@ class _Timeline:
         if at is not None and self._end is not None and at > self._end:
             at = None
         if self._fed_s is None:
-            start = at or 0.0
+            start = at if at is not None and abs(at) > _GAP_TOLERANCE_S else 0.0
             self._silence(round(start * SAMPLE_RATE))
             self._skip = max(0, round(-start * SAMPLE_RATE))
             self._fed_s = start
