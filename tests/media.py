@@ -6,6 +6,11 @@ FLAC, Opus…) from the ``ffmpeg`` CLI.
 Everything is deterministic (fixed text, voices, rates, bit-exact flags) and built
 lazily, once per test session, by :class:`MediaFactory` (the ``media`` fixture).
 
+Recordings whose audio does not start at the picture's 0:00 are built with a known
+timeline (:class:`TimedClip`): speech delayed in the container, a hole inside the
+audio stream, an MPEG-TS as a recorder writes it. Where each sentence starts is
+computed from how the file was built, never from what Sidecar extracts.
+
 Broken inputs are real too: a video without an audio stream, an MP4 cut in half
 (its index is at the end, so the rest is unreadable), a text file named ``.mkv``.
 """
@@ -15,7 +20,10 @@ from __future__ import annotations
 import shutil
 import subprocess
 import wave
+from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 #: Distinct, numbered English sentences: each has one rare key word tests look for.
 ENGLISH_SENTENCES = [
@@ -38,6 +46,17 @@ GERMAN_TEXT = (
     "Morgen fahren wir mit dem Zug nach Berlin."
 )
 SHORT_ENGLISH_TEXT = "Hello there. This is a short test of the subtitle machine. The weather is lovely today."
+
+#: Short sentences with one key word each, spoken apart: each becomes its own cue.
+TIMELINE_SENTENCES = [
+    ("submarine", "The yellow submarine travels slowly across the ocean."),
+    ("chocolate", "My grandmother bakes chocolate cookies on Sunday."),
+    ("elephant", "Seven elephants walked through the dusty village."),
+]
+#: Silence between the timeline sentences (seconds).
+TIMELINE_PAUSE_S = 1.2
+#: The AAC frame: sentence parts are padded to whole frames so a timestamp jump lands between two.
+_AAC_FRAME = 1024
 
 _BITEXACT = ["-fflags", "+bitexact", "-flags:v", "+bitexact", "-flags:a", "+bitexact", "-map_metadata", "-1"]
 
@@ -96,6 +115,38 @@ def silence_wav(dest: Path, seconds: float) -> Path:
     _run(["ffmpeg", "-y", "-v", "error", "-f", "lavfi", "-i", "anullsrc=r=16000:cl=mono", "-t", f"{seconds:.3f}",
           "-c:a", "pcm_s16le", *_BITEXACT, str(dest)])
     return dest
+
+
+def speech_onset(samples: np.ndarray, rate: int, threshold: float = 0.02) -> float:
+    """Seconds to the first sample louder than ``threshold`` (full scale 1.0): where speech starts."""
+    loud = np.flatnonzero(np.abs(samples) > threshold)
+    assert loud.size, "no speech in the samples"
+    return float(loud[0]) / rate
+
+
+def read_wav(path: Path) -> tuple[np.ndarray, int]:
+    """Mono 16-bit WAV as floats in [-1, 1], and its sample rate."""
+    with wave.open(str(path), "rb") as wav:
+        assert wav.getnchannels() == 1 and wav.getsampwidth() == 2
+        data = np.frombuffer(wav.readframes(wav.getnframes()), dtype="<i2")
+        return data.astype(np.float32) / 32768.0, wav.getframerate()
+
+
+def write_wav(dest: Path, samples: np.ndarray, rate: int) -> Path:
+    with wave.open(str(dest), "wb") as wav:
+        wav.setnchannels(1)
+        wav.setsampwidth(2)
+        wav.setframerate(rate)
+        wav.writeframes((np.clip(samples, -1.0, 1.0) * 32767).astype("<i2").tobytes())
+    return dest
+
+
+@dataclass(frozen=True)
+class TimedClip:
+    """A generated recording and where each of :data:`TIMELINE_SENTENCES` starts on the player's clock."""
+
+    path: Path
+    onsets: tuple[float, ...]  # seconds after what a player shows as 0:00, one per sentence
 
 
 def media_duration(path: Path) -> float:
@@ -174,6 +225,83 @@ class MediaFactory:
             f"silence{seconds}",
             lambda: mux(silence_wav(self.root / "silence.wav", seconds), self.root / "silence.mp4"),
         )
+
+    # real recordings' timelines ----------------------------------------------
+    def _timeline_parts(self) -> tuple[list[np.ndarray], int, list[float]]:
+        """The timeline sentences, each followed by its pause and padded to whole AAC frames,
+        with the speech onset inside each part."""
+        parts, onsets, rate = [], [], 0
+        for i, (_, sentence) in enumerate(TIMELINE_SENTENCES):
+            samples, rate = read_wav(speak(sentence, "en-us", self.root / f"timeline{i}.wav"))
+            onsets.append(speech_onset(samples, rate))
+            padded = -(-(samples.size + int(TIMELINE_PAUSE_S * rate)) // _AAC_FRAME) * _AAC_FRAME
+            parts.append(np.pad(samples, (0, padded - samples.size)))
+        return parts, rate, onsets
+
+    def timeline_speech(self) -> TimedClip:
+        """The three timeline sentences as one WAV starting at 0 s."""
+
+        def build() -> TimedClip:
+            parts, rate, onsets = self._timeline_parts()
+            starts = np.cumsum([0] + [p.size for p in parts[:-1]]) / rate
+            wav = write_wav(self.root / "timeline.wav", np.concatenate(parts), rate)
+            return TimedClip(wav, tuple(float(s + o) for s, o in zip(starts, onsets)))
+
+        return self._once("timeline_speech", build)
+
+    def speech_at_zero(self) -> TimedClip:
+        """The timeline sentences muxed at t=0 in an MP4, as every earlier test clip is."""
+        speech = self.timeline_speech()
+        return self._once("speech_at_zero", lambda: TimedClip(mux(speech.path, self.root / "at_zero.mp4"), speech.onsets))
+
+    def delayed(self, suffix: str, seconds: float = 4.0) -> TimedClip:
+        """The picture from 0:00, the audio stream starting ``seconds`` later (``-itsoffset``: an edit list
+        in MP4, a later first timestamp in Matroska and MPEG-TS)."""
+        speech = self.timeline_speech()
+
+        def build() -> TimedClip:
+            dest = self.root / f"delayed{seconds:g}{suffix}"
+            _run(["ffmpeg", "-y", "-v", "error", "-threads", "1", "-f", "lavfi", "-i", "color=c=navy:s=160x90:r=10",
+                  "-itsoffset", f"{seconds:.3f}", "-i", str(speech.path), "-map", "0:v", "-map", "1:a",
+                  "-c:a", "aac", "-b:a", "64k", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
+                  "-t", f"{seconds + wav_duration(speech.path):.3f}", *_BITEXACT, str(dest)])
+            return TimedClip(dest, tuple(t + seconds for t in speech.onsets))
+
+        return self._once(f"delayed{seconds}{suffix}", build)
+
+    def audio_hole(self, seconds: float = 3.0) -> TimedClip:
+        """An MKV whose audio packets are missing for ``seconds`` after the first sentence: the
+        timestamps jump (as after a recorder's dropout); no silent packets fill the hole."""
+        speech = self.timeline_speech()
+
+        def build() -> TimedClip:
+            parts, rate, _ = self._timeline_parts()
+            jump_at = parts[0].size / rate  # a whole number of AAC frames: the jump falls between two
+            dest = self.root / "audio_hole.mkv"
+            _run(["ffmpeg", "-y", "-v", "error", "-threads", "1", "-f", "lavfi", "-i", "color=c=navy:s=160x90:r=10",
+                  "-i", str(speech.path), "-filter_complex",
+                  f"[1:a]asetnsamples=n={_AAC_FRAME},asetpts='PTS+gte(T\\,{jump_at - 0.001:.6f})*{seconds:g}/TB'[a]",
+                  "-map", "0:v", "-map", "[a]", "-c:a", "aac", "-b:a", "64k", "-c:v", "libx264", "-preset",
+                  "ultrafast", "-pix_fmt", "yuv420p", "-t", f"{seconds + wav_duration(speech.path):.3f}",
+                  *_BITEXACT, str(dest)])
+            return TimedClip(dest, tuple(t + (seconds if t > jump_at else 0.0) for t in speech.onsets))
+
+        return self._once(f"audio_hole{seconds}", build)
+
+    def recorder_ts(self, audio_delay: float = 1.5) -> TimedClip:
+        """An MPEG-TS as a DVB recorder writes it: MPEG-2 video and MP2 audio, timestamps from ~1.4 s
+        (players show that as 0:00), the audio starting ``audio_delay`` after the picture."""
+        speech = self.timeline_speech()
+
+        def build() -> TimedClip:
+            dest = self.root / "recorder.ts"
+            _run(["ffmpeg", "-y", "-v", "error", "-threads", "1", "-f", "lavfi", "-i", "color=c=navy:s=160x90:r=25",
+                  "-itsoffset", f"{audio_delay:.3f}", "-i", str(speech.path), "-map", "0:v", "-map", "1:a",
+                  "-c:a", "mp2", "-b:a", "128k", "-ar", "48000", "-c:v", "mpeg2video", "-b:v", "200k",
+                  "-t", f"{audio_delay + wav_duration(speech.path):.3f}", *_BITEXACT, "-f", "mpegts", str(dest)])
+            return TimedClip(dest, tuple(t + audio_delay for t in speech.onsets))
+
+        return self._once(f"recorder_ts{audio_delay}", build)
 
     # broken ---------------------------------------------------------------
     def no_audio(self) -> Path:

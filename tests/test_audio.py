@@ -82,3 +82,54 @@ def test_silence_is_extracted_as_silence(media, tmp_path: Path) -> None:
     info = extract_audio(media.silence(), tmp_path / "s.f32")
     assert info.duration_s == pytest.approx(8.0, abs=0.1)
     assert float(np.abs(load_audio(tmp_path / "s.f32")).max()) < 1e-3
+
+
+def _speech_starts(samples: np.ndarray, quiet_s: float = 0.6) -> list[float]:
+    """Where speech starts again after at least ``quiet_s`` of silence (energy threshold)."""
+    loud = np.flatnonzero(np.abs(samples) > 0.02)
+    starts = [loud[0]] + [loud[i + 1] for i in np.flatnonzero(np.diff(loud) > quiet_s * SAMPLE_RATE)]
+    return [float(s) / SAMPLE_RATE for s in starts]
+
+
+#: AAC's 1024-sample priming that a demuxer does not always trim (46 ms at 22.05 kHz), plus rounding.
+_ONSET_TOLERANCE_S = 0.06
+
+
+@pytest.mark.parametrize("clip", ["delayed.mp4", "delayed.mkv", "delayed.ts", "audio_hole", "recorder_ts", "at_zero"])
+def test_extracted_speech_sits_where_a_player_plays_it(media, tmp_path: Path, clip: str) -> None:
+    timed = {"delayed.mp4": lambda: media.delayed(".mp4"), "delayed.mkv": lambda: media.delayed(".mkv"),
+             "delayed.ts": lambda: media.delayed(".ts"), "audio_hole": media.audio_hole,
+             "recorder_ts": media.recorder_ts, "at_zero": media.speech_at_zero}[clip]()
+    info = extract_audio(timed.path, tmp_path / "a.f32")
+    starts = _speech_starts(np.asarray(load_audio(info.path)))
+    assert len(starts) == len(timed.onsets), (starts, timed.onsets)
+    for found, expected in zip(starts, timed.onsets):
+        assert expected - 0.005 <= found <= expected + _ONSET_TOLERANCE_S, (starts, timed.onsets)
+    assert info.duration_s == pytest.approx(timed.onsets[-1] + 3.0, abs=3.0)  # the whole timeline, silence included
+
+
+def test_a_hole_in_the_audio_stream_becomes_silence_of_its_length(media, tmp_path: Path) -> None:
+    plain = extract_audio(media.delayed(".mkv", seconds=0.0).path, tmp_path / "plain.f32")
+    holed = extract_audio(media.audio_hole(3.0).path, tmp_path / "holed.f32")
+    assert holed.duration_s - plain.duration_s == pytest.approx(3.0, abs=0.05)
+
+
+def _sequential_decode(src: Path) -> np.ndarray:
+    """Every decoded sample in order, timestamps ignored: what extraction wrote before timelines mattered."""
+    import av
+
+    resampler = av.AudioResampler(format="flt", layout="mono", rate=SAMPLE_RATE)
+    with av.open(str(src)) as container:
+        frames = [out for frame in container.decode(audio=0) for out in resampler.resample(frame)]
+    frames += resampler.resample(None)
+    return np.concatenate([f.to_ndarray().reshape(-1) for f in frames])
+
+
+@pytest.mark.parametrize("clip", ["timeline at zero.mp4", "german.webm", "german.mkv"])
+def test_audio_already_at_zero_is_extracted_exactly_as_before(media, tmp_path: Path, clip: str) -> None:
+    """Files that were right before (audio at 0:00, or a few ms of Opus/AAC priming off it, no holes)
+    give the very same samples, so the very same cues."""
+    src = {"timeline at zero.mp4": lambda: media.speech_at_zero().path, "german.webm": lambda: media.german(".webm"),
+           "german.mkv": lambda: media.german(".mkv")}[clip]()
+    info = extract_audio(src, tmp_path / "a.f32")
+    assert np.array_equal(np.asarray(load_audio(info.path)), _sequential_decode(src))

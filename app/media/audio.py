@@ -6,6 +6,13 @@ transcribe stage then memory-maps the result. The file is raw little-endian floa
 (``.f32``) rather than ``.npy`` because its length is unknown until decoding ends and
 raw samples can be streamed to disk without holding a two-hour film in memory.
 
+The file is on the player's timeline, not the audio stream's: sample ``n`` plays at
+``n / 16000`` s after what a player shows as 0:00. Recordings rarely start their audio
+there (a TV recorder's MPEG-TS starts at ~1.4 s, a remux may delay the audio by
+seconds, packets go missing), so the audio is placed by its timestamps, with silence
+for late starts and holes (:class:`_Timeline`). Cue times built from it then match
+the picture with no time map to carry through the later stages.
+
 :func:`load_audio` reads from an offset only: a transcription resumed after a
 checkpoint at 41 min never touches the first 41 minutes again. Each read is recorded
 in :data:`READS` (per process) so tests can prove it.
@@ -13,20 +20,26 @@ in :data:`READS` (per process) so tests can prove it.
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
 from app.errors import MediaError
 from app.atomic_write import fsync_dir
 
+log = logging.getLogger(__name__)
+
 SAMPLE_RATE = 16_000
 _DTYPE = np.dtype("<f4")
 #: Share of packets allowed to fail decoding before the file counts as corrupt.
 _MAX_BAD_PACKET_SHARE = 0.5
+#: Timestamp jumps larger than this inside the audio are holes, filled with silence (ffmpeg's ``min_hard_comp``).
+_GAP_TOLERANCE_S = 0.1
 
 
 @dataclass(frozen=True)
@@ -113,40 +126,106 @@ def extract_audio(src: Path, dest: Path) -> AudioInfo:
     )
 
 
+class _Timeline:
+    """Writes resampled audio where the player shows it: silence before late starts and in holes.
+
+    Sample ``n`` of the file is at ``n / SAMPLE_RATE`` seconds on the player's clock
+    (0:00 = the presentation start, the earliest start among the container's streams),
+    so every later time (segments, cues, resume offsets) needs no correction. Audio
+    timed before 0:00 (an edit list cutting the audio's head) is dropped. Inside the
+    stream, a frame whose timestamp runs more than :data:`_GAP_TOLERANCE_S` past the
+    audio fed so far starts after a hole (missing packets, a recorder's dropout): the
+    hole becomes silence. Smaller differences, at the start too (an Opus or AAC
+    priming of a few milliseconds), are ignored: far below what a viewer notices, and
+    a gapless stream starting within them is written exactly as a plain sequential
+    decode, so files that were subtitled right before keep the very same cues. A timestamp
+    past the container's end is damage, not a hole: that audio follows on without
+    silence, so a broken file cannot make the workspace fill with hours of zeros.
+    """
+
+    def __init__(self, out: BinaryIO, origin_s: float, duration_s: float | None):
+        import av
+
+        self._av = av
+        self._out = out
+        self._origin = origin_s
+        self._end = duration_s
+        self._resampler = av.AudioResampler(format="flt", layout="mono", rate=SAMPLE_RATE)
+        self._fed_s: float | None = None  # timeline position where the next fed frame would start
+        self._skip = 0  # samples still to drop (audio before 0:00)
+        self.samples = 0
+
+    def add(self, frame: "av.AudioFrame") -> None:
+        at = None if frame.pts is None or frame.time_base is None else float(frame.pts * frame.time_base) - self._origin
+        if at is not None and self._end is not None and at > self._end:
+            at = None
+        if self._fed_s is None:
+            start = at if at is not None and abs(at) > _GAP_TOLERANCE_S else 0.0
+            self._silence(round(start * SAMPLE_RATE))
+            self._skip = max(0, round(-start * SAMPLE_RATE))
+            self._fed_s = start
+        elif at is not None and at - self._fed_s > _GAP_TOLERANCE_S:
+            self.flush()  # the resampler's buffered tail belongs before the hole
+            self._resampler = self._av.AudioResampler(format="flt", layout="mono", rate=SAMPLE_RATE)
+            log.info("audio resumes at %.2f s after a %.2f s hole; filled with silence", at, at - self._fed_s)
+            self._silence(round(at * SAMPLE_RATE) - self.samples)
+            self._fed_s = at
+        self._write(self._resampler.resample(frame))
+        self._fed_s += frame.samples / frame.sample_rate
+
+    def flush(self) -> None:
+        self._write(self._resampler.resample(None))
+
+    def _silence(self, count: int) -> None:
+        if count > 0:
+            self._out.write(np.zeros(count, dtype=_DTYPE).tobytes())
+            self.samples += count
+
+    def _write(self, frames: list) -> None:
+        for frame in frames:
+            data = frame.to_ndarray().reshape(-1).astype(_DTYPE, copy=False)
+            if self._skip:
+                dropped = min(self._skip, data.size)
+                data, self._skip = data[dropped:], self._skip - dropped
+            self._out.write(data.tobytes())
+            self.samples += data.size
+
+
+def _presentation_start(container: "av.container.InputContainer", stream: "av.AudioStream") -> float:
+    """Seconds a player shows as 0:00: the container's start (its earliest stream), else the audio's own."""
+    if container.start_time is not None:
+        return container.start_time / 1_000_000
+    if stream.start_time is not None and stream.time_base is not None:
+        return float(stream.start_time * stream.time_base)
+    return 0.0
+
+
 def _decode_to(container: "av.container.InputContainer", stream: "av.AudioStream", tmp: Path, src: Path) -> int:
     """Demux packet by packet so one damaged packet costs that packet, not the file."""
     import av
 
-    resampler = av.AudioResampler(format="flt", layout="mono", rate=SAMPLE_RATE)
-    samples = packets = bad = 0
+    packets = bad = 0
     with open(tmp, "wb") as out:
-
-        def write(frames: list) -> int:
-            n = 0
-            for frame in frames:
-                data = frame.to_ndarray().reshape(-1).astype(_DTYPE, copy=False)
-                out.write(data.tobytes())
-                n += data.size
-            return n
-
+        duration = container.duration / 1_000_000 if container.duration else None
+        timeline = _Timeline(out, _presentation_start(container, stream), duration)
         try:
             for packet in container.demux(stream):
                 packets += 1
                 try:
                     for frame in packet.decode():
-                        samples += write(resampler.resample(frame))
+                        timeline.add(frame)
                 except av.error.InvalidDataError:
                     bad += 1
-            samples += write(resampler.resample(None))
+            timeline.flush()
         except av.FFmpegError as exc:
-            if samples == 0:
+            if timeline.samples == 0:
                 raise _corrupt(src, str(exc)) from exc
-            raise _corrupt(src, f"decoding stopped after {samples / SAMPLE_RATE:.1f} s: {exc}") from exc
+            raise _corrupt(src, f"decoding stopped after {timeline.samples / SAMPLE_RATE:.1f} s: {exc}") from exc
         if packets and bad / packets > _MAX_BAD_PACKET_SHARE:
             raise _corrupt(src, f"{bad} of {packets} audio packets are damaged")
         out.flush()
         os.fsync(out.fileno())
-    return samples
+    return timeline.samples
 
 
 def audio_duration(path: Path) -> float:

@@ -101,7 +101,7 @@ def _has_accelerator() -> bool:
 
 
 class ExtractAudioStage:
-    """Decode the first audio stream to 16 kHz mono float32 in the workspace (CPU).
+    """Decode the first audio stream to 16 kHz mono float32 on the player's timeline, in the workspace (CPU).
 
     Not durable: its output points at a workspace file that is deleted with the item.
     """
@@ -110,7 +110,9 @@ class ExtractAudioStage:
     durable = False
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
-        return {"sample_rate": SAMPLE_RATE, "format": "f32le-mono"}
+        # "timeline": samples sit on the player's clock (delays and holes honoured), so cues
+        # stored from the earlier stream-relative audio are redone.
+        return {"sample_rate": SAMPLE_RATE, "format": "f32le-mono", "timeline": "player"}
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return None
