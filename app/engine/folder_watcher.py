@@ -405,7 +405,7 @@ class FolderWatcher:
                 names = os.listdir(path.parent)
             except OSError:
                 names = []
-            reason = kind.skip_reason(path, names)
+            reason = kind.skip_reason(path, names, self.options)
             if reason:
                 # Unlike a job's scan, keep the hash: the item is then current and the next
                 # catch-up sees this file as known instead of adding it again.

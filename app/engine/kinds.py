@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from app.engine.stage import Pipeline
 from app.errors import SidecarError
@@ -26,8 +26,12 @@ if TYPE_CHECKING:
 ALL = "all"
 """The ``--kind`` choice that selects every registered kind."""
 
-SkipRule = Callable[[Path, Sequence[str]], "str | None"]
-"""``(file, names in its folder) -> reason``: why a file needs no work (e.g. already subtitled), else None."""
+SkipRule = Callable[[Path, Sequence[str], Mapping[str, Any]], "str | None"]
+"""``(file, names in its folder, the job's options) -> reason``: why a file needs no work for this job, else None.
+
+The options are what the job froze (:class:`app.engine.library.JobOptions`): a video
+subtitled in German is done for a German job, not for a French one.
+"""
 PipelineFactory = Callable[[Path, "Settings"], Pipeline]
 
 
@@ -42,8 +46,8 @@ class MediaKind:
     pipeline: PipelineFactory
     skip: SkipRule | None = None
 
-    def skip_reason(self, path: Path, sibling_names: Sequence[str]) -> str | None:
-        return self.skip(path, sibling_names) if self.skip is not None else None
+    def skip_reason(self, path: Path, sibling_names: Sequence[str], options: Mapping[str, Any]) -> str | None:
+        return self.skip(path, sibling_names, options) if self.skip is not None else None
 
 
 class MediaKinds:

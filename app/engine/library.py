@@ -139,7 +139,7 @@ class Library:
         owner = owner or (self._scheduler.instance.id if self._scheduler else f"cli-{id(self)}")
         frozen = {**options.as_dict(), "models": frozen_models(self.data_dir)}
         job_id = self.store.jobs.create(str(path), frozen, owner)
-        result = scan(path, recursive=not options.top_level, kinds=kinds)
+        result = scan(path, recursive=not options.top_level, kinds=kinds, options=frozen)
         report = result.report()
         unsupported = [e for e in result.entries if e.kind not in available]
         if unsupported:

@@ -13,6 +13,7 @@ import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Mapping
 
 from app.engine.kinds import MEDIA_KINDS
 
@@ -42,15 +43,20 @@ class ScanResult:
         }
 
 
-def scan(root: Path, recursive: bool = True, kinds: frozenset[str] | None = None) -> ScanResult:
-    """Walk ``root`` once (or a single file), in a stable order; ``kinds`` defaults to every registered kind."""
+def scan(root: Path, recursive: bool = True, kinds: frozenset[str] | None = None,
+         options: Mapping[str, Any] | None = None) -> ScanResult:
+    """Walk ``root`` once (or a single file), in a stable order; ``kinds`` defaults to every registered kind.
+
+    ``options`` are the job's (its target language decides what counts as already subtitled).
+    """
     result = ScanResult()
     kinds = frozenset(MEDIA_KINDS.names()) if kinds is None else kinds
+    options = options or {}
     if root.is_file():
-        _add_file(result, root, root.parent, [p.name for p in _safe_listdir(root.parent, result)], kinds)
+        _add_file(result, root, root.parent, [p.name for p in _safe_listdir(root.parent, result)], kinds, options)
         return result
     visited: set[tuple[int, int]] = set()
-    _walk(root, result, recursive, kinds, visited)
+    _walk(root, result, recursive, kinds, options, visited)
     return result
 
 
@@ -63,7 +69,8 @@ def _safe_listdir(folder: Path, result: ScanResult) -> list[os.DirEntry[str]]:
         return []
 
 
-def _walk(folder: Path, result: ScanResult, recursive: bool, kinds: frozenset[str], visited: set[tuple[int, int]]) -> None:
+def _walk(folder: Path, result: ScanResult, recursive: bool, kinds: frozenset[str], options: Mapping[str, Any],
+          visited: set[tuple[int, int]]) -> None:
     try:
         st = folder.stat()
     except OSError as exc:
@@ -87,12 +94,13 @@ def _walk(folder: Path, result: ScanResult, recursive: bool, kinds: frozenset[st
             if recursive:
                 subfolders.append(path)
             continue
-        _add_file(result, path, folder, names, kinds)
+        _add_file(result, path, folder, names, kinds, options)
     for sub in subfolders:
-        _walk(sub, result, recursive, kinds, visited)
+        _walk(sub, result, recursive, kinds, options, visited)
 
 
-def _add_file(result: ScanResult, path: Path, folder: Path, names: list[str], kinds: frozenset[str]) -> None:
+def _add_file(result: ScanResult, path: Path, folder: Path, names: list[str], kinds: frozenset[str],
+              options: Mapping[str, Any]) -> None:
     kind = MEDIA_KINDS.of(path)
     if kind is None or kind.name not in kinds:
         return
@@ -102,4 +110,4 @@ def _add_file(result: ScanResult, path: Path, folder: Path, names: list[str], ki
         result.problems.append({"path": str(path), "code": "file_vanished", "message": exc.strerror or str(exc)})
         return
     result.entries.append(ScanEntry(path=path, kind=kind.name, size=st.st_size, mtime_ns=st.st_mtime_ns,
-                                    skip_reason=kind.skip_reason(path, names)))
+                                    skip_reason=kind.skip_reason(path, names, options)))

@@ -105,6 +105,6 @@ def test_search_finds_the_spoken_phrase_as_dialogue_at_its_start_time(transcribe
 
 def test_adding_the_folder_again_skips_every_already_subtitled_audio_file(transcribed: Run,
                                                                          capsys: pytest.CaptureFixture[str]) -> None:
-    (job,) = _cli_json(capsys, "add", str(transcribed.folder), "--kind", "audio",
+    (job,) = _cli_json(capsys, "add", str(transcribed.folder), "--kind", "audio", "--target-lang", "de",
                        "--data-dir", str(transcribed.data_dir))["jobs"]
     assert (job["status"], job["total"], job["skipped"]) == ("completed", 0, 3)
