@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 from app.engine.stage import Pipeline
 from app.errors import SidecarError
@@ -26,8 +26,17 @@ if TYPE_CHECKING:
 ALL = "all"
 """The ``--kind`` choice that selects every registered kind."""
 
-SkipRule = Callable[[Path, Sequence[str], Mapping[str, Any]], "str | None"]
-"""``(file, names in its folder, the job's options) -> reason``: why a file needs no work for this job, else None.
+
+
+class Skip(NamedTuple):
+    """Why a file needs no work: a stable ``code`` shown with the item, and a message for a person."""
+
+    code: str
+    message: str
+
+
+SkipRule = Callable[[Path, Sequence[str], Mapping[str, Any]], "Skip | None"]
+"""``(file, names in its folder, the job's options) -> Skip``: why a file needs no work for this job, else None.
 
 The options are what the job froze (:class:`app.engine.library.JobOptions`): a video
 subtitled in German is done for a German job, not for a French one.
@@ -46,7 +55,7 @@ class MediaKind:
     pipeline: PipelineFactory
     skip: SkipRule | None = None
 
-    def skip_reason(self, path: Path, sibling_names: Sequence[str], options: Mapping[str, Any]) -> str | None:
+    def skip_reason(self, path: Path, sibling_names: Sequence[str], options: Mapping[str, Any]) -> Skip | None:
         return self.skip(path, sibling_names, options) if self.skip is not None else None
 
 
@@ -128,4 +137,4 @@ def register_kind(kind: MediaKind) -> None:
     MEDIA_KINDS.register(kind)
 
 
-__all__ = ["ALL", "MEDIA_KINDS", "MediaKind", "MediaKinds", "PipelineFactory", "SkipRule", "register_kind"]
+__all__ = ["ALL", "MEDIA_KINDS", "MediaKind", "MediaKinds", "PipelineFactory", "Skip", "SkipRule", "register_kind"]

@@ -53,7 +53,8 @@ class JobOptions:
                                   "existing_policy": settings.existing_policy}
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(kind=kind, top_level=top_level, **values,
-                   extra=(("image_sidecar_json", settings.image_sidecar_json), ("source_lang", settings.source_lang)))
+                   extra=(("image_sidecar_json", settings.image_sidecar_json), ("source_lang", settings.source_lang),
+                          ("embedded_subtitles", settings.embedded_subtitles)))
 
     def as_dict(self) -> dict[str, Any]:
         d = {"kind": self.kind, "top_level": self.top_level, "target_lang": self.target_lang,
@@ -151,7 +152,7 @@ class Library:
         for n, entry in enumerate(entries):
             if entry.skip_reason:
                 batch.append(NewItem(path=str(entry.path), kind=entry.kind, size=entry.size, mtime_ns=entry.mtime_ns,
-                                     sha256="", skip_reason=entry.skip_reason))
+                                     sha256="", skip_reason=entry.skip_reason, skip_code=entry.skip_code))
             else:
                 try:
                     sha = content_sha256(self.store.jobs, entry.path, entry.size, entry.mtime_ns)

@@ -27,6 +27,7 @@ class ScanEntry:
     size: int
     mtime_ns: int
     skip_reason: str | None = None
+    skip_code: str | None = None
 
 
 @dataclass
@@ -109,5 +110,6 @@ def _add_file(result: ScanResult, path: Path, folder: Path, names: list[str], ki
     except OSError as exc:
         result.problems.append({"path": str(path), "code": "file_vanished", "message": exc.strerror or str(exc)})
         return
+    skip = kind.skip_reason(path, names, options)
     result.entries.append(ScanEntry(path=path, kind=kind.name, size=st.st_size, mtime_ns=st.st_mtime_ns,
-                                    skip_reason=kind.skip_reason(path, names, options)))
+                                    skip_reason=skip.message if skip else None, skip_code=skip.code if skip else None))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Sequence
 
 from app.media.languages import language_of
 
@@ -162,9 +162,3 @@ def is_already_subtitled(media: Path, sibling_names: Sequence[str], target_lang:
             if language is None or language == target:
                 return name
     return None
-
-
-def already_subtitled(media: Path, sibling_names: Sequence[str], options: Mapping[str, Any]) -> str | None:
-    """The skip rule of every kind that gets subtitles (a :data:`app.engine.kinds.SkipRule`), for the job's target language."""
-    match = is_already_subtitled(media, sibling_names, options.get("target_lang"))
-    return f"already subtitled ({match})" if match else None
