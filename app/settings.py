@@ -22,7 +22,7 @@ from app.engine.kinds import LEFT_OUT_BY_DEFAULT
 log = logging.getLogger(__name__)
 
 SETTINGS_FILE = "settings.json"
-OUTPUT_AFFECTING = ("target_lang", "naming", "existing_policy", "image_sidecar_json", "source_lang")
+OUTPUT_AFFECTING = ("target_lang", "naming", "existing_policy", "image_sidecar_json", "source_lang", "embedded_subtitles")
 
 
 def default_target_language() -> str:
@@ -46,6 +46,7 @@ class Settings:
     naming: str = "media-server"
     existing_policy: str = "skip"
     image_sidecar_json: bool = True
+    embedded_subtitles: bool = True  # a text subtitle stream in the target language inside a video counts as subtitled
     workers: int = max(1, os.cpu_count() or 1)
     gpu_budget_mb: int = 6144
     group_size: int = 8

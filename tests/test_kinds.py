@@ -12,14 +12,14 @@ from app.engine.library import JobOptions, Library
 from app.engine.stage import Pipeline
 from app.errors import SidecarError
 from app.gui.main_window import media_file_filters
-from app.media.naming import already_subtitled
+from app.pipelines.subtitled import subtitled_beside
 from app.pipelines import DEFAULT_KINDS
 from tests.engine_stages import fake_pipeline
 
 
 def _kind(name: str, extensions: str, search_kind: str = "dialogue") -> MediaKind:
     return MediaKind(name, frozenset(extensions.split()), name.title(), search_kind,
-                     pipeline=lambda data_dir, settings: Pipeline(name, []), skip=already_subtitled)
+                     pipeline=lambda data_dir, settings: Pipeline(name, []), skip=subtitled_beside)
 
 
 def test_a_fourth_kind_is_one_registration() -> None:

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from app.media.naming import MAX_NAME_BYTES, example_names, normalise_language, safe_stem, subtitle_names
+from app.media.naming import (
+    MAX_NAME_BYTES,
+    example_names,
+    is_already_subtitled,
+    normalise_language,
+    safe_stem,
+    subtitle_language,
+    subtitle_names,
+)
 
 
 def _counts_as_subtitled(stem: str, name: str) -> bool:
@@ -53,6 +63,16 @@ def test_every_name_satisfies_the_already_subtitled_rule(stem: str) -> None:
         for name in subtitle_names(stem, "en", "zh", preset).all():
             assert _counts_as_subtitled(stem, name), (stem, name)
             assert name.startswith(stem + ".")
+
+
+@pytest.mark.parametrize("stem", ["Movie", "a", "x.y.z", "Film.fr", "東京物語"])
+def test_every_name_tells_its_own_language_to_the_already_subtitled_rule(stem: str) -> None:
+    for preset in ("media-server", "compat"):
+        names = subtitle_names(stem, "ja", "zh", preset)
+        assert subtitle_language(stem, names.transcript) == "ja", (preset, names)
+        assert subtitle_language(stem, str(names.translation)) == subtitle_language(stem, str(names.bilingual)) == "zh"
+        assert is_already_subtitled(Path(stem + ".mkv"), names.all(), "zh") is not None
+        assert is_already_subtitled(Path(stem + ".mkv"), names.all(), "fr") is None
 
 
 def test_one_character_stem_does_not_collide_with_longer_names() -> None:

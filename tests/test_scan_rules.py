@@ -11,7 +11,7 @@ from pathlib import Path
 
 from app.engine.library import JobOptions, Library
 from app.engine.scan import scan
-from app.media.naming import is_already_subtitled
+from app.media.naming import is_already_subtitled, subtitle_language
 from tests.engine_stages import fake_pipeline
 
 REPO = Path(__file__).resolve().parents[1]
@@ -25,6 +25,56 @@ def test_subtitle_rule_matches_stem_and_guards_one_character_stems() -> None:
     assert is_already_subtitled(Path("a.mp4"), ["a.zh.vtt"]) == "a.zh.vtt"
     assert is_already_subtitled(Path("A.mkv"), ["a.SSA"]) == "a.SSA"
     assert is_already_subtitled(Path("A.mkv"), ["ab.en.ssa", "banana.srt"]) is None
+
+
+def test_a_subtitle_name_tells_its_language_in_every_common_spelling() -> None:
+    for name in ("Movie.fr.srt", "Movie.fre.srt", "Movie.fra.srt", "Movie.French.srt", "movie.FRENCH.forced.ass",
+                 "The Movie Extras.fr.vtt", "Movie.default.fr.srt"):
+        assert subtitle_language("Movie", name) == "fr", name
+    for name in ("Movie.CN.srt", "Movie.CN_dual_eye.ass", "Movie.zh-CN.srt", "Movie.TW.srt", "Movie.chi.srt",
+                 "Movie.zho.srt", "Movie.Chinese.srt", "Movie.chs.srt"):
+        assert subtitle_language("Movie", name) == "zh", name
+    assert subtitle_language("Movie", "Movie.pt-BR.srt") == "pt"
+    assert subtitle_language("Movie", "Movie.ger.srt") == subtitle_language("Movie", "Movie.deu.srt") == "de"
+    assert subtitle_language("Movie", "Movie.en.hi.srt") == "en", "hi beside a language is the hearing-impaired flag"
+    assert subtitle_language("Movie", "Movie.hi.srt") == "hi"
+    for name in ("Movie.srt", "Movie.Extras.srt", "Movie.sdh.srt", "Movie.x264.srt"):
+        assert subtitle_language("Movie", name) is None, name
+    assert subtitle_language("Show.S01.en", "Show.S01.en.srt") is None, "the stem's own tokens are not the subtitle's"
+
+
+def test_a_subtitle_in_another_language_does_not_make_the_video_done() -> None:
+    assert is_already_subtitled(Path("Movie.mp4"), ["Movie.de.srt", "Movie.en.srt", "Movie.de.ass"], "fr") is None
+    assert is_already_subtitled(Path("Movie.mp4"), ["Movie.de.srt", "Movie.French.srt"], "fr") == "Movie.French.srt"
+    assert is_already_subtitled(Path("Movie.mp4"), ["Movie.CN.srt"], "zh") == "Movie.CN.srt"
+    assert is_already_subtitled(Path("Movie.mp4"), ["Movie.zh-TW.ass"], "zh-CN") == "Movie.zh-TW.ass"
+    assert is_already_subtitled(Path("Movie.mp4"), ["Movie.de.srt", "Movie.srt"], "fr") == "Movie.srt"
+    assert is_already_subtitled(Path("Movie.mp4"), ["The Movie Extras.ass"], "fr") == "The Movie Extras.ass"
+    assert is_already_subtitled(Path("a.mp4"), ["apple.fr.srt"], "fr") is None
+    assert is_already_subtitled(Path("a.mp4"), ["a.fr.srt"], "fr") == "a.fr.srt"
+
+
+def test_add_skips_by_the_jobs_target_language(tmp_path: Path, data_dir: Path) -> None:
+    lib_dir = tmp_path / "lib"
+    lib_dir.mkdir()
+    for name in ("Movie.mkv", "Movie.French.srt", "Plain.mp4", "Plain.srt", "German.mp4", "German.de.srt",
+                 "a.mp4", "apple.fr.srt"):
+        (lib_dir / name).write_bytes(name.encode() * 10)
+    lib = Library(data_dir, {"video": fake_pipeline()[0]})
+    try:
+        french = lib.add(lib_dir, JobOptions(kind="video", target_lang="fr"))
+        german = lib.add(lib_dir, JobOptions(kind="video", target_lang="de"))
+        by_job = {job.id: {Path(i.path).name: (i.status, i.error) for i in lib.items(job.id)} for job in (french, german)}
+    finally:
+        lib.close()
+    assert by_job[french.id] == {
+        "Movie.mkv": ("skipped", "already subtitled (Movie.French.srt)"),
+        "Plain.mp4": ("skipped", "already subtitled (Plain.srt)"),
+        "German.mp4": ("pending", None),
+        "a.mp4": ("pending", None),
+    }
+    assert {n: s for n, (s, _) in by_job[german.id].items()} == {
+        "Movie.mkv": "pending", "Plain.mp4": "skipped", "German.mp4": "skipped", "a.mp4": "pending"}
 
 
 def test_add_skips_subtitled_videos_outside_the_total(tmp_path: Path, data_dir: Path) -> None:

@@ -417,12 +417,12 @@ class FolderWatcher:
                 names = self.rules.kept(os.listdir(path.parent))
             except OSError:
                 names = []
-            reason = kind.skip_reason(path, names)
-            if reason:
-                # Unlike a job's scan, keep the hash: the item is then current and the next
+            skip = kind.skip_reason(path, names, self.options)
+            if skip:
+                # Keep the hash (as a job's scan does for content it knows): the item is then current and the next
                 # catch-up sees this file as known instead of adding it again.
                 return NewItem(path=str(path), kind=kind.name, size=st.st_size, mtime_ns=st.st_mtime_ns, sha256=sha,
-                               skip_reason=reason)
+                               skip_reason=skip.message, skip_code=skip.code)
         return plan_item(self.store.jobs, self.pipelines[kind.name], self.options, path, st.st_size, st.st_mtime_ns,
                          sha)
 

@@ -22,7 +22,7 @@ import fnmatch
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from app.engine.stage import Pipeline
 from app.errors import SidecarError
@@ -33,8 +33,21 @@ if TYPE_CHECKING:
 ALL = "all"
 """The ``--kind`` choice that selects every registered kind."""
 
-SkipRule = Callable[[Path, Sequence[str]], "str | None"]
-"""``(file, names in its folder) -> reason``: why a file needs no work (e.g. already subtitled), else None."""
+
+
+class Skip(NamedTuple):
+    """Why a file needs no work: a stable ``code`` shown with the item, and a message for a person."""
+
+    code: str
+    message: str
+
+
+SkipRule = Callable[[Path, Sequence[str], Mapping[str, Any]], "Skip | None"]
+"""``(file, names in its folder, the job's options) -> Skip``: why a file needs no work for this job, else None.
+
+The options are what the job froze (:class:`app.engine.library.JobOptions`): a video
+subtitled in German is done for a German job, not for a French one.
+"""
 PipelineFactory = Callable[[Path, "Settings"], Pipeline]
 
 
@@ -49,8 +62,8 @@ class MediaKind:
     pipeline: PipelineFactory
     skip: SkipRule | None = None
 
-    def skip_reason(self, path: Path, sibling_names: Sequence[str]) -> str | None:
-        return self.skip(path, sibling_names) if self.skip is not None else None
+    def skip_reason(self, path: Path, sibling_names: Sequence[str], options: Mapping[str, Any]) -> Skip | None:
+        return self.skip(path, sibling_names, options) if self.skip is not None else None
 
 
 class MediaKinds:
@@ -188,4 +201,4 @@ def register_kind(kind: MediaKind) -> None:
 
 
 __all__ = ["ALL", "FOLDS_CASE", "LEFT_OUT_BY_DEFAULT", "MEDIA_KINDS", "MediaKind", "MediaKinds", "PipelineFactory", "ScanRules",
-           "SkipRule", "register_kind"]
+           "Skip", "SkipRule", "register_kind"]

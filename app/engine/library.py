@@ -54,7 +54,8 @@ class JobOptions:
                                   "existing_policy": settings.existing_policy}
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(kind=kind, top_level=top_level, **values,
-                   extra=(("image_sidecar_json", settings.image_sidecar_json), ("source_lang", settings.source_lang)),
+                   extra=(("image_sidecar_json", settings.image_sidecar_json), ("source_lang", settings.source_lang),
+                          ("embedded_subtitles", settings.embedded_subtitles)),
                    left_out=tuple(settings.scan_ignore))
 
     def as_dict(self) -> dict[str, Any]:
@@ -141,7 +142,8 @@ class Library:
         owner = owner or (self._scheduler.instance.id if self._scheduler else f"cli-{id(self)}")
         frozen = {**options.as_dict(), "models": frozen_models(self.data_dir)}
         job_id = self.store.jobs.create(str(path), frozen, owner)
-        result = scan(path, recursive=not options.top_level, kinds=kinds, rules=ScanRules(options.left_out))
+        result = scan(path, recursive=not options.top_level, kinds=kinds, rules=ScanRules(options.left_out),
+                      options=frozen)
         report = result.report()
         unsupported = [e for e in result.entries if e.kind not in available]
         if unsupported:
@@ -161,7 +163,7 @@ class Library:
                 continue
             if entry.skip_reason:
                 batch.append(NewItem(path=str(entry.path), kind=entry.kind, size=entry.size, mtime_ns=entry.mtime_ns,
-                                     sha256=sha, skip_reason=entry.skip_reason))
+                                     sha256=sha, skip_reason=entry.skip_reason, skip_code=entry.skip_code))
             else:
                 batch.append(plan_item(self.store.jobs, self.pipelines[entry.kind], frozen, entry.path,
                                        entry.size, entry.mtime_ns, sha))

@@ -15,6 +15,7 @@ import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Mapping
 
 from app.engine.kinds import MEDIA_KINDS, MediaKind, ScanRules
 
@@ -30,6 +31,7 @@ class ScanEntry:
     size: int
     mtime_ns: int
     skip_reason: str | None = None
+    skip_code: str | None = None
 
 
 @dataclass
@@ -53,23 +55,25 @@ class ScanResult:
 
 
 def scan(root: Path, recursive: bool = True, kinds: frozenset[str] | None = None,
-         rules: ScanRules | None = None) -> ScanResult:
+         rules: ScanRules | None = None, options: Mapping[str, Any] | None = None) -> ScanResult:
     """Walk ``root`` once (or a single file), in a stable order; ``kinds`` defaults to every registered kind.
 
     ``rules`` (default: :data:`~app.engine.kinds.LEFT_OUT_BY_DEFAULT`) apply below
     ``root`` only: a hidden folder or a single file the person named is scanned.
     Left-out media files and left-out folders (not entered, so not counted inside)
-    are listed in the result.
+    are listed in the result. ``options`` are the job's (its target language decides
+    what counts as already subtitled).
     """
     result = ScanResult()
     kinds = frozenset(MEDIA_KINDS.names()) if kinds is None else kinds
     rules = rules or ScanRules()
+    options = options or {}
     if root.is_file():
         names = rules.kept(p.name for p in _safe_listdir(root.parent, result))
-        _add_file(result, root, names, kinds)
+        _add_file(result, root, names, kinds, options)
         return result
     visited: set[tuple[int, int]] = set()
-    _walk(root, root, result, recursive, kinds, rules, visited)
+    _walk(root, root, result, recursive, kinds, rules, options, visited)
     return result
 
 
@@ -83,7 +87,7 @@ def _safe_listdir(folder: Path, result: ScanResult) -> list[os.DirEntry[str]]:
 
 
 def _walk(root: Path, folder: Path, result: ScanResult, recursive: bool, kinds: frozenset[str], rules: ScanRules,
-          visited: set[tuple[int, int]]) -> None:
+          options: Mapping[str, Any], visited: set[tuple[int, int]]) -> None:
     try:
         st = folder.stat()
     except OSError as exc:
@@ -113,11 +117,11 @@ def _walk(root: Path, folder: Path, result: ScanResult, recursive: bool, kinds: 
             continue
         pattern = rules.left_out_by(entry.name, is_folder=False)
         if pattern is None:
-            _add_file(result, path, names, kinds)
+            _add_file(result, path, names, kinds, options)
         elif _wanted_kind(path, kinds) is not None:
             result.left_out.append((path.relative_to(root).as_posix(), pattern))
     for sub in subfolders:
-        _walk(root, sub, result, recursive, kinds, rules, visited)
+        _walk(root, sub, result, recursive, kinds, rules, options, visited)
 
 
 def _wanted_kind(path: Path, kinds: frozenset[str]) -> MediaKind | None:
@@ -125,7 +129,8 @@ def _wanted_kind(path: Path, kinds: frozenset[str]) -> MediaKind | None:
     return kind if kind is not None and kind.name in kinds else None
 
 
-def _add_file(result: ScanResult, path: Path, names: list[str], kinds: frozenset[str]) -> None:
+def _add_file(result: ScanResult, path: Path, names: list[str], kinds: frozenset[str],
+              options: Mapping[str, Any]) -> None:
     kind = _wanted_kind(path, kinds)
     if kind is None:
         return
@@ -134,5 +139,6 @@ def _add_file(result: ScanResult, path: Path, names: list[str], kinds: frozenset
     except OSError as exc:
         result.problems.append({"path": str(path), "code": "file_vanished", "message": exc.strerror or str(exc)})
         return
+    skip = kind.skip_reason(path, names, options)
     result.entries.append(ScanEntry(path=path, kind=kind.name, size=st.st_size, mtime_ns=st.st_mtime_ns,
-                                    skip_reason=kind.skip_reason(path, names)))
+                                    skip_reason=skip.message if skip else None, skip_code=skip.code if skip else None))

@@ -90,6 +90,7 @@ class SettingsDialog(QDialog):
         for value, text in POLICIES:
             self.policy.addItem(text, value)
         self.sidecar_json = QCheckBox("Write photo.jpg.sidecar.json next to each image", self)
+        self.embedded_subtitles = QCheckBox("Skip videos that already carry text subtitles in the target language", self)
         self.endpoint = QLineEdit(self)
         self.endpoint.setPlaceholderText("empty: translate on this computer")
         self.endpoint_note = QLabel(self)
@@ -144,6 +145,7 @@ class SettingsDialog(QDialog):
         of.addRow("", self.naming_warning)
         of.addRow("Existing files:", self.policy)
         of.addRow("", self.sidecar_json)
+        of.addRow("", self.embedded_subtitles)
         of.addRow("Translation server:", self.endpoint)
         of.addRow("", self.endpoint_note)
         engine = QGroupBox("Engine", self)
@@ -194,8 +196,8 @@ class SettingsDialog(QDialog):
         self._load(settings)
         for signal in (self.source_lang.currentTextChanged, self.target_lang.currentTextChanged,
                        self.naming.currentIndexChanged, self.policy.currentIndexChanged, self.endpoint.textChanged,
-                       self.sidecar_json.toggled, self.workers.valueChanged, self.gpu_budget.valueChanged,
-                       self.left_out.textChanged):
+                       self.sidecar_json.toggled, self.embedded_subtitles.toggled, self.workers.valueChanged,
+                       self.gpu_budget.valueChanged, self.left_out.textChanged):
             signal.connect(self._changed)
         facade.modelsListed.connect(self.show_models)
         facade.modelProgress.connect(self._model_progress)
@@ -215,6 +217,7 @@ class SettingsDialog(QDialog):
         self.naming.setCurrentIndex(max(0, self.naming.findData(s.naming)))
         self.policy.setCurrentIndex(max(0, self.policy.findData(s.existing_policy)))
         self.sidecar_json.setChecked(s.image_sidecar_json)
+        self.embedded_subtitles.setChecked(s.embedded_subtitles)
         self.endpoint.setText(s.translation_endpoint)
         self.workers.setValue(s.workers)
         self.gpu_budget.setValue(s.gpu_budget_mb)
@@ -229,7 +232,8 @@ class SettingsDialog(QDialog):
             self.original,
             source_lang=_language(self.source_lang), target_lang=_language(self.target_lang) or self.original.target_lang,
             naming=str(self.naming.currentData()), existing_policy=str(self.policy.currentData()),
-            image_sidecar_json=self.sidecar_json.isChecked(), translation_endpoint=self.endpoint.text().strip(),
+            image_sidecar_json=self.sidecar_json.isChecked(), embedded_subtitles=self.embedded_subtitles.isChecked(),
+            translation_endpoint=self.endpoint.text().strip(),
             workers=self.workers.value(), gpu_budget_mb=self.gpu_budget.value(),
             close_to_tray=self.close_to_tray.isChecked(),
             scan_ignore=[line.strip() for line in self.left_out.toPlainText().splitlines() if line.strip()],

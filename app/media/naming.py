@@ -5,8 +5,9 @@ Media servers (Jellyfin, Plex, Kodi, Emby) read the language from a lower-case I
 ``Movie.zh.srt`` and ``Movie.zh.ass``. The ``compat`` preset reproduces names some
 libraries already use (``Movie.CN.srt``, ``Movie.CN_dual_eye.ass``).
 
-Every name starts with ``<stem>.`` so it satisfies the already-subtitled rule and a
-second scan skips the finished video. Names are built from the media's own name and
+Every name starts with ``<stem>.`` and tells its language, so it satisfies the
+already-subtitled rule for its language: a second scan with the same target language
+skips the finished video, one with another target language translates it again. Names are built from the media's own name and
 are therefore hostile input: separators, NUL and traversal can never come out.
 """
 
@@ -16,6 +17,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
+
+from app.media.languages import language_of
 
 PRESETS = ("media-server", "compat")
 DEFAULT_PRESET = "media-server"
@@ -128,15 +131,34 @@ def subtitle_matches(media_stem: str, subtitle_name: str) -> bool:
     return stem in name
 
 
-def is_already_subtitled(media: Path, sibling_names: Sequence[str]) -> str | None:
-    """The name of the subtitle that makes this media file done, if any."""
+def subtitle_language(media_stem: str, subtitle_name: str) -> str | None:
+    """The language a subtitle's name tells, read from the tokens between the media's stem and the extension.
+
+    ``Movie.fr.srt``, ``Movie.fre.srt``, ``Movie.French.srt`` → ``"fr"``; ``Movie.zh-CN.srt``
+    and compat ``Movie.CN_dual_eye.ass`` → ``"zh"``; ``Movie.srt`` and ``Movie.Extras.srt``
+    → None. ``hi`` next to another language is the hearing-impaired flag
+    (``Movie.en.hi.srt`` is English), alone it is Hindi.
+    """
+    base = Path(subtitle_name).stem
+    at = base.lower().find(media_stem.lower())
+    rest = base[at + len(media_stem):] if at >= 0 else base
+    found = [(token.lower(), code) for token in rest.split(".") if (code := language_of(token))]
+    if len(found) > 1:
+        found = [(token, code) for token, code in found if token != "hi"] or found
+    return found[0][1] if found else None
+
+
+def is_already_subtitled(media: Path, sibling_names: Sequence[str], target_lang: str | None = None) -> str | None:
+    """The name of the subtitle that makes this media file done for ``target_lang``, if any.
+
+    A subtitle whose name tells a language counts only for that language (``Movie.de.srt``
+    does not make a French job's video done); one whose name tells none counts for every
+    language. Without a target, any matching subtitle counts.
+    """
+    target = normalise_language(target_lang) if target_lang else None
     for name in sibling_names:
         if Path(name).suffix.lower() in SUBTITLE_EXTENSIONS and subtitle_matches(media.stem, name):
-            return name
+            language = subtitle_language(media.stem, name) if target else None
+            if language is None or language == target:
+                return name
     return None
-
-
-def already_subtitled(media: Path, sibling_names: Sequence[str]) -> str | None:
-    """The skip rule of every kind that gets subtitles (a :data:`app.engine.kinds.SkipRule`)."""
-    match = is_already_subtitled(media, sibling_names)
-    return f"already subtitled ({match})" if match else None

@@ -23,17 +23,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from app.media.languages import english_name
 from app.media.naming import normalise_language
 
 DEFAULT_BATCH_SIZE = 8
-
-LANGUAGE_NAMES = {
-    "en": "English", "zh": "Chinese", "ja": "Japanese", "ko": "Korean", "de": "German", "fr": "French",
-    "es": "Spanish", "it": "Italian", "pt": "Portuguese", "ru": "Russian", "nl": "Dutch", "pl": "Polish",
-    "tr": "Turkish", "ar": "Arabic", "hi": "Hindi", "vi": "Vietnamese", "th": "Thai", "id": "Indonesian",
-    "sv": "Swedish", "uk": "Ukrainian", "cs": "Czech", "el": "Greek", "he": "Hebrew", "fi": "Finnish",
-    "da": "Danish", "no": "Norwegian", "hu": "Hungarian", "ro": "Romanian",
-}  # fmt: skip
 
 #: One short example pair per language, so the few-shot prompt is in the right languages.
 _EXAMPLES = {
@@ -55,7 +48,7 @@ _LINE = re.compile(r"^\s*(\d{1,4})\s*[|｜.．:：)）]\s?(.*?)\s*$")
 
 def language_name(code: str | None) -> str:
     code = normalise_language(code)
-    return LANGUAGE_NAMES.get(code, code)
+    return english_name(code) or code
 
 
 @dataclass(frozen=True)

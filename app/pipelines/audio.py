@@ -17,7 +17,8 @@ from typing import Any, Mapping
 from app.engine.kinds import MediaKind
 from app.engine.stage import Output, Pipeline, StageContext
 from app.media.cues import cues_from_dicts
-from app.media.naming import SubtitleNames, already_subtitled
+from app.media.naming import SubtitleNames
+from app.pipelines.subtitled import subtitled_beside
 from app.pipelines.video import PlaceStage, RenderStage, video_pipeline
 from app.settings import Settings
 
@@ -72,5 +73,5 @@ KIND = MediaKind(
     label="Audio",
     search_kind="dialogue",
     pipeline=audio_pipeline,
-    skip=already_subtitled,
+    skip=subtitled_beside,
 )

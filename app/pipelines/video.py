@@ -42,7 +42,7 @@ from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio
 from app.media.cues import MAX_LINE_WIDTH, build_cues, cues_from_dicts, cues_to_dicts
 from app.media.hallucination import filter_segments
 from app.media.naming import DEFAULT_PRESET as DEFAULT_NAMING
-from app.media.naming import SubtitleNames, already_subtitled, normalise_language, subtitle_names
+from app.media.naming import SubtitleNames, normalise_language, subtitle_names
 from app.media.subtitles import DEFAULT_FONT, render_bilingual_ass, render_transcript_srt, render_translation_srt
 from app.media.translation import (
     DEFAULT_BATCH_SIZE,
@@ -57,6 +57,7 @@ from app.ml.index_models import TEXT_EMBEDDING_SPEC
 from app.ml.model_choice import ChosenModel, chosen_model
 from app.pipelines.dialogue import Cue as IndexedCue
 from app.pipelines.dialogue import hosted_passage_embedder, index_dialogue
+from app.pipelines.subtitled import subtitled_beside_or_inside
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -479,5 +480,5 @@ KIND = MediaKind(
     label="Videos",
     search_kind="dialogue",
     pipeline=video_pipeline,
-    skip=already_subtitled,
+    skip=subtitled_beside_or_inside,
 )

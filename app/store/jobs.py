@@ -74,7 +74,8 @@ class JobRepo:
                     insert(items).values(
                         job_id=job_id, ordinal=ordinal, grp=ordinal // max(1, self.group_size), path=item.path,
                         kind=item.kind, size=item.size, mtime_ns=item.mtime_ns, sha256=item.sha256,
-                        revision=revision, status=status, skip_reason=item.skip_reason, updated_at=now,
+                        revision=revision, status=status, skip_reason=item.skip_reason, error_code=item.skip_code,
+                        updated_at=now,
                     )
                 ).inserted_primary_key[0]
                 if item.skip_reason:

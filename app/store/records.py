@@ -26,6 +26,7 @@ class NewItem:
     sha256: str
     stages: tuple[NewStage, ...] = ()
     skip_reason: str | None = None
+    skip_code: str | None = None  # stable, shown as the skipped item's code (already_subtitled, embedded_subtitles)
 
 
 @dataclass(frozen=True)

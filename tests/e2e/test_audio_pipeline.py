@@ -111,7 +111,7 @@ def test_adding_the_folder_again_skips_every_already_subtitled_audio_file(transc
 
     before = search()
     assert before and before[0]["path"] == str(transcribed.folder / "Vortrag.flac")
-    (job,) = _cli_json(capsys, "add", str(transcribed.folder), "--kind", "audio",
+    (job,) = _cli_json(capsys, "add", str(transcribed.folder), "--kind", "audio", "--target-lang", "de",
                        "--data-dir", str(transcribed.data_dir))["jobs"]
     assert (job["status"], job["total"], job["skipped"]) == ("completed", 0, 3)
     assert search() == before, "skipping already-subtitled files keeps their dialogue findable"

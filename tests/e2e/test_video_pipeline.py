@@ -157,6 +157,31 @@ def test_adding_the_same_folder_again_skips_everything(subtitled: Run) -> None:
         lib.close()
 
 
+def test_adding_it_again_with_another_target_translates_from_the_stored_transcript(
+    subtitled: Run, tmp_path: Path
+) -> None:
+    """Issue 11.5: German subtitles do not make a video done for a French job; Whisper is not loaded again."""
+    names = ["english_short.mp4", "english_short.en.srt", "english_short.de.srt", "english_short.de.ass"]
+    folder = folder_of(tmp_path / "french", {n: subtitled.folder / n for n in names})
+    lib = library(subtitled.data_dir)
+    try:
+        job = run_folder(lib, folder, "fr")
+        (item,) = lib.items(job.id)
+        loads = lib.model_loads()
+        transcribe = stage_rows(lib.store, "transcribe")
+        translation = stage_rows(lib.store, "translate")["english_short.mp4"]["output"]
+    finally:
+        lib.close()
+    assert (job.status, job.done, job.skipped) == ("completed", 1, 0), item
+    assert _loads_of(loads, "app.ml.whisper_runtime:") == [1], "the stored transcript was reused"
+    assert transcribe["english_short.mp4"]["output"] == subtitled.transcripts["english_short.mp4"]
+    assert translation["target_lang"] == "fr" and not translation["skipped"], translation
+    transcript = assert_loads_everywhere(folder / "english_short.en.srt")
+    french = assert_loads_everywhere(folder / "english_short.fr.srt")
+    assert [(e.start, e.end) for e in french] == [(e.start, e.end) for e in transcript]
+    assert len(assert_loads_everywhere(folder / "english_short.fr.ass")) == len(transcript)
+
+
 def test_smollm2_translation_keeps_the_1_to_1_mapping_with_fallbacks_flagged(
     subtitled: Run, media: MediaFactory, tmp_path: Path
 ) -> None:

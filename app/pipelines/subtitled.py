@@ -1,0 +1,43 @@
+"""The skip rules of the kinds that get subtitles (SPEC §1.3, §12): already subtitled in the job's target language.
+
+A subtitle file beside the media counts by its name (language-aware,
+:func:`app.media.naming.is_already_subtitled`). A video also counts when it carries a
+text subtitle stream in the target language inside (job option ``embedded_subtitles``,
+on by default); image-based streams are logged and never count. Each skip has a stable
+code, shown with the item by ``status`` and the GUI.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from app.engine.kinds import Skip
+from app.media.languages import english_name
+from app.media.naming import is_already_subtitled, normalise_language
+from app.media.subtitle_streams import embedded_subtitle
+
+ALREADY_SUBTITLED = "already_subtitled"
+EMBEDDED_SUBTITLES = "embedded_subtitles"
+
+
+def subtitled_beside(media: Path, sibling_names: Sequence[str], options: Mapping[str, Any]) -> Skip | None:
+    """Skip a file with a subtitle beside it in the job's target language (or one whose name tells no language)."""
+    match = is_already_subtitled(media, sibling_names, options.get("target_lang"))
+    return Skip(ALREADY_SUBTITLED, f"already subtitled ({match})") if match else None
+
+
+def subtitled_beside_or_inside(media: Path, sibling_names: Sequence[str], options: Mapping[str, Any]) -> Skip | None:
+    """:func:`subtitled_beside`, else a text subtitle stream in the target language inside the file."""
+    beside = subtitled_beside(media, sibling_names, options)
+    target = normalise_language(options.get("target_lang"))
+    if beside is not None or target == "und" or not options.get("embedded_subtitles", True):
+        return beside
+    stream = embedded_subtitle(media, target)
+    if stream is None:
+        return None
+    return Skip(EMBEDDED_SUBTITLES, f"the video already carries {english_name(target) or target} subtitles "
+                                    f"({stream.describe()})")
+
+
+__all__ = ["ALREADY_SUBTITLED", "EMBEDDED_SUBTITLES", "subtitled_beside", "subtitled_beside_or_inside"]
