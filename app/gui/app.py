@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import sys
 from dataclasses import dataclass
@@ -90,7 +91,9 @@ def run_gui(argv_paths: Sequence[Path], data_dir: Path, start_in_tray: bool = Fa
     ``start_in_tray`` (the sign-in start the Windows installer offers) keeps the window
     hidden when there is a tray to reach it from; without a tray the window shows.
     """
-    gui = build_gui(argv_paths, data_dir)
+    # The app's process is the engine: a crash report lets the next start tell a crash
+    # (counted towards crash_loop) from a kill.
+    gui = build_gui(argv_paths, data_dir, functools.partial(Library.open, crash_reports=True))
     if gui is None:
         return 0
     if not (start_in_tray and gui.tray is not None):
