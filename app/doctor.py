@@ -41,8 +41,8 @@ _ROLE_NEEDS = {
 
 # Which probe proves each bundled model loads (runtime, params).
 _BUNDLED_PROBES: dict[str, tuple[str, dict[str, Any]]] = {
-    "whisper-base": ("app.ml.probes:WhisperProbe", {}),
-    "gemma3-270m": ("app.ml.probes:LlamaProbe", {"data_dir": None}),  # data_dir filled in
+    "whisper-base": ("app.ml.probes:WhisperProbe", {"data_dir": None}),  # data_dir filled in
+    "gemma3-270m": ("app.ml.probes:LlamaProbe", {"data_dir": None}),
     "multilingual-e5-small": ("app.ml.probes:E5Probe", {}),
     "rapidocr-ppocr": ("app.ml.probes:RapidOcrProbe", {}),
 }
