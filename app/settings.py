@@ -51,6 +51,8 @@ class Settings:
     gpu_budget_mb: int = 6144
     group_size: int = 8
     close_to_tray: bool = True
+    ui_language: str = ""  # the windows' language: "" follows the OS, else en / zh_CN / de (applies at the next start)
+
     watched_folders: list[str] = field(default_factory=list)  # mirror of the library's watches table (the truth)
     watch_quiet_seconds: float = 5.0  # a watched file is queued once its size and mtime held still this long
     translation_endpoint: str = ""

@@ -20,6 +20,9 @@ with the models that ship with it, on the CPU:
 * the **Videos** job is shot while it runs, once its first video is done; the script
   then pauses it (the second video stops at its next checkpoint or between stages),
   shoots the Queue, and resumes it.
+
+``--language zh_CN`` (or ``de``) shows the windows in that language and takes only the
+main window, as ``main-zh_CN.png``.
 """
 
 from __future__ import annotations
@@ -235,7 +238,7 @@ def paused_still(gui: Gui, job_id: int) -> bool:
         i.status != "running" for i in items)
 
 
-def main() -> int:
+def main(language: str = "") -> int:
     logging.basicConfig(level=logging.WARNING)
     began = time.monotonic()
     QApplication.instance() or QApplication(sys.argv[:1])  # fonts for render_photo; build_gui reuses it
@@ -244,7 +247,7 @@ def main() -> int:
     shutil.rmtree(root, ignore_errors=True)
     data_dir, library = root / "data", root / "Library"
     data_dir.mkdir(parents=True)
-    save_settings(data_dir, Settings(target_lang=TARGET_LANG, workers=2))
+    save_settings(data_dir, Settings(target_lang=TARGET_LANG, workers=2, ui_language=language))
     make_clips(root, library)
     for name, background, lines in PHOTOS:
         render_photo(library / "Photos" / name, background, lines)
@@ -271,7 +274,9 @@ def main() -> int:
                "the videos job to be mid-way")
     assert job_named(gui, "Videos").status != "completed", "the videos finished before they could be shown mid-way"
     settle(app, 0.3)
-    shoot(gui, "main-window")
+    shoot(gui, f"main-{language}" if language else "main-window")
+    if language:
+        return stop(gui, began)
 
     gui.facade.pause(videos.id)
     wait_until(app, lambda: paused_still(gui, videos.id) or job_named(gui, "Videos").status == "completed", 120,
@@ -300,7 +305,12 @@ def main() -> int:
     wait_until(app, lambda: search.images.rowCount() > 0 and search.lines.count() > 0, 300, "search results")
     settle(app, 1.5)
     shoot(gui, "search")
+    return stop(gui, began)
 
+
+def stop(gui: Gui, began: float) -> int:
+    """Stop the engine, check the GUI thread never entered the store or a model."""
+    app = gui.app
     closed: list[bool] = []
     gui.facade.closed.connect(lambda: closed.append(True))
     gui.quit()
@@ -314,9 +324,12 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--engine-child", type=Path, metavar="DATA_DIR", help="(internal) run an engine process")
     parser.add_argument("--crash-after", choices=("started", "replaced"), help="(internal) with --engine-child")
+    parser.add_argument("--language", choices=("zh_CN", "de"), default="",
+                        help="show the windows in this language and take only the main window")
     args = parser.parse_args()
     if args.engine_child:
         sys.exit(engine_child(args.engine_child, args.crash_after))
     if not os.environ.get("DISPLAY") and not os.environ.get("QT_QPA_PLATFORM"):
         sys.exit("run under Xvfb: xvfb-run -a -s '-screen 0 1280x900x24' .venv/bin/python packaging/screenshots.py")
-    sys.exit(main())
+    sys.exit(main(args.language))
+

@@ -17,8 +17,10 @@ from app.gui.facade import EngineFacade, LibraryFactory
 from app.gui.log_panel import install_handler
 from app.gui.main_window import MainWindow
 from app.gui.single_instance import InstanceServer, hand_over, server_name
+from app.gui.translations import install_translators
 from app.gui.tray import Tray
 from app.resources import resource_path
+from app.settings import load_settings
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +60,11 @@ def build_gui(paths: Sequence[Path], data_dir: Path, library_factory: LibraryFac
         return None
     server = InstanceServer(name)
     server.listen()
+    # Widgets take their text when built, so the language is settled before any window:
+    # one small file read at start, before the event loop runs.
+    install_translators(app, load_settings(data_dir).ui_language)
     icon = app_icon()
+
     app.setWindowIcon(icon)
     handler = install_handler()
     facade = EngineFacade(data_dir, library_factory, poll_ms)

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QModelIndex, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHeaderView, QStyle, QStyledItemDelegate,
                                QStyleOptionProgressBar, QStyleOptionViewItem, QTableView, QWidget)
@@ -54,14 +54,18 @@ def format_eta(seconds: float | None) -> str:
         return ""
     seconds = int(round(seconds))
     if seconds < 60:
-        return f"{seconds} s"
+        return QCoreApplication.translate("JobsModel", "{seconds} s").format(seconds=seconds)
     if seconds < 3600:
-        return f"{seconds // 60} min {seconds % 60:02d} s"
-    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+        return QCoreApplication.translate("JobsModel", "{minutes} min {seconds:02d} s").format(minutes=seconds // 60, seconds=seconds % 60)
+    return QCoreApplication.translate("JobsModel", "{hours} h {minutes:02d} min").format(hours=seconds // 3600, minutes=seconds % 3600 // 60)
 
 
 class JobsModel(ColumnsModel):
-    COLUMNS = ("Folder", "Status", "Progress", "Failed", "Skipped", "Review", "ETA")
+    COLUMNS = (QT_TRANSLATE_NOOP("Columns", "Folder"), QT_TRANSLATE_NOOP("Columns", "Status"),
+               QT_TRANSLATE_NOOP("Columns", "Progress"), QT_TRANSLATE_NOOP("Columns", "Failed"),
+               QT_TRANSLATE_NOOP("Columns", "Skipped"), QT_TRANSLATE_NOOP("Columns", "Review"),
+               QT_TRANSLATE_NOOP("Columns", "ETA"))
+
     PROGRESS = 2
 
     def __init__(self, parent: Any = None):

@@ -10,7 +10,7 @@ import logging
 from pathlib import Path
 from typing import Sequence
 
-from PySide6.QtCore import QItemSelectionModel, Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QItemSelectionModel, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QIcon
 from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QProgressBar, QSplitter, QTabWidget, QToolBar,
                                QVBoxLayout, QWidget)
@@ -36,8 +36,9 @@ def media_file_filters() -> str:
 
     kinds = list(MEDIA_KINDS)
     every = frozenset().union(*(kind.extensions for kind in kinds))
-    return ";;".join([f"Media ({patterns(every)})", *(f"{kind.label} ({patterns(kind.extensions)})" for kind in kinds),
-                      "All files (*)"])
+    return ";;".join([QCoreApplication.translate("MainWindow", "Media ({patterns})").format(patterns=patterns(every)),
+                      *(f"{kind.label} ({patterns(kind.extensions)})" for kind in kinds),
+                      QCoreApplication.translate("MainWindow", "All files (*)")])
 
 
 def local_paths(event: QDragEnterEvent | QDragMoveEvent | QDropEvent) -> list[Path]:
@@ -62,14 +63,14 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.resize(1100, 720)
 
-        toolbar = QToolBar("Actions", self)
+        toolbar = QToolBar(self.tr("Actions"), self)
         toolbar.setMovable(False)
         toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        self.add_folder_action = QAction("Add folder…", self)
-        self.add_files_action = QAction("Add files…", self)
-        self.pause_all_action = QAction("Pause all", self)
-        self.resume_all_action = QAction("Resume all", self)
-        self.settings_action = QAction("Settings…", self)
+        self.add_folder_action = QAction(self.tr("Add folder…"), self)
+        self.add_files_action = QAction(self.tr("Add files…"), self)
+        self.pause_all_action = QAction(self.tr("Pause all"), self)
+        self.resume_all_action = QAction(self.tr("Resume all"), self)
+        self.settings_action = QAction(self.tr("Settings…"), self)
         self.add_folder_action.triggered.connect(self.choose_folder)
         self.add_files_action.triggered.connect(self.choose_files)
         self.pause_all_action.triggered.connect(lambda: facade.pause(None))
@@ -91,11 +92,11 @@ class MainWindow(QMainWindow):
         self.search = SearchPanel(facade, self)
         self.log_panel = LogPanel(log_handler, self)
         self.tabs = QTabWidget(self)
-        self.tabs.addTab(self.queue, "Queue")
-        self.tabs.addTab(self.review, "Review")
-        self.tabs.addTab(self.search, "Search")
-        self.tabs.addTab(self.log_panel, "Log")
-        self.hint = QLabel("Drop folders or files here, or use “Add folder…”.", self)
+        self.tabs.addTab(self.queue, self.tr("Queue"))
+        self.tabs.addTab(self.review, self.tr("Review"))
+        self.tabs.addTab(self.search, self.tr("Search"))
+        self.tabs.addTab(self.log_panel, self.tr("Log"))
+        self.hint = QLabel(self.tr("Drop folders or files here, or use “Add folder…”."), self)
         self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.hint.setStyleSheet("color:#666; padding:6px;")
         top = QWidget(self)
@@ -108,10 +109,10 @@ class MainWindow(QMainWindow):
         splitter.addWidget(self.tabs)
         splitter.setSizes([170, 530])
         self.setCentralWidget(splitter)
-        self.statusBar().showMessage("Starting the engine…")
+        self.statusBar().showMessage(self.tr("Starting the engine…"))
         self.add_progress = QProgressBar(self)
         self.add_progress.setMaximumWidth(220)
-        self.add_progress.setFormat("Identifying files: %v / %m")
+        self.add_progress.setFormat(self.tr("Identifying files: %v / %m"))
         self.add_progress.hide()
         self.statusBar().addPermanentWidget(self.add_progress)
         self._adding: set[str] = set()
@@ -121,9 +122,9 @@ class MainWindow(QMainWindow):
         facade.jobAdded.connect(self._job_added)
         facade.addProgress.connect(self._add_progress)
         facade.addEnded.connect(self._add_ended)
-        facade.reviewsChanged.connect(lambda reviews: self.tabs.setTabText(1, f"Review ({len(reviews)})" if reviews else "Review"))
+        facade.reviewsChanged.connect(lambda reviews: self.tabs.setTabText(1, self.tr("Review (%n)", "", len(reviews)) if reviews else self.tr("Review")))
         facade.error.connect(lambda code, message: self.statusBar().showMessage(f"{message} ({code})", 15000))
-        facade.started.connect(lambda: self.statusBar().showMessage("Engine running.", 5000))
+        facade.started.connect(lambda: self.statusBar().showMessage(self.tr("Engine running."), 5000))
 
     # -- jobs -----------------------------------------------------------------------------
 
@@ -142,7 +143,7 @@ class MainWindow(QMainWindow):
             self.select_job(jobs[-1].id)
         self._show_selected_job()
         running = sum(1 for j in jobs if j.status == JobStatus.RUNNING)
-        self.statusBar().showMessage(f"{len(jobs)} job(s), {running} running")
+        self.statusBar().showMessage(self.tr("%n job(s), {running} running", "", len(jobs)).format(running=running))
 
     def select_job(self, job_id: int) -> None:
         row = self.jobs_model.row_of(job_id)
@@ -175,10 +176,10 @@ class MainWindow(QMainWindow):
         report = job.scan_report or {}
         note = ""
         if report.get("unsupported"):
-            note = f"; {report['unsupported']['count']} file(s) not added: {report['unsupported']['message']}"
+            note = self.tr("; %n file(s) not added: {message}", "", report['unsupported']['count']).format(message=report['unsupported']['message'])
         if report.get("left_out", {}).get("count"):
-            note += f"; left out {report['left_out']['count']} system/hidden file(s) or folder(s) (Settings → Scanning)"
-        self.statusBar().showMessage(f"Added {job.folder}: {job.total} to do, {job.skipped} skipped{note}", 15000)
+            note += self.tr("; left out %n system/hidden file(s) or folder(s) (Settings → Scanning)", "", report['left_out']['count'])
+        self.statusBar().showMessage(self.tr("Added {folder}: {total} to do, {skipped} skipped{note}").format(folder=job.folder, total=job.total, skipped=job.skipped, note=note), 15000)
         if self.jobs_model.row_of(job.id) >= 0:
             self.select_job(job.id)
 
@@ -186,16 +187,16 @@ class MainWindow(QMainWindow):
 
     def add_paths(self, paths: Sequence[Path]) -> None:
         if paths:
-            self.statusBar().showMessage(f"Scanning {', '.join(p.name or str(p) for p in paths)}…")
+            self.statusBar().showMessage(self.tr("Scanning {names}…").format(names=", ".join(p.name or str(p) for p in paths)))
             self.facade.add_paths(paths)
 
     def choose_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Add a folder")
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Add a folder"))
         if folder:
             self.add_paths([Path(folder)])
 
     def choose_files(self) -> None:
-        files, _ = QFileDialog.getOpenFileNames(self, "Add files", "", media_file_filters())
+        files, _ = QFileDialog.getOpenFileNames(self, self.tr("Add files"), "", media_file_filters())
         self.add_paths([Path(f) for f in files])
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
@@ -218,7 +219,8 @@ class MainWindow(QMainWindow):
 
     def open_settings(self) -> SettingsDialog | None:
         if self.facade.settings is None:
-            self.statusBar().showMessage("Settings are still loading.", 5000)
+            self.statusBar().showMessage(self.tr("Settings are still loading."), 5000)
+
             return None
         dialog = SettingsDialog(self.facade, self.facade.settings, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -13,7 +13,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, QUrl, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, Qt, QUrl, Slot
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMessageBox, QPushButton,
                                QTableView, QVBoxLayout, QWidget)
@@ -31,7 +31,9 @@ MAX_PAGES = 8
 
 
 class QueueModel(ColumnsModel):
-    COLUMNS = ("Item", "Stage", "Status", "Progress", "Error")
+    COLUMNS = (QT_TRANSLATE_NOOP("Columns", "Item"), QT_TRANSLATE_NOOP("Columns", "Stage"),
+               QT_TRANSLATE_NOOP("Columns", "Status"), QT_TRANSLATE_NOOP("Columns", "Progress"),
+               QT_TRANSLATE_NOOP("Columns", "Error"))
     PROGRESS = 3
 
     def __init__(self, facade: EngineFacade, parent: Any = None):
@@ -143,14 +145,14 @@ class QueueView(QWidget):
         header.setStretchLastSection(True)
         self.table.doubleClicked.connect(lambda _: self.open_file())
 
-        self.title = QLabel("Select a job to see its items.", self)
-        self.pause_button = QPushButton("Pause job", self)
-        self.resume_button = QPushButton("Resume job", self)
-        self.retry_failed_button = QPushButton("Retry failed", self)
-        self.cancel_button = QPushButton("Cancel job", self)
-        self.retry_item_button = QPushButton("Retry item", self)
-        self.open_button = QPushButton("Open file", self)
-        self.folder_button = QPushButton("Show in folder", self)
+        self.title = QLabel(self.tr("Select a job to see its items."), self)
+        self.pause_button = QPushButton(self.tr("Pause job"), self)
+        self.resume_button = QPushButton(self.tr("Resume job"), self)
+        self.retry_failed_button = QPushButton(self.tr("Retry failed"), self)
+        self.cancel_button = QPushButton(self.tr("Cancel job"), self)
+        self.retry_item_button = QPushButton(self.tr("Retry item"), self)
+        self.open_button = QPushButton(self.tr("Open file"), self)
+        self.folder_button = QPushButton(self.tr("Show in folder"), self)
         self.pause_button.clicked.connect(lambda: self._job_action(self.facade.pause))
         self.resume_button.clicked.connect(lambda: self._job_action(self.facade.resume))
         self.retry_failed_button.clicked.connect(lambda: self._job_action(self.facade.retry_job))
@@ -176,7 +178,7 @@ class QueueView(QWidget):
     def show_job(self, job: JobSummary | None) -> None:
         self.model.show_job(job)
         if job is None:
-            self.title.setText("Select a job to see its items.")
+            self.title.setText(self.tr("Select a job to see its items."))
         else:
             self.title.setText(f"<b>{Path(job.folder).name or job.folder}</b> — {job.folder}"
                                + (f"  <span style='color:#b00020'>{job.error}</span>" if job.error else ""))
@@ -211,9 +213,10 @@ class QueueView(QWidget):
         job = self.model.job
         if job is None:
             return
-        answer = QMessageBox.question(self, "Cancel job",
-                                      f"Remove the job for {job.folder} and its work in progress?\n"
-                                      "Files next to your media are not touched.")
+        answer = QMessageBox.question(self, self.tr("Cancel job"),
+                                      self.tr("Remove the job for {folder} and its work in progress?\n"
+                                              "Files next to your media are not touched.").format(folder=job.folder))
+
         if answer == QMessageBox.StandardButton.Yes:
             self.facade.cancel(job.id)
 

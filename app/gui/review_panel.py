@@ -11,7 +11,7 @@ import logging
 from pathlib import Path
 from typing import Sequence
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Slot
 from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
                                QPushButton, QSplitter, QVBoxLayout, QWidget)
 
@@ -20,9 +20,12 @@ from app.store.records import Review
 
 log = logging.getLogger(__name__)
 
-DECISIONS = (("applied", "Applied", "Keep the file as it is now; the step counts as done."),
-             ("not_applied", "Not applied", "Write Sidecar's version again."),
-             ("skip", "Skip", "Give up on this item (a reason is required)."))
+DECISIONS = (("applied", QT_TRANSLATE_NOOP("ReviewPanel", "Applied"),
+              QT_TRANSLATE_NOOP("ReviewPanel", "Keep the file as it is now; the step counts as done.")),
+             ("not_applied", QT_TRANSLATE_NOOP("ReviewPanel", "Not applied"),
+              QT_TRANSLATE_NOOP("ReviewPanel", "Write Sidecar's version again.")),
+             ("skip", QT_TRANSLATE_NOOP("ReviewPanel", "Skip"),
+              QT_TRANSLATE_NOOP("ReviewPanel", "Give up on this item (a reason is required).")))
 
 _BANNER_STYLES = {"error": "background:#fde7e9; color:#8a1020; border:1px solid #e8a0a8;",
                   "info": "background:#e7f3e8; color:#1d5b25; border:1px solid #a5d0aa;"}
@@ -41,25 +44,25 @@ class ReviewPanel(QWidget):
         self.banner.hide()
         self.fields = {name: QLabel(self) for name in ("source", "target", "expected", "found", "error", "attempts", "revision")}
         form = QFormLayout()
-        for name, label in (("source", "Source"), ("target", "Target"), ("expected", "Expected sha256"),
-                            ("found", "Found sha256"), ("error", "Why"), ("attempts", "Attempts"), ("revision", "Revision")):
+        for name, label in (("source", self.tr("Source:")), ("target", self.tr("Target:")), ("expected", self.tr("Expected sha256:")),
+                            ("found", self.tr("Found sha256:")), ("error", self.tr("Why:")), ("attempts", self.tr("Attempts:")), ("revision", self.tr("Revision:"))):
             field = self.fields[name]
             field.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             field.setWordWrap(True)
-            form.addRow(label + ":", field)
+            form.addRow(label, field)
         self.reason = QLineEdit(self)
-        self.reason.setPlaceholderText("Reason (recorded with the decision)")
-        form.addRow("Reason:", self.reason)
+        self.reason.setPlaceholderText(self.tr("Reason (recorded with the decision)"))
+        form.addRow(self.tr("Reason:"), self.reason)
         self.buttons: dict[str, QPushButton] = {}
         row = QHBoxLayout()
         for decision, text, tip in DECISIONS:
-            button = QPushButton(text, self)
-            button.setToolTip(tip)
+            button = QPushButton(self.tr(text), self)
+            button.setToolTip(self.tr(tip))
             button.clicked.connect(lambda _=False, d=decision: self.decide(d))
             self.buttons[decision] = button
             row.addWidget(button)
         row.addStretch(1)
-        self.empty = QLabel("Nothing awaits review.", self)
+        self.empty = QLabel(self.tr("Nothing awaits review."), self)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
 
         details = QWidget(self)
@@ -91,7 +94,7 @@ class ReviewPanel(QWidget):
         self.list.blockSignals(True)
         self.list.clear()
         for r in reviews:
-            item = QListWidgetItem(f"{Path(r.target).name}\n    in {Path(r.target).parent.name}")
+            item = QListWidgetItem(self.tr("{name}\n    in {folder}").format(name=Path(r.target).name, folder=Path(r.target).parent.name))
             item.setToolTip(r.target)
             item.setData(Qt.ItemDataRole.UserRole, r.id)
             self.list.addItem(item)
@@ -112,7 +115,7 @@ class ReviewPanel(QWidget):
         values = {"source": "", "target": "", "expected": "", "found": "", "error": "", "attempts": "", "revision": ""}
         if r is not None:
             values = {"source": r.path, "target": r.target, "expected": r.expected_sha256,
-                      "found": r.found_sha256 or "(file missing)", "error": r.error or "", "attempts": str(r.attempts),
+                      "found": r.found_sha256 or self.tr("(file missing)"), "error": r.error or "", "attempts": str(r.attempts),
                       "revision": str(r.revision)}
         for name, value in values.items():
             self.fields[name].setText(value)
@@ -125,7 +128,7 @@ class ReviewPanel(QWidget):
             return
         reason = self.reason.text().strip()
         if decision == "skip" and not reason:
-            self.show_banner("Give a reason to skip this item.", "error")
+            self.show_banner(self.tr("Give a reason to skip this item."), "error")
             return
         self.hide_banner()
         self.facade.decide(r.id, decision, reason or "decided in the review panel", r.revision)
@@ -142,8 +145,10 @@ class ReviewPanel(QWidget):
     @Slot(object)
     def _decided(self, review: Review) -> None:
         self.reason.clear()
-        self.show_banner(f"{Path(review.target).name}: recorded “{review.decision}” (revision {review.revision}).", "info")
+        decision = next((self.tr(text) for d, text, _ in DECISIONS if d == review.decision), review.decision)
+        self.show_banner(self.tr("{name}: recorded “{decision}” (revision {revision}).").format(name=Path(review.target).name, decision=decision, revision=review.revision), "info")
 
     @Slot(int, str, str)
     def _failed(self, review_id: int, code: str, message: str) -> None:
-        self.show_banner(f"Your decision was not recorded: {message}.", "error")
+        self.show_banner(self.tr("Your decision was not recorded: {message}.").format(message=message), "error")
+

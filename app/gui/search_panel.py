@@ -89,14 +89,14 @@ class SearchPanel(QWidget):
         super().__init__(parent)
         self.facade = facade
         self.query = QLineEdit(self)
-        self.query.setPlaceholderText("Search images and dialogue — “cat wearing sunglasses”, “invoice 4471”…")
+        self.query.setPlaceholderText(self.tr("Search images and dialogue — “cat wearing sunglasses”, “invoice 4471”…"))
         self.query.setClearButtonEnabled(True)
-        self.search_button = QPushButton("Search", self)
-        self.similar_button = QPushButton("Find similar", self)
-        self.similar_button.setToolTip("Images that look like the selected one")
+        self.search_button = QPushButton(self.tr("Search"), self)
+        self.similar_button = QPushButton(self.tr("Find similar"), self)
+        self.similar_button.setToolTip(self.tr("Images that look like the selected one"))
         self.status = QLabel(self)
-        self.images_label = QLabel("Images", self)
-        self.dialogue_label = QLabel("Dialogue", self)
+        self.images_label = QLabel(self.tr("Images"), self)
+        self.dialogue_label = QLabel(self.tr("Dialogue"), self)
 
         self.images = QStandardItemModel(self)
         self.grid = QListView(self)
@@ -161,7 +161,7 @@ class SearchPanel(QWidget):
         self._typing.stop()
         text = self.query.text().strip()
         if text:
-            self.status.setText(f"Searching for “{text}”…")
+            self.status.setText(self.tr("Searching for “{query}”…").format(query=text))
             self.facade.search(text, None, "all")
 
     def selected_image(self) -> str | None:
@@ -171,7 +171,7 @@ class SearchPanel(QWidget):
     def find_similar(self) -> None:
         path = self.selected_image()
         if path:
-            self.status.setText(f"Images similar to {Path(path).name}…")
+            self.status.setText(self.tr("Images similar to {name}…").format(name=Path(path).name))
             self.facade.search(None, Path(path), "image")
 
     @Slot(str, list)
@@ -197,9 +197,9 @@ class SearchPanel(QWidget):
             entry.setData(StartRole, start)
             entry.setToolTip(str(r["path"]))
             self.lines.addItem(entry)
-        self.images_label.setText(f"Images ({len(images)})")
-        self.dialogue_label.setText(f"Dialogue ({len(lines)})")
-        self.status.setText(f"{len(results)} result(s) for “{label}”" if results else f"Nothing found for “{label}”.")
+        self.images_label.setText(self.tr("Images (%n)", "", len(images)))
+        self.dialogue_label.setText(self.tr("Dialogue (%n)", "", len(lines)))
+        self.status.setText(self.tr("%n result(s) for “{query}”", "", len(results)).format(query=label) if results else self.tr("Nothing found for “{query}”.").format(query=label))
         self.images_box.setVisible(bool(images) or not lines)
         self.dialogue_box.setVisible(bool(lines) or not images)
         self._update_buttons()
@@ -218,7 +218,8 @@ class SearchPanel(QWidget):
         path, start = entry.data(PathRole), float(entry.data(StartRole) or 0.0)
         command = player_command(path, start)
         if command is not None and QProcess.startDetached(command[0], command[1])[0]:
-            self.status.setText(f"Playing {Path(path).name} from {format_time(start)}.")
+            self.status.setText(self.tr("Playing {name} from {time}.").format(name=Path(path).name, time=format_time(start)))
             return
         QDesktopServices.openUrl(QUrl.fromLocalFile(path))
-        self.status.setText(f"Opened {Path(path).name}: the line is at {format_time(start)}.")
+        self.status.setText(self.tr("Opened {name}: the line is at {time}.").format(name=Path(path).name, time=format_time(start)))
+

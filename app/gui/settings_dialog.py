@@ -18,7 +18,7 @@ import dataclasses
 import logging
 from typing import Any, Sequence
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
                                QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
                                QPlainTextEdit, QProgressBar, QPushButton, QScrollArea, QSpinBox, QTableWidget, QTableWidgetItem,
@@ -26,29 +26,38 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
 
 from app.engine.kinds import LEFT_OUT_BY_DEFAULT
 from app.gui.facade import EngineFacade
+from app.gui.translations import UI_LANGUAGES
 from app.media.naming import PRESETS, example_names
 from app.settings import OUTPUT_AFFECTING, Settings
 
 log = logging.getLogger(__name__)
 
-LANGUAGES = (("en", "English"), ("zh", "Chinese"), ("ja", "Japanese"), ("ko", "Korean"), ("fr", "French"),
-             ("de", "German"), ("es", "Spanish"), ("pt", "Portuguese"), ("it", "Italian"), ("ru", "Russian"),
-             ("ar", "Arabic"), ("hi", "Hindi"), ("nl", "Dutch"), ("pl", "Polish"), ("tr", "Turkish"),
-             ("vi", "Vietnamese"), ("th", "Thai"), ("id", "Indonesian"), ("uk", "Ukrainian"), ("sv", "Swedish"))
-POLICIES = (("skip", "Skip: leave the existing file alone"), ("overwrite", "Overwrite it"),
-            ("keep_both", "Keep both (Movie.zh.1.srt)"))
-NEW_JOBS_NOTICE = "New jobs will use the changed output settings; jobs already added keep the settings they were created with."
-LEFT_OUT_NOTICE = "New jobs leave out the changed list; watched folders follow it the next time Sidecar starts."
-RESTART_NOTICE = "Workers and the GPU budget apply the next time Sidecar starts."
+LANGUAGES = (("en", QT_TRANSLATE_NOOP("SettingsDialog", "English")), ("zh", QT_TRANSLATE_NOOP("SettingsDialog", "Chinese")),
+             ("ja", QT_TRANSLATE_NOOP("SettingsDialog", "Japanese")), ("ko", QT_TRANSLATE_NOOP("SettingsDialog", "Korean")),
+             ("fr", QT_TRANSLATE_NOOP("SettingsDialog", "French")), ("de", QT_TRANSLATE_NOOP("SettingsDialog", "German")),
+             ("es", QT_TRANSLATE_NOOP("SettingsDialog", "Spanish")), ("pt", QT_TRANSLATE_NOOP("SettingsDialog", "Portuguese")),
+             ("it", QT_TRANSLATE_NOOP("SettingsDialog", "Italian")), ("ru", QT_TRANSLATE_NOOP("SettingsDialog", "Russian")),
+             ("ar", QT_TRANSLATE_NOOP("SettingsDialog", "Arabic")), ("hi", QT_TRANSLATE_NOOP("SettingsDialog", "Hindi")),
+             ("nl", QT_TRANSLATE_NOOP("SettingsDialog", "Dutch")), ("pl", QT_TRANSLATE_NOOP("SettingsDialog", "Polish")),
+             ("tr", QT_TRANSLATE_NOOP("SettingsDialog", "Turkish")), ("vi", QT_TRANSLATE_NOOP("SettingsDialog", "Vietnamese")),
+             ("th", QT_TRANSLATE_NOOP("SettingsDialog", "Thai")), ("id", QT_TRANSLATE_NOOP("SettingsDialog", "Indonesian")),
+             ("uk", QT_TRANSLATE_NOOP("SettingsDialog", "Ukrainian")), ("sv", QT_TRANSLATE_NOOP("SettingsDialog", "Swedish")))
+POLICIES = (("skip", QT_TRANSLATE_NOOP("SettingsDialog", "Skip: leave the existing file alone")),
+            ("overwrite", QT_TRANSLATE_NOOP("SettingsDialog", "Overwrite it")),
+            ("keep_both", QT_TRANSLATE_NOOP("SettingsDialog", "Keep both (Movie.zh.1.srt)")))
+NEW_JOBS_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "New jobs will use the changed output settings; jobs already added keep the settings they were created with.")
+LEFT_OUT_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "New jobs leave out the changed list; watched folders follow it the next time Sidecar starts.")
+RESTART_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "Workers and the GPU budget apply the next time Sidecar starts.")
+LANGUAGE_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "Sidecar shows the chosen language the next time it starts.")
 
 
 def _language_combo(parent: QWidget, auto: bool) -> QComboBox:
     combo = QComboBox(parent)
     combo.setEditable(True)
     if auto:
-        combo.addItem("Detect automatically", "")
+        combo.addItem(QCoreApplication.translate("SettingsDialog", "Detect automatically"), "")
     for code, name in LANGUAGES:
-        combo.addItem(f"{name} ({code})", code)
+        combo.addItem(f"{QCoreApplication.translate('SettingsDialog', name)} ({code})", code)
     return combo
 
 
@@ -71,7 +80,7 @@ def _language(combo: QComboBox) -> str:
 class SettingsDialog(QDialog):
     def __init__(self, facade: EngineFacade, settings: Settings, parent: QWidget | None = None):
         super().__init__(parent)
-        self.setWindowTitle("Sidecar settings")
+        self.setWindowTitle(self.tr("Sidecar settings"))
         self.facade = facade
         self.original = settings
 
@@ -82,17 +91,17 @@ class SettingsDialog(QDialog):
             self.naming.addItem(preset, preset)
         self.naming_example = QLabel(self)
         self.naming_example.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.naming_warning = QLabel("Media servers see no language in “CN”: use media-server unless your library "
-                                     "already uses these names.", self)
+        self.naming_warning = QLabel(self.tr("Media servers see no language in “CN”: use media-server unless your library "
+                                             "already uses these names."), self)
         self.naming_warning.setWordWrap(True)
         self.naming_warning.setStyleSheet("color:#8a5a00;")
         self.policy = QComboBox(self)
         for value, text in POLICIES:
-            self.policy.addItem(text, value)
-        self.sidecar_json = QCheckBox("Write photo.jpg.sidecar.json next to each image", self)
-        self.embedded_subtitles = QCheckBox("Skip videos that already carry text subtitles in the target language", self)
+            self.policy.addItem(self.tr(text), value)
+        self.sidecar_json = QCheckBox(self.tr("Write photo.jpg.sidecar.json next to each image"), self)
+        self.embedded_subtitles = QCheckBox(self.tr("Skip videos that already carry text subtitles in the target language"), self)
         self.endpoint = QLineEdit(self)
-        self.endpoint.setPlaceholderText("empty: translate on this computer")
+        self.endpoint.setPlaceholderText(self.tr("empty: translate on this computer"))
         self.endpoint_note = QLabel(self)
         self.endpoint_note.setWordWrap(True)
         self.workers = QSpinBox(self)
@@ -100,20 +109,23 @@ class SettingsDialog(QDialog):
         self.gpu_budget = QSpinBox(self)
         self.gpu_budget.setRange(256, 262144)
         self.gpu_budget.setSingleStep(512)
-        self.gpu_budget.setSuffix(" MB")
-        self.close_to_tray = QCheckBox("Closing the window keeps processing in the tray", self)
+        self.gpu_budget.setSuffix(self.tr(" MB"))
+        self.close_to_tray = QCheckBox(self.tr("Closing the window keeps processing in the tray"), self)
+        self.ui_language = QComboBox(self)
+        for code, name in UI_LANGUAGES:
+            self.ui_language.addItem(self.tr(name) if not code else name, code)
         self.left_out = QPlainTextEdit(self)
         self.left_out.setMaximumHeight(110)
-        self.left_out.setToolTip("One name a line; * and ? match any text; a name ending in / matches folders only")
-        restore_left_out = QPushButton("Restore defaults", self)
+        self.left_out.setToolTip(self.tr("One name a line; * and ? match any text; a name ending in / matches folders only"))
+        restore_left_out = QPushButton(self.tr("Restore defaults"), self)
         restore_left_out.clicked.connect(lambda: self.left_out.setPlainText("\n".join(LEFT_OUT_BY_DEFAULT)))
         self.watched = QListWidget(self)
         self.watched.setMaximumHeight(90)
-        add_watch, remove_watch = QPushButton("Add…", self), QPushButton("Remove", self)
+        add_watch, remove_watch = QPushButton(self.tr("Add…"), self), QPushButton(self.tr("Remove"), self)
         add_watch.clicked.connect(self._add_watched)
         remove_watch.clicked.connect(self._remove_watched)
         self.models = QTableWidget(0, 4, self)
-        self.models.setHorizontalHeaderLabels(["Model", "Role", "Installed", "In use"])
+        self.models.setHorizontalHeaderLabels([self.tr("Model"), self.tr("Role"), self.tr("Installed"), self.tr("In use")])
         self.models.verticalHeader().hide()
         self.models.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.models.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -121,11 +133,11 @@ class SettingsDialog(QDialog):
         for col in (1, 2, 3):
             self.models.horizontalHeader().setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         self.models.setMinimumHeight(140)
-        self.install_button, self.use_button = QPushButton("Install", self), QPushButton("Use", self)
-        self.remove_button, self.cancel_install_button = QPushButton("Remove", self), QPushButton("Cancel install", self)
-        self.install_button.setToolTip("Download the selected model (an interrupted download resumes)")
-        self.use_button.setToolTip("New jobs use the selected model for its role")
-        self.remove_button.setToolTip("Delete a downloaded model, or forget one you registered (its files stay)")
+        self.install_button, self.use_button = QPushButton(self.tr("Install"), self), QPushButton(self.tr("Use"), self)
+        self.remove_button, self.cancel_install_button = QPushButton(self.tr("Remove"), self), QPushButton(self.tr("Cancel install"), self)
+        self.install_button.setToolTip(self.tr("Download the selected model (an interrupted download resumes)"))
+        self.use_button.setToolTip(self.tr("New jobs use the selected model for its role"))
+        self.remove_button.setToolTip(self.tr("Delete a downloaded model, or forget one you registered (its files stay)"))
         self.install_progress = QProgressBar(self)
         self.install_progress.setFormat("%p%")
         self.model_status = QLabel(self)
@@ -136,30 +148,32 @@ class SettingsDialog(QDialog):
         self.notice.setWordWrap(True)
         self.notice.setStyleSheet("color:#1d4f91;")
 
-        output = QGroupBox("Output (new jobs)", self)
+        output = QGroupBox(self.tr("Output (new jobs)"), self)
         of = QFormLayout(output)
-        of.addRow("Spoken language:", self.source_lang)
-        of.addRow("Translate to:", self.target_lang)
-        of.addRow("Subtitle names:", self.naming)
+        of.addRow(self.tr("Spoken language:"), self.source_lang)
+        of.addRow(self.tr("Translate to:"), self.target_lang)
+        of.addRow(self.tr("Subtitle names:"), self.naming)
         of.addRow("", self.naming_example)
         of.addRow("", self.naming_warning)
-        of.addRow("Existing files:", self.policy)
+        of.addRow(self.tr("Existing files:"), self.policy)
         of.addRow("", self.sidecar_json)
         of.addRow("", self.embedded_subtitles)
-        of.addRow("Translation server:", self.endpoint)
+        of.addRow(self.tr("Translation server:"), self.endpoint)
         of.addRow("", self.endpoint_note)
-        engine = QGroupBox("Engine", self)
+        engine = QGroupBox(self.tr("Engine"), self)
         ef = QFormLayout(engine)
-        ef.addRow("Workers:", self.workers)
-        ef.addRow("GPU memory budget:", self.gpu_budget)
+        ef.addRow(self.tr("Workers:"), self.workers)
+        ef.addRow(self.tr("GPU memory budget:"), self.gpu_budget)
         ef.addRow("", self.close_to_tray)
-        scanning = QGroupBox("Scanning", self)
+        ef.addRow(self.tr("Language:"), self.ui_language)
+        ef.addRow("", QLabel(self.tr("The language of Sidecar's windows changes the next time Sidecar starts."), self))
+        scanning = QGroupBox(self.tr("Scanning"), self)
         sl = QVBoxLayout(scanning)
-        sl.addWidget(QLabel("Left out of every added or watched folder (system and hidden files, as media servers skip "
-                            "them); the folder you add itself is always scanned:", self))
+        sl.addWidget(QLabel(self.tr("Left out of every added or watched folder (system and hidden files, as media servers skip "
+                                    "them); the folder you add itself is always scanned:"), self))
         sl.addWidget(self.left_out)
         sl.addWidget(restore_left_out, 0, Qt.AlignmentFlag.AlignLeft)
-        watched = QGroupBox("Watched folders", self)
+        watched = QGroupBox(self.tr("Watched folders"), self)
         wl = QHBoxLayout(watched)
         wl.addWidget(self.watched, 1)
         wb = QVBoxLayout()
@@ -167,7 +181,7 @@ class SettingsDialog(QDialog):
         wb.addWidget(remove_watch)
         wb.addStretch(1)
         wl.addLayout(wb)
-        models = QGroupBox("Models", self)
+        models = QGroupBox(self.tr("Models"), self)
         ml = QVBoxLayout(models)
         ml.addWidget(self.models)
         actions = QHBoxLayout()
@@ -197,7 +211,7 @@ class SettingsDialog(QDialog):
         for signal in (self.source_lang.currentTextChanged, self.target_lang.currentTextChanged,
                        self.naming.currentIndexChanged, self.policy.currentIndexChanged, self.endpoint.textChanged,
                        self.sidecar_json.toggled, self.embedded_subtitles.toggled, self.workers.valueChanged,
-                       self.gpu_budget.valueChanged, self.left_out.textChanged):
+                       self.gpu_budget.valueChanged, self.left_out.textChanged, self.ui_language.currentIndexChanged):
             signal.connect(self._changed)
         facade.modelsListed.connect(self.show_models)
         facade.modelProgress.connect(self._model_progress)
@@ -222,6 +236,7 @@ class SettingsDialog(QDialog):
         self.workers.setValue(s.workers)
         self.gpu_budget.setValue(s.gpu_budget_mb)
         self.close_to_tray.setChecked(s.close_to_tray)
+        self.ui_language.setCurrentIndex(max(0, self.ui_language.findData(s.ui_language)))
         self.left_out.setPlainText("\n".join(s.scan_ignore))
         self.watched.clear()
         self.watched.addItems(s.watched_folders)
@@ -235,7 +250,7 @@ class SettingsDialog(QDialog):
             image_sidecar_json=self.sidecar_json.isChecked(), embedded_subtitles=self.embedded_subtitles.isChecked(),
             translation_endpoint=self.endpoint.text().strip(),
             workers=self.workers.value(), gpu_budget_mb=self.gpu_budget.value(),
-            close_to_tray=self.close_to_tray.isChecked(),
+            close_to_tray=self.close_to_tray.isChecked(), ui_language=str(self.ui_language.currentData()),
             scan_ignore=[line.strip() for line in self.left_out.toPlainText().splitlines() if line.strip()],
             watched_folders=[self.watched.item(n).text() for n in range(self.watched.count())],
         )
@@ -247,20 +262,22 @@ class SettingsDialog(QDialog):
         self.naming_example.setText("  ".join(example_names(s.naming, "Movie", source, s.target_lang)))
         self.naming_warning.setVisible(s.naming == "compat")
         self.endpoint_note.setText(
-            f"Subtitle text (not audio, not file names) is sent to {s.translation_endpoint} for translation."
-            if s.translation_endpoint else "Nothing leaves this computer.")
+            self.tr("Subtitle text (not audio, not file names) is sent to {endpoint} for translation.").format(endpoint=s.translation_endpoint)
+            if s.translation_endpoint else self.tr("Nothing leaves this computer."))
         notes = []
         if any(getattr(s, name) != getattr(self.original, name) for name in OUTPUT_AFFECTING):
-            notes.append(NEW_JOBS_NOTICE)
+            notes.append(self.tr(NEW_JOBS_NOTICE))
         if s.scan_ignore != self.original.scan_ignore:
-            notes.append(LEFT_OUT_NOTICE)
+            notes.append(self.tr(LEFT_OUT_NOTICE))
         if (s.workers, s.gpu_budget_mb) != (self.original.workers, self.original.gpu_budget_mb):
-            notes.append(RESTART_NOTICE)
+            notes.append(self.tr(RESTART_NOTICE))
+        if s.ui_language != self.original.ui_language:
+            notes.append(self.tr(LANGUAGE_NOTICE))
         self.notice.setText("\n".join(notes))
         self.notice.setVisible(bool(notes))
 
     def _add_watched(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Watch a folder")
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Watch a folder"))
         if folder:
             self.add_watched_folder(folder)
 
@@ -292,8 +309,8 @@ class SettingsDialog(QDialog):
         name = str(row.get("name", ""))
         if name in self._downloads:
             done, total = self._downloads[name]
-            return f"downloading {done * 100 // total}%" if total else "downloading"
-        return "yes" if row.get("installed") else ("partly downloaded" if row.get("partial_download") else "no")
+            return self.tr("downloading {percent}%").format(percent=done * 100 // total) if total else self.tr("downloading")
+        return self.tr("yes") if row.get("installed") else (self.tr("partly downloaded") if row.get("partial_download") else self.tr("no"))
 
     def selected_model(self) -> dict[str, Any] | None:
         rows = self.models.selectionModel().selectedRows()
@@ -312,7 +329,7 @@ class SettingsDialog(QDialog):
 
     def install_model(self, name: str) -> None:
         self._downloads[name] = (0, 0)
-        self.model_status.setText(f"Downloading {name}…")
+        self.model_status.setText(self.tr("Downloading {name}…").format(name=name))
         self.facade.install_model(name)
         self._refresh_model_row(name)
 
@@ -346,11 +363,12 @@ class SettingsDialog(QDialog):
     def _install_ended(self, name: str, code: str) -> None:
         self._downloads.pop(name, None)
         if not code:
-            self.model_status.setText(f"{name} is installed. Choose “Use” to have new jobs use it.")
+            self.model_status.setText(self.tr("{name} is installed. Choose “Use” to have new jobs use it.").format(name=name))
         elif code == "download_cancelled":
-            self.model_status.setText(f"Stopped downloading {name}. What arrived is kept: Install resumes from there.")
+            self.model_status.setText(self.tr("Stopped downloading {name}. What arrived is kept: Install resumes from there.").format(name=name))
         else:
-            self.model_status.setText(f"Installing {name} failed ({code}).")
+            self.model_status.setText(self.tr("Installing {name} failed ({code}).").format(name=name, code=code))
+
         self._refresh_model_row(name)
         self._update_model_actions()
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
 
 Index = QModelIndex | QPersistentModelIndex
 
 
 class ColumnsModel(QAbstractTableModel):
-    """A flat table whose header is the ``COLUMNS`` tuple."""
+    """A flat table whose header is the ``COLUMNS`` tuple (marked for translation in the "Columns" context)."""
 
     COLUMNS: tuple[str, ...] = ()
 
@@ -19,5 +19,6 @@ class ColumnsModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.COLUMNS[section]
+            return QCoreApplication.translate("Columns", self.COLUMNS[section])
+
         return None

@@ -1,0 +1,71 @@
+"""The language of the windows: Sidecar's own catalogue and Qt's, chosen from the OS locale or the person's setting.
+
+Qt widgets take their text when they are built, so the catalogue is installed once,
+before the first window, and a change in Settings applies at the next start. The
+catalogues are ``resources/i18n/sidecar_<code>.qm``, compiled from the ``.ts`` sources
+by ``scripts/update-translations``; Qt's own ``qtbase_<code>.qm`` (standard dialog
+buttons, file dialogs) comes from the Qt that PySide6 ships. Any locale without a
+catalogue gets the English source text.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLibraryInfo, QLocale, QTranslator
+
+from app.resources import find_resource
+
+log = logging.getLogger(__name__)
+
+CATALOGUES = ("zh_CN", "de")
+"""The languages with a catalogue under resources/i18n (English is the source text)."""
+
+UI_LANGUAGES = (("", QT_TRANSLATE_NOOP("SettingsDialog", "System")), ("en", "English"), ("zh_CN", "简体中文"),
+                ("de", "Deutsch"))
+"""The Settings choices: "" follows the OS; the others are named in their own language."""
+
+_installed: list[QTranslator] = []  # kept referenced: Qt does not own an installed translator
+
+
+def catalogue_for(locale: QLocale) -> str | None:
+    """The catalogue that serves ``locale``: any Chinese gets Simplified Chinese (the only Chinese one), any German gets German."""
+    language = locale.language()
+    if language == QLocale.Language.Chinese:
+        return "zh_CN"
+    if language == QLocale.Language.German:
+        return "de"
+    return None
+
+
+def ui_locale(choice: str) -> QLocale:
+    """The locale the windows speak: the Settings choice, or the OS's when it is "" (System)."""
+    return QLocale(choice) if choice else QLocale.system()
+
+
+def install_translators(app: QCoreApplication, choice: str) -> str | None:
+    """Replace any catalogue installed before with the one ``choice`` asks for; returns its code, or None for English.
+
+    Called again (tests build several windows in one process), it removes the earlier
+    translators first, so catalogues never stack.
+    """
+    for translator in _installed:
+        app.removeTranslator(translator)
+    _installed.clear()
+    code = catalogue_for(ui_locale(choice))
+    if code is None:
+        return None
+    own = find_resource(f"i18n/sidecar_{code}.qm")
+    sidecar = QTranslator(app)
+    if own is None or not sidecar.load(str(own)):
+        log.warning("the %s catalogue is missing from this installation; the windows stay in English", code)
+        return None
+    qt = QTranslator(app)
+    if qt.load(f"qtbase_{code}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        _installed.append(qt)
+    else:
+        log.info("Qt ships no qtbase_%s catalogue here; standard buttons stay in English", code)
+    _installed.append(sidecar)
+    for translator in _installed:
+        app.installTranslator(translator)
+    return code

@@ -1,0 +1,738 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE">
+<context>
+    <name>Columns</name>
+    <message>
+        <source>Folder</source>
+        <translation>Ordner</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>Fortschritt</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Skipped</source>
+        <translation>Übersprungen</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Prüfen</translation>
+    </message>
+    <message>
+        <source>ETA</source>
+        <translation>Restzeit</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>Eintrag</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Fehler</translation>
+    </message>
+</context>
+<context>
+    <name>EngineFacade</name>
+    <message>
+        <source>Job finished</source>
+        <translation>Auftrag abgeschlossen</translation>
+    </message>
+    <message>
+        <source>{name}: {done} of {total} done</source>
+        <translation>{name}: {done} von {total} erledigt</translation>
+    </message>
+    <message>
+        <source>Items failed</source>
+        <translation>Einträge fehlgeschlagen</translation>
+    </message>
+    <message numerus="yes">
+        <source>{name}: %n more item(s) failed</source>
+        <translation>
+            <numerusform>{name}: %n weiterer Eintrag fehlgeschlagen</numerusform>
+            <numerusform>{name}: %n weitere Einträge fehlgeschlagen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Review needed</source>
+        <translation>Prüfung nötig</translation>
+    </message>
+    <message numerus="yes">
+        <source>{name}: %n item(s) need a decision</source>
+        <translation>
+            <numerusform>{name}: %n Eintrag braucht eine Entscheidung</numerusform>
+            <numerusform>{name}: %n Einträge brauchen eine Entscheidung</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>JobsModel</name>
+    <message>
+        <source>{seconds} s</source>
+        <translation>{seconds} s</translation>
+    </message>
+    <message>
+        <source>{minutes} min {seconds:02d} s</source>
+        <translation>{minutes} min {seconds:02d} s</translation>
+    </message>
+    <message>
+        <source>{hours} h {minutes:02d} min</source>
+        <translation>{hours} h {minutes:02d} min</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Media ({patterns})</source>
+        <translation>Mediendateien ({patterns})</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Actions</source>
+        <translation>Aktionen</translation>
+    </message>
+    <message>
+        <source>Add folder…</source>
+        <translation>Ordner hinzufügen …</translation>
+    </message>
+    <message>
+        <source>Add files…</source>
+        <translation>Dateien hinzufügen …</translation>
+    </message>
+    <message>
+        <source>Pause all</source>
+        <translation>Alle anhalten</translation>
+    </message>
+    <message>
+        <source>Resume all</source>
+        <translation>Alle fortsetzen</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>Einstellungen …</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>Warteschlange</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Prüfen</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>Suche</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>Protokoll</translation>
+    </message>
+    <message>
+        <source>Drop folders or files here, or use “Add folder…”.</source>
+        <translation>Ordner oder Dateien hierher ziehen oder „Ordner hinzufügen …“ verwenden.</translation>
+    </message>
+    <message>
+        <source>Starting the engine…</source>
+        <translation>Die Engine startet …</translation>
+    </message>
+    <message>
+        <source>Identifying files: %v / %m</source>
+        <translation>Dateien werden erkannt: %v / %m</translation>
+    </message>
+    <message numerus="yes">
+        <source>Review (%n)</source>
+        <translation>
+            <numerusform>Prüfen (%n)</numerusform>
+            <numerusform>Prüfen (%n)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Engine running.</source>
+        <translation>Die Engine läuft.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n job(s), {running} running</source>
+        <translation>
+            <numerusform>%n Auftrag, {running} laufen</numerusform>
+            <numerusform>%n Aufträge, {running} laufen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n file(s) not added: {message}</source>
+        <translation>
+            <numerusform>; %n Datei nicht hinzugefügt: {message}</numerusform>
+            <numerusform>; %n Dateien nicht hinzugefügt: {message}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; left out %n system/hidden file(s) or folder(s) (Settings → Scanning)</source>
+        <translation>
+            <numerusform>; %n System- oder versteckte Datei bzw. Ordner ausgelassen (Einstellungen → Durchsuchen)</numerusform>
+            <numerusform>; %n System- oder versteckte Dateien bzw. Ordner ausgelassen (Einstellungen → Durchsuchen)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Added {folder}: {total} to do, {skipped} skipped{note}</source>
+        <translation>{folder} hinzugefügt: {total} zu erledigen, {skipped} übersprungen{note}</translation>
+    </message>
+    <message>
+        <source>Scanning {names}…</source>
+        <translation>{names} wird durchsucht …</translation>
+    </message>
+    <message>
+        <source>Add a folder</source>
+        <translation>Ordner hinzufügen</translation>
+    </message>
+    <message>
+        <source>Add files</source>
+        <translation>Dateien hinzufügen</translation>
+    </message>
+    <message>
+        <source>Settings are still loading.</source>
+        <translation>Die Einstellungen werden noch geladen.</translation>
+    </message>
+</context>
+<context>
+    <name>QueueView</name>
+    <message>
+        <source>Select a job to see its items.</source>
+        <translation>Wählen Sie einen Auftrag, um seine Einträge zu sehen.</translation>
+    </message>
+    <message>
+        <source>Pause job</source>
+        <translation>Auftrag anhalten</translation>
+    </message>
+    <message>
+        <source>Resume job</source>
+        <translation>Auftrag fortsetzen</translation>
+    </message>
+    <message>
+        <source>Retry failed</source>
+        <translation>Fehlgeschlagene wiederholen</translation>
+    </message>
+    <message>
+        <source>Cancel job</source>
+        <translation>Auftrag abbrechen</translation>
+    </message>
+    <message>
+        <source>Retry item</source>
+        <translation>Eintrag wiederholen</translation>
+    </message>
+    <message>
+        <source>Open file</source>
+        <translation>Datei öffnen</translation>
+    </message>
+    <message>
+        <source>Show in folder</source>
+        <translation>Im Ordner zeigen</translation>
+    </message>
+    <message>
+        <source>Remove the job for {folder} and its work in progress?
+Files next to your media are not touched.</source>
+        <translation>Den Auftrag für {folder} samt der laufenden Arbeit entfernen?
+Dateien neben Ihren Medien bleiben unberührt.</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewPanel</name>
+    <message>
+        <source>Applied</source>
+        <translation>Übernommen</translation>
+    </message>
+    <message>
+        <source>Keep the file as it is now; the step counts as done.</source>
+        <translation>Die Datei bleibt, wie sie jetzt ist; der Schritt gilt als erledigt.</translation>
+    </message>
+    <message>
+        <source>Not applied</source>
+        <translation>Nicht übernommen</translation>
+    </message>
+    <message>
+        <source>Write Sidecar&apos;s version again.</source>
+        <translation>Die Fassung von Sidecar erneut schreiben.</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>Überspringen</translation>
+    </message>
+    <message>
+        <source>Give up on this item (a reason is required).</source>
+        <translation>Diesen Eintrag aufgeben (ein Grund ist nötig).</translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation>Quelle:</translation>
+    </message>
+    <message>
+        <source>Target:</source>
+        <translation>Ziel:</translation>
+    </message>
+    <message>
+        <source>Expected sha256:</source>
+        <translation>Erwartete sha256:</translation>
+    </message>
+    <message>
+        <source>Found sha256:</source>
+        <translation>Gefundene sha256:</translation>
+    </message>
+    <message>
+        <source>Why:</source>
+        <translation>Warum:</translation>
+    </message>
+    <message>
+        <source>Attempts:</source>
+        <translation>Versuche:</translation>
+    </message>
+    <message>
+        <source>Revision:</source>
+        <translation>Revision:</translation>
+    </message>
+    <message>
+        <source>Reason (recorded with the decision)</source>
+        <translation>Grund (wird mit der Entscheidung gespeichert)</translation>
+    </message>
+    <message>
+        <source>Reason:</source>
+        <translation>Grund:</translation>
+    </message>
+    <message>
+        <source>Nothing awaits review.</source>
+        <translation>Nichts wartet auf Prüfung.</translation>
+    </message>
+    <message>
+        <source>{name}
+    in {folder}</source>
+        <translation>{name}
+    in {folder}</translation>
+    </message>
+    <message>
+        <source>(file missing)</source>
+        <translation>(Datei fehlt)</translation>
+    </message>
+    <message>
+        <source>Give a reason to skip this item.</source>
+        <translation>Geben Sie einen Grund an, um diesen Eintrag zu überspringen.</translation>
+    </message>
+    <message>
+        <source>{name}: recorded “{decision}” (revision {revision}).</source>
+        <translation>{name}: „{decision}“ gespeichert (Revision {revision}).</translation>
+    </message>
+    <message>
+        <source>Your decision was not recorded: {message}.</source>
+        <translation>Ihre Entscheidung wurde nicht gespeichert: {message}.</translation>
+    </message>
+</context>
+<context>
+    <name>SearchPanel</name>
+    <message>
+        <source>Search images and dialogue — “cat wearing sunglasses”, “invoice 4471”…</source>
+        <translation>Bilder und Dialoge durchsuchen – „Katze mit Sonnenbrille“, „Rechnung 4471“ …</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>Suchen</translation>
+    </message>
+    <message>
+        <source>Find similar</source>
+        <translation>Ähnliche finden</translation>
+    </message>
+    <message>
+        <source>Images that look like the selected one</source>
+        <translation>Bilder, die dem ausgewählten ähneln</translation>
+    </message>
+    <message>
+        <source>Images</source>
+        <translation>Bilder</translation>
+    </message>
+    <message>
+        <source>Dialogue</source>
+        <translation>Dialoge</translation>
+    </message>
+    <message>
+        <source>Searching for “{query}”…</source>
+        <translation>Suche nach „{query}“ …</translation>
+    </message>
+    <message>
+        <source>Images similar to {name}…</source>
+        <translation>Bilder ähnlich wie {name} …</translation>
+    </message>
+    <message numerus="yes">
+        <source>Images (%n)</source>
+        <translation>
+            <numerusform>Bilder (%n)</numerusform>
+            <numerusform>Bilder (%n)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Dialogue (%n)</source>
+        <translation>
+            <numerusform>Dialoge (%n)</numerusform>
+            <numerusform>Dialoge (%n)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n result(s) for “{query}”</source>
+        <translation>
+            <numerusform>%n Treffer für „{query}“</numerusform>
+            <numerusform>%n Treffer für „{query}“</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing found for “{query}”.</source>
+        <translation>Nichts gefunden für „{query}“.</translation>
+    </message>
+    <message>
+        <source>Playing {name} from {time}.</source>
+        <translation>{name} wird ab {time} abgespielt.</translation>
+    </message>
+    <message>
+        <source>Opened {name}: the line is at {time}.</source>
+        <translation>{name} geöffnet: Die Zeile steht bei {time}.</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>English</source>
+        <translation>Englisch</translation>
+    </message>
+    <message>
+        <source>Chinese</source>
+        <translation>Chinesisch</translation>
+    </message>
+    <message>
+        <source>Japanese</source>
+        <translation>Japanisch</translation>
+    </message>
+    <message>
+        <source>Korean</source>
+        <translation>Koreanisch</translation>
+    </message>
+    <message>
+        <source>French</source>
+        <translation>Französisch</translation>
+    </message>
+    <message>
+        <source>German</source>
+        <translation>Deutsch</translation>
+    </message>
+    <message>
+        <source>Spanish</source>
+        <translation>Spanisch</translation>
+    </message>
+    <message>
+        <source>Portuguese</source>
+        <translation>Portugiesisch</translation>
+    </message>
+    <message>
+        <source>Italian</source>
+        <translation>Italienisch</translation>
+    </message>
+    <message>
+        <source>Russian</source>
+        <translation>Russisch</translation>
+    </message>
+    <message>
+        <source>Arabic</source>
+        <translation>Arabisch</translation>
+    </message>
+    <message>
+        <source>Hindi</source>
+        <translation>Hindi</translation>
+    </message>
+    <message>
+        <source>Dutch</source>
+        <translation>Niederländisch</translation>
+    </message>
+    <message>
+        <source>Polish</source>
+        <translation>Polnisch</translation>
+    </message>
+    <message>
+        <source>Turkish</source>
+        <translation>Türkisch</translation>
+    </message>
+    <message>
+        <source>Vietnamese</source>
+        <translation>Vietnamesisch</translation>
+    </message>
+    <message>
+        <source>Thai</source>
+        <translation>Thailändisch</translation>
+    </message>
+    <message>
+        <source>Indonesian</source>
+        <translation>Indonesisch</translation>
+    </message>
+    <message>
+        <source>Ukrainian</source>
+        <translation>Ukrainisch</translation>
+    </message>
+    <message>
+        <source>Swedish</source>
+        <translation>Schwedisch</translation>
+    </message>
+    <message>
+        <source>Skip: leave the existing file alone</source>
+        <translation>Überspringen: die vorhandene Datei bleibt unangetastet</translation>
+    </message>
+    <message>
+        <source>Overwrite it</source>
+        <translation>Überschreiben</translation>
+    </message>
+    <message>
+        <source>Keep both (Movie.zh.1.srt)</source>
+        <translation>Beide behalten (Movie.zh.1.srt)</translation>
+    </message>
+    <message>
+        <source>New jobs will use the changed output settings; jobs already added keep the settings they were created with.</source>
+        <translation>Neue Aufträge verwenden die geänderten Ausgabe-Einstellungen; bereits hinzugefügte behalten die Einstellungen, mit denen sie angelegt wurden.</translation>
+    </message>
+    <message>
+        <source>New jobs leave out the changed list; watched folders follow it the next time Sidecar starts.</source>
+        <translation>Neue Aufträge lassen die geänderte Liste aus; überwachte Ordner folgen ihr beim nächsten Start von Sidecar.</translation>
+    </message>
+    <message>
+        <source>Workers and the GPU budget apply the next time Sidecar starts.</source>
+        <translation>Worker und GPU-Budget gelten ab dem nächsten Start von Sidecar.</translation>
+    </message>
+    <message>
+        <source>Sidecar shows the chosen language the next time it starts.</source>
+        <translation>Sidecar zeigt die gewählte Sprache beim nächsten Start.</translation>
+    </message>
+    <message>
+        <source>Detect automatically</source>
+        <translation>Automatisch erkennen</translation>
+    </message>
+    <message>
+        <source>Sidecar settings</source>
+        <translation>Sidecar-Einstellungen</translation>
+    </message>
+    <message>
+        <source>Media servers see no language in “CN”: use media-server unless your library already uses these names.</source>
+        <translation>Medienserver erkennen in „CN“ keine Sprache: Nehmen Sie media-server, außer Ihre Bibliothek verwendet diese Namen bereits.</translation>
+    </message>
+    <message>
+        <source>Write photo.jpg.sidecar.json next to each image</source>
+        <translation>Neben jedes Bild eine photo.jpg.sidecar.json schreiben</translation>
+    </message>
+    <message>
+        <source>Skip videos that already carry text subtitles in the target language</source>
+        <translation>Videos überspringen, die schon Textuntertitel in der Zielsprache enthalten</translation>
+    </message>
+    <message>
+        <source>empty: translate on this computer</source>
+        <translation>leer: auf diesem Computer übersetzen</translation>
+    </message>
+    <message>
+        <source> MB</source>
+        <translation> MB</translation>
+    </message>
+    <message>
+        <source>Closing the window keeps processing in the tray</source>
+        <translation>Beim Schließen des Fensters geht die Arbeit im Infobereich weiter</translation>
+    </message>
+    <message>
+        <source>One name a line; * and ? match any text; a name ending in / matches folders only</source>
+        <translation>Ein Name pro Zeile; * und ? passen auf beliebigen Text; ein Name mit / am Ende passt nur auf Ordner</translation>
+    </message>
+    <message>
+        <source>Restore defaults</source>
+        <translation>Standard wiederherstellen</translation>
+    </message>
+    <message>
+        <source>Add…</source>
+        <translation>Hinzufügen …</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>Aufgabe</translation>
+    </message>
+    <message>
+        <source>Installed</source>
+        <translation>Installiert</translation>
+    </message>
+    <message>
+        <source>In use</source>
+        <translation>In Verwendung</translation>
+    </message>
+    <message>
+        <source>Install</source>
+        <translation>Installieren</translation>
+    </message>
+    <message>
+        <source>Use</source>
+        <translation>Verwenden</translation>
+    </message>
+    <message>
+        <source>Cancel install</source>
+        <translation>Installation abbrechen</translation>
+    </message>
+    <message>
+        <source>Download the selected model (an interrupted download resumes)</source>
+        <translation>Das ausgewählte Modell herunterladen (ein unterbrochener Download wird fortgesetzt)</translation>
+    </message>
+    <message>
+        <source>New jobs use the selected model for its role</source>
+        <translation>Neue Aufträge verwenden das ausgewählte Modell für seine Aufgabe</translation>
+    </message>
+    <message>
+        <source>Delete a downloaded model, or forget one you registered (its files stay)</source>
+        <translation>Ein heruntergeladenes Modell löschen oder ein selbst eingetragenes vergessen (seine Dateien bleiben)</translation>
+    </message>
+    <message>
+        <source>Output (new jobs)</source>
+        <translation>Ausgabe (neue Aufträge)</translation>
+    </message>
+    <message>
+        <source>Spoken language:</source>
+        <translation>Gesprochene Sprache:</translation>
+    </message>
+    <message>
+        <source>Translate to:</source>
+        <translation>Übersetzen in:</translation>
+    </message>
+    <message>
+        <source>Subtitle names:</source>
+        <translation>Untertitel-Dateinamen:</translation>
+    </message>
+    <message>
+        <source>Existing files:</source>
+        <translation>Vorhandene Dateien:</translation>
+    </message>
+    <message>
+        <source>Translation server:</source>
+        <translation>Übersetzungsserver:</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>Engine</translation>
+    </message>
+    <message>
+        <source>Workers:</source>
+        <translation>Worker:</translation>
+    </message>
+    <message>
+        <source>GPU memory budget:</source>
+        <translation>GPU-Speicherbudget:</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>Sprache:</translation>
+    </message>
+    <message>
+        <source>The language of Sidecar&apos;s windows changes the next time Sidecar starts.</source>
+        <translation>Die Sprache der Fenster von Sidecar ändert sich beim nächsten Start.</translation>
+    </message>
+    <message>
+        <source>Scanning</source>
+        <translation>Durchsuchen</translation>
+    </message>
+    <message>
+        <source>Left out of every added or watched folder (system and hidden files, as media servers skip them); the folder you add itself is always scanned:</source>
+        <translation>In jedem hinzugefügten oder überwachten Ordner ausgelassen (System- und versteckte Dateien, wie Medienserver sie überspringen); der hinzugefügte Ordner selbst wird immer durchsucht:</translation>
+    </message>
+    <message>
+        <source>Watched folders</source>
+        <translation>Überwachte Ordner</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>Modelle</translation>
+    </message>
+    <message>
+        <source>Subtitle text (not audio, not file names) is sent to {endpoint} for translation.</source>
+        <translation>Untertiteltext (kein Ton, keine Dateinamen) wird zur Übersetzung an {endpoint} geschickt.</translation>
+    </message>
+    <message>
+        <source>Nothing leaves this computer.</source>
+        <translation>Nichts verlässt diesen Computer.</translation>
+    </message>
+    <message>
+        <source>Watch a folder</source>
+        <translation>Ordner überwachen</translation>
+    </message>
+    <message>
+        <source>downloading {percent}%</source>
+        <translation>wird heruntergeladen, {percent} %</translation>
+    </message>
+    <message>
+        <source>downloading</source>
+        <translation>wird heruntergeladen</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>partly downloaded</source>
+        <translation>teilweise heruntergeladen</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>Downloading {name}…</source>
+        <translation>{name} wird heruntergeladen …</translation>
+    </message>
+    <message>
+        <source>{name} is installed. Choose “Use” to have new jobs use it.</source>
+        <translation>{name} ist installiert. Wählen Sie „Verwenden“, damit neue Aufträge es nutzen.</translation>
+    </message>
+    <message>
+        <source>Stopped downloading {name}. What arrived is kept: Install resumes from there.</source>
+        <translation>Download von {name} angehalten. Das Geladene bleibt erhalten: Installieren setzt dort fort.</translation>
+    </message>
+    <message>
+        <source>Installing {name} failed ({code}).</source>
+        <translation>Installation von {name} fehlgeschlagen ({code}).</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>System</translation>
+    </message>
+</context>
+<context>
+    <name>Tray</name>
+    <message>
+        <source>Show / hide</source>
+        <translation>Zeigen / Verbergen</translation>
+    </message>
+    <message>
+        <source>Pause all</source>
+        <translation>Alle anhalten</translation>
+    </message>
+    <message>
+        <source>Resume all</source>
+        <translation>Alle fortsetzen</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Beenden</translation>
+    </message>
+</context>
+</TS>

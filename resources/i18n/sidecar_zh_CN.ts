@@ -1,0 +1,729 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>Columns</name>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>待审核</translation>
+    </message>
+    <message>
+        <source>ETA</source>
+        <translation>剩余时间</translation>
+    </message>
+    <message>
+        <source>Item</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+</context>
+<context>
+    <name>EngineFacade</name>
+    <message>
+        <source>Job finished</source>
+        <translation>任务已完成</translation>
+    </message>
+    <message>
+        <source>{name}: {done} of {total} done</source>
+        <translation>{name}：已完成 {done} / {total}</translation>
+    </message>
+    <message>
+        <source>Items failed</source>
+        <translation>有项目失败</translation>
+    </message>
+    <message numerus="yes">
+        <source>{name}: %n more item(s) failed</source>
+        <translation>
+            <numerusform>{name}：又有 %n 个项目失败</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Review needed</source>
+        <translation>需要审核</translation>
+    </message>
+    <message numerus="yes">
+        <source>{name}: %n item(s) need a decision</source>
+        <translation>
+            <numerusform>{name}：%n 个项目需要你决定</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>JobsModel</name>
+    <message>
+        <source>{seconds} s</source>
+        <translation>{seconds} 秒</translation>
+    </message>
+    <message>
+        <source>{minutes} min {seconds:02d} s</source>
+        <translation>{minutes} 分 {seconds:02d} 秒</translation>
+    </message>
+    <message>
+        <source>{hours} h {minutes:02d} min</source>
+        <translation>{hours} 小时 {minutes:02d} 分</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Media ({patterns})</source>
+        <translation>媒体文件 ({patterns})</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Actions</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Add folder…</source>
+        <translation>添加文件夹…</translation>
+    </message>
+    <message>
+        <source>Add files…</source>
+        <translation>添加文件…</translation>
+    </message>
+    <message>
+        <source>Pause all</source>
+        <translation>全部暂停</translation>
+    </message>
+    <message>
+        <source>Resume all</source>
+        <translation>全部继续</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>设置…</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>审核</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>Drop folders or files here, or use “Add folder…”.</source>
+        <translation>把文件夹或文件拖到这里，或使用“添加文件夹…”。</translation>
+    </message>
+    <message>
+        <source>Starting the engine…</source>
+        <translation>正在启动引擎…</translation>
+    </message>
+    <message>
+        <source>Identifying files: %v / %m</source>
+        <translation>正在识别文件：%v / %m</translation>
+    </message>
+    <message numerus="yes">
+        <source>Review (%n)</source>
+        <translation>
+            <numerusform>审核 (%n)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Engine running.</source>
+        <translation>引擎正在运行。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n job(s), {running} running</source>
+        <translation>
+            <numerusform>%n 个任务，{running} 个正在运行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n file(s) not added: {message}</source>
+        <translation>
+            <numerusform>；%n 个文件未添加：{message}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; left out %n system/hidden file(s) or folder(s) (Settings → Scanning)</source>
+        <translation>
+            <numerusform>；已略过 %n 个系统或隐藏的文件或文件夹（设置 → 扫描）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Added {folder}: {total} to do, {skipped} skipped{note}</source>
+        <translation>已添加 {folder}：待处理 {total} 个，跳过 {skipped} 个{note}</translation>
+    </message>
+    <message>
+        <source>Scanning {names}…</source>
+        <translation>正在扫描 {names}…</translation>
+    </message>
+    <message>
+        <source>Add a folder</source>
+        <translation>添加文件夹</translation>
+    </message>
+    <message>
+        <source>Add files</source>
+        <translation>添加文件</translation>
+    </message>
+    <message>
+        <source>Settings are still loading.</source>
+        <translation>设置仍在加载。</translation>
+    </message>
+</context>
+<context>
+    <name>QueueView</name>
+    <message>
+        <source>Select a job to see its items.</source>
+        <translation>选择一个任务以查看其中的项目。</translation>
+    </message>
+    <message>
+        <source>Pause job</source>
+        <translation>暂停任务</translation>
+    </message>
+    <message>
+        <source>Resume job</source>
+        <translation>继续任务</translation>
+    </message>
+    <message>
+        <source>Retry failed</source>
+        <translation>重试失败项</translation>
+    </message>
+    <message>
+        <source>Cancel job</source>
+        <translation>取消任务</translation>
+    </message>
+    <message>
+        <source>Retry item</source>
+        <translation>重试此项</translation>
+    </message>
+    <message>
+        <source>Open file</source>
+        <translation>打开文件</translation>
+    </message>
+    <message>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <source>Remove the job for {folder} and its work in progress?
+Files next to your media are not touched.</source>
+        <translation>移除 {folder} 的任务及其进行中的工作？
+媒体文件旁边的文件不会被改动。</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewPanel</name>
+    <message>
+        <source>Applied</source>
+        <translation>已生效</translation>
+    </message>
+    <message>
+        <source>Keep the file as it is now; the step counts as done.</source>
+        <translation>保留文件当前的样子；此步骤算作完成。</translation>
+    </message>
+    <message>
+        <source>Not applied</source>
+        <translation>未生效</translation>
+    </message>
+    <message>
+        <source>Write Sidecar&apos;s version again.</source>
+        <translation>重新写入 Sidecar 的版本。</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <source>Give up on this item (a reason is required).</source>
+        <translation>放弃此项（需填写原因）。</translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation>源文件：</translation>
+    </message>
+    <message>
+        <source>Target:</source>
+        <translation>目标：</translation>
+    </message>
+    <message>
+        <source>Expected sha256:</source>
+        <translation>预期 sha256：</translation>
+    </message>
+    <message>
+        <source>Found sha256:</source>
+        <translation>实际 sha256：</translation>
+    </message>
+    <message>
+        <source>Why:</source>
+        <translation>原因：</translation>
+    </message>
+    <message>
+        <source>Attempts:</source>
+        <translation>尝试次数：</translation>
+    </message>
+    <message>
+        <source>Revision:</source>
+        <translation>修订号：</translation>
+    </message>
+    <message>
+        <source>Reason (recorded with the decision)</source>
+        <translation>原因（与决定一起记录）</translation>
+    </message>
+    <message>
+        <source>Reason:</source>
+        <translation>原因：</translation>
+    </message>
+    <message>
+        <source>Nothing awaits review.</source>
+        <translation>没有待审核的内容。</translation>
+    </message>
+    <message>
+        <source>{name}
+    in {folder}</source>
+        <translation>{name}
+    位于 {folder}</translation>
+    </message>
+    <message>
+        <source>(file missing)</source>
+        <translation>（文件不存在）</translation>
+    </message>
+    <message>
+        <source>Give a reason to skip this item.</source>
+        <translation>请填写跳过此项的原因。</translation>
+    </message>
+    <message>
+        <source>{name}: recorded “{decision}” (revision {revision}).</source>
+        <translation>{name}：已记录“{decision}”（修订号 {revision}）。</translation>
+    </message>
+    <message>
+        <source>Your decision was not recorded: {message}.</source>
+        <translation>你的决定未被记录：{message}。</translation>
+    </message>
+</context>
+<context>
+    <name>SearchPanel</name>
+    <message>
+        <source>Search images and dialogue — “cat wearing sunglasses”, “invoice 4471”…</source>
+        <translation>搜索图片和对白 —— “戴墨镜的猫”、“发票 4471”…</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <source>Find similar</source>
+        <translation>查找相似</translation>
+    </message>
+    <message>
+        <source>Images that look like the selected one</source>
+        <translation>与所选图片相似的图片</translation>
+    </message>
+    <message>
+        <source>Images</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <source>Dialogue</source>
+        <translation>对白</translation>
+    </message>
+    <message>
+        <source>Searching for “{query}”…</source>
+        <translation>正在搜索“{query}”…</translation>
+    </message>
+    <message>
+        <source>Images similar to {name}…</source>
+        <translation>与 {name} 相似的图片…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Images (%n)</source>
+        <translation>
+            <numerusform>图片 (%n)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Dialogue (%n)</source>
+        <translation>
+            <numerusform>对白 (%n)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n result(s) for “{query}”</source>
+        <translation>
+            <numerusform>“{query}”的结果：%n 条</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing found for “{query}”.</source>
+        <translation>没有找到“{query}”。</translation>
+    </message>
+    <message>
+        <source>Playing {name} from {time}.</source>
+        <translation>从 {time} 开始播放 {name}。</translation>
+    </message>
+    <message>
+        <source>Opened {name}: the line is at {time}.</source>
+        <translation>已打开 {name}：这句台词在 {time}。</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>English</source>
+        <translation>英语</translation>
+    </message>
+    <message>
+        <source>Chinese</source>
+        <translation>中文</translation>
+    </message>
+    <message>
+        <source>Japanese</source>
+        <translation>日语</translation>
+    </message>
+    <message>
+        <source>Korean</source>
+        <translation>韩语</translation>
+    </message>
+    <message>
+        <source>French</source>
+        <translation>法语</translation>
+    </message>
+    <message>
+        <source>German</source>
+        <translation>德语</translation>
+    </message>
+    <message>
+        <source>Spanish</source>
+        <translation>西班牙语</translation>
+    </message>
+    <message>
+        <source>Portuguese</source>
+        <translation>葡萄牙语</translation>
+    </message>
+    <message>
+        <source>Italian</source>
+        <translation>意大利语</translation>
+    </message>
+    <message>
+        <source>Russian</source>
+        <translation>俄语</translation>
+    </message>
+    <message>
+        <source>Arabic</source>
+        <translation>阿拉伯语</translation>
+    </message>
+    <message>
+        <source>Hindi</source>
+        <translation>印地语</translation>
+    </message>
+    <message>
+        <source>Dutch</source>
+        <translation>荷兰语</translation>
+    </message>
+    <message>
+        <source>Polish</source>
+        <translation>波兰语</translation>
+    </message>
+    <message>
+        <source>Turkish</source>
+        <translation>土耳其语</translation>
+    </message>
+    <message>
+        <source>Vietnamese</source>
+        <translation>越南语</translation>
+    </message>
+    <message>
+        <source>Thai</source>
+        <translation>泰语</translation>
+    </message>
+    <message>
+        <source>Indonesian</source>
+        <translation>印度尼西亚语</translation>
+    </message>
+    <message>
+        <source>Ukrainian</source>
+        <translation>乌克兰语</translation>
+    </message>
+    <message>
+        <source>Swedish</source>
+        <translation>瑞典语</translation>
+    </message>
+    <message>
+        <source>Skip: leave the existing file alone</source>
+        <translation>跳过：不动已有的文件</translation>
+    </message>
+    <message>
+        <source>Overwrite it</source>
+        <translation>覆盖它</translation>
+    </message>
+    <message>
+        <source>Keep both (Movie.zh.1.srt)</source>
+        <translation>两个都保留 (Movie.zh.1.srt)</translation>
+    </message>
+    <message>
+        <source>New jobs will use the changed output settings; jobs already added keep the settings they were created with.</source>
+        <translation>新任务将使用更改后的输出设置；已添加的任务保留创建时的设置。</translation>
+    </message>
+    <message>
+        <source>New jobs leave out the changed list; watched folders follow it the next time Sidecar starts.</source>
+        <translation>新任务会略过更改后的列表；监视的文件夹在 Sidecar 下次启动时采用它。</translation>
+    </message>
+    <message>
+        <source>Workers and the GPU budget apply the next time Sidecar starts.</source>
+        <translation>工作进程数和 GPU 显存预算在 Sidecar 下次启动时生效。</translation>
+    </message>
+    <message>
+        <source>Sidecar shows the chosen language the next time it starts.</source>
+        <translation>Sidecar 下次启动时将显示所选语言。</translation>
+    </message>
+    <message>
+        <source>Detect automatically</source>
+        <translation>自动检测</translation>
+    </message>
+    <message>
+        <source>Sidecar settings</source>
+        <translation>Sidecar 设置</translation>
+    </message>
+    <message>
+        <source>Media servers see no language in “CN”: use media-server unless your library already uses these names.</source>
+        <translation>媒体服务器无法从“CN”识别语言：除非你的媒体库已在使用这种命名，否则请选 media-server。</translation>
+    </message>
+    <message>
+        <source>Write photo.jpg.sidecar.json next to each image</source>
+        <translation>在每张图片旁写入 photo.jpg.sidecar.json</translation>
+    </message>
+    <message>
+        <source>Skip videos that already carry text subtitles in the target language</source>
+        <translation>跳过已内嵌目标语言文字字幕的视频</translation>
+    </message>
+    <message>
+        <source>empty: translate on this computer</source>
+        <translation>留空：在本机翻译</translation>
+    </message>
+    <message>
+        <source> MB</source>
+        <translation> MB</translation>
+    </message>
+    <message>
+        <source>Closing the window keeps processing in the tray</source>
+        <translation>关闭窗口后在系统托盘中继续处理</translation>
+    </message>
+    <message>
+        <source>One name a line; * and ? match any text; a name ending in / matches folders only</source>
+        <translation>每行一个名称；* 和 ? 匹配任意文字；以 / 结尾的名称只匹配文件夹</translation>
+    </message>
+    <message>
+        <source>Restore defaults</source>
+        <translation>恢复默认值</translation>
+    </message>
+    <message>
+        <source>Add…</source>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>用途</translation>
+    </message>
+    <message>
+        <source>Installed</source>
+        <translation>已安装</translation>
+    </message>
+    <message>
+        <source>In use</source>
+        <translation>使用中</translation>
+    </message>
+    <message>
+        <source>Install</source>
+        <translation>安装</translation>
+    </message>
+    <message>
+        <source>Use</source>
+        <translation>使用</translation>
+    </message>
+    <message>
+        <source>Cancel install</source>
+        <translation>取消安装</translation>
+    </message>
+    <message>
+        <source>Download the selected model (an interrupted download resumes)</source>
+        <translation>下载所选模型（中断的下载会接着继续）</translation>
+    </message>
+    <message>
+        <source>New jobs use the selected model for its role</source>
+        <translation>新任务将使用所选模型来完成它的用途</translation>
+    </message>
+    <message>
+        <source>Delete a downloaded model, or forget one you registered (its files stay)</source>
+        <translation>删除已下载的模型，或移除你登记的模型（其文件保留）</translation>
+    </message>
+    <message>
+        <source>Output (new jobs)</source>
+        <translation>输出（新任务）</translation>
+    </message>
+    <message>
+        <source>Spoken language:</source>
+        <translation>语音语言：</translation>
+    </message>
+    <message>
+        <source>Translate to:</source>
+        <translation>翻译为：</translation>
+    </message>
+    <message>
+        <source>Subtitle names:</source>
+        <translation>字幕文件命名：</translation>
+    </message>
+    <message>
+        <source>Existing files:</source>
+        <translation>已有文件：</translation>
+    </message>
+    <message>
+        <source>Translation server:</source>
+        <translation>翻译服务器：</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>Workers:</source>
+        <translation>工作进程数：</translation>
+    </message>
+    <message>
+        <source>GPU memory budget:</source>
+        <translation>GPU 显存预算：</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>界面语言：</translation>
+    </message>
+    <message>
+        <source>The language of Sidecar&apos;s windows changes the next time Sidecar starts.</source>
+        <translation>Sidecar 窗口的语言在下次启动时更改。</translation>
+    </message>
+    <message>
+        <source>Scanning</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <source>Left out of every added or watched folder (system and hidden files, as media servers skip them); the folder you add itself is always scanned:</source>
+        <translation>在每个添加或监视的文件夹中略过以下名称（系统文件和隐藏文件，媒体服务器也会跳过它们）；你添加的文件夹本身总会被扫描：</translation>
+    </message>
+    <message>
+        <source>Watched folders</source>
+        <translation>监视的文件夹</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Subtitle text (not audio, not file names) is sent to {endpoint} for translation.</source>
+        <translation>字幕文字（不含音频和文件名）会发送到 {endpoint} 进行翻译。</translation>
+    </message>
+    <message>
+        <source>Nothing leaves this computer.</source>
+        <translation>任何内容都不会离开本机。</translation>
+    </message>
+    <message>
+        <source>Watch a folder</source>
+        <translation>监视文件夹</translation>
+    </message>
+    <message>
+        <source>downloading {percent}%</source>
+        <translation>正在下载 {percent}%</translation>
+    </message>
+    <message>
+        <source>downloading</source>
+        <translation>正在下载</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>partly downloaded</source>
+        <translation>部分已下载</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Downloading {name}…</source>
+        <translation>正在下载 {name}…</translation>
+    </message>
+    <message>
+        <source>{name} is installed. Choose “Use” to have new jobs use it.</source>
+        <translation>{name} 已安装。选择“使用”，新任务就会用它。</translation>
+    </message>
+    <message>
+        <source>Stopped downloading {name}. What arrived is kept: Install resumes from there.</source>
+        <translation>已停止下载 {name}。已下载的部分会保留：再次安装时从那里继续。</translation>
+    </message>
+    <message>
+        <source>Installing {name} failed ({code}).</source>
+        <translation>安装 {name} 失败（{code}）。</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+</context>
+<context>
+    <name>Tray</name>
+    <message>
+        <source>Show / hide</source>
+        <translation>显示 / 隐藏</translation>
+    </message>
+    <message>
+        <source>Pause all</source>
+        <translation>全部暂停</translation>
+    </message>
+    <message>
+        <source>Resume all</source>
+        <translation>全部继续</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+</context>
+</TS>
