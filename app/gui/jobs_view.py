@@ -12,6 +12,7 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHeaderView, QStyle, QStyledItemDelegate,
                                QStyleOptionProgressBar, QStyleOptionViewItem, QTableView, QWidget)
 
+from app.gui.state_words import state_word
 from app.gui.table_model import ColumnsModel, Index
 from app.store.records import JobSummary
 from app.store.states import JobStatus
@@ -83,7 +84,8 @@ class JobsModel(ColumnsModel):
         job = self.jobs[index.row()]
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return (Path(job.folder).name or job.folder, job.status, f"{job.done} / {job.total}", job.failed or "",
+            return (Path(job.folder).name or job.folder, state_word(job.status), f"{job.done} / {job.total}", job.failed or "",
+
                     job.skipped or "", job.review or "", format_eta(self._eta.get(job.id)))[col]
         if role == Qt.ItemDataRole.ToolTipRole:
             return job.error if col == 1 and job.error else job.folder

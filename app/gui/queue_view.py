@@ -18,6 +18,7 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMessageBox, QPushButton,
                                QTableView, QVBoxLayout, QWidget)
 
+from app.gui.state_words import state_word
 from app.gui.table_model import ColumnsModel, Index
 from app.gui.facade import EngineFacade
 from app.gui.jobs_view import ProgressDelegate, ProgressRole
@@ -59,7 +60,8 @@ class QueueModel(ColumnsModel):
             return "…" if role == Qt.ItemDataRole.DisplayRole and col == 0 else None
         if role == Qt.ItemDataRole.DisplayRole:
             error = f"{item.error_code}: {item.error}" if item.error_code and item.error else (item.error or item.result or "")
-            return (Path(item.path).name, item.stage or "", item.status, f"{round(item.progress * 100)} %", error)[col]
+            return (Path(item.path).name, state_word(item.stage or ""), state_word(item.status), f"{round(item.progress * 100)} %", error)[col]
+
         if role == Qt.ItemDataRole.ToolTipRole:
             return item.path if col == 0 else (item.error or None)
         if role == ProgressRole and col == self.PROGRESS:

@@ -717,6 +717,77 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     </message>
 </context>
 <context>
+    <name>States</name>
+    <message>
+        <source>creating</source>
+        <translation>wird angelegt</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>in der Warteschlange</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>wartet</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>angehalten</translation>
+    </message>
+    <message>
+        <source>review</source>
+        <translation>zu prüfen</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>fertig</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>übersprungen</translation>
+    </message>
+    <message>
+        <source>extract_audio</source>
+        <translation>Ton extrahieren</translation>
+    </message>
+    <message>
+        <source>transcribe</source>
+        <translation>Transkribieren</translation>
+    </message>
+    <message>
+        <source>translate</source>
+        <translation>Übersetzen</translation>
+    </message>
+    <message>
+        <source>render</source>
+        <translation>Untertitel erzeugen</translation>
+    </message>
+    <message>
+        <source>place</source>
+        <translation>Dateien ablegen</translation>
+    </message>
+    <message>
+        <source>visual</source>
+        <translation>Bildanalyse</translation>
+    </message>
+    <message>
+        <source>describe</source>
+        <translation>Beschreiben</translation>
+    </message>
+    <message>
+        <source>text_embedding</source>
+        <translation>Textindex</translation>
+    </message>
+</context>
+<context>
     <name>Tray</name>
     <message>
         <source>Show / hide</source>

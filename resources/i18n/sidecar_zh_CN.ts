@@ -708,6 +708,77 @@ Files next to your media are not touched.</source>
     </message>
 </context>
 <context>
+    <name>States</name>
+    <message>
+        <source>creating</source>
+        <translation>创建中</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>review</source>
+        <translation>待审核</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>extract_audio</source>
+        <translation>提取音频</translation>
+    </message>
+    <message>
+        <source>transcribe</source>
+        <translation>语音转写</translation>
+    </message>
+    <message>
+        <source>translate</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>render</source>
+        <translation>生成字幕</translation>
+    </message>
+    <message>
+        <source>place</source>
+        <translation>写入文件</translation>
+    </message>
+    <message>
+        <source>visual</source>
+        <translation>图像分析</translation>
+    </message>
+    <message>
+        <source>describe</source>
+        <translation>生成描述</translation>
+    </message>
+    <message>
+        <source>text_embedding</source>
+        <translation>文本索引</translation>
+    </message>
+</context>
+<context>
     <name>Tray</name>
     <message>
         <source>Show / hide</source>

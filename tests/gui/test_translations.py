@@ -24,8 +24,11 @@ from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QGroupB
 
 from app.gui.app import Gui
 from app.gui.settings_dialog import SettingsDialog
+from app.gui.state_words import state_word
 from app.gui.translations import CATALOGUES, catalogue_for, install_translators
 from app.settings import Settings, save_settings
+from tests.engine_stages import make_media
+
 
 REPO = Path(__file__).resolve().parents[2]
 I18N = REPO / "resources" / "i18n"
@@ -108,9 +111,16 @@ def in_language(qtbot: Any, tmp_path: Path, start_gui: Callable[..., Gui]) -> It
     install_translators(QApplication.instance(), "en")  # type: ignore[arg-type]
 
 
-def test_main_window_and_settings_in_chinese_leave_nothing_in_english(qtbot: Any,
+def test_main_window_and_settings_in_chinese_leave_nothing_in_english(qtbot: Any, tmp_path: Path,
                                                                       in_language: Callable[[str], Gui]) -> None:
     gui = in_language("zh_CN")
+    make_media(tmp_path / "假期", 2)
+    gui.window.add_paths([tmp_path / "假期"])
+    jobs, queue = gui.window.jobs_model, gui.window.queue.model
+    qtbot.waitUntil(lambda: jobs.rowCount() == 1 and jobs.jobs[0].status == "completed", timeout=60000)
+    qtbot.waitUntil(lambda: queue.rowCount() == 2 and all(
+        (item := queue.item_at(r)) is not None and item.status == "completed" for r in range(2)), timeout=20000)
+    assert [jobs.data(jobs.index(0, 1))] + [queue.data(queue.index(r, 2)) for r in range(2)] == ["已完成"] * 3
     texts = _screens(gui, qtbot)
     assert ("QTabWidget.tab", "队列") in texts and ("QAction", "全部暂停") in texts
     assert ("QPushButton.text", "保存") in texts, "Qt's own catalogue (standard buttons) was not loaded"
@@ -137,6 +147,7 @@ def test_language_follows_the_locale_unless_settings_choose() -> None:
     app = QApplication.instance()
     assert install_translators(app, "de") == "de"  # type: ignore[arg-type]
     assert QApplication.translate("MainWindow", "Queue") == "Warteschlange"
+    assert (state_word("running"), state_word("transcribe"), state_word("new_stage")) == ("läuft", "Transkribieren", "new_stage")
     assert install_translators(app, "en") is None  # type: ignore[arg-type]
     assert QApplication.translate("MainWindow", "Queue") == "Queue", "an earlier catalogue stayed installed"
 
