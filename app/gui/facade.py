@@ -263,11 +263,15 @@ class EngineFacade(QObject):
                 continue
             name = Path(job.folder).name or job.folder
             if job.status == JobStatus.COMPLETED and old.status != JobStatus.COMPLETED:
-                self.notice.emit(self.tr("Job finished"), self.tr("{name}: {done} of {total} done").format(name=name, done=job.done, total=job.total))
+                self.notice.emit(self.tr("Job finished"), self.tr("{name}: {done} of {total} done").format(
+                    name=name, done=job.done, total=job.total))
             if job.failed > old.failed:
-                self.notice.emit(self.tr("Items failed"), self.tr("{name}: %n more item(s) failed", "", job.failed - old.failed).format(name=name))
+                self.notice.emit(self.tr("Items failed"), self.tr("{name}: %n more item(s) failed", "",
+                                                                  job.failed - old.failed).format(name=name))
             if job.review > old.review:
-                self.notice.emit(self.tr("Review needed"), self.tr("{name}: %n item(s) need a decision", "", job.review).format(name=name))
+                self.notice.emit(self.tr("Review needed"), self.tr("{name}: %n item(s) need a decision", "",
+                                                                   job.review).format(name=name))
+
 
 
     def fetch_items(self, job_id: int, offset: int, limit: int) -> None:

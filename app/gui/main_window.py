@@ -122,7 +122,8 @@ class MainWindow(QMainWindow):
         facade.jobAdded.connect(self._job_added)
         facade.addProgress.connect(self._add_progress)
         facade.addEnded.connect(self._add_ended)
-        facade.reviewsChanged.connect(lambda reviews: self.tabs.setTabText(1, self.tr("Review (%n)", "", len(reviews)) if reviews else self.tr("Review")))
+        facade.reviewsChanged.connect(lambda reviews: self.tabs.setTabText(
+            1, self.tr("Review (%n)", "", len(reviews)) if reviews else self.tr("Review")))
         facade.error.connect(lambda code, message: self.statusBar().showMessage(f"{message} ({code})", 15000))
         facade.started.connect(lambda: self.statusBar().showMessage(self.tr("Engine running."), 5000))
 
@@ -176,10 +177,13 @@ class MainWindow(QMainWindow):
         report = job.scan_report or {}
         note = ""
         if report.get("unsupported"):
-            note = self.tr("; %n file(s) not added: {message}", "", report['unsupported']['count']).format(message=report['unsupported']['message'])
+            note = self.tr("; %n file(s) not added: {message}", "", report['unsupported']['count']).format(
+                message=report['unsupported']['message'])
+
         if report.get("left_out", {}).get("count"):
             note += self.tr("; left out %n system/hidden file(s) or folder(s) (Settings → Scanning)", "", report['left_out']['count'])
-        self.statusBar().showMessage(self.tr("Added {folder}: {total} to do, {skipped} skipped{note}").format(folder=job.folder, total=job.total, skipped=job.skipped, note=note), 15000)
+        self.statusBar().showMessage(self.tr("Added {folder}: {total} to do, {skipped} skipped{note}").format(
+            folder=job.folder, total=job.total, skipped=job.skipped, note=note), 15000)
         if self.jobs_model.row_of(job.id) >= 0:
             self.select_job(job.id)
 

@@ -60,7 +60,9 @@ class QueueModel(ColumnsModel):
             return "…" if role == Qt.ItemDataRole.DisplayRole and col == 0 else None
         if role == Qt.ItemDataRole.DisplayRole:
             error = f"{item.error_code}: {item.error}" if item.error_code and item.error else (item.error or item.result or "")
-            return (Path(item.path).name, state_word(item.stage or ""), state_word(item.status), f"{round(item.progress * 100)} %", error)[col]
+            return (Path(item.path).name, state_word(item.stage or ""), state_word(item.status),
+                    f"{round(item.progress * 100)} %", error)[col]
+
 
         if role == Qt.ItemDataRole.ToolTipRole:
             return item.path if col == 0 else (item.error or None)

@@ -44,8 +44,11 @@ class ReviewPanel(QWidget):
         self.banner.hide()
         self.fields = {name: QLabel(self) for name in ("source", "target", "expected", "found", "error", "attempts", "revision")}
         form = QFormLayout()
-        for name, label in (("source", self.tr("Source:")), ("target", self.tr("Target:")), ("expected", self.tr("Expected sha256:")),
-                            ("found", self.tr("Found sha256:")), ("error", self.tr("Why:")), ("attempts", self.tr("Attempts:")), ("revision", self.tr("Revision:"))):
+        for name, label in (("source", self.tr("Source:")), ("target", self.tr("Target:")),
+                            ("expected", self.tr("Expected sha256:")), ("found", self.tr("Found sha256:")),
+                            ("error", self.tr("Why:")), ("attempts", self.tr("Attempts:")),
+                            ("revision", self.tr("Revision:"))):
+
             field = self.fields[name]
             field.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             field.setWordWrap(True)
@@ -146,7 +149,8 @@ class ReviewPanel(QWidget):
     def _decided(self, review: Review) -> None:
         self.reason.clear()
         decision = next((self.tr(text) for d, text, _ in DECISIONS if d == review.decision), review.decision)
-        self.show_banner(self.tr("{name}: recorded “{decision}” (revision {revision}).").format(name=Path(review.target).name, decision=decision, revision=review.revision), "info")
+        self.show_banner(self.tr("{name}: recorded “{decision}” (revision {revision}).").format(
+            name=Path(review.target).name, decision=decision, revision=review.revision), "info")
 
     @Slot(int, str, str)
     def _failed(self, review_id: int, code: str, message: str) -> None:

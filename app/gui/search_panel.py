@@ -199,7 +199,9 @@ class SearchPanel(QWidget):
             self.lines.addItem(entry)
         self.images_label.setText(self.tr("Images (%n)", "", len(images)))
         self.dialogue_label.setText(self.tr("Dialogue (%n)", "", len(lines)))
-        self.status.setText(self.tr("%n result(s) for “{query}”", "", len(results)).format(query=label) if results else self.tr("Nothing found for “{query}”.").format(query=label))
+        self.status.setText(self.tr("%n result(s) for “{query}”", "", len(results)).format(query=label) if results
+                            else self.tr("Nothing found for “{query}”.").format(query=label))
+
         self.images_box.setVisible(bool(images) or not lines)
         self.dialogue_box.setVisible(bool(lines) or not images)
         self._update_buttons()

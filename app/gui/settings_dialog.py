@@ -45,8 +45,10 @@ LANGUAGES = (("en", QT_TRANSLATE_NOOP("SettingsDialog", "English")), ("zh", QT_T
 POLICIES = (("skip", QT_TRANSLATE_NOOP("SettingsDialog", "Skip: leave the existing file alone")),
             ("overwrite", QT_TRANSLATE_NOOP("SettingsDialog", "Overwrite it")),
             ("keep_both", QT_TRANSLATE_NOOP("SettingsDialog", "Keep both (Movie.zh.1.srt)")))
-NEW_JOBS_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "New jobs will use the changed output settings; jobs already added keep the settings they were created with.")
-LEFT_OUT_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "New jobs leave out the changed list; watched folders follow it the next time Sidecar starts.")
+NEW_JOBS_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "New jobs will use the changed output settings; jobs already "
+                                                      "added keep the settings they were created with.")
+LEFT_OUT_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "New jobs leave out the changed list; watched folders follow it "
+                                                      "the next time Sidecar starts.")
 RESTART_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "Workers and the GPU budget apply the next time Sidecar starts.")
 LANGUAGE_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "Sidecar shows the chosen language the next time it starts.")
 
@@ -262,7 +264,9 @@ class SettingsDialog(QDialog):
         self.naming_example.setText("  ".join(example_names(s.naming, "Movie", source, s.target_lang)))
         self.naming_warning.setVisible(s.naming == "compat")
         self.endpoint_note.setText(
-            self.tr("Subtitle text (not audio, not file names) is sent to {endpoint} for translation.").format(endpoint=s.translation_endpoint)
+            self.tr("Subtitle text (not audio, not file names) is sent to {endpoint} for translation.").format(
+                endpoint=s.translation_endpoint)
+
             if s.translation_endpoint else self.tr("Nothing leaves this computer."))
         notes = []
         if any(getattr(s, name) != getattr(self.original, name) for name in OUTPUT_AFFECTING):
@@ -365,7 +369,8 @@ class SettingsDialog(QDialog):
         if not code:
             self.model_status.setText(self.tr("{name} is installed. Choose “Use” to have new jobs use it.").format(name=name))
         elif code == "download_cancelled":
-            self.model_status.setText(self.tr("Stopped downloading {name}. What arrived is kept: Install resumes from there.").format(name=name))
+            self.model_status.setText(self.tr("Stopped downloading {name}. What arrived is kept: Install resumes "
+                                              "from there.").format(name=name))
         else:
             self.model_status.setText(self.tr("Installing {name} failed ({code}).").format(name=name, code=code))
 
