@@ -5,7 +5,8 @@ facade, which writes the file off the GUI thread. Settings that change outputs a
 frozen into each job when it is created (so is the Scanning list of system and hidden
 names that ``add`` and watched folders leave out), so the dialog says so the moment one of
 them differs from what was loaded; workers and the GPU budget size the running
-engine and apply at the next start.
+engine and apply at the next start, as does the windows' Language (Qt widgets take their
+text when built; see ``app/gui/translations.py``).
 
 The Models box installs, chooses and removes models through the facade. An install
 shows its download progress and can be cancelled; the part downloaded so far is

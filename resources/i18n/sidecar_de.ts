@@ -719,71 +719,71 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
 <context>
     <name>States</name>
     <message>
-        <source>creating</source>
-        <translation>wird angelegt</translation>
+        <source>Creating</source>
+        <translation>Wird angelegt</translation>
     </message>
     <message>
-        <source>queued</source>
-        <translation>in der Warteschlange</translation>
+        <source>Queued</source>
+        <translation>In der Warteschlange</translation>
     </message>
     <message>
-        <source>pending</source>
-        <translation>wartet</translation>
+        <source>Pending</source>
+        <translation>Wartet</translation>
     </message>
     <message>
-        <source>running</source>
-        <translation>läuft</translation>
+        <source>Running</source>
+        <translation>Läuft</translation>
     </message>
     <message>
-        <source>paused</source>
-        <translation>angehalten</translation>
+        <source>Paused</source>
+        <translation>Angehalten</translation>
     </message>
     <message>
-        <source>review</source>
-        <translation>zu prüfen</translation>
+        <source>Review</source>
+        <translation>Zu prüfen</translation>
     </message>
     <message>
-        <source>completed</source>
-        <translation>fertig</translation>
+        <source>Completed</source>
+        <translation>Fertig</translation>
     </message>
     <message>
-        <source>failed</source>
-        <translation>fehlgeschlagen</translation>
+        <source>Failed</source>
+        <translation>Fehlgeschlagen</translation>
     </message>
     <message>
-        <source>skipped</source>
-        <translation>übersprungen</translation>
+        <source>Skipped</source>
+        <translation>Übersprungen</translation>
     </message>
     <message>
-        <source>extract_audio</source>
+        <source>Extract audio</source>
         <translation>Ton extrahieren</translation>
     </message>
     <message>
-        <source>transcribe</source>
+        <source>Transcribe</source>
         <translation>Transkribieren</translation>
     </message>
     <message>
-        <source>translate</source>
+        <source>Translate</source>
         <translation>Übersetzen</translation>
     </message>
     <message>
-        <source>render</source>
+        <source>Render</source>
         <translation>Untertitel erzeugen</translation>
     </message>
     <message>
-        <source>place</source>
+        <source>Place</source>
         <translation>Dateien ablegen</translation>
     </message>
     <message>
-        <source>visual</source>
+        <source>Visual</source>
         <translation>Bildanalyse</translation>
     </message>
     <message>
-        <source>describe</source>
+        <source>Describe</source>
         <translation>Beschreiben</translation>
     </message>
     <message>
-        <source>text_embedding</source>
+        <source>Text embedding</source>
         <translation>Textindex</translation>
     </message>
 </context>

@@ -710,71 +710,71 @@ Files next to your media are not touched.</source>
 <context>
     <name>States</name>
     <message>
-        <source>creating</source>
+        <source>Creating</source>
         <translation>创建中</translation>
     </message>
     <message>
-        <source>queued</source>
+        <source>Queued</source>
         <translation>排队中</translation>
     </message>
     <message>
-        <source>pending</source>
+        <source>Pending</source>
         <translation>等待中</translation>
     </message>
     <message>
-        <source>running</source>
+        <source>Running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <source>paused</source>
+        <source>Paused</source>
         <translation>已暂停</translation>
     </message>
     <message>
-        <source>review</source>
+        <source>Review</source>
         <translation>待审核</translation>
     </message>
     <message>
-        <source>completed</source>
+        <source>Completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <source>failed</source>
+        <source>Failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <source>skipped</source>
+        <source>Skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <source>extract_audio</source>
+        <source>Extract audio</source>
         <translation>提取音频</translation>
     </message>
     <message>
-        <source>transcribe</source>
+        <source>Transcribe</source>
         <translation>语音转写</translation>
     </message>
     <message>
-        <source>translate</source>
+        <source>Translate</source>
         <translation>翻译</translation>
     </message>
     <message>
-        <source>render</source>
+        <source>Render</source>
         <translation>生成字幕</translation>
     </message>
     <message>
-        <source>place</source>
+        <source>Place</source>
         <translation>写入文件</translation>
     </message>
     <message>
-        <source>visual</source>
+        <source>Visual</source>
         <translation>图像分析</translation>
     </message>
     <message>
-        <source>describe</source>
+        <source>Describe</source>
         <translation>生成描述</translation>
     </message>
     <message>
-        <source>text_embedding</source>
+        <source>Text embedding</source>
         <translation>文本索引</translation>
     </message>
 </context>

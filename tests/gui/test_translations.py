@@ -23,10 +23,11 @@ from PySide6.QtWidgets import (QAbstractButton, QApplication, QComboBox, QGroupB
 
 
 from app.gui.app import Gui
-from app.gui.settings_dialog import SettingsDialog
+from app.gui.settings_dialog import LANGUAGE_NOTICE, SettingsDialog
 from app.gui.state_words import state_word
 from app.gui.translations import CATALOGUES, catalogue_for, install_translators
-from app.settings import Settings, save_settings
+from app.settings import Settings, load_settings, save_settings
+
 from tests.engine_stages import make_media
 
 
@@ -139,6 +140,20 @@ def test_german_differs_from_english_wherever_a_word_is_shown(qtbot: Any, in_lan
 
 
 
+def test_language_chosen_in_settings_is_saved_for_the_next_start(qtbot: Any, data_dir: Path,
+                                                                  start_gui: Callable[..., Gui]) -> None:
+    gui = start_gui()
+    qtbot.waitUntil(lambda: gui.facade.settings is not None, timeout=20000)
+    dialog = gui.window.open_settings()
+    assert isinstance(dialog, SettingsDialog)
+    assert [dialog.ui_language.itemData(n) for n in range(dialog.ui_language.count())] == ["", "en", "zh_CN", "de"]
+    dialog.ui_language.setCurrentIndex(dialog.ui_language.findData("de"))
+    assert LANGUAGE_NOTICE in dialog.notice.text() and dialog.notice.isVisibleTo(dialog)
+    with qtbot.waitSignal(gui.facade.settingsSaved, timeout=10000):
+        dialog.save()
+    assert load_settings(data_dir).ui_language == "de"
+
+
 def test_language_follows_the_locale_unless_settings_choose() -> None:
     from PySide6.QtCore import QLocale
 
@@ -147,7 +162,7 @@ def test_language_follows_the_locale_unless_settings_choose() -> None:
     app = QApplication.instance()
     assert install_translators(app, "de") == "de"  # type: ignore[arg-type]
     assert QApplication.translate("MainWindow", "Queue") == "Warteschlange"
-    assert (state_word("running"), state_word("transcribe"), state_word("new_stage")) == ("läuft", "Transkribieren", "new_stage")
+    assert (state_word("running"), state_word("transcribe"), state_word("new_stage")) == ("Läuft", "Transkribieren", "new_stage")
     assert install_translators(app, "en") is None  # type: ignore[arg-type]
     assert QApplication.translate("MainWindow", "Queue") == "Queue", "an earlier catalogue stayed installed"
 
