@@ -39,13 +39,15 @@ from typing import Any, Callable, Sequence
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from app.engine.library import JobChanges, JobOptions, Library
+from app.engine.review_evidence import ReviewEvidence, review_evidence
 from app.engine.watch import WatchService, set_watched_folders, watch_options
 from app.errors import SidecarError
 from app.gui.operations import Operation, OperationCancelled, Operations
+from app.gui.thumbnails import thumbnail
 from app.ml.host import ModelHost
 from app.settings import Settings, load_settings, save_settings
 from app.store.database import Database
-from app.store.records import JobSummary
+from app.store.records import JobSummary, Review
 from app.store.states import JobStatus
 
 log = logging.getLogger(__name__)
@@ -94,6 +96,7 @@ class EngineFacade(QObject):
     reviewsChanged = Signal(list)  # list[Review]
     reviewDecided = Signal(object)  # Review
     decisionFailed = Signal(int, str, str)  # review id, code (review_conflict…), message
+    reviewEvidence = Signal(object, dict)  # ReviewEvidence of the review last asked for, {"ours"/"theirs": QImage}
     searchResults = Signal(str, list)  # query (or image path), list[dict]
     addProgress = Signal(str, int, int)  # folder being added (as given), files identified, files found
     addEnded = Signal(str)  # that folder's job was created, or adding it failed
@@ -339,6 +342,20 @@ class EngineFacade(QObject):
 
         self._command(lambda lib, _: lib.decide(review_id, decision, reason, actor, expected_revision),
                       then=self.reviewDecided.emit, on_error=failed)
+
+    def load_review_evidence(self, review: Review) -> None:
+        """Read both versions of a reviewed file, diff them or make thumbnails off the GUI thread.
+
+        Only the latest ask answers: clicking through the list never shows an older file's evidence.
+        """
+        def load(_: Operation) -> tuple[ReviewEvidence, dict[str, Any]]:
+            evidence = review_evidence(review)
+            images: dict[str, Any] = {}
+            if evidence.kind == "image":
+                images = {"ours": thumbnail(evidence.ours.data), "theirs": thumbnail(evidence.theirs.data)}
+            return evidence, images
+
+        self._run(load, lambda loaded: self.reviewEvidence.emit(*loaded), lane="slow", key="review-evidence")
 
     def search(self, query: str | None, image: Path | None = None, kind: str = "all", limit: int = 100) -> None:
         """Text search over images and dialogue, or images similar to ``image``.
