@@ -14,6 +14,8 @@ with the models that ship with it, on the CPU:
 * **images**: pictures of printed text drawn here, indexed by the real image pipeline
   (RapidOCR + multilingual-e5; no CLIP model is installed, so its visual stage records
   "no visual model installed"), with their ``.sidecar.json`` placed next to them;
+* the **first-run page** is what an empty library opens on (the Series job above was
+  made by engine processes, not the window, so the window still sees its first start);
 * the **Review** items come about the real way: an engine process (this script, run
   with ``--engine-child``) killed right after it placed a subtitle file, the file then
   edited the way a person would (a speaker name added), and recovery finding the change;
@@ -257,6 +259,11 @@ def main() -> int:
     gui.window.show()
     app = gui.app
     wait_until(app, lambda: gui.facade._library is not None, 60, "the engine")
+    window = gui.window
+    wait_until(app, lambda: window.pages.currentWidget() is window.welcome_page and window.welcome.recommended is not None,
+               60, "the first-run page")
+    settle(app)
+    shoot(gui, "welcome")
     gui.window.add_paths([library / "Photos"])
     wait_until(app, lambda: (j := job_named(gui, "Photos")) is not None and j.status == "completed", 600,
                "the photos to be indexed")

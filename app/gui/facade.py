@@ -295,14 +295,16 @@ class EngineFacade(QObject):
 
         self._run(lambda op: fn(library, op), done, done, lane=lane, **options)
 
-    def add_paths(self, paths: Sequence[Path]) -> None:
-        """One job per path; the scan and hashing run on the slow lane, reporting ``addProgress``."""
+    def add_paths(self, paths: Sequence[Path], settings: Settings | None = None) -> None:
+        """One job per path; the scan and hashing run on the slow lane, reporting ``addProgress``.
+
+        ``settings``: use these rather than the saved file (a save of them may still be on its way).
+        """
         for path in paths:
             folder = str(path)
 
             def add(library: Library, op: Operation, path: Path = Path(path)) -> JobSummary:
-                settings = load_settings(self.data_dir)
-                return library.add(path, job_options(settings), progress=op.report)
+                return library.add(path, job_options(settings or load_settings(self.data_dir)), progress=op.report)
 
             def added(job: JobSummary, folder: str = folder) -> None:
                 self.addEnded.emit(folder)

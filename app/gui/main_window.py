@@ -12,8 +12,8 @@ from typing import Sequence
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QIcon
-from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QProgressBar, QSplitter, QTabWidget, QToolBar,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QFileDialog, QFrame, QLabel, QMainWindow, QProgressBar, QScrollArea, QSplitter,
+                               QStackedWidget, QTabWidget, QToolBar, QVBoxLayout, QWidget)
 
 from app.engine.kinds import MEDIA_KINDS
 from app.gui.facade import EngineFacade
@@ -23,6 +23,7 @@ from app.gui.queue_view import QueueView
 from app.gui.review_panel import ReviewPanel
 from app.gui.search_panel import SearchPanel
 from app.gui.settings_dialog import SettingsDialog
+from app.gui.welcome_page import WelcomePage
 from app.store.records import JobSummary
 from app.store.states import JobStatus
 
@@ -107,7 +108,18 @@ class MainWindow(QMainWindow):
         splitter.addWidget(top)
         splitter.addWidget(self.tabs)
         splitter.setSizes([170, 530])
-        self.setCentralWidget(splitter)
+        self.main_page = splitter
+        self.welcome = WelcomePage(facade, self)
+        self.welcome_page = QScrollArea(self)
+        self.welcome_page.setWidgetResizable(True)
+        self.welcome_page.setFrameShape(QFrame.Shape.NoFrame)
+        self.welcome_page.setWidget(self.welcome)
+        self.pages = QStackedWidget(self)
+        self.pages.addWidget(self.main_page)
+        self.pages.addWidget(self.welcome_page)
+        self.setCentralWidget(self.pages)
+        self._job_count: int | None = None  # unknown until the engine first reports its jobs
+        self._welcome_done = False
         self.statusBar().showMessage("Starting the engine…")
         self.add_progress = QProgressBar(self)
         self.add_progress.setMaximumWidth(220)
@@ -124,6 +136,9 @@ class MainWindow(QMainWindow):
         facade.reviewsChanged.connect(lambda reviews: self.tabs.setTabText(1, f"Review ({len(reviews)})" if reviews else "Review"))
         facade.error.connect(lambda code, message: self.statusBar().showMessage(f"{message} ({code})", 15000))
         facade.started.connect(lambda: self.statusBar().showMessage("Engine running.", 5000))
+        facade.settingsLoaded.connect(lambda _: self._show_welcome_if_new())
+        self.welcome.addFolderRequested.connect(self.choose_folder)
+        self.welcome.finished.connect(self._welcome_finished)
 
     # -- jobs -----------------------------------------------------------------------------
 
@@ -136,6 +151,8 @@ class MainWindow(QMainWindow):
         selected = self.selected_job()
         self.jobs_model.set_jobs(jobs)
         self.hint.setVisible(not jobs)
+        self._job_count = len(jobs)
+        self._show_welcome_if_new()
         if selected is not None and self.jobs_model.row_of(selected.id) >= 0:
             self.select_job(selected.id)
         elif jobs and self.selected_job() is None:
@@ -182,12 +199,29 @@ class MainWindow(QMainWindow):
         if self.jobs_model.row_of(job.id) >= 0:
             self.select_job(job.id)
 
+    # -- first run ------------------------------------------------------------------------
+
+    def _show_welcome_if_new(self) -> None:
+        """The first-run page, on an empty library only, until it was used or skipped once."""
+        settings = self.facade.settings
+        new = (settings is not None and not settings.welcome_dismissed and not self._welcome_done
+               and self._job_count == 0)
+        self.pages.setCurrentWidget(self.welcome_page if new else self.main_page)
+
+    def _welcome_finished(self) -> None:
+        self._welcome_done = True
+        self._show_welcome_if_new()
+
     # -- adding ---------------------------------------------------------------------------
 
     def add_paths(self, paths: Sequence[Path]) -> None:
-        if paths:
-            self.statusBar().showMessage(f"Scanning {', '.join(p.name or str(p) for p in paths)}…")
-            self.facade.add_paths(paths)
+        if not paths:
+            return
+        chosen = None
+        if self.pages.currentWidget() is self.welcome_page:
+            chosen = self.welcome.apply()  # what the person chose on the page applies to this first job
+        self.statusBar().showMessage(f"Scanning {', '.join(p.name or str(p) for p in paths)}…")
+        self.facade.add_paths(paths, settings=chosen)
 
     def choose_folder(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Add a folder")

@@ -26,46 +26,17 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
 
 from app.engine.kinds import LEFT_OUT_BY_DEFAULT
 from app.gui.facade import EngineFacade
+from app.gui.language_choice import LanguageCombo
 from app.media.naming import PRESETS, example_names
 from app.settings import OUTPUT_AFFECTING, Settings
 
 log = logging.getLogger(__name__)
 
-LANGUAGES = (("en", "English"), ("zh", "Chinese"), ("ja", "Japanese"), ("ko", "Korean"), ("fr", "French"),
-             ("de", "German"), ("es", "Spanish"), ("pt", "Portuguese"), ("it", "Italian"), ("ru", "Russian"),
-             ("ar", "Arabic"), ("hi", "Hindi"), ("nl", "Dutch"), ("pl", "Polish"), ("tr", "Turkish"),
-             ("vi", "Vietnamese"), ("th", "Thai"), ("id", "Indonesian"), ("uk", "Ukrainian"), ("sv", "Swedish"))
 POLICIES = (("skip", "Skip: leave the existing file alone"), ("overwrite", "Overwrite it"),
             ("keep_both", "Keep both (Movie.zh.1.srt)"))
 NEW_JOBS_NOTICE = "New jobs will use the changed output settings; jobs already added keep the settings they were created with."
 LEFT_OUT_NOTICE = "New jobs leave out the changed list; watched folders follow it the next time Sidecar starts."
 RESTART_NOTICE = "Workers and the GPU budget apply the next time Sidecar starts."
-
-
-def _language_combo(parent: QWidget, auto: bool) -> QComboBox:
-    combo = QComboBox(parent)
-    combo.setEditable(True)
-    if auto:
-        combo.addItem("Detect automatically", "")
-    for code, name in LANGUAGES:
-        combo.addItem(f"{name} ({code})", code)
-    return combo
-
-
-def _set_language(combo: QComboBox, code: str) -> None:
-    index = combo.findData(code)
-    if index < 0:
-        combo.addItem(code, code)
-        index = combo.count() - 1
-    combo.setCurrentIndex(index)
-
-
-def _language(combo: QComboBox) -> str:
-    """The chosen code; a code typed by hand (e.g. ``sw``) is taken as it is."""
-    index = combo.findText(combo.currentText())
-    if index >= 0:
-        return str(combo.itemData(index))
-    return combo.currentText().strip().lower()
 
 
 class SettingsDialog(QDialog):
@@ -75,8 +46,8 @@ class SettingsDialog(QDialog):
         self.facade = facade
         self.original = settings
 
-        self.source_lang = _language_combo(self, auto=True)
-        self.target_lang = _language_combo(self, auto=False)
+        self.source_lang = LanguageCombo(self, auto=True)
+        self.target_lang = LanguageCombo(self)
         self.naming = QComboBox(self)
         for preset in PRESETS:
             self.naming.addItem(preset, preset)
@@ -212,8 +183,8 @@ class SettingsDialog(QDialog):
         self._changed()
 
     def _load(self, s: Settings) -> None:
-        _set_language(self.source_lang, s.source_lang)
-        _set_language(self.target_lang, s.target_lang)
+        self.source_lang.set_code(s.source_lang)
+        self.target_lang.set_code(s.target_lang)
         self.naming.setCurrentIndex(max(0, self.naming.findData(s.naming)))
         self.policy.setCurrentIndex(max(0, self.policy.findData(s.existing_policy)))
         self.sidecar_json.setChecked(s.image_sidecar_json)
@@ -230,7 +201,7 @@ class SettingsDialog(QDialog):
         """The settings as the dialog shows them now."""
         return dataclasses.replace(
             self.original,
-            source_lang=_language(self.source_lang), target_lang=_language(self.target_lang) or self.original.target_lang,
+            source_lang=self.source_lang.code(), target_lang=self.target_lang.code() or self.original.target_lang,
             naming=str(self.naming.currentData()), existing_policy=str(self.policy.currentData()),
             image_sidecar_json=self.sidecar_json.isChecked(), embedded_subtitles=self.embedded_subtitles.isChecked(),
             translation_endpoint=self.endpoint.text().strip(),

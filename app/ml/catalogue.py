@@ -58,6 +58,7 @@ class CatalogueEntry:
     description: str
     files: tuple[CatalogueFile, ...] = ()
     bundled: tuple[str, ...] = ()
+    recommended: bool = False  # the download the first-run page offers for its role
 
     @property
     def is_bundled(self) -> bool:
@@ -124,6 +125,7 @@ def parse_catalogue(data: dict[str, Any]) -> dict[str, CatalogueEntry]:
             description=raw.get("description", ""),
             files=tuple(files),
             bundled=tuple(bundled),
+            recommended=bool(raw.get("recommended", False)),
         )
     return entries
 
