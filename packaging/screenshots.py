@@ -14,8 +14,8 @@ with the models that ship with it, on the CPU:
 * **images**: pictures of printed text drawn here, indexed by the real image pipeline
   (RapidOCR + multilingual-e5; no CLIP model is installed, so its visual stage records
   "no visual model installed"), with their ``.sidecar.json`` placed next to them;
-* the **first-run page** is what an empty library opens on (the Series job above was
-  made by engine processes, not the window, so the window still sees its first start);
+* the **first-run page** is what the app opens on with an empty library (a second data
+  dir, shot first);
 * the **Review** items come about the real way: an engine process (this script, run
   with ``--engine-child``) killed right after it placed a subtitle file, the file then
   edited the way a person would (a speaker name added), and recovery finding the change;
@@ -237,6 +237,26 @@ def paused_still(gui: Gui, job_id: int) -> bool:
         i.status != "running" for i in items)
 
 
+def shoot_first_run(data_dir: Path) -> None:
+    """The page an empty library opens on, from its own data dir (the demo library has jobs by then)."""
+    data_dir.mkdir(parents=True)
+    save_settings(data_dir, Settings(target_lang=TARGET_LANG, workers=2))
+    gui = build_gui([], data_dir, factory, poll_ms=300)
+    assert gui is not None, "another Sidecar is running on this data dir"
+    gui.window.resize(1180, 860)
+    gui.window.show()
+    window, app = gui.window, gui.app
+    wait_until(app, lambda: window.pages.currentWidget() is window.welcome_page and window.welcome.recommended is not None,
+               60, "the first-run page")
+    settle(app)
+    shoot(gui, "first-run")
+    closed: list[bool] = []
+    gui.facade.closed.connect(lambda: closed.append(True))
+    gui.quit()
+    wait_until(app, lambda: bool(closed), 120, "the first-run engine to stop")
+    window.close()
+
+
 def main() -> int:
     logging.basicConfig(level=logging.WARNING)
     began = time.monotonic()
@@ -247,6 +267,7 @@ def main() -> int:
     data_dir, library = root / "data", root / "Library"
     data_dir.mkdir(parents=True)
     save_settings(data_dir, Settings(target_lang=TARGET_LANG, workers=2))
+    shoot_first_run(root / "first-run-data")
     make_clips(root, library)
     for name, background, lines in PHOTOS:
         render_photo(library / "Photos" / name, background, lines)
@@ -259,11 +280,6 @@ def main() -> int:
     gui.window.show()
     app = gui.app
     wait_until(app, lambda: gui.facade._library is not None, 60, "the engine")
-    window = gui.window
-    wait_until(app, lambda: window.pages.currentWidget() is window.welcome_page and window.welcome.recommended is not None,
-               60, "the first-run page")
-    settle(app)
-    shoot(gui, "welcome")
     gui.window.add_paths([library / "Photos"])
     wait_until(app, lambda: (j := job_named(gui, "Photos")) is not None and j.status == "completed", 600,
                "the photos to be indexed")
