@@ -183,9 +183,12 @@ class WelcomePage(QWidget):
         if self.settings is None:
             return
         target = self.target_lang.code() or self.settings.target_lang
-        source = self.source_lang.code() or "en"
-        videos = ", ".join(example_names(self.settings.naming, "Holiday", source, target))
-        text = self.tr("for Holiday.mp4: {videos}").format(videos=videos)
+        source = self.source_lang.code()
+        videos = ", ".join(example_names(self.settings.naming, "Holiday", source or "en", target))
+        if source:
+            text = self.tr("for Holiday.mp4: {videos}").format(videos=videos)
+        else:  # detected per video: the example has to assume one
+            text = self.tr("for Holiday.mp4 spoken in English: {videos}").format(videos=videos)
         if self.settings.image_sidecar_json:
             text += "\n" + self.tr("for cat.jpg: {json} (what the photo shows and the text in it)").format(
                 json=f"cat.jpg{SIDECAR_SUFFIX}")
