@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Sequence
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QIcon
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (QFileDialog, QFrame, QLabel, QMainWindow, QProgressBar, QScrollArea, QSplitter,
-                               QStackedWidget, QTabWidget, QToolBar, QVBoxLayout, QWidget)
+                               QStackedWidget, QStyle, QTabWidget, QToolBar, QVBoxLayout, QWidget)
 
 from app.engine.kinds import MEDIA_KINDS
 from app.gui.facade import EngineFacade
@@ -65,7 +65,7 @@ class MainWindow(QMainWindow):
 
         toolbar = QToolBar("Actions", self)
         toolbar.setMovable(False)
-        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.add_folder_action = QAction("Add folder…", self)
         self.add_files_action = QAction("Add files…", self)
         self.pause_all_action = QAction("Pause all", self)
@@ -76,6 +76,10 @@ class MainWindow(QMainWindow):
         self.pause_all_action.triggered.connect(lambda: facade.pause(None))
         self.resume_all_action.triggered.connect(lambda: facade.resume(None))
         self.settings_action.triggered.connect(self.open_settings)
+        self.find_action = QAction("Search", self)
+        self.find_action.triggered.connect(self.focus_search)
+        self.addAction(self.find_action)
+        self._dress_actions()
         for action in (self.add_folder_action, self.add_files_action):
             toolbar.addAction(action)
         toolbar.addSeparator()
@@ -139,6 +143,35 @@ class MainWindow(QMainWindow):
         facade.settingsLoaded.connect(lambda _: self._show_welcome_if_new())
         self.welcome.addFolderRequested.connect(self.choose_folder)
         self.welcome.finished.connect(self._welcome_finished)
+
+    def _dress_actions(self) -> None:
+        """Icons from the desktop's theme (Qt's own where the theme has none) and the usual shortcuts."""
+        style = self.style()
+        dress = (
+            (self.add_folder_action, QIcon.ThemeIcon.FolderOpen, QStyle.StandardPixmap.SP_DirOpenIcon,
+             [QKeySequence(QKeySequence.StandardKey.Open)]),
+            (self.add_files_action, QIcon.ThemeIcon.DocumentOpen, QStyle.StandardPixmap.SP_FileIcon,
+             [QKeySequence("Ctrl+Shift+O")]),
+            (self.pause_all_action, QIcon.ThemeIcon.MediaPlaybackPause, QStyle.StandardPixmap.SP_MediaPause,
+             [QKeySequence("Ctrl+Shift+P")]),
+            (self.resume_all_action, QIcon.ThemeIcon.MediaPlaybackStart, QStyle.StandardPixmap.SP_MediaPlay,
+             [QKeySequence("Ctrl+Shift+R")]),
+            (self.settings_action, QIcon.ThemeIcon.DocumentProperties, QStyle.StandardPixmap.SP_FileDialogDetailedView,
+             [QKeySequence(QKeySequence.StandardKey.Preferences), QKeySequence("Ctrl+,")]),
+            (self.find_action, QIcon.ThemeIcon.EditFind, QStyle.StandardPixmap.SP_FileDialogContentsView,
+             [QKeySequence(QKeySequence.StandardKey.Find)]),
+        )
+        for action, themed, fallback, keys in dress:
+            action.setIcon(QIcon.fromTheme(themed, style.standardIcon(fallback)))
+            action.setShortcuts([k for k in dict.fromkeys(keys) if not k.isEmpty()])
+            shortcut = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            if shortcut:
+                action.setToolTip(f"{action.text().rstrip('…')} ({shortcut})")
+
+    def focus_search(self) -> None:
+        self.tabs.setCurrentWidget(self.search)
+        self.search.query.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search.query.selectAll()
 
     # -- jobs -----------------------------------------------------------------------------
 
