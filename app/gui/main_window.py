@@ -23,6 +23,7 @@ from app.gui.queue_view import QueueView
 from app.gui.review_panel import ReviewPanel
 from app.gui.search_panel import SearchPanel
 from app.gui.settings_dialog import SettingsDialog
+from app.gui.theme import muted
 from app.gui.welcome_page import WelcomePage
 from app.store.records import JobSummary
 from app.store.states import JobStatus
@@ -102,7 +103,7 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.log_panel, "Log")
         self.hint = QLabel("Drop folders or files here, or use “Add folder…”.", self)
         self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.hint.setStyleSheet("color:#666; padding:6px;")
+        self.hint.setStyleSheet(f"color:{muted()}; padding:6px;")
         top = QWidget(self)
         tl = QVBoxLayout(top)
         tl.setContentsMargins(0, 0, 0, 0)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLab
 from app.gui.table_model import ColumnsModel, Index
 from app.gui.facade import EngineFacade
 from app.gui.jobs_view import ProgressDelegate, ProgressRole
+from app.gui.theme import ink
 from app.store.records import ItemView, JobSummary
 from app.store.states import ItemState
 
@@ -179,7 +180,7 @@ class QueueView(QWidget):
             self.title.setText("Select a job to see its items.")
         else:
             self.title.setText(f"<b>{Path(job.folder).name or job.folder}</b> — {job.folder}"
-                               + (f"  <span style='color:#b00020'>{job.error}</span>" if job.error else ""))
+                               + (f"  <span style='color:{ink('error')}'>{job.error}</span>" if job.error else ""))
         self._update_buttons()
 
     def _update_buttons(self) -> None:

@@ -10,13 +10,14 @@ import html
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QImage, QPixmap
+from PySide6.QtGui import QImage, QPalette, QPixmap
 from PySide6.QtWidgets import QGridLayout, QLabel, QStackedWidget, QTextBrowser, QWidget
 
 from app.engine.review_evidence import DiffRow, ReviewEvidence, Side
+from app.gui.theme import muted, tint
 
 OURS_TITLE, THEIRS_TITLE = "What Sidecar wrote", "On disk now"
-_ROW_COLOURS = {"replace": ("#fff5d6", "#fff5d6"), "delete": ("#fde7e9", ""), "insert": ("", "#e4f4e6")}
+_ROW_ACCENTS = {"replace": ("change", "change"), "delete": ("error", ""), "insert": ("", "ok")}
 
 
 def _size(side: Side) -> str:
@@ -25,25 +26,26 @@ def _size(side: Side) -> str:
     return f"{side.size:,} bytes"
 
 
-def _cell(number: int | None, text: str, colour: str) -> str:
-    style = f' style="background:{colour}"' if colour else ""
+def _cell(number: int | None, text: str, accent: str, palette: QPalette | None) -> str:
+    style = f' style="background:{tint(accent, palette)}"' if accent else ""
     no = "" if number is None else str(number)
     return (f'<td class="no"{style}>{no}</td>'
             f'<td{style}><pre>{html.escape(text) if text else "&nbsp;"}</pre></td>')
 
 
-def diff_html(rows: tuple[DiffRow, ...]) -> str:
+def diff_html(rows: tuple[DiffRow, ...], palette: QPalette | None = None) -> str:
     """A two-column table (line numbers, Sidecar's lines, the lines on disk) with changed rows tinted."""
-    out = ['<style>td { padding: 0 6px; vertical-align: top; } td.no { color: #888; text-align: right; } '
+    grey = muted(palette)
+    out = [f'<style>td {{ padding: 0 6px; vertical-align: top; }} td.no {{ color: {grey}; text-align: right; }} '
            'pre { margin: 0; white-space: pre-wrap; } th { text-align: left; }</style>',
            f'<table width="100%" cellspacing="0"><tr><th></th><th>{OURS_TITLE}</th><th></th><th>{THEIRS_TITLE}</th></tr>']
     for row in rows:
         if row.tag == "skipped":
-            out.append(f'<tr><td colspan="4" style="color:#888">… {row.ours_no} unchanged lines …</td></tr>')
+            out.append(f'<tr><td colspan="4" style="color:{grey}">… {row.ours_no} unchanged lines …</td></tr>')
             continue
-        ours_colour, theirs_colour = _ROW_COLOURS.get(row.tag, ("", ""))
-        out.append("<tr>" + _cell(row.ours_no, row.ours, ours_colour) + _cell(row.theirs_no, row.theirs, theirs_colour)
-                   + "</tr>")
+        ours_accent, theirs_accent = _ROW_ACCENTS.get(row.tag, ("", ""))
+        out.append("<tr>" + _cell(row.ours_no, row.ours, ours_accent, palette)
+                   + _cell(row.theirs_no, row.theirs, theirs_accent, palette) + "</tr>")
     out.append("</table>")
     return "".join(out)
 
@@ -76,7 +78,7 @@ class EvidenceView(QStackedWidget):
 
     def show_evidence(self, evidence: ReviewEvidence, images: dict[str, Any]) -> None:
         if evidence.kind == "text" and not evidence.ours.missing:
-            self.diff.setHtml(diff_html(evidence.rows))
+            self.diff.setHtml(diff_html(evidence.rows, self.palette()))
             self.setCurrentWidget(self.diff)
         elif evidence.kind == "image":
             for side in ("ours", "theirs"):

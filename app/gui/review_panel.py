@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QLineEdit, QLis
 from app.engine.review_evidence import ReviewEvidence
 from app.gui.facade import EngineFacade
 from app.gui.review_evidence_view import EvidenceView
+from app.gui.theme import banner_style
 from app.store.records import Review
 
 log = logging.getLogger(__name__)
@@ -30,8 +31,7 @@ DECISIONS = (("applied", "Applied", "Keep the file as it is now; the step counts
              ("not_applied", "Not applied", "Write Sidecar's version again."),
              ("skip", "Skip", "Give up on this item (a reason is required)."))
 
-_BANNER_STYLES = {"error": "background:#fde7e9; color:#8a1020; border:1px solid #e8a0a8;",
-                  "info": "background:#e7f3e8; color:#1d5b25; border:1px solid #a5d0aa;"}
+_BANNER_ACCENTS = {"error": "error", "info": "ok"}
 
 
 class ReviewPanel(QWidget):
@@ -154,7 +154,7 @@ class ReviewPanel(QWidget):
 
     def show_banner(self, text: str, kind: str) -> None:
         self.banner.setText(text)
-        self.banner.setStyleSheet(f"QLabel {{ {_BANNER_STYLES[kind]} padding:6px; border-radius:3px; }}")
+        self.banner.setStyleSheet(f"QLabel {{ {banner_style(_BANNER_ACCENTS[kind])} padding:6px; border-radius:3px; }}")
         self.banner.show()
 
     def hide_banner(self) -> None:

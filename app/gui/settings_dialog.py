@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
 from app.engine.kinds import LEFT_OUT_BY_DEFAULT
 from app.gui.facade import EngineFacade
 from app.gui.language_choice import LanguageCombo
+from app.gui.theme import ink
 from app.media.naming import PRESETS, example_names
 from app.settings import OUTPUT_AFFECTING, Settings
 
@@ -56,7 +57,7 @@ class SettingsDialog(QDialog):
         self.naming_warning = QLabel("Media servers see no language in “CN”: use media-server unless your library "
                                      "already uses these names.", self)
         self.naming_warning.setWordWrap(True)
-        self.naming_warning.setStyleSheet("color:#8a5a00;")
+        self.naming_warning.setStyleSheet(f"color:{ink('warning')};")
         self.policy = QComboBox(self)
         for value, text in POLICIES:
             self.policy.addItem(text, value)
@@ -105,7 +106,7 @@ class SettingsDialog(QDialog):
         self._downloads: dict[str, tuple[int, int]] = {}
         self.notice = QLabel(self)
         self.notice.setWordWrap(True)
-        self.notice.setStyleSheet("color:#1d4f91;")
+        self.notice.setStyleSheet(f"color:{ink('info')};")
 
         output = QGroupBox("Output (new jobs)", self)
         of = QFormLayout(output)

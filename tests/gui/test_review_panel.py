@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from app.engine.config import EngineConfig
 from app.engine.library import JobOptions, Library
 from app.gui.app import Gui
+from app.gui.theme import tint
 from tests.engine_child import run_child
 from tests.engine_stages import fake_pipeline, make_media
 from tests.gui.conftest import off_gui
@@ -54,7 +55,7 @@ def test_panel_decision_reaches_the_store_and_a_conflict_is_shown(qtbot: Any, tm
     ours = Path(first.content_path).read_text().splitlines()
     assert "What Sidecar wrote" in shown and "On disk now" in shown
     assert "edited by a person" in shown and ours[2] in shown and "00:00:00,000 --> 00:00:01,000" in shown
-    assert "#fff5d6" in panel.evidence.diff.toHtml().lower(), "the changed row is not marked"
+    assert tint("change").lower() in panel.evidence.diff.toHtml().lower(), "the changed row is not marked"
 
     panel.reason.setText("the edit is what I want")
     with qtbot.waitSignal(gui.facade.reviewDecided, timeout=10000):
