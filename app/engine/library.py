@@ -10,7 +10,7 @@ import logging
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from app.engine import search as fused_search
 from app.engine.config import EngineConfig
@@ -21,7 +21,9 @@ from app.engine.plan import content_sha256, plan_item, skipped_sha256
 from app.engine.scan import scan
 from app.engine.scheduler import Scheduler
 from app.engine.stage import Pipeline
+from app.engine.subtitle_edits import SubtitleDocument, open_subtitles, save_subtitles
 from app.errors import SidecarError
+from app.media.cue_edits import EditCue
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualChoice, VisualModel
 from app.ml.model_choice import frozen_models
 from app.paths import database_path, workspace_root
@@ -217,6 +219,12 @@ class Library:
         n = self.store.jobs.retry(job_id=job_id)
         self._nudge()
         return n
+
+    def open_subtitles(self, video: Path) -> SubtitleDocument:
+        return open_subtitles(self.store, video)
+
+    def save_subtitles(self, document: SubtitleDocument, cues: Sequence[EditCue]) -> SubtitleDocument:
+        return save_subtitles(self.store, document, cues)
 
     def cancel(self, job_id: int) -> None:
         """Delete the job and its workspace; the person's files are never touched."""
