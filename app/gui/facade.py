@@ -40,10 +40,12 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from app.engine.library import JobChanges, JobOptions, Library
 from app.engine.review_evidence import ReviewEvidence, review_evidence
+from app.engine.subtitle_edits import SubtitleDocument
 from app.engine.watch import WatchService, set_watched_folders, watch_options
 from app.errors import SidecarError
 from app.gui.operations import Operation, OperationCancelled, Operations
 from app.gui.thumbnails import thumbnail
+from app.media.cue_edits import EditCue
 from app.ml.host import ModelHost
 from app.settings import Settings, load_settings, save_settings
 from app.store.database import Database
@@ -96,6 +98,9 @@ class EngineFacade(QObject):
     reviewsChanged = Signal(list)  # list[Review]
     reviewDecided = Signal(object)  # Review
     decisionFailed = Signal(int, str, str)  # review id, code (review_conflict…), message
+    subtitlesOpened = Signal(object)  # SubtitleDocument
+    subtitlesSaved = Signal(object)  # SubtitleDocument as saved
+    subtitlesFailed = Signal(str, str, str)  # video path, code (no_subtitles, item_busy, changed_on_disk…), message
     reviewEvidence = Signal(object, dict)  # ReviewEvidence of the review last asked for, {"ours"/"theirs": QImage}
     searchResults = Signal(str, list)  # query (or image path), list[dict]
     addProgress = Signal(str, int, int)  # folder being added (as given), files identified, files found
@@ -358,6 +363,22 @@ class EngineFacade(QObject):
             return evidence, images
 
         self._run(load, lambda loaded: self.reviewEvidence.emit(*loaded), lane="slow", key="review-evidence")
+
+    def open_subtitles(self, video: Path) -> None:
+        """Read the subtitles beside ``video`` for the editor; ``subtitlesFailed`` says why when there are none."""
+        self._command(lambda lib, _: lib.open_subtitles(video), lane="slow", then=self.subtitlesOpened.emit,
+                      on_error=lambda exc: self._subtitles_failed(video, exc))
+
+    def save_subtitles(self, document: SubtitleDocument, cues: Sequence[EditCue]) -> None:
+        """Save the person's edit of ``document``'s files (atomic; refused while Sidecar works on the video)."""
+        self._command(lambda lib, _: lib.save_subtitles(document, cues), then=self.subtitlesSaved.emit,
+                      on_error=lambda exc: self._subtitles_failed(document.video, exc))
+
+    def _subtitles_failed(self, video: Path, exc: BaseException) -> None:
+        if isinstance(exc, SidecarError):
+            self.subtitlesFailed.emit(str(video), exc.code, exc.message)
+        else:
+            self._report(exc)
 
     def search(self, query: str | None, image: Path | None = None, kind: str = "all", limit: int = 100) -> None:
         """Text search over images and dialogue, or images similar to ``image``.

@@ -24,6 +24,7 @@ from app.gui.review_panel import ReviewPanel
 from app.gui.search_panel import SearchPanel
 from app.gui.settings_dialog import SettingsDialog
 from app.gui.theme import muted
+from app.gui.transcript_editor import TranscriptEditor
 from app.gui.welcome_page import WelcomePage
 from app.store.records import JobSummary
 from app.store.states import JobStatus
@@ -142,6 +143,9 @@ class MainWindow(QMainWindow):
         facade.error.connect(lambda code, message: self.statusBar().showMessage(f"{message} ({code})", 15000))
         facade.started.connect(lambda: self.statusBar().showMessage("Engine running.", 5000))
         facade.settingsLoaded.connect(lambda _: self._show_welcome_if_new())
+        self.queue.openSubtitles.connect(lambda path: self.open_editor(Path(path)))
+        self.search.openCue.connect(lambda path, start: self.open_editor(Path(path), start))
+        self.editors: dict[Path, TranscriptEditor] = {}
         self.welcome.addFolderRequested.connect(self.choose_folder)
         self.welcome.finished.connect(self._welcome_finished)
 
@@ -281,6 +285,23 @@ class MainWindow(QMainWindow):
         if paths:
             event.acceptProposedAction()
             self.add_paths(paths)
+
+    # -- subtitles ------------------------------------------------------------------------
+
+    def open_editor(self, video: Path, start_s: float | None = None) -> TranscriptEditor:
+        """The subtitle editor of ``video`` (one window per video), at ``start_s`` when given."""
+        editor = self.editors.get(video)
+        if editor is None:
+            editor = TranscriptEditor(self.facade, video, start_s, self)
+            editor.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            editor.destroyed.connect(lambda _=None, video=video: self.editors.pop(video, None))
+            self.editors[video] = editor
+        elif start_s is not None:
+            editor.player.setPosition(int(start_s * 1000))
+        editor.show()
+        editor.raise_()
+        editor.activateWindow()
+        return editor
 
     # -- settings and closing -------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, QUrl, Slot
+from PySide6.QtCore import QModelIndex, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMessageBox, QPushButton,
                                QTableView, QVBoxLayout, QWidget)
@@ -26,6 +26,8 @@ from app.store.records import ItemView, JobSummary
 from app.store.states import ItemState
 
 log = logging.getLogger(__name__)
+
+SUBTITLED_KINDS = ("video", "audio")  # the kinds whose results the subtitle editor opens
 
 PAGE_SIZE = 200
 MAX_PAGES = 8
@@ -122,6 +124,8 @@ class QueueModel(ColumnsModel):
 class QueueView(QWidget):
     """The queue table with job and item actions."""
 
+    openSubtitles = Signal(str)  # a finished video's path, for the subtitle editor
+
     def __init__(self, facade: EngineFacade, parent: QWidget | None = None):
         super().__init__(parent)
         self.facade = facade
@@ -151,6 +155,8 @@ class QueueView(QWidget):
         self.cancel_button = QPushButton("Cancel job", self)
         self.retry_item_button = QPushButton("Retry item", self)
         self.open_button = QPushButton("Open file", self)
+        self.subtitles_button = QPushButton("Subtitles…", self)
+        self.subtitles_button.setToolTip("Read and fix the subtitles beside the video, with playback")
         self.folder_button = QPushButton("Show in folder", self)
         self.pause_button.clicked.connect(lambda: self._job_action(self.facade.pause))
         self.resume_button.clicked.connect(lambda: self._job_action(self.facade.resume))
@@ -158,13 +164,14 @@ class QueueView(QWidget):
         self.cancel_button.clicked.connect(self.cancel_job)
         self.retry_item_button.clicked.connect(self.retry_item)
         self.open_button.clicked.connect(self.open_file)
+        self.subtitles_button.clicked.connect(self._open_subtitles)
         self.folder_button.clicked.connect(self.show_in_folder)
 
         buttons = QHBoxLayout()
         for b in (self.pause_button, self.resume_button, self.retry_failed_button, self.cancel_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
-        for b in (self.retry_item_button, self.open_button, self.folder_button):
+        for b in (self.retry_item_button, self.subtitles_button, self.open_button, self.folder_button):
             buttons.addWidget(b)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
@@ -193,6 +200,8 @@ class QueueView(QWidget):
         self.cancel_button.setEnabled(has_job)
         self.retry_item_button.setEnabled(item is not None and item.status == ItemState.FAILED)
         self.open_button.setEnabled(item is not None)
+        self.subtitles_button.setEnabled(item is not None and item.kind in SUBTITLED_KINDS
+                                         and item.status in (ItemState.COMPLETED, ItemState.SKIPPED, ItemState.REVIEW))
         self.folder_button.setEnabled(item is not None)
 
     def _job_action(self, action: Any) -> None:
@@ -217,6 +226,11 @@ class QueueView(QWidget):
                                       "Files next to your media are not touched.")
         if answer == QMessageBox.StandardButton.Yes:
             self.facade.cancel(job.id)
+
+    def _open_subtitles(self) -> None:
+        item = self.selected_item()
+        if item is not None:
+            self.openSubtitles.emit(item.path)
 
     def open_file(self) -> None:
         item = self.selected_item()
