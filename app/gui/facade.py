@@ -374,6 +374,23 @@ class EngineFacade(QObject):
         self._command(lambda lib, _: lib.save_subtitles(document, cues), then=self.subtitlesSaved.emit,
                       on_error=lambda exc: self._subtitles_failed(document.video, exc))
 
+    def retranslate(self, video: Path, kind: str, model: str) -> None:
+        """Translate ``video`` again from its stored transcript with ``model`` (made the translation model in use).
+
+        A new job with ``redo`` (the video is subtitled already, so a plain add would skip
+        it); the transcript is reused by fingerprint, and files the person edited go to Review.
+        """
+        from app.ml.model_choice import models_use
+
+        def add(library: Library, _: Operation) -> JobSummary:
+            models_use(self.data_dir, model)
+            options = job_options(load_settings(self.data_dir))
+            options = dataclasses.replace(options, kind=kind, extra=(*options.extra, ("redo", True)))
+            return library.add(video, options)
+
+        self._command(add, lane="slow", then=self.jobAdded.emit,
+                      on_error=lambda exc: self._subtitles_failed(video, exc))
+
     def _subtitles_failed(self, video: Path, exc: BaseException) -> None:
         if isinstance(exc, SidecarError):
             self.subtitlesFailed.emit(str(video), exc.code, exc.message)

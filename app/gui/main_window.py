@@ -292,7 +292,8 @@ class MainWindow(QMainWindow):
         """The subtitle editor of ``video`` (one window per video), at ``start_s`` when given."""
         editor = self.editors.get(video)
         if editor is None:
-            editor = TranscriptEditor(self.facade, video, start_s, self)
+            kind = MEDIA_KINDS.of(video)
+            editor = TranscriptEditor(self.facade, video, start_s, kind.name if kind else "video", self)
             editor.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             editor.destroyed.connect(lambda _=None, video=video: self.editors.pop(video, None))
             self.editors[video] = editor

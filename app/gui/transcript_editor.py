@@ -14,14 +14,14 @@ import bisect
 import html
 import logging
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from PySide6.QtCore import QSizeF, Qt, QUrl, Slot
 from PySide6.QtGui import QCloseEvent, QColor, QFont, QKeySequence, QShortcut
 from PySide6.QtMultimedia import QAudioOutput, QMediaPlayer
 from PySide6.QtMultimediaWidgets import QGraphicsVideoItem
 from PySide6.QtWidgets import (QAbstractItemView, QDoubleSpinBox, QGraphicsDropShadowEffect, QGraphicsScene,
-                               QGraphicsTextItem, QGraphicsView, QHBoxLayout, QHeaderView, QLabel, QMessageBox,
+                               QGraphicsTextItem, QGraphicsView, QHBoxLayout, QHeaderView, QLabel, QMenu, QMessageBox,
                                QPushButton, QSlider, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app.engine.subtitle_edits import SubtitleDocument
@@ -88,10 +88,12 @@ class VideoWithSubtitle(QGraphicsView):
 
 
 class TranscriptEditor(QWidget):
-    def __init__(self, facade: EngineFacade, video: Path, start_s: float | None = None, parent: QWidget | None = None):
+    def __init__(self, facade: EngineFacade, video: Path, start_s: float | None = None, kind: str = "video",
+                 parent: QWidget | None = None):
         super().__init__(parent, Qt.WindowType.Window)
         self.facade = facade
         self.video_path = Path(video)
+        self.kind = kind
         self.start_ms = None if start_s is None else int(start_s * 1000)
         self.document: SubtitleDocument | None = None
         self.cues: list[EditCue] = []
@@ -129,6 +131,10 @@ class TranscriptEditor(QWidget):
         self.shift.setSingleStep(0.1)
         self.shift.setSuffix(" s")
         self.shift_button = QPushButton(self.tr("Shift selected"), self)
+        self.retranslate_button = QPushButton(self.tr("Re-translate"), self)
+        self.retranslate_button.setToolTip(self.tr("Translate this video again from its transcript with another model"))
+        self.retranslate_menu = QMenu(self)
+        self.retranslate_button.setMenu(self.retranslate_menu)
         self.save_button = QPushButton(self.tr("Save"), self)
         self.save_button.setShortcut(QKeySequence(QKeySequence.StandardKey.Save))
         self.save_button.setEnabled(False)
@@ -146,6 +152,7 @@ class TranscriptEditor(QWidget):
         for widget in (self.split_button, self.merge_button, self.shift, self.shift_button):
             tools.addWidget(widget)
         tools.addStretch(1)
+        tools.addWidget(self.retranslate_button)
         tools.addWidget(self.save_button)
         right = QWidget(self)
         rl = QVBoxLayout(right)
@@ -178,8 +185,26 @@ class TranscriptEditor(QWidget):
         facade.subtitlesOpened.connect(self._opened)
         facade.subtitlesSaved.connect(self._saved)
         facade.subtitlesFailed.connect(self._failed)
+        facade.modelsListed.connect(self._models_listed)
+        self.retranslate_menu.triggered.connect(lambda action: self.retranslate(str(action.data())))
         self.player.setSource(QUrl.fromLocalFile(str(self.video_path)))
         facade.open_subtitles(self.video_path)
+        facade.list_models()
+
+    def _models_listed(self, rows: Sequence[dict[str, Any]]) -> None:
+        self.retranslate_menu.clear()
+        for row in rows:
+            if row["role"] == "translation" and row["installed"]:
+                label = row["name"] + (self.tr(" (in use)") if row["active"] else "")
+                self.retranslate_menu.addAction(label).setData(row["name"])
+        self.retranslate_button.setEnabled(not self.retranslate_menu.isEmpty())
+
+    def retranslate(self, model: str) -> None:
+        """A new run of this video that reuses its transcript and translates with ``model``."""
+        kind = self.kind
+        self.facade.retranslate(self.video_path, kind, model)
+        self.show_banner(self.tr("Re-translating with {model}: follow it in the queue, then open the subtitles again. "
+                                 "Files you edited are not replaced without asking (Review).").format(model=model), "info")
 
     # -- document -------------------------------------------------------------------------
 

@@ -29,7 +29,8 @@ def test_the_editor_opens_from_the_queue_follows_playback_and_saves_the_persons_
     gui = start_gui()
     video = _finished_video(qtbot, tmp_path, gui)
     queue = gui.window.queue
-    qtbot.waitUntil(lambda: queue.model.item_at(0) is not None, timeout=10000)
+    qtbot.waitUntil(lambda: queue.model.item_at(0) is not None and queue.model.item_at(0).status == "completed",
+                    timeout=10000)
     queue.table.selectRow(0)
     assert queue.subtitles_button.isEnabled()
     qtbot.mouseClick(queue.subtitles_button, Qt.MouseButton.LeftButton)
@@ -88,4 +89,25 @@ def test_a_file_changed_elsewhere_is_not_saved_over(qtbot: Any, tmp_path: Path, 
     assert failed.args[1] == "changed_on_disk" and "changed on disk" in editor.banner.text()
     assert "another editor" in srt.read_text() and editor.dirty
     editor.dirty = False
+    editor.close()
+
+
+def test_retranslate_adds_a_redo_job_for_the_video_with_the_chosen_model(
+        qtbot: Any, tmp_path: Path, data_dir: Path, start_gui: Callable[..., Gui]) -> None:
+    from app.ml.llm_runtime import smollm2_path
+    from app.ml.local_models import models_register
+
+    models_register(data_dir, smollm2_path(), "translation", "smollm2-local")
+    gui = start_gui()
+    video = _finished_video(qtbot, tmp_path, gui)
+    editor = gui.window.open_editor(video)
+    qtbot.waitUntil(lambda: len(editor.retranslate_menu.actions()) >= 2, timeout=20000)
+    models = [action.data() for action in editor.retranslate_menu.actions()]
+    assert {"gemma3-270m", "smollm2-local"} <= set(models)
+    with qtbot.waitSignal(gui.facade.jobAdded, timeout=20000) as added:
+        editor.retranslate("smollm2-local")
+    job = added.args[0]
+    assert job.folder == str(video) and job.options["redo"] is True and job.total == 1, "the video was skipped"
+    assert job.options["models"]["translation"]["name"] == "smollm2-local"
+    assert "Re-translating with smollm2-local" in editor.banner.text()
     editor.close()
