@@ -19,6 +19,8 @@ with the models that ship with it, on the CPU:
 * the **Review** items come about the real way: an engine process (this script, run
   with ``--engine-child``) killed right after it placed a subtitle file, the file then
   edited the way a person would (a speaker name added), and recovery finding the change;
+* the **subtitle editor** is opened on the travel update once it is subtitled, a few
+  seconds in (the picture is FFmpeg's navy test colour: the clips have no images);
 * the **Videos** job is shot while it runs, once its first video is done; the script
   then pauses it (the second video stops at its next checkpoint or between stages),
   shoots the Queue, and resumes it.
@@ -78,6 +80,7 @@ CLIPS = (("Videos", "Travel update.mp4", "en-us",
 #: What the person adds by hand to the first line of each subtitle the killed engine had placed.
 SPEAKERS = {"Episode 1": "NARRATOR: ", "Episode 2": "ERZÄHLER: "}
 SEARCH_QUERY = "train to Berlin"
+EDITOR_AT_S = 4.0  # inside the travel update's second line
 
 
 def engine_config(settings: Settings) -> EngineConfig:
@@ -307,6 +310,14 @@ def main() -> int:
     wait_until(app, lambda: (j := job_named(gui, "Videos")) is not None and j.status == "completed", 600,
                "the videos to be subtitled")
     print(f"videos subtitled after {time.monotonic() - began:.0f} s")
+
+    editor = gui.window.open_editor(library / "Videos" / "Travel update.mp4", EDITOR_AT_S)
+    editor.resize(1180, 640)
+    wait_until(app, lambda: editor.document is not None and editor.view.text != "", 60, "the subtitle editor")
+    settle(app, 1.5)
+    editor.grab().save(str(OUT / "editor.png"))
+    print(f"wrote {(OUT / 'editor.png').relative_to(REPO)}")
+    editor.close()
 
     gui.window.tabs.setCurrentWidget(gui.window.review)
     wait_until(app, lambda: gui.window.review.list.count() >= len(SPEAKERS), 60, "the reviews")
