@@ -20,12 +20,12 @@ def _drop(gui: Gui, *paths: Path) -> None:
     """Deliver a real drag-enter + drop of local URLs to the window, as a file manager would."""
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
-    pos = QPointF(gui.window.rect().center())
+    pos = gui.window.rect().center()  # QDragEnterEvent takes a QPoint, QDropEvent a QPointF
     enter = QDragEnterEvent(pos, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
                             Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(gui.window, enter)
     assert enter.isAccepted(), "the window refuses a drag of local folders"
-    drop = QDropEvent(pos, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    drop = QDropEvent(QPointF(pos), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(gui.window, drop)
     assert drop.isAccepted()
 
