@@ -28,6 +28,7 @@ from app.engine.kinds import LEFT_OUT_BY_DEFAULT
 from app.gui.facade import EngineFacade
 from app.gui.language_choice import LanguageCombo
 from app.gui.theme import ink
+from app.ml.catalogue import ROLE_PURPOSE
 from app.media.naming import PRESETS, example_names
 from app.settings import OUTPUT_AFFECTING, Settings
 
@@ -38,6 +39,16 @@ POLICIES = (("skip", "Skip: leave the existing file alone"), ("overwrite", "Over
 NEW_JOBS_NOTICE = "New jobs will use the changed output settings; jobs already added keep the settings they were created with."
 LEFT_OUT_NOTICE = "New jobs leave out the changed list; watched folders follow it the next time Sidecar starts."
 RESTART_NOTICE = "Workers and the GPU budget apply the next time Sidecar starts."
+
+
+INSTALLED_COLUMN = 3
+
+
+def format_size(size: int | None) -> str:
+    """Catalogue sizes are approximate: one decimal in GB, whole MB below."""
+    if not size:
+        return ""
+    return f"{size / 1e9:.1f} GB" if size >= 1e9 else f"{size / 1e6:.0f} MB"
 
 
 class SettingsDialog(QDialog):
@@ -84,8 +95,10 @@ class SettingsDialog(QDialog):
         add_watch, remove_watch = QPushButton("Add…", self), QPushButton("Remove", self)
         add_watch.clicked.connect(self._add_watched)
         remove_watch.clicked.connect(self._remove_watched)
-        self.models = QTableWidget(0, 4, self)
-        self.models.setHorizontalHeaderLabels(["Model", "Role", "Installed", "In use"])
+        self.models = QTableWidget(0, 5, self)
+        self.models.setHorizontalHeaderLabels(["Model", "For", "Size", "Installed", "In use"])  # INSTALLED_COLUMN: 3
+        self.model_about = QLabel(self)
+        self.model_about.setWordWrap(True)
         self.models.verticalHeader().hide()
         self.models.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.models.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -142,6 +155,7 @@ class SettingsDialog(QDialog):
         models = QGroupBox("Models", self)
         ml = QVBoxLayout(models)
         ml.addWidget(self.models)
+        ml.addWidget(self.model_about)
         actions = QHBoxLayout()
         for button in (self.install_button, self.use_button, self.remove_button, self.cancel_install_button):
             actions.addWidget(button)
@@ -250,7 +264,8 @@ class SettingsDialog(QDialog):
         self._model_rows = list(rows)
         self.models.setRowCount(len(rows))
         for n, row in enumerate(rows):
-            for col, value in enumerate((row.get("name", ""), row.get("role", ""), self._installed_text(row),
+            for col, value in enumerate((row.get("name", ""), ROLE_PURPOSE.get(row.get("role", ""), row.get("role", "")),
+                                         format_size(row.get("size")), self._installed_text(row),
                                          "✓" if row.get("active") else "")):
                 cell = QTableWidgetItem(str(value))
                 if row.get("description"):
@@ -292,6 +307,10 @@ class SettingsDialog(QDialog):
     def _update_model_actions(self) -> None:
         row = self.selected_model() or {}
         name = str(row.get("name", ""))
+        about = [str(row.get("description") or "")]
+        if row.get("licence"):
+            about.append(f"Licence: {row['licence']}.")
+        self.model_about.setText(" ".join(a for a in about if a))
         downloading = bool(name) and (name in self._downloads or self.facade.installing(name))
         installed = bool(row.get("installed"))
         self.install_button.setEnabled(row.get("source") == "download" and not installed and not downloading)
@@ -311,8 +330,8 @@ class SettingsDialog(QDialog):
 
     def _refresh_model_row(self, name: str) -> None:
         for n, row in enumerate(self._model_rows):
-            if row.get("name") == name and self.models.item(n, 2) is not None:
-                self.models.item(n, 2).setText(self._installed_text(row))
+            if row.get("name") == name and self.models.item(n, INSTALLED_COLUMN) is not None:
+                self.models.item(n, INSTALLED_COLUMN).setText(self._installed_text(row))
 
     @Slot(str, str)
     def _install_ended(self, name: str, code: str) -> None:

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QButtonGroup, QFormLayout, QFrame, QGroupBox, QHB
 
 from app.gui.facade import EngineFacade
 from app.gui.language_choice import LanguageCombo
+from app.gui.settings_dialog import format_size
 from app.media.naming import example_names
 from app.pipelines.image import SIDECAR_SUFFIX
 from app.settings import Settings
@@ -26,12 +27,6 @@ from app.settings import Settings
 log = logging.getLogger(__name__)
 
 BUNDLED, DOWNLOAD, ENDPOINT = "bundled", "download", "endpoint"
-
-
-def _megabytes(size: int | None) -> str:
-    if not size:
-        return "?"
-    return f"{size / 1e9:.1f} GB" if size >= 1e9 else f"{size / 1e6:.0f} MB"
 
 
 class WelcomePage(QWidget):
@@ -174,7 +169,7 @@ class WelcomePage(QWidget):
         r = self.recommended
         self.download.setText(self.tr("Download {name} ({size}, licence {licence}): usable translations on this "
                                       "computer, no internet needed afterwards.")
-                              .format(name=r["name"], size=_megabytes(r["size"]), licence=r["licence"] or "?"))
+                              .format(name=r["name"], size=format_size(r["size"]), licence=r["licence"] or "?"))
         if r["active"] and r["installed"]:
             self.download.setChecked(True)
         self._show_choice()
@@ -232,7 +227,7 @@ class WelcomePage(QWidget):
         if total:
             self.progress.setRange(0, 1000)
             self.progress.setValue(int(1000 * done / total))
-            self.progress.setFormat(f"{_megabytes(done)} / {_megabytes(total)}")
+            self.progress.setFormat(f"{format_size(done)} / {format_size(total)}")
         self._show_choice()
 
     @Slot(str, str)

@@ -25,6 +25,14 @@ from app.errors import ModelError, SidecarError
 from app.resources import resource_path
 
 ROLES = ("asr", "translation", "text_embedding", "ocr", "visual")
+ROLE_PURPOSE = {
+    "asr": "transcription",
+    "translation": "translation",
+    "text_embedding": "text search over descriptions and dialogue",
+    "ocr": "text recognition in images",
+    "visual": "image search by picture content (CLIP)",
+}
+"""What each role does for the person, in the words ``doctor`` and the model manager show."""
 SELECTABLE_ROLES = ("asr", "translation", "visual")
 """Roles whose model a person may choose: their runtimes open any model of the role's format.
 

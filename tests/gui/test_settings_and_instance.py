@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 from app.gui.app import Gui
 from app.engine.kinds import LEFT_OUT_BY_DEFAULT
-from app.gui.settings_dialog import LEFT_OUT_NOTICE, NEW_JOBS_NOTICE, SettingsDialog
+from app.gui.settings_dialog import INSTALLED_COLUMN, LEFT_OUT_NOTICE, NEW_JOBS_NOTICE, SettingsDialog
 from app.paths import database_path
 from app.settings import load_settings
 from app.store import Store
@@ -44,7 +44,7 @@ def test_settings_persist_across_restarts(qtbot: Any, tmp_path: Path, data_dir: 
     (tmp_path / "Incoming").mkdir()
     dialog.add_watched_folder(str(tmp_path / "Incoming"))
     qtbot.waitUntil(lambda: dialog.models.rowCount() > 0, timeout=20000)
-    assert {dialog.models.item(r, 2).text() for r in range(dialog.models.rowCount())} <= {"yes", "no", "partly downloaded"}
+    assert {dialog.models.item(r, INSTALLED_COLUMN).text() for r in range(dialog.models.rowCount())} <= {"yes", "no", "partly downloaded"}
     with qtbot.waitSignal(gui.facade.settingsSaved, timeout=10000):
         dialog.save()
     with qtbot.waitSignal(gui.facade.closed, timeout=60000):
