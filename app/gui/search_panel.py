@@ -15,12 +15,13 @@ import logging
 from pathlib import Path
 from typing import Any, Sequence
 
-from PySide6.QtCore import QObject, QRunnable, QSize, Qt, QThreadPool, QTimer, QUrl, Signal, Slot
-from PySide6.QtGui import QDesktopServices, QIcon, QImage, QImageReader, QPixmap, QStandardItem, QStandardItemModel
+from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtGui import QDesktopServices, QIcon, QImage, QPixmap, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget, QListWidgetItem, QPushButton,
                                QSplitter, QVBoxLayout, QWidget)
 
 from app.gui.facade import EngineFacade
+from app.gui.thumbnails import ThumbnailLoader
 
 log = logging.getLogger(__name__)
 
@@ -34,44 +35,6 @@ StartRole = Qt.ItemDataRole.UserRole + 2
 def format_time(seconds: float) -> str:
     seconds = max(0, int(seconds))
     return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
-
-
-class _ThumbSignals(QObject):
-    ready = Signal(str, QImage)
-
-
-class _ThumbTask(QRunnable):
-    def __init__(self, path: str, signals: _ThumbSignals):
-        super().__init__()
-        self.path, self.signals = path, signals
-
-    def run(self) -> None:
-        reader = QImageReader(self.path)
-        reader.setAutoTransform(True)
-        size = reader.size()
-        if size.isValid():
-            reader.setScaledSize(size.scaled(THUMB, Qt.AspectRatioMode.KeepAspectRatio))
-        image = reader.read()
-        if image.isNull():
-            log.info("no thumbnail for %s: %s", self.path, reader.errorString())
-            return
-        self.signals.ready.emit(self.path, image)
-
-
-class ThumbnailLoader(QObject):
-    """Decodes thumbnails off the GUI thread; ``ready(path, image)`` arrives on the GUI thread."""
-
-    ready = Signal(str, QImage)
-
-    def __init__(self, parent: QObject | None = None):
-        super().__init__(parent)
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(2)
-        self._signals = _ThumbSignals()
-        self._signals.ready.connect(self.ready)
-
-    def load(self, path: str) -> None:
-        self._pool.start(_ThumbTask(path, self._signals))
 
 
 class SearchPanel(QWidget):
@@ -106,7 +69,7 @@ class SearchPanel(QWidget):
         self._placeholder = QPixmap(THUMB)
         self._placeholder.fill(Qt.GlobalColor.lightGray)
         self._items_by_path: dict[str, list[QStandardItem]] = {}
-        self.thumbnails = ThumbnailLoader(self)
+        self.thumbnails = ThumbnailLoader(THUMB, self)
         self.thumbnails.ready.connect(self._thumbnail)
 
         top = QHBoxLayout()
