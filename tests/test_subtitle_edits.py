@@ -113,3 +113,21 @@ def test_saving_while_sidecar_works_on_the_video_is_refused(tmp_path: Path, data
         assert "during a run" not in armed["document"].files["transcript"].read_text()
     finally:
         lib.close()
+
+
+def test_add_redo_queues_an_already_subtitled_video_again(tmp_path: Path, data_dir: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from app.cli import main as cli
+
+    from tests.media import mux
+
+    folder = tmp_path / "Films"
+    folder.mkdir()
+    mux(None, folder / "Pilot.mp4", seconds=1.0)
+    (folder / "Pilot.en.srt").write_text("1\n00:00:00,000 --> 00:00:01,000\nhello\n")
+    for flags, expect in (([], (0, 1)), (["--redo"], (1, 0))):
+        assert cli(["add", str(folder), "--target-lang", "en", "--data-dir", str(data_dir), "--json", *flags]) == 0
+        job = json.loads(capsys.readouterr().out)["jobs"][0]
+        assert (job["total"], job["skipped"]) == expect, flags

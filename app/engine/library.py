@@ -50,15 +50,22 @@ class JobOptions:
     left_out: tuple[str, ...] = LEFT_OUT_BY_DEFAULT  # the scan's rule; counted in the scan report, not a stage option
 
     @classmethod
-    def from_settings(cls, settings: Settings, kind: str = ALL, top_level: bool = False, **overrides: Any) -> "JobOptions":
-        """What a new job freezes from the person's settings (CLI, GUI and watched folders alike)."""
+    def from_settings(cls, settings: Settings, kind: str = ALL, top_level: bool = False, redo: bool = False,
+                      **overrides: Any) -> "JobOptions":
+        """What a new job freezes from the person's settings (CLI, GUI and watched folders alike).
+
+        ``redo``: process files again even when they are already subtitled (``add --redo``,
+        the editor's Re-translate); files the person edited in Sidecar then go to Review.
+        """
         values: dict[str, Any] = {"target_lang": settings.target_lang, "naming": settings.naming,
                                   "existing_policy": settings.existing_policy}
         values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(kind=kind, top_level=top_level, **values,
-                   extra=(("image_sidecar_json", settings.image_sidecar_json), ("source_lang", settings.source_lang),
-                          ("embedded_subtitles", settings.embedded_subtitles)),
-                   left_out=tuple(settings.scan_ignore))
+        extra: tuple[tuple[str, Any], ...] = (
+            ("image_sidecar_json", settings.image_sidecar_json), ("source_lang", settings.source_lang),
+            ("embedded_subtitles", settings.embedded_subtitles))
+        if redo:
+            extra += (("redo", True),)
+        return cls(kind=kind, top_level=top_level, **values, extra=extra, left_out=tuple(settings.scan_ignore))
 
     def as_dict(self) -> dict[str, Any]:
         d = {"kind": self.kind, "top_level": self.top_level, "target_lang": self.target_lang,

@@ -384,9 +384,7 @@ class EngineFacade(QObject):
 
         def add(library: Library, _: Operation) -> JobSummary:
             models_use(self.data_dir, model)
-            options = job_options(load_settings(self.data_dir))
-            options = dataclasses.replace(options, kind=kind, extra=(*options.extra, ("redo", True)))
-            return library.add(video, options)
+            return library.add(video, JobOptions.from_settings(load_settings(self.data_dir), kind, redo=True))
 
         self._command(add, lane="slow", then=self.jobAdded.emit,
                       on_error=lambda exc: self._subtitles_failed(video, exc))
