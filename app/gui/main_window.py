@@ -25,6 +25,7 @@ from app.gui.search_panel import SearchPanel
 from app.gui.settings_dialog import SettingsDialog
 from app.store.records import JobSummary
 from app.store.states import JobStatus
+from app.status_words import problem
 
 log = logging.getLogger(__name__)
 
@@ -122,8 +123,13 @@ class MainWindow(QMainWindow):
         facade.addProgress.connect(self._add_progress)
         facade.addEnded.connect(self._add_ended)
         facade.reviewsChanged.connect(lambda reviews: self.tabs.setTabText(1, f"Review ({len(reviews)})" if reviews else "Review"))
-        facade.error.connect(lambda code, message: self.statusBar().showMessage(f"{message} ({code})", 15000))
+        facade.error.connect(self._show_error)
         facade.started.connect(lambda: self.statusBar().showMessage("Engine running.", 5000))
+
+    def _show_error(self, code: str, message: str) -> None:
+        """An engine error in the status bar: what happened, its code and what to do."""
+        advice = problem(code, message).advice
+        self.statusBar().showMessage(f"{message} ({code})" + (f" — {advice}" if advice else ""), 15000)
 
     # -- jobs -----------------------------------------------------------------------------
 

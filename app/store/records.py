@@ -68,6 +68,7 @@ class ItemView:
     error: str | None
     result: str | None
     attempts: int
+    detail: dict[str, Any] = field(default_factory=dict)  # what ``result`` refers to (untranslated cue numbers)
 
 
 @dataclass(frozen=True)
