@@ -53,9 +53,11 @@ class Problem:
 
     def details(self) -> str:
         """Every line a person needs: the sentence, this item's message, and what to do."""
-        lines = [f"{self.code}: {self.sentence}" if self.code and self.sentence else self.cell()]
-        if self.message and self.message != self.sentence:
-            lines.append(self.message)
+        if not self.sentence:
+            lines = [self.cell()]  # a code the table does not know: its own message is all there is
+        else:
+            lines = [f"{self.code}: {self.sentence}" if self.code else self.sentence]
+            lines += [self.message] if self.message and self.message != self.sentence else []
         if self.advice:
             lines.append(f"What to do: {self.advice}")
         return "\n".join(lines)
