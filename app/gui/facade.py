@@ -47,7 +47,6 @@ from app.settings import Settings, load_settings, save_settings
 from app.store.database import Database
 from app.store.records import JobSummary
 from app.store.states import JobStatus
-from app.status_words import job_label
 
 log = logging.getLogger(__name__)
 
@@ -264,7 +263,7 @@ class EngineFacade(QObject):
                 continue
             name = Path(job.folder).name or job.folder
             if job.status == JobStatus.COMPLETED and old.status != JobStatus.COMPLETED:
-                self.notice.emit("Job finished", f"{name}: {job_label(job)}, {job.done} of {job.total} done")
+                self.notice.emit("Job finished", f"{name}: {job.done} of {job.total} done")
             if job.failed > old.failed:
                 self.notice.emit("Items failed", f"{name}: {job.failed - old.failed} more item(s) failed")
             if job.review > old.review:
