@@ -103,11 +103,14 @@ class Explanation:
 
     ``note`` marks codes that report an outcome rather than a problem (a skip, a
     video without speech): the GUI and ``status`` show those apart from errors.
+    ``counted`` is how a job's label counts items that finished with this problem
+    ("finished — 2 not translated").
     """
 
     sentence: str
     advice: str = ""
     note: bool = False
+    counted: str = ""
 
 
 _TRANSLATION_MODEL = ("Install a translation model in Settings → Models (or `sidecar models`), or set an "
@@ -165,7 +168,7 @@ EXPLANATIONS: dict[str, Explanation] = {
                                   "Check the server address and model name in Settings → Output."),
     "translation_failed": Explanation(
         "Most lines could not be translated, so no translated subtitles were written (only the transcript).",
-        _TRANSLATION_MODEL),
+        _TRANSLATION_MODEL, counted="not translated"),
     # items: outcomes that are not problems
     "translation_fallback": Explanation("A few lines kept their original text; the rest is translated.",
                                         "Check the lines listed; a better translation model fixes them "

@@ -28,13 +28,21 @@ _SHOWN_CUES = 8
 
 
 def job_label(job: JobSummary) -> str:
-    """``finished``, ``finished — 3 failed``, ``needs review — 2 to decide, 1 failed``…"""
+    """``finished``, ``finished — 3 failed``, ``needs review — 2 to decide, 1 failed``…
+
+    Items that completed with a problem result count too ("2 not translated"): their
+    transcript was written, but not what the job asked for.
+    """
     word = _JOB_WORDS.get(job.status, str(job.status))
     counts = []
     if job.status == JobStatus.REVIEW and job.review:
         counts.append(f"{job.review} to decide")
     if job.failed:
         counts.append(f"all {job.failed} failed" if job.failed == job.total and job.total > 1 else f"{job.failed} failed")
+    for code, n in sorted(job.results.items()):
+        explanation = explain(code)
+        if explanation is not None and explanation.counted:
+            counts.append(f"{n} {explanation.counted}")
     return f"{word} — {', '.join(counts)}" if counts else word
 
 

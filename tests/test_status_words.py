@@ -39,9 +39,11 @@ def test_translation_failed_tells_how_to_get_a_translation() -> None:
     assert "Settings → Models" in advice and "OpenAI-compatible" in advice and not EXPLANATIONS[TRANSLATION_FAILED].note
 
 
-def _job(status: JobStatus, total: int, done: int = 0, failed: int = 0, review: int = 0) -> JobSummary:
+def _job(status: JobStatus, total: int, done: int = 0, failed: int = 0, review: int = 0,
+         results: dict[str, int] | None = None) -> JobSummary:
     return JobSummary(id=1, folder="/m", status=status, paused=False, total=total, done=done, failed=failed,
-                      skipped=0, review=review, running=0, error_code=None, error=None, created_at=0.0)
+                      skipped=0, review=review, running=0, error_code=None, error=None, created_at=0.0,
+                      results=results or {})
 
 
 @pytest.mark.parametrize("job, label", [
@@ -52,6 +54,9 @@ def _job(status: JobStatus, total: int, done: int = 0, failed: int = 0, review: 
     (_job(JobStatus.RUNNING, 4, done=1, failed=1), "running — 1 failed"),
     (_job(JobStatus.PAUSED, 4), "paused"),
     (_job(JobStatus.CREATING, 0), "adding files"),
+    (_job(JobStatus.COMPLETED, 6, done=5, failed=1,
+          results={TRANSLATION_FAILED: 2, TRANSLATION_FALLBACK: 1, NO_SPEECH: 1, "indexed": 1}),
+     "finished — 1 failed, 2 not translated"),
 ])
 def test_the_job_label_counts_what_failed_and_the_stored_status_stays(job: JobSummary, label: str) -> None:
     assert job_label(job) == label

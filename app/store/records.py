@@ -88,6 +88,7 @@ class JobSummary:
     created_at: float
     options: dict[str, Any] = field(default_factory=dict)
     scan_report: dict[str, Any] = field(default_factory=dict)
+    results: dict[str, int] = field(default_factory=dict)  # completed items per result (translation_failed: 2)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from app.cli import main as cli
 from app.pipelines import default_pipelines
 from app.pipelines.video import TRANSLATION_FAILED, TRANSLATION_FALLBACK
 from app.settings import Settings
+from app.status_words import job_label
 from app.store.records import ItemView, JobSummary
 from tests.llm_server import ChatServer
 from tests.media import MediaFactory
@@ -90,6 +91,7 @@ def test_a_mostly_untranslated_video_gets_its_transcript_and_no_file_named_chine
     translation = translated.translations["german.mkv"]
     assert sorted(translation["fallback"]) == list(range(len(cues)))  # every line came back untranslated
     assert (german.status, german.result) == ("completed", TRANSLATION_FAILED)
+    assert translated.job.status == "completed" and job_label(translated.job) == "finished — 1 not translated"
     assert german.detail == {"untranslated_cues": list(range(1, len(cues) + 1)), "cues": len(cues)}
     written = sorted(p.name for p in translated.folder.iterdir() if p.suffix in (".srt", ".ass"))
     assert written == ["english_long.en.srt", "english_long.zh.ass", "english_long.zh.srt", "german.de.srt"]
@@ -119,6 +121,7 @@ def test_status_lists_the_untranslated_lines_and_says_what_to_do(translated: Run
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     payload = json.loads(_status(capsys, translated.data_dir, "--json"))
     (job,) = payload["jobs"]
+    assert (job["status"], job["label"]) == ("completed", "finished — 1 not translated")
     items = {Path(i["path"]).name: i for i in job["items"]}
     german, english = items["german.mkv"], items["english_long.mp4"]
     assert german["problem"]["code"] == TRANSLATION_FAILED and german["note"] == ""
