@@ -60,9 +60,10 @@ class QueueModel(ColumnsModel):
         if item is None:
             return "…" if role == Qt.ItemDataRole.DisplayRole and col == 0 else None
         if role == Qt.ItemDataRole.DisplayRole:
-            words = item_words(item)
-            return (Path(item.path).name, item.stage or "", item.status, f"{round(item.progress * 100)} %",
-                    words.problem.cell() if words.problem else "", words.note)[col]
+            if col in (self.ERROR, self.NOTE):
+                words = item_words(item)
+                return words.note if col == self.NOTE else (words.problem.cell() if words.problem else "")
+            return (Path(item.path).name, item.stage or "", item.status, f"{round(item.progress * 100)} %")[col]
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(item, col)
         if role == ProgressRole and col == self.PROGRESS:
@@ -71,13 +72,14 @@ class QueueModel(ColumnsModel):
 
     @staticmethod
     def _tooltip(item: ItemView, col: int) -> str | None:
-        """The item's details: its path, and on the Error and Note cells what happened and what to do."""
+        """The item's details: on its name everything (path, problem, note), on the Error and Note cells their part."""
         words = item_words(item)
+        problem_details = words.problem.details() if words.problem else ""
         if col == QueueModel.ERROR:
-            return words.problem.details() if words.problem else None
+            return problem_details or None
         if col == QueueModel.NOTE:
             return words.note_details or None
-        return item.path if col == 0 else None
+        return "\n\n".join(part for part in (item.path, problem_details, words.note_details) if part) if col == 0 else None
 
     # -- paging ---------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """A file never names a language it does not hold (issue 15.8), through the real pipeline.
 
 One job, target Chinese, over a German and a ten-sentence English video: real Whisper,
-real e5, the real step protocol, and a scripted translation server (tests/llm_server.py)
+real e5, the real step protocol, and a scripted translation server (tests/model_server.py)
 reached over HTTP as any server in the settings is. It gives every German line back
 untranslated, as the bundled placeholder model does with Chinese, and two English
 sentences of ten. The German video then gets its transcript only and the item says
@@ -11,9 +11,8 @@ what to do; the English one gets its Chinese files with the two lines listed.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
@@ -22,10 +21,9 @@ from app.pipelines import default_pipelines
 from app.pipelines.video import TRANSLATION_FAILED, TRANSLATION_FALLBACK
 from app.settings import Settings
 from app.status_words import job_label
-from app.store.records import ItemView, JobSummary
-from tests.llm_server import ChatServer
 from tests.media import MediaFactory
-from tests.video_jobs import assert_loads_everywhere, folder_of, library, run_folder, stage_rows
+from tests.model_server import ModelServer
+from tests.video_jobs import FolderRun, assert_loads_everywhere, folder_of, library, run_and_read, run_folder
 
 #: English sentences the weak server leaves untranslated (sentences one and two of ten).
 ECHOED = ("submarine", "chocolate")
@@ -43,38 +41,29 @@ def good(language: str, text: str) -> str:
     return CHINESE + text
 
 
-@dataclass
-class Run:
-    folder: Path
-    data_dir: Path
-    job: JobSummary
-    items: dict[str, ItemView]
-    transcripts: dict[str, dict[str, Any]]
-    translations: dict[str, dict[str, Any]]
-    asked: list[tuple[str, list[str]]]
-
-
-def _pipelines(data_dir: Path, server: ChatServer, model: str) -> dict[str, Any]:
-    settings = Settings(target_lang="zh", translation_endpoint=server.url, translation_endpoint_model=model)
+def _pipelines(data_dir: Path, server: ModelServer, model: str) -> dict[str, Any]:
+    settings = Settings(target_lang="zh", translation_endpoint=server.url("/v1"), translation_endpoint_model=model)
     return default_pipelines(data_dir, settings)
 
 
 @pytest.fixture(scope="module")
-def translated(media: MediaFactory, tmp_path_factory: pytest.TempPathFactory) -> Run:
+def weak_server() -> Iterator[ModelServer]:
+    server = ModelServer(answer=weak).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def translated(media: MediaFactory, tmp_path_factory: pytest.TempPathFactory, weak_server: ModelServer) -> FolderRun:
     root = tmp_path_factory.mktemp("untranslated")
     folder = folder_of(root / "library", {"english_long.mp4": media.english_long(".mp4"),
                                          "german.mkv": media.german(".mkv")})
     data_dir = root / "data"
-    server = ChatServer(weak).start()
-    lib = library(data_dir, _pipelines(data_dir, server, "weak"))
+    lib = library(data_dir, _pipelines(data_dir, weak_server, "weak"))
     try:
-        job = run_folder(lib, folder, "zh")
-        return Run(folder, data_dir, job, {Path(i.path).name: i for i in lib.items(job.id)},
-                   {k: v["output"] for k, v in stage_rows(lib.store, "transcribe").items()},
-                   {k: v["output"] for k, v in stage_rows(lib.store, "translate").items()}, list(server.requests))
+        return run_and_read(lib, folder, "zh")
     finally:
         lib.close()
-        server.stop()
 
 
 def _status(capsys: pytest.CaptureFixture[str], data_dir: Path, *args: str) -> str:
@@ -82,12 +71,14 @@ def _status(capsys: pytest.CaptureFixture[str], data_dir: Path, *args: str) -> s
     return capsys.readouterr().out
 
 
-def test_a_mostly_untranslated_video_gets_its_transcript_and_no_file_named_chinese(translated: Run) -> None:
+def test_a_mostly_untranslated_video_gets_its_transcript_and_no_file_named_chinese(
+    translated: FolderRun, weak_server: ModelServer
+) -> None:
     german = translated.items["german.mkv"]
     assert translated.transcripts["german.mkv"]["language"] == "de"
     cues = translated.transcripts["german.mkv"]["cues"]
     assert cues, "the German speech was transcribed"
-    assert any(language == "German" for language, _ in translated.asked), "the translation was attempted"
+    assert any(language == "German" for language, _ in weak_server.chats), "the translation was attempted"
     translation = translated.translations["german.mkv"]
     assert sorted(translation["fallback"]) == list(range(len(cues)))  # every line came back untranslated
     assert (german.status, german.result) == ("completed", TRANSLATION_FAILED)
@@ -99,7 +90,7 @@ def test_a_mostly_untranslated_video_gets_its_transcript_and_no_file_named_chine
     assert len(transcript) == len(cues)
 
 
-def test_a_few_untranslated_lines_are_written_in_place_and_listed_for_review(translated: Run) -> None:
+def test_a_few_untranslated_lines_are_written_in_place_and_listed_for_review(translated: FolderRun) -> None:
     english = translated.items["english_long.mp4"]
     cues = translated.transcripts["english_long.mp4"]["cues"]
     expected = [i for i, cue in enumerate(cues) if any(word in cue["text"].lower() for word in ECHOED)]
@@ -117,7 +108,7 @@ def test_a_few_untranslated_lines_are_written_in_place_and_listed_for_review(tra
             assert line.plaintext.startswith(CHINESE) and original.plaintext.split()[0] in line.plaintext
 
 
-def test_status_lists_the_untranslated_lines_and_says_what_to_do(translated: Run,
+def test_status_lists_the_untranslated_lines_and_says_what_to_do(translated: FolderRun,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     payload = json.loads(_status(capsys, translated.data_dir, "--json"))
     (job,) = payload["jobs"]
@@ -135,10 +126,10 @@ def test_status_lists_the_untranslated_lines_and_says_what_to_do(translated: Run
 
 
 def test_adding_it_again_with_a_working_model_only_translates_the_video_without_chinese(
-    translated: Run, tmp_path: Path
+    translated: FolderRun, tmp_path: Path
 ) -> None:
     """The skip rule counts english_long.zh.srt, not german.de.srt; German is translated from its stored transcript."""
-    server = ChatServer(good).start()
+    server = ModelServer(answer=good).start()
     lib = library(translated.data_dir, _pipelines(translated.data_dir, server, "good"))
     try:
         job = run_folder(lib, translated.folder, "zh")
@@ -150,7 +141,7 @@ def test_adding_it_again_with_a_working_model_only_translates_the_video_without_
     assert (items["english_long.mp4"].status, items["english_long.mp4"].error_code) == ("skipped", "already_subtitled")
     assert (items["german.mkv"].status, items["german.mkv"].result) == ("completed", None)
     assert [n for key, n in loads.items() if key.startswith("app.ml.whisper_runtime:")] == [1], "transcript reused"
-    assert {language for language, _ in server.requests} == {"German"}
+    assert {language for language, _ in server.chats} == {"German"}
     chinese = assert_loads_everywhere(translated.folder / "german.zh.srt")
     assert all(line.plaintext.startswith(CHINESE) for line in chinese)
     assert len(assert_loads_everywhere(translated.folder / "german.zh.ass")) == len(chinese)

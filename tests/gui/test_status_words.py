@@ -67,6 +67,8 @@ def test_failed_items_read_finished_n_failed_with_sentence_and_advice_and_a_skip
         tip = _cell(queue, row, QueueModel.ERROR, Qt.ItemDataRole.ToolTipRole)
         assert tip.splitlines() == [f"corrupt_media: {corrupt.sentence}", "extract failed on purpose",
                                     f"What to do: {corrupt.advice}"]
+        details = _cell(queue, row, 0, Qt.ItemDataRole.ToolTipRole)
+        assert details == f"{media / name}\n\n{tip}"  # the item's details: where it is, what happened, what to do
     skipped = rows["clip003.mp4"]
     assert _cell(queue, skipped, QueueModel.NOTE) == "already subtitled (clip003.srt)"
     assert _cell(queue, skipped, QueueModel.ERROR) == ""
