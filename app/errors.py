@@ -153,6 +153,8 @@ EXPLANATIONS: dict[str, Explanation] = {
                                     "Decide in the Review tab which version to keep."),
     "manual_review": Explanation("Whether a file was written is unknown or contested.",
                                  "Decide in the Review tab."),
+    "person_edited": Explanation("The subtitle file holds your edit from Sidecar's editor; this run made a new version.",
+                                 "Decide in the Review tab: Applied keeps your edit, Not applied writes Sidecar's."),
     "skipped_by_review": Explanation("Skipped by a review decision.", note=True),
     # items: models at work
     "model_crashed": Explanation("The model process stopped unexpectedly.", _RETRY),
@@ -176,6 +178,12 @@ EXPLANATIONS: dict[str, Explanation] = {
     "no_speech": Explanation("No speech was heard, so no subtitles were written.", note=True),
     "already_subtitled": Explanation("A subtitle in the target language is already next to the file.", note=True),
     "embedded_subtitles": Explanation("The video already carries subtitles in the target language.", note=True),
+    # the subtitle editor
+    "no_subtitles": Explanation("Sidecar has not written subtitles for this file, or they are no longer next to it.",
+                                "Run a job on its folder first; the subtitles Sidecar writes open here."),
+    "changed_on_disk": Explanation("The subtitle file changed on disk after it was opened; nothing was saved over it.",
+                                   "Open it again to see that change, then edit."),
+    "item_busy": Explanation("Sidecar is working on this file right now.", "Save again when it is done."),
     # jobs and scanning
     "scan_interrupted": Explanation("Adding the folder was interrupted before every file was listed.",
                                     "Add the folder again."),

@@ -16,7 +16,7 @@ from app.store.states import ItemState, JobStatus
 
 APP = Path(__file__).resolve().parent.parent / "app"
 #: Every way the app's source names a stable code: error classes, raises, recorded problems and stage errors.
-_CODE = re.compile(r"""(?:\bcode\s*=\s*|\berror_code\s*=\s*|["']code["']\s*:\s*)["']([a-z][a-z0-9_]+)["']""")
+_CODE = re.compile(r"""(?:\b(?:error_)?code(?:\s*,\s*\w+)*\s*=\s*|["']code["']\s*:\s*)["']([a-z][a-z0-9_]+)["']""")
 
 
 def _codes_in_source() -> set[str]:

@@ -10,7 +10,7 @@ import logging
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from app.engine import search as fused_search
 from app.engine.config import EngineConfig
@@ -21,7 +21,9 @@ from app.engine.plan import content_sha256, plan_item, skipped_sha256
 from app.engine.scan import scan
 from app.engine.scheduler import Scheduler
 from app.engine.stage import Pipeline
+from app.engine.subtitle_edits import SubtitleDocument, open_subtitles, save_subtitles
 from app.errors import SidecarError
+from app.media.cue_edits import EditCue
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualChoice, VisualModel
 from app.ml.model_choice import frozen_models
 from app.paths import database_path, workspace_root
@@ -48,15 +50,22 @@ class JobOptions:
     left_out: tuple[str, ...] = LEFT_OUT_BY_DEFAULT  # the scan's rule; counted in the scan report, not a stage option
 
     @classmethod
-    def from_settings(cls, settings: Settings, kind: str = ALL, top_level: bool = False, **overrides: Any) -> "JobOptions":
-        """What a new job freezes from the person's settings (CLI, GUI and watched folders alike)."""
+    def from_settings(cls, settings: Settings, kind: str = ALL, top_level: bool = False, redo: bool = False,
+                      **overrides: Any) -> "JobOptions":
+        """What a new job freezes from the person's settings (CLI, GUI and watched folders alike).
+
+        ``redo``: process files again even when they are already subtitled (``add --redo``,
+        the editor's Re-translate); files the person edited in Sidecar then go to Review.
+        """
         values: dict[str, Any] = {"target_lang": settings.target_lang, "naming": settings.naming,
                                   "existing_policy": settings.existing_policy}
         values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(kind=kind, top_level=top_level, **values,
-                   extra=(("image_sidecar_json", settings.image_sidecar_json), ("source_lang", settings.source_lang),
-                          ("embedded_subtitles", settings.embedded_subtitles)),
-                   left_out=tuple(settings.scan_ignore))
+        extra: tuple[tuple[str, Any], ...] = (
+            ("image_sidecar_json", settings.image_sidecar_json), ("source_lang", settings.source_lang),
+            ("embedded_subtitles", settings.embedded_subtitles))
+        if redo:
+            extra += (("redo", True),)
+        return cls(kind=kind, top_level=top_level, **values, extra=extra, left_out=tuple(settings.scan_ignore))
 
     def as_dict(self) -> dict[str, Any]:
         d = {"kind": self.kind, "top_level": self.top_level, "target_lang": self.target_lang,
@@ -217,6 +226,12 @@ class Library:
         n = self.store.jobs.retry(job_id=job_id)
         self._nudge()
         return n
+
+    def open_subtitles(self, video: Path) -> SubtitleDocument:
+        return open_subtitles(self.store, video)
+
+    def save_subtitles(self, document: SubtitleDocument, cues: Sequence[EditCue]) -> SubtitleDocument:
+        return save_subtitles(self.store, document, cues)
 
     def cancel(self, job_id: int) -> None:
         """Delete the job and its workspace; the person's files are never touched."""

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, QUrl, Slot
+from PySide6.QtCore import QModelIndex, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMessageBox, QPushButton,
                                QTableView, QVBoxLayout, QWidget)
@@ -22,11 +22,14 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLab
 from app.gui.table_model import ColumnsModel, Index
 from app.gui.facade import EngineFacade
 from app.gui.jobs_view import ProgressDelegate, ProgressRole
+from app.gui.theme import ink
 from app.store.records import ItemView, JobSummary
 from app.store.states import ItemState
 from app.status_words import item_words, problem
 
 log = logging.getLogger(__name__)
+
+SUBTITLED_KINDS = ("video", "audio")  # the kinds whose results the subtitle editor opens
 
 PAGE_SIZE = 200
 MAX_PAGES = 8
@@ -138,6 +141,8 @@ class QueueModel(ColumnsModel):
 class QueueView(QWidget):
     """The queue table with job and item actions."""
 
+    openSubtitles = Signal(str)  # a finished video's path, for the subtitle editor
+
     def __init__(self, facade: EngineFacade, parent: QWidget | None = None):
         super().__init__(parent)
         self.facade = facade
@@ -168,6 +173,8 @@ class QueueView(QWidget):
         self.cancel_button = QPushButton("Cancel job", self)
         self.retry_item_button = QPushButton("Retry item", self)
         self.open_button = QPushButton("Open file", self)
+        self.subtitles_button = QPushButton("Subtitles…", self)
+        self.subtitles_button.setToolTip("Read and fix the subtitles beside the video, with playback")
         self.folder_button = QPushButton("Show in folder", self)
         self.pause_button.clicked.connect(lambda: self._job_action(self.facade.pause))
         self.resume_button.clicked.connect(lambda: self._job_action(self.facade.resume))
@@ -175,13 +182,14 @@ class QueueView(QWidget):
         self.cancel_button.clicked.connect(self.cancel_job)
         self.retry_item_button.clicked.connect(self.retry_item)
         self.open_button.clicked.connect(self.open_file)
+        self.subtitles_button.clicked.connect(self._open_subtitles)
         self.folder_button.clicked.connect(self.show_in_folder)
 
         buttons = QHBoxLayout()
         for b in (self.pause_button, self.resume_button, self.retry_failed_button, self.cancel_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
-        for b in (self.retry_item_button, self.open_button, self.folder_button):
+        for b in (self.retry_item_button, self.subtitles_button, self.open_button, self.folder_button):
             buttons.addWidget(b)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
@@ -198,7 +206,7 @@ class QueueView(QWidget):
         else:
             failure = problem(job.error_code, job.error) if job.error else None
             self.title.setText(f"<b>{Path(job.folder).name or job.folder}</b> — {job.folder}"
-                               + (f"  <span style='color:#b00020'>{html.escape(failure.cell())}</span>" if failure else ""))
+                               + (f"  <span style='color:{ink('error')}'>{html.escape(failure.cell())}</span>" if failure else ""))
             self.title.setToolTip(failure.details() if failure else "")
         self._update_buttons()
 
@@ -212,6 +220,8 @@ class QueueView(QWidget):
         self.cancel_button.setEnabled(has_job)
         self.retry_item_button.setEnabled(item is not None and item.status == ItemState.FAILED)
         self.open_button.setEnabled(item is not None)
+        self.subtitles_button.setEnabled(item is not None and item.kind in SUBTITLED_KINDS
+                                         and item.status in (ItemState.COMPLETED, ItemState.SKIPPED, ItemState.REVIEW))
         self.folder_button.setEnabled(item is not None)
 
     def _job_action(self, action: Any) -> None:
@@ -236,6 +246,11 @@ class QueueView(QWidget):
                                       "Files next to your media are not touched.")
         if answer == QMessageBox.StandardButton.Yes:
             self.facade.cancel(job.id)
+
+    def _open_subtitles(self) -> None:
+        item = self.selected_item()
+        if item is not None:
+            self.openSubtitles.emit(item.path)
 
     def open_file(self) -> None:
         item = self.selected_item()
