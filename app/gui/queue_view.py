@@ -14,8 +14,8 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, QUrl, Signal, Slot
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import QModelIndex, QSize, Qt, QUrl, Signal, Slot
+from PySide6.QtGui import QDesktopServices, QIcon, QImage, QPixmap
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMessageBox, QPushButton,
                                QTableView, QVBoxLayout, QWidget)
 
@@ -23,13 +23,16 @@ from app.gui.table_model import ColumnsModel, Index
 from app.gui.facade import EngineFacade
 from app.gui.jobs_view import ProgressDelegate, ProgressRole
 from app.gui.theme import ink
+from app.gui.thumbnails import ThumbnailLoader
 from app.store.records import ItemView, JobSummary
 from app.store.states import ItemState
 from app.status_words import item_words, problem
 
 log = logging.getLogger(__name__)
 
-SUBTITLED_KINDS = ("video", "audio")  # the kinds whose results the subtitle editor opens
+SUBTITLED_KINDS = ("video", "audio")
+QUEUE_THUMB = QSize(40, 30)
+MAX_THUMBNAILS = 600  # a few screens of a photo job; older ones are decoded again when scrolled back to  # the kinds whose results the subtitle editor opens
 
 PAGE_SIZE = 200
 MAX_PAGES = 8
@@ -48,6 +51,10 @@ class QueueModel(ColumnsModel):
         self._rows = 0
         self._pages: OrderedDict[int, list[ItemView]] = OrderedDict()
         self._requested: set[int] = set()
+        self._icons: OrderedDict[str, QIcon] = OrderedDict()  # image path → its thumbnail, newest last
+        self._asked: set[str] = set()
+        self.thumbnails = ThumbnailLoader(QUEUE_THUMB, self)
+        self.thumbnails.ready.connect(self._thumbnail)
         facade.itemsPage.connect(self._on_page)
 
     # -- Qt model -------------------------------------------------------------------------
@@ -71,6 +78,8 @@ class QueueModel(ColumnsModel):
             return self._tooltip(item, col)
         if role == ProgressRole and col == self.PROGRESS:
             return (round(item.progress * 100), 100)
+        if role == Qt.ItemDataRole.DecorationRole and col == 0 and item.kind == "image":
+            return self._icon(item.path)
         return None
 
     @staticmethod
@@ -83,6 +92,29 @@ class QueueModel(ColumnsModel):
         if col == QueueModel.NOTE:
             return words.note_details or None
         return "\n\n".join(part for part in (item.path, problem_details, words.note_details) if part) if col == 0 else None
+
+    def _icon(self, path: str) -> QIcon | None:
+        """The image's thumbnail when decoded; the first ask starts decoding it off the GUI thread."""
+        icon = self._icons.get(path)
+        if icon is not None:
+            self._icons.move_to_end(path)
+            return icon
+        if path not in self._asked:
+            self._asked.add(path)
+            self.thumbnails.load(path)
+        return None
+
+    @Slot(str, QImage)
+    def _thumbnail(self, path: str, image: QImage) -> None:
+        self._asked.discard(path)
+        self._icons[path] = QIcon(QPixmap.fromImage(image))
+        while len(self._icons) > MAX_THUMBNAILS:
+            self._icons.popitem(last=False)
+        for page, rows in self._pages.items():
+            for n, item in enumerate(rows):
+                if item.path == path:
+                    index = self.index(page * PAGE_SIZE + n, 0)
+                    self.dataChanged.emit(index, index, [Qt.ItemDataRole.DecorationRole])
 
     # -- paging ---------------------------------------------------------------------------
 
@@ -153,7 +185,8 @@ class QueueView(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(24)
+        self.table.verticalHeader().setDefaultSectionSize(QUEUE_THUMB.height() + 4)
+        self.table.setIconSize(QUEUE_THUMB)
         self.table.setShowGrid(False)
         self.table.setAlternatingRowColors(True)
         header = self.table.horizontalHeader()
