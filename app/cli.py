@@ -19,6 +19,7 @@ from app.engine.library import JobOptions, Library
 from app.errors import SidecarError
 from app.paths import data_dir as resolve_data_dir
 from app.settings import load_settings
+from app.status_words import item_json, item_line, job_label, problem
 from app.store.states import JobStatus
 
 log = logging.getLogger(__name__)
@@ -117,9 +118,11 @@ def _emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], 
 
 
 def _job_json(job: Any) -> dict[str, Any]:
-    return {"id": job.id, "folder": job.folder, "status": job.status, "total": job.total, "done": job.done,
-            "failed": job.failed, "skipped": job.skipped, "review": job.review, "error_code": job.error_code,
-            "error": job.error}
+    """A job for ``--json``: the stored status word, and ``label``, the words a person reads."""
+    return {"id": job.id, "folder": job.folder, "status": job.status, "label": job_label(job), "total": job.total,
+            "done": job.done, "failed": job.failed, "skipped": job.skipped, "review": job.review,
+            "error_code": job.error_code, "error": job.error,
+            "problem": problem(job.error_code, job.error).to_dict() if job.error_code else None}
 
 
 def cmd_add(args: argparse.Namespace, lib: Library) -> int:
@@ -187,31 +190,30 @@ def cmd_run(args: argparse.Namespace, lib: Library) -> int:
     loads = lib.model_loads()
     bad = any(j.failed or j.review or j.status == JobStatus.FAILED for j in jobs)
     _emit(args, {"jobs": [_job_json(j) for j in jobs], "model_loads": loads},
-          lambda: "\n".join(f"job {j.id}: {j.status} — {j.done}/{j.total} done, {j.failed} failed, {j.review} review" for j in jobs))
+          lambda: "\n".join(f"job {j.id}: {job_label(j)} ({j.done}/{j.total} done, {j.failed} failed, {j.review} review)"
+                            for j in jobs))
     return 1 if bad else 0
 
 
 def cmd_status(args: argparse.Namespace, lib: Library) -> int:
     jobs = lib.status(args.job)
+    with_items = args.items or args.job is not None
+    listed = {j.id: lib.items(j.id) for j in jobs} if with_items else {}
     out = []
     for j in jobs:
         entry = _job_json(j)
-        if args.items or args.job is not None:
-            entry["items"] = [
-                {"id": i.id, "path": i.path, "kind": i.kind, "status": i.status, "stage": i.stage,
-                 "error_code": i.error_code, "error": i.error, "result": i.result}
-                for i in lib.items(j.id)
-            ]
+        if with_items:
+            entry["items"] = [item_json(i) for i in listed[j.id]]
         out.append(entry)
 
     def text() -> str:
         lines = []
-        for j in out:
-            lines.append(f"job {j['id']} {j['status']:>9}  {j['done']}/{j['total']} done, {j['failed']} failed, "
-                         f"{j['skipped']} skipped, {j['review']} review  {j['folder']}")
-            for i in j.get("items", []):
-                err = f"  [{i['error_code']}] {i['error']}" if i["error_code"] else ""
-                lines.append(f"  item {i['id']:>5} {i['status']:>9} {i['stage'] or '-':>14}  {i['path']}{err}")
+        for j in jobs:
+            lines.append(f"job {j.id} {job_label(j)}  {j.done}/{j.total} done, {j.failed} failed, "
+                         f"{j.skipped} skipped, {j.review} review  {j.folder}")
+            if j.error_code:
+                lines.append("  " + problem(j.error_code, j.error).details().replace("\n", "\n  "))
+            lines += [item_line(i) for i in listed.get(j.id, [])]
         return "\n".join(lines) or "no jobs"
 
     _emit(args, {"jobs": out, "model_loads": lib.model_loads()}, text)

@@ -1,4 +1,4 @@
-"""The jobs list: folder, status, a done/total bar, failed/skipped/review counts and an ETA."""
+"""The jobs list: folder, status in words ("finished — 3 failed"), a done/total bar, failed/skipped/review counts and an ETA."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHeaderView, QSt
                                QStyleOptionProgressBar, QStyleOptionViewItem, QTableView, QWidget)
 
 from app.gui.table_model import ColumnsModel, Index
+from app.status_words import job_label, problem
 from app.store.records import JobSummary
 from app.store.states import JobStatus
 
@@ -79,10 +80,10 @@ class JobsModel(ColumnsModel):
         job = self.jobs[index.row()]
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return (Path(job.folder).name or job.folder, job.status, f"{job.done} / {job.total}", job.failed or "",
+            return (Path(job.folder).name or job.folder, job_label(job), f"{job.done} / {job.total}", job.failed or "",
                     job.skipped or "", job.review or "", format_eta(self._eta.get(job.id)))[col]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return job.error if col == 1 and job.error else job.folder
+            return problem(job.error_code, job.error).details() if col == 1 and job.error else job.folder
         if role == ProgressRole and col == self.PROGRESS:
             return (job.done, job.total)
         if role == Qt.ItemDataRole.TextAlignmentRole and col >= 3:

@@ -28,6 +28,7 @@ from app.gui.transcript_editor import TranscriptEditor
 from app.gui.welcome_page import WelcomePage
 from app.store.records import JobSummary
 from app.store.states import JobStatus
+from app.status_words import problem
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +141,7 @@ class MainWindow(QMainWindow):
         facade.addProgress.connect(self._add_progress)
         facade.addEnded.connect(self._add_ended)
         facade.reviewsChanged.connect(lambda reviews: self.tabs.setTabText(1, f"Review ({len(reviews)})" if reviews else "Review"))
-        facade.error.connect(lambda code, message: self.statusBar().showMessage(f"{message} ({code})", 15000))
+        facade.error.connect(self._show_error)
         facade.started.connect(lambda: self.statusBar().showMessage("Engine running.", 5000))
         facade.settingsLoaded.connect(lambda _: self._show_welcome_if_new())
         self.queue.openSubtitles.connect(lambda path: self.open_editor(Path(path)))
@@ -177,6 +178,11 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentWidget(self.search)
         self.search.query.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.search.query.selectAll()
+
+    def _show_error(self, code: str, message: str) -> None:
+        """An engine error in the status bar: what happened, its code and what to do."""
+        advice = problem(code, message).advice
+        self.statusBar().showMessage(f"{message} ({code})" + (f" — {advice}" if advice else ""), 15000)
 
     # -- jobs -----------------------------------------------------------------------------
 

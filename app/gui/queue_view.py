@@ -8,6 +8,7 @@ pages not loaded yet show a placeholder until their page arrives.
 
 from __future__ import annotations
 
+import html
 import logging
 from collections import OrderedDict
 from pathlib import Path
@@ -25,6 +26,7 @@ from app.gui.theme import ink
 from app.gui.thumbnails import ThumbnailLoader
 from app.store.records import ItemView, JobSummary
 from app.store.states import ItemState
+from app.status_words import item_words, problem
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +39,10 @@ MAX_PAGES = 8
 
 
 class QueueModel(ColumnsModel):
-    COLUMNS = ("Item", "Stage", "Status", "Progress", "Error")
+    COLUMNS = ("Item", "Stage", "Status", "Progress", "Error", "Note")
     PROGRESS = 3
+    ERROR = 4
+    NOTE = 5
 
     def __init__(self, facade: EngineFacade, parent: Any = None):
         super().__init__(parent)
@@ -66,15 +70,28 @@ class QueueModel(ColumnsModel):
         if item is None:
             return "…" if role == Qt.ItemDataRole.DisplayRole and col == 0 else None
         if role == Qt.ItemDataRole.DisplayRole:
-            error = f"{item.error_code}: {item.error}" if item.error_code and item.error else (item.error or item.result or "")
-            return (Path(item.path).name, item.stage or "", item.status, f"{round(item.progress * 100)} %", error)[col]
+            if col in (self.ERROR, self.NOTE):
+                words = item_words(item)
+                return words.note if col == self.NOTE else (words.problem.cell() if words.problem else "")
+            return (Path(item.path).name, item.stage or "", item.status, f"{round(item.progress * 100)} %")[col]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return item.path if col == 0 else (item.error or None)
+            return self._tooltip(item, col)
         if role == ProgressRole and col == self.PROGRESS:
             return (round(item.progress * 100), 100)
         if role == Qt.ItemDataRole.DecorationRole and col == 0 and item.kind == "image":
             return self._icon(item.path)
         return None
+
+    @staticmethod
+    def _tooltip(item: ItemView, col: int) -> str | None:
+        """The item's details: on its name everything (path, problem, note), on the Error and Note cells their part."""
+        words = item_words(item)
+        problem_details = words.problem.details() if words.problem else ""
+        if col == QueueModel.ERROR:
+            return problem_details or None
+        if col == QueueModel.NOTE:
+            return words.note_details or None
+        return "\n\n".join(part for part in (item.path, problem_details, words.note_details) if part) if col == 0 else None
 
     def _icon(self, path: str) -> QIcon | None:
         """The image's thumbnail when decoded; the first ask starts decoding it off the GUI thread."""
@@ -178,6 +195,7 @@ class QueueView(QWidget):
         header.resizeSection(1, 110)
         header.resizeSection(2, 90)
         header.resizeSection(QueueModel.PROGRESS, 120)
+        header.resizeSection(QueueModel.ERROR, 260)
         header.setStretchLastSection(True)
         self.table.doubleClicked.connect(lambda _: self.open_file())
 
@@ -219,8 +237,10 @@ class QueueView(QWidget):
         if job is None:
             self.title.setText("Select a job to see its items.")
         else:
+            failure = problem(job.error_code, job.error) if job.error else None
             self.title.setText(f"<b>{Path(job.folder).name or job.folder}</b> — {job.folder}"
-                               + (f"  <span style='color:{ink('error')}'>{job.error}</span>" if job.error else ""))
+                               + (f"  <span style='color:{ink('error')}'>{html.escape(failure.cell())}</span>" if failure else ""))
+            self.title.setToolTip(failure.details() if failure else "")
         self._update_buttons()
 
     def _update_buttons(self) -> None:

@@ -68,12 +68,15 @@ AUDIO_FILE = "audio.f32"
 #: Item results (``items.result``): stable strings the CLI's JSON and the GUI key on.
 NO_SPEECH = "no_speech"
 TRANSLATION_FALLBACK = "translation_fallback"
+TRANSLATION_FAILED = "translation_failed"
+#: A translation with more than this share of its cues untranslated is not written (see translation_failed).
+MAX_UNTRANSLATED_SHARE = 0.5
 #: Bump when segment filtering or cue building changes: stored transcripts are then redone.
 TRANSCRIPT_VERSION = 1
 #: Bump when the translation prompt or its parsing changes: stored translations are then redone.
 PROMPT_VERSION = 1
-#: Bump when the rendered files change for the same cues.
-RENDER_VERSION = 1
+#: Bump when the rendered files change for the same cues (2: a mostly untranslated translation is left out).
+RENDER_VERSION = 2
 BEAM_SIZE = 5
 BUNDLED_ASR = "bundled:whisper-base"
 BUNDLED_LLM = "bundled:gemma3-270m"
@@ -266,6 +269,28 @@ class TranscribeStage:
 # ---------------------------------------------------------------------- translate
 
 
+def translation_failed(translation: Mapping[str, Any]) -> bool:
+    """Whether most cues kept their original text, so no file may be named for the target language.
+
+    Players and people take a subtitle's language from its name, and the already-subtitled
+    rule counts a ``.zh.srt`` as Chinese subtitles. A file whose lines are mostly still in
+    the source language is a source-language file under a wrong name: nothing is better.
+    Up to half untranslated, the file is mostly in the target language and the few lines
+    left are listed for the person to check (:func:`untranslated_detail`).
+    """
+    if translation.get("skipped", True):
+        return False
+    cues = len(translation.get("texts") or [])
+    return cues > 0 and len(translation.get("fallback") or []) > cues * MAX_UNTRANSLATED_SHARE
+
+
+def untranslated_detail(translation: Mapping[str, Any]) -> dict[str, Any]:
+    """The item detail of a translation: which cues kept their original text, as SRT cue numbers (from 1)."""
+    return {"untranslated_cues": [i + 1 for i in sorted(translation.get("fallback") or [])],
+            "cues": len(translation.get("texts") or [])}
+
+
+
 @dataclass(frozen=True)
 class TranslationBackend:
     """Where translations come from; ``identity`` changes whenever the answers could."""
@@ -367,7 +392,8 @@ class TranslateStage:
                       retried_batches=result.retried_batches)
         if result.fallback:
             log.info("%s: %d of %d cues kept their original text", ctx.item.path.name, len(result.fallback), len(texts))
-            output["item_result"] = TRANSLATION_FALLBACK
+            output["item_result"] = TRANSLATION_FAILED if translation_failed(output) else TRANSLATION_FALLBACK
+            output["item_detail"] = untranslated_detail(output)
         return output
 
 
@@ -375,7 +401,12 @@ class TranslateStage:
 
 
 class RenderStage:
-    """Transcript SRT, translated SRT and bilingual ASS as text in the checkpoint (CPU)."""
+    """Transcript SRT, translated SRT and bilingual ASS as text in the checkpoint (CPU).
+
+    A translation that mostly failed (:func:`translation_failed`) renders nothing: the
+    transcript alone is written, and the item says why (also when the translation was
+    reused from a run before this rule, which never set that result).
+    """
 
     name = "render"
     durable = True
@@ -394,6 +425,9 @@ class RenderStage:
             return {"files": {}}
         files = {"transcript": render_transcript_srt(cues).decode("utf-8")}
         output: dict[str, Any] = {"source_lang": transcript.get("language"), "target_lang": None, "files": files}
+        if translation_failed(translation):
+            log.info("%s: most cues are untranslated; only the transcript is written", ctx.item.path.name)
+            return {**output, "item_result": TRANSLATION_FAILED, "item_detail": untranslated_detail(translation)}
         if not translation.get("skipped", True):
             texts = list(translation["texts"])
             files["translation"] = render_translation_srt(cues, texts).decode("utf-8")
@@ -409,12 +443,13 @@ def dialogue_cues(transcript: Mapping[str, Any], translation: Mapping[str, Any])
     """Every line Sidecar produced for search: the transcript, and the translation where it differs.
 
     Fallback cues (original text kept) are left out of the translation: indexing them
-    under the target language would only duplicate the original line.
+    under the target language would only duplicate the original line. A translation that
+    mostly failed is not indexed at all: search would point into a file never written.
     """
     cues = cues_from_dicts(transcript.get("cues") or [])
     source = normalise_language(transcript.get("language"))
     out: list[IndexedCue] = [(c.start_ms / 1000, c.end_ms / 1000, c.flat_text, source) for c in cues]
-    if not translation.get("skipped", True):
+    if not translation.get("skipped", True) and not translation_failed(translation):
         target = normalise_language(translation.get("target_lang"))
         fallback = set(translation.get("fallback") or [])
         out += [(c.start_ms / 1000, c.end_ms / 1000, " ".join(text.split()), target)

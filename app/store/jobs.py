@@ -188,7 +188,8 @@ class JobRepo:
         with self.db.read() as conn:
             all_paused = is_paused_all(conn)
             q = select(jobs).order_by(jobs.c.id)
-            cq = select(items.c.job_id, items.c.status, func.count()).group_by(items.c.job_id, items.c.status)
+            cq = (select(items.c.job_id, items.c.status, items.c.result, func.count())
+                  .group_by(items.c.job_id, items.c.status, items.c.result))
             if job_id is not None:
                 q, cq = q.where(jobs.c.id == job_id), cq.where(items.c.job_id == job_id)
             if ids is not None:
@@ -197,12 +198,17 @@ class JobRepo:
             if job_id is not None and not rows:
                 raise NotFound(f"no job {job_id}")
             counts: dict[int, dict[str, int]] = {}
-            for jid, status, n in conn.execute(cq):
-                counts.setdefault(jid, {})[status] = n
-        return [self._summary(row, counts.get(row["id"], {}), all_paused) for row in rows]
+            done_results: dict[int, dict[str, int]] = {}
+            for jid, status, result, n in conn.execute(cq):
+                per_status = counts.setdefault(jid, {})
+                per_status[status] = per_status.get(status, 0) + n
+                if status == ItemState.COMPLETED and result:
+                    done_results.setdefault(jid, {})[result] = n
+        return [self._summary(row, counts.get(row["id"], {}), all_paused, done_results.get(row["id"], {}))
+                for row in rows]
 
     @staticmethod
-    def _summary(row: Any, c: dict[str, int], all_paused: bool) -> JobSummary:
+    def _summary(row: Any, c: dict[str, int], all_paused: bool, results: dict[str, int]) -> JobSummary:
         paused = bool(row["paused"]) or all_paused
         unfinished = sum(c.get(s, 0) for s in UNFINISHED_ITEMS)
         status: JobStatus
@@ -222,7 +228,7 @@ class JobRepo:
             done=c.get(ItemState.COMPLETED, 0), failed=c.get(ItemState.FAILED, 0), skipped=c.get(ItemState.SKIPPED, 0),
             review=c.get(ItemState.REVIEW, 0), running=c.get(ItemState.RUNNING, 0), error_code=row["error_code"],
             error=row["error"], created_at=row["created_at"], options=loads(row["options"]) or {},
-            scan_report=loads(row["scan_report"]) or {},
+            scan_report=loads(row["scan_report"]) or {}, results=results,
         )
 
     def items(self, job_id: int, offset: int = 0, limit: int | None = None) -> list[ItemView]:
@@ -258,7 +264,7 @@ class JobRepo:
                 stage=s["name"] if s else None, progress=float(s["progress"]) if s else (1.0 if status == ItemState.COMPLETED else 0.0),
                 error_code=r["error_code"] or (s["error_code"] if s else None),
                 error=r["error"] or (s["error"] if s else None) or r["skip_reason"],
-                result=r["result"], attempts=int(s["attempt"]) if s else 0,
+                result=r["result"], attempts=int(s["attempt"]) if s else 0, detail=loads(r["result_detail"]) or {},
             ))
         return out
 

@@ -148,11 +148,17 @@ V9_PERSON_REVISIONS = [
         PRIMARY KEY (path, sha256))""",
 ]
 
+V10_ITEM_RESULT_DETAIL = [
+    # What an item's result refers to, as JSON (the translation's untranslated cue numbers), so
+    # the queue and `status` list them without reading stage outputs.
+    "ALTER TABLE items ADD COLUMN result_detail TEXT",
+]
+
 Migration = Sequence[str] | Callable[[Connection], None]
 
 MIGRATIONS: list[Migration] = [V1_JOBS_ITEMS_STAGES, V2_STEPS_AND_REVIEW, SEARCH_INDEX_SCHEMA, V4_CURRENT_CONTENT_AND_WATCHES,
                                V5_ITEMS_BY_CONTENT, V6_JOB_CHANGE_COUNTER, V7_SKIPPED_ROWS_KEEP_CONTENT,
-                               V8_ENGINE_CRASHES, V9_PERSON_REVISIONS]
+                               V8_ENGINE_CRASHES, V9_PERSON_REVISIONS, V10_ITEM_RESULT_DETAIL]
 
 
 def schema_version(conn: Connection) -> int:

@@ -68,6 +68,7 @@ class ItemView:
     error: str | None
     result: str | None
     attempts: int
+    detail: dict[str, Any] = field(default_factory=dict)  # what ``result`` refers to (untranslated cue numbers)
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,7 @@ class JobSummary:
     created_at: float
     options: dict[str, Any] = field(default_factory=dict)
     scan_report: dict[str, Any] = field(default_factory=dict)
+    results: dict[str, int] = field(default_factory=dict)  # completed items per result (translation_failed: 2)
 
 
 @dataclass(frozen=True)

@@ -214,7 +214,9 @@ class StageRepo:
                 conn.execute(delete(results).where(results.c.sha256 == claim.item_sha256, results.c.stage == claim.name, results.c.fingerprint == fp))
                 conn.execute(insert(results).values(sha256=claim.item_sha256, stage=claim.name, fingerprint=fp, output=dumps(output), created_at=now))
             if output.get("item_result"):
-                conn.execute(update(items).where(items.c.id == claim.item_id).values(result=str(output["item_result"])))
+                detail = output.get("item_detail")
+                conn.execute(update(items).where(items.c.id == claim.item_id).values(
+                    result=str(output["item_result"]), result_detail=dumps(detail) if detail else None))
             nxt = conn.execute(
                 select(stages.c.id).where(stages.c.item_id == claim.item_id, stages.c.idx > claim.idx, stages.c.status != StageState.SUCCEEDED)
                 .order_by(stages.c.idx).limit(1)

@@ -25,7 +25,7 @@ items = Table(
     Column("id", Integer, primary_key=True), Column("job_id", Integer), Column("ordinal", Integer),
     Column("grp", Integer), Column("path", Text), Column("kind", Text), Column("size", Integer),
     Column("mtime_ns", Integer), Column("sha256", Text), Column("revision", Integer),
-    Column("status", Text), Column("skip_reason", Text), Column("result", Text),
+    Column("status", Text), Column("skip_reason", Text), Column("result", Text), Column("result_detail", Text),
     Column("error_code", Text), Column("error", Text), Column("updated_at", Float), Column("removed", Integer),
 )
 
