@@ -19,6 +19,7 @@ from app.engine.library import JobOptions, Library
 from app.errors import SidecarError
 from app.paths import data_dir as resolve_data_dir
 from app.settings import load_settings
+from app.store.records import ITEM_FACTS
 from app.store.states import JobStatus
 
 log = logging.getLogger(__name__)
@@ -29,6 +30,16 @@ def _common() -> argparse.ArgumentParser:
     p.add_argument("--data-dir", default=argparse.SUPPRESS, help="library database and workspace (env SIDECAR_HOME)")
     p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output")
     return p
+
+
+def _track_number(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a track number (1 is a file's first audio track)")
+    return n
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,6 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("--target-lang", help="translation language (ISO 639-1), default from settings")
     add.add_argument("--naming", choices=("media-server", "compat"), help="subtitle naming preset")
     add.add_argument("--existing", choices=("skip", "overwrite", "keep_both"), help="policy for existing files")
+    add.add_argument("--audio-track", type=_track_number, metavar="N",
+                     help="subtitle audio track N (from 1, as players count) instead of the default/dialogue track")
 
     run = sub.add_parser("run", parents=[common], help="run the engine headless")
     run.add_argument("--until-idle", action="store_true", help="exit once nothing is runnable or running")
@@ -123,7 +136,7 @@ def _job_json(job: Any) -> dict[str, Any]:
 def cmd_add(args: argparse.Namespace, lib: Library) -> int:
     settings = load_settings(lib.data_dir)
     options = JobOptions.from_settings(settings, args.kind, args.top_level, target_lang=args.target_lang,
-                                       naming=args.naming, existing_policy=args.existing)
+                                       naming=args.naming, existing_policy=args.existing, audio_track=args.audio_track)
     jobs, code = [], 0
     for path in args.paths:
         try:
@@ -197,7 +210,8 @@ def cmd_status(args: argparse.Namespace, lib: Library) -> int:
         if args.items or args.job is not None:
             entry["items"] = [
                 {"id": i.id, "path": i.path, "kind": i.kind, "status": i.status, "stage": i.stage,
-                 "error_code": i.error_code, "error": i.error, "result": i.result}
+                 "error_code": i.error_code, "error": i.error, "result": i.result,
+                 **{key: i.facts.get(key) for key in ITEM_FACTS}}
                 for i in lib.items(j.id)
             ]
         out.append(entry)
