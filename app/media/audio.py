@@ -111,6 +111,7 @@ def extract_audio(src: Path, dest: Path, stream_index: int | None = None) -> Aud
             if not container.streams.audio:
                 raise MediaError(f"{src.name} has no audio stream, so there is no speech to transcribe", code="no_audio_stream")
             stream = next((s for s in container.streams.audio if s.index == stream_index), container.streams.audio[0])
+            decoded_index = stream.index  # read while the container is open (PyAV's stream is gone after)
             media_duration = container.duration / 1_000_000 if container.duration else None
             samples = _decode_to(container, stream, tmp, src)
         if samples == 0:
@@ -125,7 +126,7 @@ def extract_audio(src: Path, dest: Path, stream_index: int | None = None) -> Aud
         samples=samples,
         duration_s=samples / SAMPLE_RATE,
         media_duration_s=media_duration,
-        stream_index=stream.index,
+        stream_index=decoded_index,
     )
 
 

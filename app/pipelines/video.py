@@ -40,7 +40,7 @@ from app.engine.stage import ModelSpec, Output, Pipeline, StageContext
 from app.errors import LeaseLost, StageStopped
 from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio
 from app.media.audio_streams import RULE_VERSION as AUDIO_STREAM_RULE
-from app.media.audio_streams import audio_streams, choose_audio_stream
+from app.media.audio_streams import AudioChoice, audio_streams, choose_audio_stream
 from app.media.cues import MAX_LINE_WIDTH, build_cues, cues_from_dicts, cues_to_dicts
 from app.media.hallucination import filter_segments
 from app.media.language_vote import detect_language as vote_language
@@ -110,13 +110,18 @@ def audio_track(options: Mapping[str, Any]) -> int | None:
     return int(track) if track else None
 
 
+def audio_choice(src: Path, options: Mapping[str, Any]) -> AudioChoice | None:
+    """The audio stream of ``src`` the extract stage decodes under these options, with all its streams (None: no audio)."""
+    return choose_audio_stream(audio_streams(src), str(options.get("source_lang") or ""), audio_track(options))
+
+
 def extract_chosen_audio(src: Path, dest: Path, options: Mapping[str, Any]) -> dict[str, Any]:
-    """Decode the audio stream :func:`~app.media.audio_streams.choose_audio_stream` picks for these options.
+    """Decode the audio stream :func:`audio_choice` picks for these options.
 
     The output carries the choice (``audio_stream``: index, track, language tag, title,
     why) for ``status --items`` and the queue.
     """
-    choice = choose_audio_stream(audio_streams(src), str(options.get("source_lang") or ""), audio_track(options))
+    choice = audio_choice(src, options)
     info = extract_audio(src, dest, choice.stream.index if choice else None)
     output = info.to_dict()
     if choice is not None:
