@@ -84,7 +84,7 @@ def speech_windows(audio_path: Path, max_windows: int = MAX_WINDOWS, window_s: f
     span = duration / count
     windows = []
     for k in range(count):
-        first, last = int(k * span / _FRAME_S), int(((k + 1) * span - window_s) / _FRAME_S)
+        first, last = math.ceil(k * span / _FRAME_S), int(((k + 1) * span - window_s) / _FRAME_S)
         last = max(first, min(last, sums.size - 1))
         best = first + int(np.argmax(sums[first:last + 1])) if first < sums.size else first
         start = min(best * _FRAME_S, duration - window_s)
