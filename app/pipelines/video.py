@@ -174,7 +174,9 @@ def _compact_segment(event: Mapping[str, Any]) -> dict[str, Any]:
 class TranscribeStage:
     """faster-whisper in a model host; segments are checkpointed as they arrive.
 
-    The checkpoint (``ctx.partial``) holds the segments so far, the offset to resume
+    Without a source language set, the language is voted over windows spread across
+    the file (:mod:`app.media.language_vote`) before transcribing, not guessed from its
+    first 30 s. The checkpoint (``ctx.partial``) holds the segments so far, the offset to resume
     from (the end of the last finished segment), the language once known, and every
     read the model host made (``reads``: offset and first sample mapped). A resumed run
     passes the offset to the host, which memory-maps the audio from there on: what

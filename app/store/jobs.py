@@ -7,7 +7,7 @@ from typing import Any, Collection, Sequence
 
 from sqlalchemy import Connection, and_, delete, func, insert, select, update
 
-from app.errors import NotFound, SidecarError
+from app.errors import ItemNotChangeable, NotFound
 from app.store.database import Database, dumps, loads
 from app.store.records import ITEM_FACTS, ItemSource, ItemView, JobSummary, NewItem, NewStage
 from app.store.states import SETTLED_ITEMS, UNFINISHED_ITEMS, ItemState, JobState, JobStatus, StageState, StepState
@@ -224,14 +224,14 @@ class JobRepo:
             if status is None:
                 raise NotFound(f"no item {item_id}")
             if status == ItemState.SKIPPED:
-                raise SidecarError("this file was skipped, so there is nothing to redo; add it again to process it",
-                                   code="item_skipped")
+                raise ItemNotChangeable("this file was skipped, so there is nothing to redo; add it again to process it",
+                                        code="item_skipped")
             unsettled = conn.execute(
                 select(steps.c.id).where(steps.c.item_id == item_id, steps.c.state.not_in(SETTLED_STEPS)).limit(1)
             ).first()
             if status == ItemState.REVIEW or unsettled is not None:
-                raise SidecarError("a subtitle of this file is being placed or awaits your decision in Review; "
-                                   "settle that first", code="item_in_review")
+                raise ItemNotChangeable("a subtitle of this file is being placed or awaits your decision in Review; "
+                                        "settle that first")
             conn.execute(delete(steps).where(steps.c.item_id == item_id))
             for stage, values in zip(planned, _planned_stage_values(planned, now)):
                 conn.execute(
