@@ -58,6 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("--existing", choices=("skip", "overwrite", "keep_both"), help="policy for existing files")
     add.add_argument("--audio-track", type=_track_number, metavar="N",
                      help="subtitle audio track N (from 1, as players count) instead of the default/dialogue track")
+    add.add_argument("--redo", action="store_true",
+                     help="process files again even when already subtitled (subtitles you edited in Sidecar go to review)")
 
     run = sub.add_parser("run", parents=[common], help="run the engine headless")
     run.add_argument("--until-idle", action="store_true", help="exit once nothing is runnable or running")
@@ -135,7 +137,7 @@ def _job_json(job: Any) -> dict[str, Any]:
 
 def cmd_add(args: argparse.Namespace, lib: Library) -> int:
     settings = load_settings(lib.data_dir)
-    options = JobOptions.from_settings(settings, args.kind, args.top_level, target_lang=args.target_lang,
+    options = JobOptions.from_settings(settings, args.kind, args.top_level, redo=args.redo, target_lang=args.target_lang,
                                        naming=args.naming, existing_policy=args.existing, audio_track=args.audio_track)
     jobs, code = [], 0
     for path in args.paths:

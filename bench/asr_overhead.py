@@ -28,17 +28,16 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 
-def bare(clip: Path) -> None:
+def bare(clip: Path, model_dir: Path) -> None:
     """Transcribe ``clip`` exactly as the transcribe stage's model host does, in this process."""
     from faster_whisper import WhisperModel
 
-    from app.ml import bundled
-    from app.ml.whisper_runtime import DEFAULT_MODEL, choose_device
+    from app.ml.whisper_runtime import choose_device
     from app.pipelines.video import BEAM_SIZE
 
     device, compute_type = choose_device()
-    model = WhisperModel(DEFAULT_MODEL, device=device, compute_type=compute_type,
-                         cpu_threads=min(4, os.cpu_count() or 1), files=bundled.whisper_base_files())
+    model = WhisperModel(str(model_dir), device=device, compute_type=compute_type,
+                         cpu_threads=min(4, os.cpu_count() or 1), local_files_only=True)
     segments, info = model.transcribe(str(clip), beam_size=BEAM_SIZE, vad_filter=True, word_timestamps=True,
                                       condition_on_previous_text=False)
     count = sum(1 for _ in segments)
@@ -51,10 +50,15 @@ def _timed(args: list[str], env: dict[str, str] | None = None) -> float:
     return time.perf_counter() - started
 
 
-def pipeline_once(clip: Path, lang: str, work: Path) -> float:
+def pipeline_once(clip: Path, lang: str, work: Path, model_dir: Path) -> float:
+    """One run on a fresh library whose data dir already holds the joined model (as after a first run)."""
     folder, data = work / "media", work / "data"
     shutil.rmtree(work, ignore_errors=True)
     folder.mkdir(parents=True)
+    joined = data / "models" / "bundled" / model_dir.name
+    joined.mkdir(parents=True)
+    for file in model_dir.iterdir():
+        os.link(file, joined / file.name)
     shutil.copyfile(clip, folder / clip.name)
     env = {**os.environ, "SIDECAR_HOME": str(data)}
     subprocess.run([sys.executable, "-m", "app", "add", str(folder), "--kind", "video", "--target-lang", lang],
@@ -70,23 +74,26 @@ def main() -> int:
     parser.add_argument("clip", nargs="?", type=Path)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--lang", default="en", help="the clip's spoken language (no translation is done)")
-    parser.add_argument("--bare", action="store_true", help=argparse.SUPPRESS)  # the child side of the bare run
+    parser.add_argument("--bare", type=Path, help=argparse.SUPPRESS)  # the child side of the bare run: model folder
     args = parser.parse_args()
     if args.bare:
-        bare(args.clip)
+        bare(args.clip, args.bare)
         return 0
     with tempfile.TemporaryDirectory(prefix="sidecar-bench-") as tmp:
+        sys.path.insert(0, str(REPO))
+        from app.ml.bundled import whisper_base_dir
+
+        model_dir = whisper_base_dir(Path(tmp) / "shared")
         clip = args.clip
         if clip is None:
-            sys.path.insert(0, str(REPO))
             from tests.media import MediaFactory
 
             clip = MediaFactory(Path(tmp) / "clips").english_long(".mp4")
         clip = clip.resolve()
         bare_times, pipe_times = [], []
         for n in range(args.repeat):
-            bare_times.append(_timed([sys.executable, str(Path(__file__).resolve()), "--bare", str(clip)]))
-            pipe_times.append(pipeline_once(clip, args.lang, Path(tmp) / f"run{n}"))
+            bare_times.append(_timed([sys.executable, str(Path(__file__).resolve()), "--bare", str(model_dir), str(clip)]))
+            pipe_times.append(pipeline_once(clip, args.lang, Path(tmp) / f"run{n}", model_dir))
             print(f"run {n + 1}: bare {bare_times[-1]:.2f} s, pipeline {pipe_times[-1]:.2f} s", flush=True)
     b, p = statistics.median(bare_times), statistics.median(pipe_times)
     print(f"clip: {clip.name}\nbare faster-whisper: {b:.2f} s (median of {args.repeat})\n"

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from app import resources, startup
+from app.atomic_write import sha256_file
 from app.cli import _gui_request, build_parser
 from app.errors import SidecarError
 from app.ml import bundled
@@ -158,8 +159,8 @@ def test_the_packaged_int8_whisper_transcribes_exactly_like_the_bundled_one(tmp_
         segments, _ = model.transcribe(str(media.english_long_wav()), beam_size=5, word_timestamps=True)
         return [(round(s.start, 2), round(s.end, 2), s.text) for s in segments]
 
-    original = transcript(WhisperModel("base", device="cpu", compute_type="int8", cpu_threads=2,
-                                       files=bundled.whisper_base_files()))
+    original = transcript(WhisperModel(str(bundled.whisper_base_dir(tmp_path / "data")), device="cpu",
+                                       compute_type="int8", cpu_threads=2))
     packaged = transcript(WhisperModel(str(folder), device="cpu", compute_type="int8", cpu_threads=2))
     assert len(original) >= 5 and packaged == original
 
@@ -171,4 +172,29 @@ def test_a_packaged_app_loads_whisper_from_its_bundle(tmp_path: Path, monkeypatc
         (shipped / name).write_bytes(b"x")
     monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path), raising=False)
     assert bundled.whisper_base_paths()["model.bin"] == shipped / "model.bin"
-    assert bundled.whisper_base_files()["config.json"] == b"x"
+    assert bundled.whisper_base_dir(tmp_path / "data") == shipped
+    assert not (tmp_path / "data").exists()
+
+
+def test_the_bundled_whisper_is_joined_once_into_the_data_folder(tmp_path: Path) -> None:
+    """Loaded by path (not from bytes held in the host's memory); joined and verified once, then reused."""
+    folder = bundled.whisper_base_dir(tmp_path)
+    parts = bundled.whisper_base_paths()
+    assert (folder / "model.bin").stat().st_size == sum(p.stat().st_size for p in parts["model.bin"])
+    assert (folder / "config.json").read_bytes() == parts["config.json"].read_bytes()
+    assert sha256_file(folder / "model.bin") == bundled.WHISPER_BASE_MODEL_SHA256
+    first = {p.name: p.stat().st_mtime_ns for p in folder.iterdir()}
+    assert bundled.whisper_base_dir(tmp_path) == folder
+    assert {p.name: p.stat().st_mtime_ns for p in folder.iterdir()} == first
+    assert not [p for p in folder.iterdir() if p.name.startswith(".")]
+
+
+def test_parts_that_do_not_join_to_the_expected_model_are_never_placed(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    part = tmp_path / "part"
+    part.write_bytes(b"not whisper")
+    monkeypatch.setattr(bundled, "whisper_base_paths", lambda: {"model.bin": (part, part)})
+    with pytest.raises(SidecarError) as caught:
+        bundled.whisper_base_dir(tmp_path / "data")
+    assert caught.value.code == "checksum_mismatch"
+    assert list((tmp_path / "data" / "models" / "bundled" / "whisper-base").iterdir()) == []

@@ -10,7 +10,7 @@ import logging
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from app.engine import search as fused_search
 from app.engine.config import EngineConfig
@@ -21,7 +21,9 @@ from app.engine.plan import content_sha256, plan_item, skipped_sha256
 from app.engine.scan import scan
 from app.engine.scheduler import Scheduler
 from app.engine.stage import Pipeline
+from app.engine.subtitle_edits import SubtitleDocument, open_subtitles, save_subtitles
 from app.errors import SidecarError
+from app.media.cue_edits import EditCue
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualChoice, VisualModel
 from app.ml.model_choice import frozen_models
 from app.paths import database_path, workspace_root
@@ -48,10 +50,12 @@ class JobOptions:
     left_out: tuple[str, ...] = LEFT_OUT_BY_DEFAULT  # the scan's rule; counted in the scan report, not a stage option
 
     @classmethod
-    def from_settings(cls, settings: Settings, kind: str = ALL, top_level: bool = False, *,
+    def from_settings(cls, settings: Settings, kind: str = ALL, top_level: bool = False, redo: bool = False, *,
                       audio_track: int | None = None, **overrides: Any) -> "JobOptions":
         """What a new job freezes from the person's settings (CLI, GUI and watched folders alike).
 
+        ``redo``: process files again even when they are already subtitled (``add --redo``,
+        the editor's Re-translate); files the person edited in Sidecar then go to Review.
         ``audio_track`` (``sidecar add --audio-track N``) names the audio track to subtitle
         in every video of the job, counted from 1; without it each file's is chosen by rule.
         """
@@ -61,6 +65,8 @@ class JobOptions:
         extra: tuple[tuple[str, Any], ...] = (
             ("image_sidecar_json", settings.image_sidecar_json), ("source_lang", settings.source_lang),
             ("embedded_subtitles", settings.embedded_subtitles))
+        if redo:
+            extra += (("redo", True),)
         if audio_track:
             extra += (("audio_track", audio_track),)
         return cls(kind=kind, top_level=top_level, **values, extra=extra, left_out=tuple(settings.scan_ignore))
@@ -242,6 +248,12 @@ class Library:
                          source.size, source.mtime_ns, source.sha256)
         self.store.jobs.replan_item(item_id, overrides, plan.stages)
         self._nudge()
+
+    def open_subtitles(self, video: Path) -> SubtitleDocument:
+        return open_subtitles(self.store, video)
+
+    def save_subtitles(self, document: SubtitleDocument, cues: Sequence[EditCue]) -> SubtitleDocument:
+        return save_subtitles(self.store, document, cues)
 
     def cancel(self, job_id: int) -> None:
         """Delete the job and its workspace; the person's files are never touched."""

@@ -13,20 +13,25 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Mapping
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, QUrl, Slot
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import QModelIndex, QPoint, QSize, Qt, QUrl, Signal, Slot
+from PySide6.QtGui import QDesktopServices, QIcon, QImage, QPixmap
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMenu, QMessageBox, QPushButton,
                                QTableView, QVBoxLayout, QWidget)
 
-from app.engine.kinds import MEDIA_KINDS
 from app.gui.table_model import ColumnsModel, Index
-from app.media.audio_streams import AudioChoice
 from app.gui.facade import EngineFacade
 from app.gui.jobs_view import ProgressDelegate, ProgressRole
+from app.gui.theme import ink
+from app.gui.thumbnails import ThumbnailLoader
+from app.media.audio_streams import AudioChoice
 from app.store.records import ItemView, JobSummary
 from app.store.states import ItemState
 
 log = logging.getLogger(__name__)
+
+SUBTITLED_KINDS = ("video", "audio")
+QUEUE_THUMB = QSize(40, 30)
+MAX_THUMBNAILS = 600  # a few screens of a photo job; older ones are decoded again when scrolled back to  # the kinds whose results the subtitle editor opens
 
 PAGE_SIZE = 200
 MAX_PAGES = 8
@@ -62,6 +67,10 @@ class QueueModel(ColumnsModel):
         self._rows = 0
         self._pages: OrderedDict[int, list[ItemView]] = OrderedDict()
         self._requested: set[int] = set()
+        self._icons: OrderedDict[str, QIcon] = OrderedDict()  # image path → its thumbnail, newest last
+        self._asked: set[str] = set()
+        self.thumbnails = ThumbnailLoader(QUEUE_THUMB, self)
+        self.thumbnails.ready.connect(self._thumbnail)
         facade.itemsPage.connect(self._on_page)
 
     # -- Qt model -------------------------------------------------------------------------
@@ -87,7 +96,32 @@ class QueueModel(ColumnsModel):
             return item.path if col == 0 else (item.error or None)
         if role == ProgressRole and col == self.PROGRESS:
             return (round(item.progress * 100), 100)
+        if role == Qt.ItemDataRole.DecorationRole and col == 0 and item.kind == "image":
+            return self._icon(item.path)
         return None
+
+    def _icon(self, path: str) -> QIcon | None:
+        """The image's thumbnail when decoded; the first ask starts decoding it off the GUI thread."""
+        icon = self._icons.get(path)
+        if icon is not None:
+            self._icons.move_to_end(path)
+            return icon
+        if path not in self._asked:
+            self._asked.add(path)
+            self.thumbnails.load(path)
+        return None
+
+    @Slot(str, QImage)
+    def _thumbnail(self, path: str, image: QImage) -> None:
+        self._asked.discard(path)
+        self._icons[path] = QIcon(QPixmap.fromImage(image))
+        while len(self._icons) > MAX_THUMBNAILS:
+            self._icons.popitem(last=False)
+        for page, rows in self._pages.items():
+            for n, item in enumerate(rows):
+                if item.path == path:
+                    index = self.index(page * PAGE_SIZE + n, 0)
+                    self.dataChanged.emit(index, index, [Qt.ItemDataRole.DecorationRole])
 
     # -- paging ---------------------------------------------------------------------------
 
@@ -146,6 +180,8 @@ class QueueModel(ColumnsModel):
 class QueueView(QWidget):
     """The queue table with job and item actions."""
 
+    openSubtitles = Signal(str)  # a finished video's path, for the subtitle editor
+
     def __init__(self, facade: EngineFacade, parent: QWidget | None = None):
         super().__init__(parent)
         self.facade = facade
@@ -156,7 +192,8 @@ class QueueView(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(24)
+        self.table.verticalHeader().setDefaultSectionSize(QUEUE_THUMB.height() + 4)
+        self.table.setIconSize(QUEUE_THUMB)
         self.table.setShowGrid(False)
         self.table.setAlternatingRowColors(True)
         header = self.table.horizontalHeader()
@@ -179,6 +216,8 @@ class QueueView(QWidget):
         self.cancel_button = QPushButton("Cancel job", self)
         self.retry_item_button = QPushButton("Retry item", self)
         self.open_button = QPushButton("Open file", self)
+        self.subtitles_button = QPushButton("Subtitles…", self)
+        self.subtitles_button.setToolTip("Read and fix the subtitles beside the video, with playback")
         self.folder_button = QPushButton("Show in folder", self)
         self.pause_button.clicked.connect(lambda: self._job_action(self.facade.pause))
         self.resume_button.clicked.connect(lambda: self._job_action(self.facade.resume))
@@ -186,13 +225,14 @@ class QueueView(QWidget):
         self.cancel_button.clicked.connect(self.cancel_job)
         self.retry_item_button.clicked.connect(self.retry_item)
         self.open_button.clicked.connect(self.open_file)
+        self.subtitles_button.clicked.connect(self._open_subtitles)
         self.folder_button.clicked.connect(self.show_in_folder)
 
         buttons = QHBoxLayout()
         for b in (self.pause_button, self.resume_button, self.retry_failed_button, self.cancel_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
-        for b in (self.retry_item_button, self.open_button, self.folder_button):
+        for b in (self.retry_item_button, self.subtitles_button, self.open_button, self.folder_button):
             buttons.addWidget(b)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
@@ -208,7 +248,7 @@ class QueueView(QWidget):
             self.title.setText("Select a job to see its items.")
         else:
             self.title.setText(f"<b>{Path(job.folder).name or job.folder}</b> — {job.folder}"
-                               + (f"  <span style='color:#b00020'>{job.error}</span>" if job.error else ""))
+                               + (f"  <span style='color:{ink('error')}'>{job.error}</span>" if job.error else ""))
         self._update_buttons()
 
     def _update_buttons(self) -> None:
@@ -221,6 +261,8 @@ class QueueView(QWidget):
         self.cancel_button.setEnabled(has_job)
         self.retry_item_button.setEnabled(item is not None and item.status == ItemState.FAILED)
         self.open_button.setEnabled(item is not None)
+        self.subtitles_button.setEnabled(item is not None and item.kind in SUBTITLED_KINDS
+                                         and item.status in (ItemState.COMPLETED, ItemState.SKIPPED, ItemState.REVIEW))
         self.folder_button.setEnabled(item is not None)
 
     def _job_action(self, action: Any) -> None:
@@ -244,7 +286,7 @@ class QueueView(QWidget):
         menu.addAction("Open file", lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(item.path)))
         menu.addAction("Show in folder", lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(item.path).parent))))
         tracks = menu.addMenu("Audio track")
-        if MEDIA_KINDS.get(item.kind).search_kind != "dialogue" or item.status == ItemState.SKIPPED:
+        if item.kind not in SUBTITLED_KINDS or item.status == ItemState.SKIPPED:
             tracks.setEnabled(False)
             return menu
         tracks.addAction("Reading the file's audio tracks…").setEnabled(False)
@@ -284,6 +326,11 @@ class QueueView(QWidget):
                                       "Files next to your media are not touched.")
         if answer == QMessageBox.StandardButton.Yes:
             self.facade.cancel(job.id)
+
+    def _open_subtitles(self) -> None:
+        item = self.selected_item()
+        if item is not None:
+            self.openSubtitles.emit(item.path)
 
     def open_file(self) -> None:
         item = self.selected_item()

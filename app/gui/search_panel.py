@@ -5,23 +5,23 @@ shows only the newest query's answer, so a slow search for an older prefix never
 replaces it. Images come back as a thumbnail grid. Thumbnails are decoded and scaled on a
 thread pool with ``QImageReader`` (a ``QImage`` may be built off the GUI thread, a
 ``QPixmap`` may not), so a grid of large photos never stalls the window. Dialogue
-hits are lines with their time; double-click opens the video at that time with a
-player that takes a start time (mpv, VLC) or else opens the file and says the time.
+hits are lines with their time; double-click opens the video in the subtitle editor
+at that line (``openCue``).
 """
 
 from __future__ import annotations
 
 import logging
-import shutil
 from pathlib import Path
 from typing import Any, Sequence
 
-from PySide6.QtCore import QObject, QProcess, QRunnable, QSize, Qt, QThreadPool, QTimer, QUrl, Signal, Slot
-from PySide6.QtGui import QDesktopServices, QIcon, QImage, QImageReader, QPixmap, QStandardItem, QStandardItemModel
+from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtGui import QDesktopServices, QIcon, QImage, QPixmap, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget, QListWidgetItem, QPushButton,
                                QSplitter, QVBoxLayout, QWidget)
 
 from app.gui.facade import EngineFacade
+from app.gui.thumbnails import ThumbnailLoader
 
 log = logging.getLogger(__name__)
 
@@ -37,54 +37,9 @@ def format_time(seconds: float) -> str:
     return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
 
 
-class _ThumbSignals(QObject):
-    ready = Signal(str, QImage)
-
-
-class _ThumbTask(QRunnable):
-    def __init__(self, path: str, signals: _ThumbSignals):
-        super().__init__()
-        self.path, self.signals = path, signals
-
-    def run(self) -> None:
-        reader = QImageReader(self.path)
-        reader.setAutoTransform(True)
-        size = reader.size()
-        if size.isValid():
-            reader.setScaledSize(size.scaled(THUMB, Qt.AspectRatioMode.KeepAspectRatio))
-        image = reader.read()
-        if image.isNull():
-            log.info("no thumbnail for %s: %s", self.path, reader.errorString())
-            return
-        self.signals.ready.emit(self.path, image)
-
-
-class ThumbnailLoader(QObject):
-    """Decodes thumbnails off the GUI thread; ``ready(path, image)`` arrives on the GUI thread."""
-
-    ready = Signal(str, QImage)
-
-    def __init__(self, parent: QObject | None = None):
-        super().__init__(parent)
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(2)
-        self._signals = _ThumbSignals()
-        self._signals.ready.connect(self.ready)
-
-    def load(self, path: str) -> None:
-        self._pool.start(_ThumbTask(path, self._signals))
-
-
-def player_command(path: str, start: float) -> tuple[str, list[str]] | None:
-    """A local player that can start at a time, if one is installed."""
-    for exe, args in (("mpv", [f"--start={start:.2f}", path]), ("vlc", [f"--start-time={start:.2f}", path])):
-        found = shutil.which(exe)
-        if found:
-            return found, args
-    return None
-
-
 class SearchPanel(QWidget):
+    openCue = Signal(str, float)  # video path, seconds: a dialogue hit to show in the editor
+
     def __init__(self, facade: EngineFacade, parent: QWidget | None = None):
         super().__init__(parent)
         self.facade = facade
@@ -114,7 +69,7 @@ class SearchPanel(QWidget):
         self._placeholder = QPixmap(THUMB)
         self._placeholder.fill(Qt.GlobalColor.lightGray)
         self._items_by_path: dict[str, list[QStandardItem]] = {}
-        self.thumbnails = ThumbnailLoader(self)
+        self.thumbnails = ThumbnailLoader(THUMB, self)
         self.thumbnails.ready.connect(self._thumbnail)
 
         top = QHBoxLayout()
@@ -215,10 +170,4 @@ class SearchPanel(QWidget):
             QDesktopServices.openUrl(QUrl.fromLocalFile(path))
 
     def open_line(self, entry: QListWidgetItem) -> None:
-        path, start = entry.data(PathRole), float(entry.data(StartRole) or 0.0)
-        command = player_command(path, start)
-        if command is not None and QProcess.startDetached(command[0], command[1])[0]:
-            self.status.setText(f"Playing {Path(path).name} from {format_time(start)}.")
-            return
-        QDesktopServices.openUrl(QUrl.fromLocalFile(path))
-        self.status.setText(f"Opened {Path(path).name}: the line is at {format_time(start)}.")
+        self.openCue.emit(entry.data(PathRole), float(entry.data(StartRole) or 0.0))

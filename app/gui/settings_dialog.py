@@ -26,15 +26,14 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
 
 from app.engine.kinds import LEFT_OUT_BY_DEFAULT
 from app.gui.facade import EngineFacade
+from app.gui.language_choice import LanguageCombo
+from app.gui.theme import ink
+from app.ml.catalogue import ROLE_PURPOSE
 from app.media.naming import PRESETS, example_names
 from app.settings import OUTPUT_AFFECTING, Settings
 
 log = logging.getLogger(__name__)
 
-LANGUAGES = (("en", "English"), ("zh", "Chinese"), ("ja", "Japanese"), ("ko", "Korean"), ("fr", "French"),
-             ("de", "German"), ("es", "Spanish"), ("pt", "Portuguese"), ("it", "Italian"), ("ru", "Russian"),
-             ("ar", "Arabic"), ("hi", "Hindi"), ("nl", "Dutch"), ("pl", "Polish"), ("tr", "Turkish"),
-             ("vi", "Vietnamese"), ("th", "Thai"), ("id", "Indonesian"), ("uk", "Ukrainian"), ("sv", "Swedish"))
 POLICIES = (("skip", "Skip: leave the existing file alone"), ("overwrite", "Overwrite it"),
             ("keep_both", "Keep both (Movie.zh.1.srt)"))
 NEW_JOBS_NOTICE = "New jobs will use the changed output settings; jobs already added keep the settings they were created with."
@@ -42,30 +41,14 @@ LEFT_OUT_NOTICE = "New jobs leave out the changed list; watched folders follow i
 RESTART_NOTICE = "Workers and the GPU budget apply the next time Sidecar starts."
 
 
-def _language_combo(parent: QWidget, auto: bool) -> QComboBox:
-    combo = QComboBox(parent)
-    combo.setEditable(True)
-    if auto:
-        combo.addItem("Detect automatically", "")
-    for code, name in LANGUAGES:
-        combo.addItem(f"{name} ({code})", code)
-    return combo
+INSTALLED_COLUMN = 3
 
 
-def _set_language(combo: QComboBox, code: str) -> None:
-    index = combo.findData(code)
-    if index < 0:
-        combo.addItem(code, code)
-        index = combo.count() - 1
-    combo.setCurrentIndex(index)
-
-
-def _language(combo: QComboBox) -> str:
-    """The chosen code; a code typed by hand (e.g. ``sw``) is taken as it is."""
-    index = combo.findText(combo.currentText())
-    if index >= 0:
-        return str(combo.itemData(index))
-    return combo.currentText().strip().lower()
+def format_size(size: int | None) -> str:
+    """Catalogue sizes are approximate: one decimal in GB, whole MB below."""
+    if not size:
+        return ""
+    return f"{size / 1e9:.1f} GB" if size >= 1e9 else f"{size / 1e6:.0f} MB"
 
 
 class SettingsDialog(QDialog):
@@ -75,8 +58,8 @@ class SettingsDialog(QDialog):
         self.facade = facade
         self.original = settings
 
-        self.source_lang = _language_combo(self, auto=True)
-        self.target_lang = _language_combo(self, auto=False)
+        self.source_lang = LanguageCombo(self, auto=True)
+        self.target_lang = LanguageCombo(self)
         self.naming = QComboBox(self)
         for preset in PRESETS:
             self.naming.addItem(preset, preset)
@@ -85,7 +68,7 @@ class SettingsDialog(QDialog):
         self.naming_warning = QLabel("Media servers see no language in “CN”: use media-server unless your library "
                                      "already uses these names.", self)
         self.naming_warning.setWordWrap(True)
-        self.naming_warning.setStyleSheet("color:#8a5a00;")
+        self.naming_warning.setStyleSheet(f"color:{ink('warning')};")
         self.policy = QComboBox(self)
         for value, text in POLICIES:
             self.policy.addItem(text, value)
@@ -112,8 +95,10 @@ class SettingsDialog(QDialog):
         add_watch, remove_watch = QPushButton("Add…", self), QPushButton("Remove", self)
         add_watch.clicked.connect(self._add_watched)
         remove_watch.clicked.connect(self._remove_watched)
-        self.models = QTableWidget(0, 4, self)
-        self.models.setHorizontalHeaderLabels(["Model", "Role", "Installed", "In use"])
+        self.models = QTableWidget(0, 5, self)
+        self.models.setHorizontalHeaderLabels(["Model", "For", "Size", "Installed", "In use"])  # INSTALLED_COLUMN: 3
+        self.model_about = QLabel(self)
+        self.model_about.setWordWrap(True)
         self.models.verticalHeader().hide()
         self.models.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.models.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -134,7 +119,7 @@ class SettingsDialog(QDialog):
         self._downloads: dict[str, tuple[int, int]] = {}
         self.notice = QLabel(self)
         self.notice.setWordWrap(True)
-        self.notice.setStyleSheet("color:#1d4f91;")
+        self.notice.setStyleSheet(f"color:{ink('info')};")
 
         output = QGroupBox("Output (new jobs)", self)
         of = QFormLayout(output)
@@ -170,6 +155,7 @@ class SettingsDialog(QDialog):
         models = QGroupBox("Models", self)
         ml = QVBoxLayout(models)
         ml.addWidget(self.models)
+        ml.addWidget(self.model_about)
         actions = QHBoxLayout()
         for button in (self.install_button, self.use_button, self.remove_button, self.cancel_install_button):
             actions.addWidget(button)
@@ -212,8 +198,8 @@ class SettingsDialog(QDialog):
         self._changed()
 
     def _load(self, s: Settings) -> None:
-        _set_language(self.source_lang, s.source_lang)
-        _set_language(self.target_lang, s.target_lang)
+        self.source_lang.set_code(s.source_lang)
+        self.target_lang.set_code(s.target_lang)
         self.naming.setCurrentIndex(max(0, self.naming.findData(s.naming)))
         self.policy.setCurrentIndex(max(0, self.policy.findData(s.existing_policy)))
         self.sidecar_json.setChecked(s.image_sidecar_json)
@@ -230,7 +216,7 @@ class SettingsDialog(QDialog):
         """The settings as the dialog shows them now."""
         return dataclasses.replace(
             self.original,
-            source_lang=_language(self.source_lang), target_lang=_language(self.target_lang) or self.original.target_lang,
+            source_lang=self.source_lang.code(), target_lang=self.target_lang.code() or self.original.target_lang,
             naming=str(self.naming.currentData()), existing_policy=str(self.policy.currentData()),
             image_sidecar_json=self.sidecar_json.isChecked(), embedded_subtitles=self.embedded_subtitles.isChecked(),
             translation_endpoint=self.endpoint.text().strip(),
@@ -278,7 +264,8 @@ class SettingsDialog(QDialog):
         self._model_rows = list(rows)
         self.models.setRowCount(len(rows))
         for n, row in enumerate(rows):
-            for col, value in enumerate((row.get("name", ""), row.get("role", ""), self._installed_text(row),
+            for col, value in enumerate((row.get("name", ""), ROLE_PURPOSE.get(row.get("role", ""), row.get("role", "")),
+                                         format_size(row.get("size")), self._installed_text(row),
                                          "✓" if row.get("active") else "")):
                 cell = QTableWidgetItem(str(value))
                 if row.get("description"):
@@ -320,6 +307,10 @@ class SettingsDialog(QDialog):
     def _update_model_actions(self) -> None:
         row = self.selected_model() or {}
         name = str(row.get("name", ""))
+        about = [str(row.get("description") or "")]
+        if row.get("licence"):
+            about.append(f"Licence: {row['licence']}.")
+        self.model_about.setText(" ".join(a for a in about if a))
         downloading = bool(name) and (name in self._downloads or self.facade.installing(name))
         installed = bool(row.get("installed"))
         self.install_button.setEnabled(row.get("source") == "download" and not installed and not downloading)
@@ -339,8 +330,8 @@ class SettingsDialog(QDialog):
 
     def _refresh_model_row(self, name: str) -> None:
         for n, row in enumerate(self._model_rows):
-            if row.get("name") == name and self.models.item(n, 2) is not None:
-                self.models.item(n, 2).setText(self._installed_text(row))
+            if row.get("name") == name and self.models.item(n, INSTALLED_COLUMN) is not None:
+                self.models.item(n, INSTALLED_COLUMN).setText(self._installed_text(row))
 
     @Slot(str, str)
     def _install_ended(self, name: str, code: str) -> None:

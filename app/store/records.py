@@ -167,3 +167,4 @@ class Review:
     decision_reason: str | None
     decided_at: float | None
     revision: int
+    content_path: str  # Sidecar's version, kept in the workspace until the step settles

@@ -81,3 +81,9 @@ placed_outputs = Table(
     "placed_outputs", metadata,
     Column("path", Text, primary_key=True), Column("sha256", Text, primary_key=True), Column("placed_at", Float),
 )
+
+person_revisions = Table(
+    "person_revisions", metadata,
+    Column("path", Text, primary_key=True), Column("sha256", Text, primary_key=True), Column("item_id", Integer),
+    Column("saved_at", Float),
+)

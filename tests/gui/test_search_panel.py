@@ -8,6 +8,7 @@ from typing import Any, Callable
 from PySide6.QtCore import Qt
 
 from app.gui.app import Gui
+from app.gui.queue_view import QUEUE_THUMB
 from app.gui.search_panel import PathRole
 from tests.gui.conftest import library_factory
 from tests.rendered_images import render_text_image
@@ -22,6 +23,14 @@ def test_search_shows_matching_images_with_thumbnails(qtbot: Any, tmp_path: Path
     qtbot.waitUntil(lambda: bool(gui.window.jobs_model.jobs) and gui.window.jobs_model.jobs[0].status == "completed",
                     timeout=240000)
     assert gui.window.jobs_model.jobs[0].done == 2
+
+    # The queue shows each image's thumbnail, decoded off the GUI thread once its row is shown.
+    queue = gui.window.queue.model
+    qtbot.waitUntil(lambda: queue.item_at(0) is not None, timeout=10000)
+    decoration = Qt.ItemDataRole.DecorationRole
+    qtbot.waitUntil(lambda: queue.data(queue.index(0, 0), decoration) is not None, timeout=10000)
+    thumb = queue.data(queue.index(0, 0), decoration).pixmap(QUEUE_THUMB)
+    assert not thumb.isNull() and thumb.width() <= QUEUE_THUMB.width() and thumb.height() <= QUEUE_THUMB.height()
 
     panel = gui.window.search
     gui.window.tabs.setCurrentWidget(panel)
