@@ -32,6 +32,16 @@ def _common() -> argparse.ArgumentParser:
     return p
 
 
+def _track_number(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a track number (1 is a file's first audio track)")
+    return n
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = _common()
     parser = argparse.ArgumentParser(prog="sidecar", parents=[common],
@@ -46,6 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("--target-lang", help="translation language (ISO 639-1), default from settings")
     add.add_argument("--naming", choices=("media-server", "compat"), help="subtitle naming preset")
     add.add_argument("--existing", choices=("skip", "overwrite", "keep_both"), help="policy for existing files")
+    add.add_argument("--audio-track", type=_track_number, metavar="N",
+                     help="subtitle audio track N (from 1, as players count) instead of the default/dialogue track")
     add.add_argument("--redo", action="store_true",
                      help="process files again even when already subtitled (subtitles you edited in Sidecar go to review)")
 
@@ -128,7 +140,7 @@ def _job_json(job: Any) -> dict[str, Any]:
 def cmd_add(args: argparse.Namespace, lib: Library) -> int:
     settings = load_settings(lib.data_dir)
     options = JobOptions.from_settings(settings, args.kind, args.top_level, redo=args.redo, target_lang=args.target_lang,
-                                       naming=args.naming, existing_policy=args.existing)
+                                       naming=args.naming, existing_policy=args.existing, audio_track=args.audio_track)
     jobs, code = [], 0
     for path in args.paths:
         try:

@@ -82,6 +82,16 @@ class NeedsReview(SidecarError):
     code = "manual_review"
 
 
+class ItemNotChangeable(SidecarError):
+    """A per-item choice (the queue's audio track) cannot be applied now.
+
+    ``item_skipped``: the file was skipped, so nothing is planned to redo (add it again).
+    ``item_in_review``: one of its subtitles is being placed or awaits a decision in Review.
+    """
+
+    code = "item_in_review"
+
+
 class CrashLoop(SidecarError):
     """The engine process itself died on this file again and again: the item is set aside so the queue goes on."""
 

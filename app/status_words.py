@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from app.errors import explain
-from app.store.records import ItemView, JobSummary
+from app.store.records import ITEM_FACTS, ItemView, JobSummary
 from app.store.states import ItemState, JobStatus
 
 #: Where the stored word is not what a person says; the others (paused, running…) read as they are.
@@ -136,7 +136,8 @@ def item_json(item: ItemView) -> dict[str, Any]:
     words = item_words(item)
     return {"id": item.id, "path": item.path, "kind": item.kind, "status": item.status, "stage": item.stage,
             "error_code": item.error_code, "error": item.error, "result": item.result, "detail": item.detail,
-            "problem": words.problem.to_dict() if words.problem else None, "note": words.note}
+            "problem": words.problem.to_dict() if words.problem else None, "note": words.note,
+            **{key: item.facts.get(key) for key in ITEM_FACTS}}
 
 
 def item_line(item: ItemView) -> str:

@@ -19,7 +19,7 @@ STAGES = ["extract_audio", "transcribe", "translate", "render", "place"]
 BASE = {"target_lang": "de", "naming": "media-server", "source_lang": ""}
 
 
-def _fps(data_dir: Path, settings: Settings | None = None, path: str = "/m/a.mp4", **options: str) -> dict[str, str]:
+def _fps(data_dir: Path, settings: Settings | None = None, path: str = "/m/a.mp4", **options: object) -> dict[str, str]:
     pipeline = video_pipeline(data_dir, settings or Settings())
     return dict(zip(STAGES, stage_fingerprints(pipeline.stages, {**BASE, **options}, path)))
 
@@ -64,7 +64,10 @@ def test_each_setting_changes_the_stages_it_affects(data_dir: Path) -> None:
     base = _fps(data_dir)
     assert _changed(base, _fps(data_dir, target_lang="fr")) == ["translate", "render", "place"]
     assert _changed(base, _fps(data_dir, naming="compat")) == ["place"]
-    assert _changed(base, _fps(data_dir, source_lang="en")) == ["transcribe", "translate", "render", "place"]
+    # The source language can choose another audio stream (a dub in that language), so extraction is redone too.
+    assert _changed(base, _fps(data_dir, source_lang="en")) == STAGES
+    assert _changed(base, _fps(data_dir, audio_track=2)) == STAGES  # another stream: no cached transcript fits
+    assert _changed(base, _fps(data_dir, audio_track=0)) == []  # 0 is "choose by rule", like no choice at all
     assert _changed(base, _fps(data_dir, path="/m/b.mp4")) == ["place"]  # only placing depends on the path
 
 

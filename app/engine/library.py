@@ -29,7 +29,7 @@ from app.ml.model_choice import frozen_models
 from app.paths import database_path, workspace_root
 from app.settings import Settings, load_settings
 from app.store import Store
-from app.store.records import ItemView, JobSummary, NewItem, Review, Step
+from app.store.records import ItemSource, ItemView, JobSummary, NewItem, Review, Step
 from app.store.search_queries import CurrentContent
 
 log = logging.getLogger(__name__)
@@ -50,12 +50,14 @@ class JobOptions:
     left_out: tuple[str, ...] = LEFT_OUT_BY_DEFAULT  # the scan's rule; counted in the scan report, not a stage option
 
     @classmethod
-    def from_settings(cls, settings: Settings, kind: str = ALL, top_level: bool = False, redo: bool = False,
-                      **overrides: Any) -> "JobOptions":
+    def from_settings(cls, settings: Settings, kind: str = ALL, top_level: bool = False, redo: bool = False, *,
+                      audio_track: int | None = None, **overrides: Any) -> "JobOptions":
         """What a new job freezes from the person's settings (CLI, GUI and watched folders alike).
 
         ``redo``: process files again even when they are already subtitled (``add --redo``,
         the editor's Re-translate); files the person edited in Sidecar then go to Review.
+        ``audio_track`` (``sidecar add --audio-track N``) names the audio track to subtitle
+        in every video of the job, counted from 1; without it each file's is chosen by rule.
         """
         values: dict[str, Any] = {"target_lang": settings.target_lang, "naming": settings.naming,
                                   "existing_policy": settings.existing_policy}
@@ -65,6 +67,8 @@ class JobOptions:
             ("embedded_subtitles", settings.embedded_subtitles))
         if redo:
             extra += (("redo", True),)
+        if audio_track:
+            extra += (("audio_track", audio_track),)
         return cls(kind=kind, top_level=top_level, **values, extra=extra, left_out=tuple(settings.scan_ignore))
 
     def as_dict(self) -> dict[str, Any]:
@@ -226,6 +230,24 @@ class Library:
         n = self.store.jobs.retry(job_id=job_id)
         self._nudge()
         return n
+
+    def item_source(self, item_id: int) -> ItemSource:
+        """The item's file and the options it runs with (its job's, with its own choices over them)."""
+        return self.store.jobs.item_source(item_id)
+
+    def set_item_option(self, item_id: int, name: str, value: Any) -> None:
+        """Give one item its own value of a job option (the queue's "Audio track" menu) and run it again.
+
+        The item is planned anew under the changed options: stages whose fingerprint
+        the change leaves alone, or whose result for this content is cached, keep their
+        output; the rest run again (:meth:`JobRepo.replan_item`).
+        """
+        source = self.store.jobs.item_source(item_id)
+        overrides = {**source.overrides, name: value}
+        plan = plan_item(self.store.jobs, self.pipelines[source.kind], {**source.job_options, **overrides}, Path(source.path),
+                         source.size, source.mtime_ns, source.sha256)
+        self.store.jobs.replan_item(item_id, overrides, plan.stages)
+        self._nudge()
 
     def open_subtitles(self, video: Path) -> SubtitleDocument:
         return open_subtitles(self.store, video)

@@ -111,6 +111,7 @@ class EngineFacade(QObject):
     modelsListed = Signal(list)  # list[dict]
     modelProgress = Signal(str, int, int)  # model name, bytes done, bytes in all (0: unknown)
     modelInstallEnded = Signal(str, str)  # model name, "" when installed, else the error code (download_cancelled…)
+    audioTracks = Signal(int, object)  # item id, AudioChoice | None: its file's audio streams and the one used
     notice = Signal(str, str)  # title, message: job finished, items failed, review needed
     error = Signal(str, str)  # code, message
     _engineTouched = Signal()
@@ -336,6 +337,24 @@ class EngineFacade(QObject):
 
     def cancel(self, job_id: int) -> None:
         self._command(lambda lib, _: lib.cancel(job_id))
+
+    def audio_tracks(self, item_id: int) -> None:
+        """Read the item's audio streams from its file's header; answers ``audioTracks``."""
+        from app.pipelines.video import audio_choice
+
+        library = self._lib()
+        if library is None:
+            return
+
+        def read(_: Operation) -> Any:
+            source = library.item_source(item_id)
+            return audio_choice(Path(source.path), source.options)
+
+        self._run(read, lambda choice: self.audioTracks.emit(item_id, choice), lane="slow", key=f"audio:{item_id}")
+
+    def set_audio_track(self, item_id: int, track: int) -> None:
+        """Subtitle audio track ``track`` (from 1; 0 chooses by rule) of this item: it runs again from extraction."""
+        self._command(lambda lib, _: lib.set_item_option(item_id, "audio_track", track))
 
     def decide(self, review_id: int, decision: str, reason: str, expected_revision: int | None) -> None:
         """Record a review decision; a conflict arrives as ``decisionFailed(id, "review_conflict", …)``."""

@@ -12,11 +12,11 @@ import html
 import logging
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
-from PySide6.QtCore import QModelIndex, QSize, Qt, QUrl, Signal, Slot
+from PySide6.QtCore import QModelIndex, QPoint, QSize, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QIcon, QImage, QPixmap
-from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMessageBox, QPushButton,
+from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMenu, QMessageBox, QPushButton,
                                QTableView, QVBoxLayout, QWidget)
 
 from app.gui.table_model import ColumnsModel, Index
@@ -24,6 +24,7 @@ from app.gui.facade import EngineFacade
 from app.gui.jobs_view import ProgressDelegate, ProgressRole
 from app.gui.theme import ink
 from app.gui.thumbnails import ThumbnailLoader
+from app.media.audio_streams import AudioChoice
 from app.store.records import ItemView, JobSummary
 from app.store.states import ItemState
 from app.status_words import item_words, problem
@@ -38,11 +39,30 @@ PAGE_SIZE = 200
 MAX_PAGES = 8
 
 
+#: Why a stream was used, as the Audio column's tooltip says it (keys: ``audio_stream.reason``).
+_AUDIO_REASONS = {"chosen": "chosen by you", "chosen_missing": "the chosen track is missing; chosen by rule",
+                  "language": "in the source language", "default": "the file's default track",
+                  "first": "the first dialogue track", "only": "the only track"}
+
+
+def audio_text(facts: Mapping[str, Any]) -> str:
+    """The Audio column: ``2/3 eng — Commentary`` (track of tracks, language tag, title), then the language heard."""
+    stream = facts.get("audio_stream") or {}
+    text = ""
+    if stream:
+        text = f"{stream['track']}/{stream['tracks']} {stream.get('language') or ''}".rstrip()
+        text += f" — {stream['title']}" if stream.get("title") else ""
+    if facts.get("language"):
+        text += f"{'  · ' if text else ''}heard: {facts['language']} ({round(float(facts.get('language_probability') or 0) * 100)} %)"
+    return text
+
+
 class QueueModel(ColumnsModel):
-    COLUMNS = ("Item", "Stage", "Status", "Progress", "Error", "Note")
+    COLUMNS = ("Item", "Stage", "Status", "Progress", "Audio", "Error", "Note")
     PROGRESS = 3
-    ERROR = 4
-    NOTE = 5
+    AUDIO = 4
+    ERROR = 5
+    NOTE = 6
 
     def __init__(self, facade: EngineFacade, parent: Any = None):
         super().__init__(parent)
@@ -73,8 +93,12 @@ class QueueModel(ColumnsModel):
             if col in (self.ERROR, self.NOTE):
                 words = item_words(item)
                 return words.note if col == self.NOTE else (words.problem.cell() if words.problem else "")
-            return (Path(item.path).name, item.stage or "", item.status, f"{round(item.progress * 100)} %")[col]
+            return (Path(item.path).name, item.stage or "", item.status, f"{round(item.progress * 100)} %",
+                    audio_text(item.facts))[col]
         if role == Qt.ItemDataRole.ToolTipRole:
+            if col == self.AUDIO:
+                stream = item.facts.get("audio_stream")
+                return f"audio track {stream['track']}: {_AUDIO_REASONS.get(stream['reason'], stream['reason'])}" if stream else None
             return self._tooltip(item, col)
         if role == ProgressRole and col == self.PROGRESS:
             return (round(item.progress * 100), 100)
@@ -198,6 +222,10 @@ class QueueView(QWidget):
         header.resizeSection(QueueModel.ERROR, 260)
         header.setStretchLastSection(True)
         self.table.doubleClicked.connect(lambda _: self.open_file())
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._context_menu)
+        self._tracks_menu: tuple[int, QMenu] | None = None  # item id, its "Audio track" menu awaiting the streams
+        facade.audioTracks.connect(self._fill_tracks)
 
         self.title = QLabel("Select a job to see its items.", self)
         self.pause_button = QPushButton("Pause job", self)
@@ -264,6 +292,45 @@ class QueueView(QWidget):
     def selected_item(self) -> ItemView | None:
         rows = self.table.selectionModel().selectedRows()
         return self.model.item_at(rows[0].row()) if rows else None
+
+    def _context_menu(self, pos: QPoint) -> None:
+        index = self.table.indexAt(pos)
+        item = self.model.item_at(index.row()) if index.isValid() else None
+        if item is not None:
+            self.item_menu(item).popup(self.table.viewport().mapToGlobal(pos))
+
+    def item_menu(self, item: ItemView) -> QMenu:
+        """The item's context menu; its "Audio track" list arrives from the file's header off the GUI thread."""
+        menu = QMenu(self)
+        menu.addAction("Retry item", lambda: self.facade.retry_item(item.id)).setEnabled(item.status == ItemState.FAILED)
+        menu.addAction("Open file", lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(item.path)))
+        menu.addAction("Show in folder", lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(item.path).parent))))
+        tracks = menu.addMenu("Audio track")
+        if item.kind not in SUBTITLED_KINDS or item.status == ItemState.SKIPPED:
+            tracks.setEnabled(False)
+            return menu
+        tracks.addAction("Reading the file's audio tracks…").setEnabled(False)
+        self._tracks_menu = (item.id, tracks)
+        self.facade.audio_tracks(item.id)
+        return menu
+
+    @Slot(int, object)
+    def _fill_tracks(self, item_id: int, choice: AudioChoice | None) -> None:
+        if self._tracks_menu is None or self._tracks_menu[0] != item_id:
+            return  # the answer for a menu that is no longer open
+        menu = self._tracks_menu[1]
+        self._tracks_menu = None
+        menu.clear()
+        if choice is None:
+            menu.addAction("No audio track").setEnabled(False)
+            return
+        chosen = choice.stream.track if choice.reason == "chosen" else 0
+        rule = "" if chosen else f" (now {choice.stream.label()})"
+        entries = [(0, f"Choose automatically{rule}")] + [(s.track, s.label()) for s in choice.streams]
+        for track, label in entries:
+            action = menu.addAction(label, lambda track=track: self.facade.set_audio_track(item_id, track))
+            action.setCheckable(True)
+            action.setChecked(track == chosen)
 
     def retry_item(self) -> None:
         item = self.selected_item()

@@ -25,12 +25,15 @@ import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import numpy as np
 
 from app.errors import MediaError
 from app.atomic_write import fsync_dir
+
+if TYPE_CHECKING:  # PyAV is imported where it decodes, not when this module loads
+    import av
 
 log = logging.getLogger(__name__)
 
@@ -81,8 +84,11 @@ def _corrupt(src: Path, detail: str) -> MediaError:
     return MediaError(f"{src.name} cannot be read as media: {detail}", code="corrupt_media")
 
 
-def extract_audio(src: Path, dest: Path) -> AudioInfo:
-    """Decode the first audio stream of ``src`` into ``dest`` (raw 16 kHz mono float32).
+def extract_audio(src: Path, dest: Path, stream_index: int | None = None) -> AudioInfo:
+    """Decode one audio stream of ``src`` into ``dest`` (raw 16 kHz mono float32).
+
+    ``stream_index`` is the container's index of the stream to decode
+    (:mod:`app.media.audio_streams` chooses it); None decodes the first audio stream.
 
     Written to a hidden temp file beside ``dest`` (in the workspace), fsynced and
     renamed, so a crash never leaves a half file that a resume would trust.
@@ -107,7 +113,8 @@ def extract_audio(src: Path, dest: Path) -> AudioInfo:
         with container:
             if not container.streams.audio:
                 raise MediaError(f"{src.name} has no audio stream, so there is no speech to transcribe", code="no_audio_stream")
-            stream = container.streams.audio[0]
+            stream = next((s for s in container.streams.audio if s.index == stream_index), container.streams.audio[0])
+            decoded_index = stream.index  # read while the container is open (PyAV's stream is gone after)
             media_duration = container.duration / 1_000_000 if container.duration else None
             samples = _decode_to(container, stream, tmp, src)
         if samples == 0:
@@ -122,7 +129,7 @@ def extract_audio(src: Path, dest: Path) -> AudioInfo:
         samples=samples,
         duration_s=samples / SAMPLE_RATE,
         media_duration_s=media_duration,
-        stream_index=stream.index,
+        stream_index=decoded_index,
     )
 
 

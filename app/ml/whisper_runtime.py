@@ -177,16 +177,28 @@ class WhisperRuntime:
             "seconds": round(time.perf_counter() - started, 3),
         }
 
-    def detect_language(self, audio_path: str, offset_s: float = 0.0) -> dict[str, Any]:
-        """Language of the speech after ``offset_s`` (VAD-filtered, first 30 s of speech)."""
-        from app.media.audio import load_audio
+    def detect_language(self, audio_path: str, offset_s: float = 0.0, duration_s: float | None = None) -> dict[str, Any]:
+        """Language of the speech in ``duration_s`` seconds from ``offset_s`` (to the end when None).
+
+        Only what the VAD calls speech is heard (its first 30 s); ``speech_s`` says how
+        much there was, so a caller voting over several windows can ignore one that held
+        music or silence (Whisper still names a language for those).
+        """
+        from faster_whisper.vad import VadOptions, collect_chunks, get_speech_timestamps
+
+        from app.media.audio import SAMPLE_RATE, load_audio
 
         audio = np.asarray(load_audio(audio_path, offset_s))
-        if len(audio) == 0:
-            return {"language": None, "language_probability": 0.0, "top": []}
-        language, probability, all_probs = self._model.detect_language(audio, vad_filter=True)
+        if duration_s is not None:
+            audio = audio[: int(duration_s * SAMPLE_RATE)]
+        chunks = get_speech_timestamps(audio, VadOptions()) if len(audio) else []
+        if not chunks:
+            return {"language": None, "language_probability": 0.0, "top": [], "speech_s": 0.0}
+        speech = np.concatenate(collect_chunks(audio, chunks)[0])
+        language, probability, all_probs = self._model.detect_language(speech)
         return {
             "language": language,
             "language_probability": float(probability),
             "top": [(str(code), float(p)) for code, p in (all_probs or [])[:5]],
+            "speech_s": round(len(speech) / SAMPLE_RATE, 2),
         }

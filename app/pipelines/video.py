@@ -39,8 +39,11 @@ from app.engine.kinds import MediaKind
 from app.engine.stage import ModelSpec, Output, Pipeline, StageContext
 from app.errors import LeaseLost, StageStopped
 from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio
+from app.media.audio_streams import RULE_VERSION as AUDIO_STREAM_RULE
+from app.media.audio_streams import AudioChoice, audio_streams, choose_audio_stream
 from app.media.cues import MAX_LINE_WIDTH, build_cues, cues_from_dicts, cues_to_dicts
 from app.media.hallucination import filter_segments
+from app.media.language_vote import detect_language as vote_language
 from app.media.naming import DEFAULT_PRESET as DEFAULT_NAMING
 from app.media.naming import SubtitleNames, normalise_language, subtitle_names
 from app.media.subtitles import DEFAULT_FONT, render_bilingual_ass, render_transcript_srt, render_translation_srt
@@ -104,8 +107,33 @@ def _has_accelerator() -> bool:
 # ------------------------------------------------------------------ extract_audio
 
 
+def audio_track(options: Mapping[str, Any]) -> int | None:
+    """The audio track the person chose (``--audio-track``, the queue's menu), counted from 1; None: automatic."""
+    track = options.get("audio_track")
+    return int(track) if track else None
+
+
+def audio_choice(src: Path, options: Mapping[str, Any]) -> AudioChoice | None:
+    """The audio stream of ``src`` the extract stage decodes under these options, with all its streams (None: no audio)."""
+    return choose_audio_stream(audio_streams(src), str(options.get("source_lang") or ""), audio_track(options))
+
+
+def extract_chosen_audio(src: Path, dest: Path, options: Mapping[str, Any]) -> dict[str, Any]:
+    """Decode the audio stream :func:`audio_choice` picks for these options.
+
+    The output carries the choice (``audio_stream``: index, track, language tag, title,
+    why) for ``status --items`` and the queue.
+    """
+    choice = audio_choice(src, options)
+    info = extract_audio(src, dest, choice.stream.index if choice else None)
+    output = info.to_dict()
+    if choice is not None:
+        output["audio_stream"] = choice.to_dict()
+    return output
+
+
 class ExtractAudioStage:
-    """Decode the first audio stream to 16 kHz mono float32 on the player's timeline, in the workspace (CPU).
+    """Decode the chosen audio stream to 16 kHz mono float32 on the player's timeline, in the workspace (CPU).
 
     Not durable: its output points at a workspace file that is deleted with the item.
     """
@@ -115,15 +143,19 @@ class ExtractAudioStage:
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         # "timeline": samples sit on the player's clock (delays and holes honoured), so cues
-        # stored from the earlier stream-relative audio are redone.
-        return {"sample_rate": SAMPLE_RATE, "format": "f32le-mono", "timeline": "player"}
+        # stored from the earlier stream-relative audio are redone. The stream is chosen from
+        # the track option and the source language (with the file's content, which keys the cache).
+        source = str(options.get("source_lang") or "")
+        return {"sample_rate": SAMPLE_RATE, "format": "f32le-mono", "timeline": "player",
+                "audio_track": audio_track(options) or "auto",
+                "source_lang": normalise_language(source) if source else "auto", "stream_rule": AUDIO_STREAM_RULE}
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return None
 
     def run(self, ctx: StageContext) -> dict[str, Any]:
         ctx.check()
-        return extract_audio(ctx.item.path, ctx.workspace / AUDIO_FILE).to_dict()
+        return extract_chosen_audio(ctx.item.path, ctx.workspace / AUDIO_FILE, ctx.options)
 
 
 # --------------------------------------------------------------------- transcribe
@@ -145,7 +177,9 @@ def _compact_segment(event: Mapping[str, Any]) -> dict[str, Any]:
 class TranscribeStage:
     """faster-whisper in a model host; segments are checkpointed as they arrive.
 
-    The checkpoint (``ctx.partial``) holds the segments so far, the offset to resume
+    Without a source language set, the language is voted over windows spread across
+    the file (:mod:`app.media.language_vote`) before transcribing, not guessed from its
+    first 30 s. The checkpoint (``ctx.partial``) holds the segments so far, the offset to resume
     from (the end of the last finished segment), the language once known, and every
     read the model host made (``reads``: offset and first sample mapped). A resumed run
     passes the offset to the host, which memory-maps the audio from there on: what
@@ -169,6 +203,7 @@ class TranscribeStage:
             "model": model.identity if model else BUNDLED_ASR,
             "compute_type": asr_device()[1],
             "source_lang": normalise_language(source) if source else "auto",
+            "language_detection": "window-vote" if not source else "set",
             "vad": True,
             "beam_size": BEAM_SIZE,
             "version": TRANSCRIPT_VERSION,
@@ -192,8 +227,8 @@ class TranscribeStage:
         media_duration = extracted.get("media_duration_s")
         if not path.is_file():
             log.info("audio of %s is missing from the workspace; extracting it again", ctx.item.path.name)
-            info = extract_audio(ctx.item.path, ctx.workspace / AUDIO_FILE)
-            path, media_duration = info.path, info.media_duration_s
+            info = extract_chosen_audio(ctx.item.path, ctx.workspace / AUDIO_FILE, ctx.options)
+            path, media_duration = Path(info["path"]), info["media_duration_s"]
         return path, media_duration
 
     def run(self, ctx: StageContext) -> dict[str, Any]:
@@ -208,11 +243,12 @@ class TranscribeStage:
         language = normalise_language(forced) if forced else state.get("language")
         probability = 1.0 if forced else float(state.get("language_probability", 0.0))
         offset = float(state.get("offset", 0.0))
+        votes: list[dict[str, Any]] = list(state.get("language_votes", []))
         lost: list[LeaseLost] = []
 
         def checkpoint() -> None:
             ctx.save_partial({"segments": segments, "reads": reads, "offset": offset, "language": language,
-                              "language_probability": probability})
+                              "language_probability": probability, "language_votes": votes})
 
         def on_event(event: Mapping[str, Any]) -> bool:
             # Runs while the host streams: an exception here would leave the pipe mid-call,
@@ -235,6 +271,13 @@ class TranscribeStage:
             return not ctx.should_stop()
 
         client = ctx.model(self.model_spec(ctx.options))
+        if language is None:
+            # Voted over windows spread across the file, not the first 30 s; kept in the
+            # checkpoint, so a resumed transcription keeps the language it started with.
+            vote = vote_language(audio, lambda start, length: client.call("detect_language", str(audio), start, length))
+            language, probability, votes = vote.language, vote.probability, list(vote.windows)
+            checkpoint()
+            ctx.check()
         try:
             client.call("transcribe", str(audio), offset, language, on_event=on_event)
         except StageStopped:
@@ -243,11 +286,11 @@ class TranscribeStage:
             raise
         if lost:
             raise lost[0]
-        return self._result(segments, reads, language, probability, duration, media_duration)
+        return self._result(segments, reads, language, probability, votes, duration, media_duration)
 
     @staticmethod
     def _result(segments: list[dict[str, Any]], reads: list[dict[str, Any]], language: str | None, probability: float,
-                duration: float, media_duration: float | None) -> dict[str, Any]:
+                votes: list[dict[str, Any]], duration: float, media_duration: float | None) -> dict[str, Any]:
         filtered = filter_segments(segments)
         # Cues must lie inside what a player shows: the shorter of the container and its audio.
         limit = min(duration, media_duration) if media_duration else duration
@@ -255,6 +298,7 @@ class TranscribeStage:
         output: dict[str, Any] = {
             "language": language,
             "language_probability": round(probability, 4),
+            "language_votes": votes,
             "duration_s": round(limit, 3),
             "reads": reads,
             "segments": [{"start": s["start"], "end": s["end"], "text": s["text"]} for s in filtered.kept],

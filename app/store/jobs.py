@@ -7,16 +7,45 @@ from typing import Any, Collection, Sequence
 
 from sqlalchemy import Connection, and_, delete, func, insert, select, update
 
-from app.errors import NotFound
+from app.errors import ItemNotChangeable, NotFound
 from app.store.database import Database, dumps, loads
-from app.store.records import ItemView, JobSummary, NewItem
-from app.store.states import SETTLED_ITEMS, UNFINISHED_ITEMS, ItemState, JobState, JobStatus, StageState
-from app.store.tables import items, jobs, results, stages
+from app.store.records import ITEM_FACTS, ItemSource, ItemView, JobSummary, NewItem, NewStage
+from app.store.states import SETTLED_ITEMS, UNFINISHED_ITEMS, ItemState, JobState, JobStatus, StageState, StepState
+from app.store.tables import items, jobs, results, stages, steps
 from app.store.transitions import is_paused_all, set_paused_all, stop_unfinished
 
 log = logging.getLogger(__name__)
 
 ROLLING_JOB_OWNER = "watch"
+#: Placement steps whose outcome is known: an item with only these may be planned again.
+SETTLED_STEPS = (StepState.SUCCEEDED, StepState.SKIPPED)
+
+
+def _planned_stage_values(planned: Sequence[NewStage], now: float) -> list[dict[str, Any]]:
+    """Column values of a plan's stage rows: cached stages succeeded, the first other one queued, the rest waiting."""
+    out, first_open = [], True
+    for stage in planned:
+        reused = stage.reused_output is not None
+        if reused:
+            status = StageState.SUCCEEDED
+        elif first_open:
+            status, first_open = StageState.QUEUED, False
+        else:
+            status = StageState.WAITING
+        out.append({"status": status, "gpu_mb": stage.gpu_mb, "model_key": stage.model_key,
+                    "fingerprint": stage.fingerprint, "output": dumps(stage.reused_output) if reused else None,
+                    "reused": int(reused), "progress": 1.0 if reused else 0.0, "finished_at": now if reused else None,
+                    "updated_at": now})
+    return out
+
+
+def _reopen_failed_jobs(conn: Connection, item_ids: Sequence[int], now: float) -> None:
+    """The failed jobs of items queued again become ready (a job whose scan was cut short stays failed)."""
+    job_ids = conn.execute(select(items.c.job_id).where(items.c.id.in_(list(item_ids))).distinct()).scalars().all()
+    conn.execute(
+        update(jobs).where(jobs.c.id.in_(job_ids), jobs.c.state == JobState.FAILED, jobs.c.error_code != "scan_interrupted")
+        .values(state=JobState.READY, error_code=None, error=None, updated_at=now)
+    )
 
 
 class JobRepo:
@@ -80,23 +109,9 @@ class JobRepo:
                 ).inserted_primary_key[0]
                 if item.skip_reason:
                     continue
-                first_open = True
-                for stage in item.stages:
-                    reused = stage.reused_output is not None
-                    if reused:
-                        stage_status = StageState.SUCCEEDED
-                    elif first_open:
-                        stage_status, first_open = StageState.QUEUED, False
-                    else:
-                        stage_status = StageState.WAITING
-                    conn.execute(
-                        insert(stages).values(
-                            item_id=item_id, job_id=job_id, idx=stage.idx, name=stage.name, status=stage_status,
-                            gpu_mb=stage.gpu_mb, model_key=stage.model_key, fingerprint=stage.fingerprint,
-                            output=dumps(stage.reused_output) if reused else None, reused=int(reused),
-                            progress=1.0 if reused else 0.0, finished_at=now if reused else None, updated_at=now,
-                        )
-                    )
+                for stage, values in zip(item.stages, _planned_stage_values(item.stages, now)):
+                    conn.execute(insert(stages).values(item_id=item_id, job_id=job_id, idx=stage.idx, name=stage.name,
+                                                       **values))
 
     def finish_creating(self, job_id: int, scan_report: dict[str, Any]) -> None:
         """``creating`` → ``ready``: only now can the scheduler see the job's items."""
@@ -176,12 +191,61 @@ class JobRepo:
                         crash_claims=None, updated_at=now)
             )
             conn.execute(update(items).where(items.c.id.in_(ids)).values(status=ItemState.PENDING, error_code=None, error=None, updated_at=now))
-            job_ids = conn.execute(select(items.c.job_id).where(items.c.id.in_(ids)).distinct()).scalars().all()
-            conn.execute(
-                update(jobs).where(jobs.c.id.in_(job_ids), jobs.c.state == JobState.FAILED, jobs.c.error_code != "scan_interrupted")
-                .values(state=JobState.READY, error_code=None, error=None, updated_at=now)
-            )
+            _reopen_failed_jobs(conn, ids, now)
             return len(ids)
+
+    def item_source(self, item_id: int) -> ItemSource:
+        """The item's file and the options its stages run with (NotFound for an unknown id)."""
+        with self.db.read() as conn:
+            row = conn.execute(
+                select(items, jobs.c.options.label("job_options")).join(jobs, jobs.c.id == items.c.job_id)
+                .where(items.c.id == item_id)
+            ).mappings().first()
+        if row is None:
+            raise NotFound(f"no item {item_id}")
+        return ItemSource(id=row["id"], job_id=row["job_id"], path=row["path"], kind=row["kind"], size=row["size"],
+                          mtime_ns=row["mtime_ns"], sha256=row["sha256"], status=ItemState(row["status"]),
+                          job_options=loads(row["job_options"]) or {}, overrides=loads(row["options"]) or {})
+
+    def replan_item(self, item_id: int, overrides: dict[str, Any], planned: Sequence[NewStage]) -> None:
+        """Run the item again under new per-item options: its stages get the new plan's fingerprints and start over.
+
+        Stages the plan could take from the cache stay succeeded; every other stage is
+        reset (checkpoint, attempts and errors dropped) and a stage running now loses its
+        claim (the generation moves on), so its worker writes nothing more. The item's
+        settled placement steps are forgotten so ``place`` plans afresh (what Sidecar
+        wrote stays known as its own, so it may be replaced). Refused for a skipped item
+        (there is nothing planned to redo) and while a placement awaits a decision or is
+        under way (its outcome must be settled first).
+        """
+        now = self.db.now()
+        with self.db.write() as conn:
+            status = conn.execute(select(items.c.status).where(items.c.id == item_id)).scalar()
+            if status is None:
+                raise NotFound(f"no item {item_id}")
+            if status == ItemState.SKIPPED:
+                raise ItemNotChangeable("this file was skipped, so there is nothing to redo; add it again to process it",
+                                        code="item_skipped")
+            unsettled = conn.execute(
+                select(steps.c.id).where(steps.c.item_id == item_id, steps.c.state.not_in(SETTLED_STEPS)).limit(1)
+            ).first()
+            if status == ItemState.REVIEW or unsettled is not None:
+                raise ItemNotChangeable("a subtitle of this file is being placed or awaits your decision in Review; "
+                                        "settle that first")
+            conn.execute(delete(steps).where(steps.c.item_id == item_id))
+            for stage, values in zip(planned, _planned_stage_values(planned, now)):
+                conn.execute(
+                    update(stages).where(stages.c.item_id == item_id, stages.c.idx == stage.idx).values(
+                        **values, partial=None, attempt=0, failures=0, retry_at=None, lease_owner=None,
+                        lease_expires_at=None, claim_generation=stages.c.claim_generation + 1, note=None,
+                        error_code=None, error=None, started_at=None, crash_claims=None,
+                    )
+                )
+            all_reused = all(s.reused_output is not None for s in planned)
+            conn.execute(update(items).where(items.c.id == item_id).values(
+                status=ItemState.COMPLETED if all_reused else ItemState.PENDING, error_code=None, error=None,
+                result=None, options=dumps(overrides) if overrides else None, updated_at=now))
+            _reopen_failed_jobs(conn, [item_id], now)
 
     def summaries(self, job_id: int | None = None, *, ids: Collection[int] | None = None) -> list[JobSummary]:
         """Every job, one (``job_id``, NotFound if missing) or those of ``ids`` that still exist."""
@@ -253,6 +317,7 @@ class JobRepo:
                 for s in conn.execute(sq).mappings():
                     if s["item_id"] not in current and s["status"] != StageState.SUCCEEDED:
                         current[s["item_id"]] = s
+                facts = self._facts(conn, ids)
         out = []
         for r in rows:
             s = current.get(r["id"])
@@ -265,7 +330,24 @@ class JobRepo:
                 error_code=r["error_code"] or (s["error_code"] if s else None),
                 error=r["error"] or (s["error"] if s else None) or r["skip_reason"],
                 result=r["result"], attempts=int(s["attempt"]) if s else 0, detail=loads(r["result_detail"]) or {},
+                facts=facts.get(r["id"], {}),
             ))
+        return out
+
+    @staticmethod
+    def _facts(conn: Connection, item_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+        """ITEM_FACTS from the items' finished stages (SQLite's json_extract: no stage output is loaded whole)."""
+        columns = [func.json_extract(stages.c.output, f"$.{key}").label(key) for key in ITEM_FACTS]
+        q = (select(stages.c.item_id, *columns)
+             .where(stages.c.item_id.in_(list(item_ids)), stages.c.status == StageState.SUCCEEDED,
+                    stages.c.output.is_not(None))
+             .order_by(stages.c.item_id, stages.c.idx))
+        out: dict[int, dict[str, Any]] = {}
+        for row in conn.execute(q).mappings():
+            for key in ITEM_FACTS:
+                value = row[key]
+                if value is not None:
+                    out.setdefault(row["item_id"], {})[key] = loads(value) if isinstance(value, str) and value[:1] in "{[" else value
         return out
 
     def known_sha256(self, path: str, size: int, mtime_ns: int) -> str | None:

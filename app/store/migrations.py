@@ -154,11 +154,18 @@ V10_ITEM_RESULT_DETAIL = [
     "ALTER TABLE items ADD COLUMN result_detail TEXT",
 ]
 
+V11_ITEM_OPTIONS = [
+    # A person's choice for one item that overrides its job's frozen options (the queue's
+    # "Audio track" menu): a JSON object merged over jobs.options when a stage is claimed.
+    "ALTER TABLE items ADD COLUMN options TEXT",
+]
+
 Migration = Sequence[str] | Callable[[Connection], None]
 
 MIGRATIONS: list[Migration] = [V1_JOBS_ITEMS_STAGES, V2_STEPS_AND_REVIEW, SEARCH_INDEX_SCHEMA, V4_CURRENT_CONTENT_AND_WATCHES,
                                V5_ITEMS_BY_CONTENT, V6_JOB_CHANGE_COUNTER, V7_SKIPPED_ROWS_KEEP_CONTENT,
-                               V8_ENGINE_CRASHES, V9_PERSON_REVISIONS, V10_ITEM_RESULT_DETAIL]
+                               V8_ENGINE_CRASHES, V9_PERSON_REVISIONS, V10_ITEM_RESULT_DETAIL,
+                               V11_ITEM_OPTIONS]
 
 
 def schema_version(conn: Connection) -> int:

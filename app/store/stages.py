@@ -110,7 +110,7 @@ class StageRepo:
             item = conn.execute(select(items).where(items.c.id == row["item_id"])).mappings().one()
             conn.execute(update(items).where(items.c.id == item["id"]).values(status=ItemState.RUNNING, updated_at=now))
             job = conn.execute(select(jobs.c.options, jobs.c.folder).where(jobs.c.id == row["job_id"])).one()
-            options = loads(job.options) or {}
+            options = {**(loads(job.options) or {}), **(loads(item["options"]) or {})}  # the item's own choices win
             inputs = {
                 r.name: loads(r.output) or {}
                 for r in conn.execute(
