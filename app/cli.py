@@ -197,7 +197,7 @@ def cmd_status(args: argparse.Namespace, lib: Library) -> int:
         if args.items or args.job is not None:
             entry["items"] = [
                 {"id": i.id, "path": i.path, "kind": i.kind, "status": i.status, "stage": i.stage,
-                 "error_code": i.error_code, "error": i.error, "result": i.result}
+                 "error_code": i.error_code, "error": i.error, "result": i.result, "notes": list(i.notes)}
                 for i in lib.items(j.id)
             ]
         out.append(entry)

@@ -258,7 +258,7 @@ class JobRepo:
                 stage=s["name"] if s else None, progress=float(s["progress"]) if s else (1.0 if status == ItemState.COMPLETED else 0.0),
                 error_code=r["error_code"] or (s["error_code"] if s else None),
                 error=r["error"] or (s["error"] if s else None) or r["skip_reason"],
-                result=r["result"], attempts=int(s["attempt"]) if s else 0,
+                result=r["result"], attempts=int(s["attempt"]) if s else 0, notes=tuple(loads(r["notes"]) or ()),
             ))
         return out
 

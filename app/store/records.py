@@ -68,6 +68,7 @@ class ItemView:
     error: str | None
     result: str | None
     attempts: int
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -215,6 +215,11 @@ class StageRepo:
                 conn.execute(insert(results).values(sha256=claim.item_sha256, stage=claim.name, fingerprint=fp, output=dumps(output), created_at=now))
             if output.get("item_result"):
                 conn.execute(update(items).where(items.c.id == claim.item_id).values(result=str(output["item_result"])))
+            if output.get("item_note"):
+                notes = loads(conn.execute(select(items.c.notes).where(items.c.id == claim.item_id)).scalar()) or []
+                if output["item_note"] not in notes:
+                    notes.append(str(output["item_note"]))
+                    conn.execute(update(items).where(items.c.id == claim.item_id).values(notes=dumps(notes)))
             nxt = conn.execute(
                 select(stages.c.id).where(stages.c.item_id == claim.item_id, stages.c.idx > claim.idx, stages.c.status != StageState.SUCCEEDED)
                 .order_by(stages.c.idx).limit(1)

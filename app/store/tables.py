@@ -27,6 +27,7 @@ items = Table(
     Column("mtime_ns", Integer), Column("sha256", Text), Column("revision", Integer),
     Column("status", Text), Column("skip_reason", Text), Column("result", Text),
     Column("error_code", Text), Column("error", Text), Column("updated_at", Float), Column("removed", Integer),
+    Column("notes", Text),
 )
 
 current_items = Table(
