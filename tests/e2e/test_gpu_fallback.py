@@ -17,6 +17,7 @@ import pytest
 
 from app.media.audio import SAMPLE_RATE
 from app.pipelines import video
+from app.settings import Settings
 from app.store.records import ItemView
 from tests.media import MediaFactory, media_duration
 from tests.video_jobs import (
@@ -92,3 +93,17 @@ def test_another_error_on_the_cpu_fails_with_its_own_code(media: MediaFactory, t
     assert (item.status, item.error_code, item.notes) == ("failed", "runtime_error", ())
     assert "unsupported model format" in (item.error or "")
     assert not [p for p in folder.iterdir() if p.name != CLIP]
+
+
+def test_on_a_gpu_the_whisper_and_translator_specs_have_cpu_copies(data_dir: Path, monkeypatch: pytest.MonkeyPatch
+                                                                     ) -> None:
+    pipeline = video.video_pipeline(data_dir, Settings(target_lang="de"))
+    transcribe, translate = pipeline.stages[1], pipeline.stages[2]
+    opts = {"target_lang": "de"}
+    monkeypatch.setattr(video, "asr_device", lambda: ("cpu", "int8"))
+    assert transcribe.model_spec(opts).on_cpu() is None and translate.model_spec(opts).on_cpu() is None
+    monkeypatch.setattr(video, "asr_device", lambda: ("cuda", "float16"))
+    whisper, llm = transcribe.model_spec(opts), translate.model_spec(opts)
+    assert whisper.memory_mb > 0 and llm.memory_mb > 0
+    assert (dict(whisper.on_cpu().params)["device"], dict(whisper.on_cpu().params)["compute_type"]) == ("cpu", "int8")
+    assert dict(llm.on_cpu().params)["device"] == "cpu" and llm.on_cpu().memory_mb == 0
