@@ -1,6 +1,6 @@
 """A long film through Sidecar: wall time against bare faster-whisper, peak memory, and a kill at ~60 %.
 
-    .venv/bin/python bench/long_film.py [--minutes 30] [--quick] [--kill-at 0.6] [--keep DIR]
+    .venv/bin/python bench/long_film.py [--minutes 30] [--quick] [--kill-at 0.6] [--keep DIR] [--sidecar-only]
 
 Builds a ``--minutes`` long video (``--quick``: 5 minutes): every minute starts with three
 of ten espeak-ng sentences (~18 s of speech) followed by silence, the minutes assembled with
@@ -255,36 +255,41 @@ def _memory_lines(title: str, tree: Tree) -> list[str]:
     return lines
 
 
-def report(minutes: int, film: Path, clean: dict, bare_s: float, bare_tree: Tree, resumed: dict) -> str:
+def report(film: Path, clean: dict, bare: tuple[float, Tree] | None, resumed: dict | None) -> str:
     duration = _film_seconds(film)
     out = clean["output"]
     lines = [f"film: {film.name}, {duration / 60:.1f} min, {len(out['segments'])} segments, {len(out['cues'])} cues",
              "", "wall time",
              f"  sidecar add                      {clean['add_s']:8.1f} s",
-             f"  sidecar run --until-idle         {clean['run_s']:8.1f} s",
-             f"  bare faster-whisper              {bare_s:8.1f} s",
-             f"  ratio run / bare                 {clean['run_s'] / bare_s:8.2f}",
-             "", "memory (VmHWM per process)"]
-    lines += _memory_lines("sidecar run --until-idle", clean["tree"])
-    lines += _memory_lines("bare faster-whisper", bare_tree)
+             f"  sidecar run --until-idle         {clean['run_s']:8.1f} s"]
+    if bare is not None:
+        lines += [f"  bare faster-whisper              {bare[0]:8.1f} s",
+                  f"  ratio run / bare                 {clean['run_s'] / bare[0]:8.2f}"]
+    lines += ["", "memory (VmHWM per process)"] + _memory_lines("sidecar run --until-idle", clean["tree"])
+    if bare is not None:
+        lines += _memory_lines("bare faster-whisper", bare[1])
+    if resumed is not None:
+        lines += ["", "kill -9 at the mark, then run again", *_resume_lines(duration, out, resumed)]
+    return "\n".join(lines)
+
+
+def _resume_lines(duration: float, clean_output: dict, resumed: dict) -> list[str]:
     checkpoint, final = resumed["checkpoint"], resumed["output"]
     new_reads = final["reads"][len(checkpoint["reads"]):]
     first = new_reads[0] if new_reads else None
-    lines += ["", "kill -9 at the mark, then run again",
-              f"  killed after                     {resumed['killed_after_s']:8.1f} s",
-              f"  checkpoint offset                {checkpoint['offset']:8.2f} s "
-              f"({checkpoint['offset'] / duration:.0%} of the audio, {len(checkpoint['segments'])} segments)",
-              f"  first read after the restart     {first['offset']:8.2f} s (sample {first['first_sample']})"
-              if first else "  no read after the restart (nothing left to transcribe)",
-              f"  reads after the restart          {len(new_reads):8d}",
-              f"  audio read after the restart     {duration - first['offset'] if first else 0.0:8.1f} s "
-              f"of {duration:.1f} s",
-              f"  resumed at the checkpoint        {'yes' if first and first['offset'] == checkpoint['offset'] else 'NO'}",
-              f"  run after the restart            {resumed['run_s']:8.1f} s",
-              f"  cues: clean {len(out['cues'])}, killed and resumed {len(final['cues'])}"]
-    lines += _memory_lines("the killed run", resumed["killed_tree"])
-    lines += _memory_lines("the resumed run", resumed["tree"])
-    return "\n".join(lines)
+    lines = [f"  killed after                     {resumed['killed_after_s']:8.1f} s",
+             f"  checkpoint offset                {checkpoint['offset']:8.2f} s "
+             f"({checkpoint['offset'] / duration:.0%} of the audio, {len(checkpoint['segments'])} segments)",
+             f"  first read after the restart     {first['offset']:8.2f} s (sample {first['first_sample']})"
+             if first else "  no read after the restart (nothing left to transcribe)",
+             f"  reads after the restart          {len(new_reads):8d}",
+             f"  audio read after the restart     {duration - first['offset'] if first else 0.0:8.1f} s "
+             f"of {duration:.1f} s",
+             f"  resumed at the checkpoint        {'yes' if first and first['offset'] == checkpoint['offset'] else 'NO'}",
+             f"  run after the restart            {resumed['run_s']:8.1f} s",
+             f"  cues: clean {len(clean_output['cues'])}, killed and resumed {len(final['cues'])}"]
+    return lines + _memory_lines("the killed run", resumed["killed_tree"]) + _memory_lines("the resumed run",
+                                                                                        resumed["tree"])
 
 
 def main() -> int:
@@ -293,6 +298,8 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="a 5-minute film")
     parser.add_argument("--kill-at", type=float, default=0.6, help="share of the audio transcribed before the kill")
     parser.add_argument("--keep", type=Path, help="work here and keep everything (default: a temporary folder)")
+    parser.add_argument("--sidecar-only", action="store_true",
+                        help="only Sidecar's run and its memory (no bare run, no kill): for very long films")
     args = parser.parse_args()
     minutes = 5 if args.quick else args.minutes
     with tempfile.TemporaryDirectory(prefix="sidecar-long-film-") as tmp:
@@ -302,10 +309,12 @@ def main() -> int:
         print(f"built {film.name} in {time.perf_counter() - started:.1f} s", flush=True)
         clean = sidecar_run(film, work / "clean")
         print(f"sidecar: {clean['run_s']:.1f} s", flush=True)
-        bare_s, bare_tree = bare_run(film, work / "bare.log")
-        print(f"bare: {bare_s:.1f} s", flush=True)
-        resumed = sidecar_run(film, work / "killed", kill_at=args.kill_at)
-        print(report(minutes, film, clean, bare_s, bare_tree, resumed), flush=True)
+        bare = resumed = None
+        if not args.sidecar_only:
+            bare = bare_run(film, work / "bare.log")
+            print(f"bare: {bare[0]:.1f} s", flush=True)
+            resumed = sidecar_run(film, work / "killed", kill_at=args.kill_at)
+        print(report(film, clean, bare, resumed), flush=True)
     return 0
 
 
