@@ -46,6 +46,18 @@ class ModelCrashed(TransientError):
     code = "model_crashed"
 
 
+class OutOfDeviceMemory(TransientError):
+    """A model ran out of GPU memory: the engine releases every model and retries, then falls back to the CPU."""
+
+    code = "gpu_out_of_memory"
+
+
+class OutOfMemory(SidecarError):
+    """A model ran out of memory on the GPU and again on the CPU: the file needs more memory than is free."""
+
+    code = "out_of_memory"
+
+
 class LeaseLost(SidecarError):
     """This worker no longer owns the stage (expired, reclaimed or cancelled): stop, write nothing."""
 

@@ -136,7 +136,7 @@ def item_json(item: ItemView) -> dict[str, Any]:
     words = item_words(item)
     return {"id": item.id, "path": item.path, "kind": item.kind, "status": item.status, "stage": item.stage,
             "error_code": item.error_code, "error": item.error, "result": item.result, "detail": item.detail,
-            "problem": words.problem.to_dict() if words.problem else None, "note": words.note,
+            "problem": words.problem.to_dict() if words.problem else None, "note": words.note, "notes": list(item.notes),
             **{key: item.facts.get(key) for key in ITEM_FACTS}}
 
 

@@ -14,7 +14,8 @@ for late starts and holes (:class:`_Timeline`). Cue times built from it then mat
 the picture with no time map to carry through the later stages.
 
 :func:`load_audio` reads from an offset only: a transcription resumed after a
-checkpoint at 41 min never touches the first 41 minutes again. Each read is recorded
+checkpoint at 41 min never touches the first 41 minutes again. It can read a window
+too, which is how Whisper gets a film: a few minutes at a time. Each read is recorded
 in :data:`READS` (per process) so tests can prove it.
 """
 
@@ -240,16 +241,19 @@ def audio_duration(path: Path) -> float:
     return Path(path).stat().st_size // _DTYPE.itemsize / SAMPLE_RATE
 
 
-def load_audio(path: Path | str, offset_s: float = 0.0) -> np.ndarray:
-    """Samples from ``offset_s`` to the end, memory-mapped: earlier audio is never read.
+def load_audio(path: Path | str, offset_s: float = 0.0, duration_s: float | None = None) -> np.ndarray:
+    """Samples from ``offset_s`` on (to the end, or ``duration_s`` of them), memory-mapped: other audio is never read.
 
     Returns a read-only float32 array (a view on the file's pages); an offset at or
-    past the end gives an empty array.
+    past the end gives an empty array. Reading a film in windows keeps the pages it
+    maps, and so the reader's memory, the same for any length.
     """
     path = Path(path)
     total = path.stat().st_size // _DTYPE.itemsize
     first = min(total, max(0, int(round(offset_s * SAMPLE_RATE))))
     count = total - first
+    if duration_s is not None:
+        count = min(count, max(0, int(round(duration_s * SAMPLE_RATE))))
     READS.append(AudioRead(str(path), first, count))
     if count == 0:
         return np.zeros(0, dtype=np.float32)

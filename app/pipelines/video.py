@@ -391,8 +391,10 @@ class TranslateStage:
         backend = self.backend(options)
         if backend.endpoint:
             return None  # an HTTP server holds its own model: nothing for the gate to admit
-        return ModelSpec.of(LLAMA_RUNTIME, memory_mb=backend.memory_mb if _has_accelerator() else 0,
-                            model_path=backend.model_path, preset=backend.preset, data_dir=str(self.data_dir))
+        # "device" only with a GPU: it is what lets the engine retry on the CPU when the GPU is full.
+        gpu = {"device": "cuda"} if _has_accelerator() else {}
+        return ModelSpec.of(LLAMA_RUNTIME, memory_mb=backend.memory_mb if gpu else 0, model_path=backend.model_path,
+                            preset=backend.preset, data_dir=str(self.data_dir), **gpu)
 
     def _complete_fn(self, ctx: StageContext, backend: TranslationBackend) -> CompleteFn:
         if backend.endpoint:

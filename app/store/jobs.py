@@ -331,6 +331,7 @@ class JobRepo:
                 error=r["error"] or (s["error"] if s else None) or r["skip_reason"],
                 result=r["result"], attempts=int(s["attempt"]) if s else 0, detail=loads(r["result_detail"]) or {},
                 facts=facts.get(r["id"], {}),
+                notes=tuple(loads(r["notes"]) or ()),
             ))
         return out
 

@@ -160,12 +160,18 @@ V11_ITEM_OPTIONS = [
     "ALTER TABLE items ADD COLUMN options TEXT",
 ]
 
+V12_ITEM_NOTES = [
+    # Stable codes (a JSON list) of what happened to an item besides its result, e.g.
+    # gpu_fallback_cpu when a stage ran on the CPU because the GPU ran out of memory.
+    "ALTER TABLE items ADD COLUMN notes TEXT",
+]
+
 Migration = Sequence[str] | Callable[[Connection], None]
 
 MIGRATIONS: list[Migration] = [V1_JOBS_ITEMS_STAGES, V2_STEPS_AND_REVIEW, SEARCH_INDEX_SCHEMA, V4_CURRENT_CONTENT_AND_WATCHES,
                                V5_ITEMS_BY_CONTENT, V6_JOB_CHANGE_COUNTER, V7_SKIPPED_ROWS_KEEP_CONTENT,
                                V8_ENGINE_CRASHES, V9_PERSON_REVISIONS, V10_ITEM_RESULT_DETAIL,
-                               V11_ITEM_OPTIONS]
+                               V11_ITEM_OPTIONS, V12_ITEM_NOTES]
 
 
 def schema_version(conn: Connection) -> int:

@@ -70,6 +70,7 @@ class ItemView:
     attempts: int
     detail: dict[str, Any] = field(default_factory=dict)  # what ``result`` refers to (untranslated cue numbers)
     facts: dict[str, Any] = field(default_factory=dict)  # what its stages found out (ITEM_FACTS)
+    notes: tuple[str, ...] = ()  # stable codes of what happened besides the result (gpu_fallback_cpu)
 
 
 #: Keys a stage's output may carry about its item, shown with the item (``status --items``, the queue):

@@ -217,6 +217,11 @@ class StageRepo:
                 detail = output.get("item_detail")
                 conn.execute(update(items).where(items.c.id == claim.item_id).values(
                     result=str(output["item_result"]), result_detail=dumps(detail) if detail else None))
+            if output.get("item_note"):
+                notes = loads(conn.execute(select(items.c.notes).where(items.c.id == claim.item_id)).scalar()) or []
+                if output["item_note"] not in notes:
+                    notes.append(str(output["item_note"]))
+                    conn.execute(update(items).where(items.c.id == claim.item_id).values(notes=dumps(notes)))
             nxt = conn.execute(
                 select(stages.c.id).where(stages.c.item_id == claim.item_id, stages.c.idx > claim.idx, stages.c.status != StageState.SUCCEEDED)
                 .order_by(stages.c.idx).limit(1)

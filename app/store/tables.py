@@ -28,6 +28,7 @@ items = Table(
     Column("status", Text), Column("skip_reason", Text), Column("result", Text), Column("result_detail", Text),
     Column("error_code", Text), Column("error", Text), Column("updated_at", Float), Column("removed", Integer),
     Column("options", Text),
+    Column("notes", Text),
 )
 
 current_items = Table(
