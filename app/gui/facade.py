@@ -95,7 +95,7 @@ class EngineFacade(QObject):
     reviewDecided = Signal(object)  # Review
     decisionFailed = Signal(int, str, str)  # review id, code (review_conflict…), message
     searchResults = Signal(str, list)  # query (or image path), list[dict]
-    addProgress = Signal(str, int, int)  # folder being added (as given), files identified, files found
+    addProgress = Signal(str, int, int)  # folder being added (as given), files found (total 0) or recorded, total
     addEnded = Signal(str)  # that folder's job was created, or adding it failed
     jobAdded = Signal(object)  # JobSummary
     settingsLoaded = Signal(object)  # Settings
@@ -293,7 +293,7 @@ class EngineFacade(QObject):
         self._run(lambda op: fn(library, op), done, done, lane=lane, **options)
 
     def add_paths(self, paths: Sequence[Path]) -> None:
-        """One job per path; the scan and hashing run on the slow lane, reporting ``addProgress``."""
+        """One job per path; the scan runs on the slow lane, reporting ``addProgress`` (files found, then recorded)."""
         for path in paths:
             folder = str(path)
 
