@@ -156,29 +156,28 @@ class Library:
             report["unsupported"] = {"count": len(unsupported), "kinds": sorted({e.kind for e in unsupported}),
                                      "message": "no pipeline is installed for these files; they were not added"}
         entries = [e for e in result.entries if e.kind in available]
-        batch: list[NewItem] = []
         written = 0
-        for n, entry in enumerate(entries):
-            if entry.skip_reason:
-                try:
-                    sha = skipped_sha256(self.store.jobs, self.store.current, entry.path, entry.size, entry.mtime_ns)
-                except OSError as exc:
-                    report["problems"].append({"path": str(entry.path), "code": "unreadable_file", "message": str(exc)})
-                    continue
-                batch.append(NewItem(path=str(entry.path), kind=entry.kind, size=entry.size, mtime_ns=entry.mtime_ns,
-                                     sha256=sha, skip_reason=entry.skip_reason, skip_code=entry.skip_code))
-            else:
-                known = self.store.jobs.known_sha256(str(entry.path), entry.size, entry.mtime_ns) or ""
-                batch.append(plan_item(self.store.jobs, self.pipelines[entry.kind], frozen, entry.path,
-                                       entry.size, entry.mtime_ns, known))
-            if len(batch) >= _BATCH:
+        for start in range(0, len(entries), _BATCH):
+            chunk = entries[start:start + _BATCH]
+            known = self.store.jobs.known_sha256s([(str(e.path), e.size, e.mtime_ns) for e in chunk if not e.skip_reason])
+            batch: list[NewItem] = []
+            for entry in chunk:
+                if entry.skip_reason:
+                    try:
+                        sha = skipped_sha256(self.store.jobs, self.store.current, entry.path, entry.size, entry.mtime_ns)
+                    except OSError as exc:
+                        report["problems"].append({"path": str(entry.path), "code": "unreadable_file", "message": str(exc)})
+                        continue
+                    batch.append(NewItem(path=str(entry.path), kind=entry.kind, size=entry.size, mtime_ns=entry.mtime_ns,
+                                         sha256=sha, skip_reason=entry.skip_reason, skip_code=entry.skip_code))
+                else:
+                    batch.append(plan_item(self.store.jobs, self.pipelines[entry.kind], frozen, entry.path, entry.size,
+                                           entry.mtime_ns, known.get((str(entry.path), entry.size, entry.mtime_ns), "")))
+            if batch:
                 self.store.jobs.add_items(job_id, batch, written)
-                written += len(batch)
-                batch = []
+            written += len(batch)
             if progress is not None:
-                progress(n + 1, len(entries))
-        if batch:
-            self.store.jobs.add_items(job_id, batch, written)
+                progress(start + len(chunk), len(entries))
         self.store.jobs.finish_creating(job_id, report)
         self._nudge()
         return self.status(job_id)[0]
