@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from app import __version__
+from app.add_progress import AddProgressLine
 import app.pipelines  # noqa: F401 - the CLI is the composition root: this registers the shipped media kinds
 from app.engine.kinds import ALL, MEDIA_KINDS
 from app.engine.library import JobOptions, Library
@@ -144,7 +145,8 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
     jobs, code = [], 0
     for path in args.paths:
         try:
-            job = lib.add(path, options)
+            with AddProgressLine(str(path)) as progress:
+                job = lib.add(path, options, progress=progress)
         except SidecarError as exc:
             print(f"sidecar: {path}: {exc.message} ({exc.code})", file=sys.stderr)
             code = 2

@@ -60,6 +60,8 @@ def test_a_spoken_phrase_finds_its_cue_with_start_time(tmp_path, data_dir, fast_
     lib = Library(data_dir, {"video": pipeline}, fast_config)
     try:
         lib.add(tmp_path / "videos", JobOptions(kind="video"))
+        lib.start()
+        lib.run_until_idle()  # the item hashes its content: only then is it the path's current content
         sha = hashlib.sha256(video.read_bytes()).hexdigest()
         embed = lambda texts: e5.call("embed_passages", list(texts))  # noqa: E731 - the hosted e5
         assert index_dialogue(SearchIndexWriter(lib.store.db.write), video, sha, en + zh, embed) == 6

@@ -17,7 +17,7 @@ from app.engine.config import EngineConfig
 from app.engine.gpu_gate import MemoryProbe
 from app.engine.kinds import ALL, LEFT_OUT_BY_DEFAULT, MEDIA_KINDS, ScanRules
 from app.engine.model_pool import ModelPool
-from app.engine.plan import content_sha256, plan_item, skipped_sha256
+from app.engine.plan import plan_item, skipped_sha256, with_hash_stage
 from app.engine.scan import scan
 from app.engine.scheduler import Scheduler
 from app.engine.stage import Pipeline
@@ -104,7 +104,7 @@ class Library:
                  probe: MemoryProbe | None = None, observe_step: Callable[[str, Step], None] | None = None):
         self.data_dir = data_dir
         self.config = config or EngineConfig()
-        self.pipelines = dict(pipelines)
+        self.pipelines = {kind: with_hash_stage(pipeline) for kind, pipeline in pipelines.items()}
         self.store = Store(database_path(data_dir), lease_seconds=self.config.lease_seconds, group_size=self.config.group_size)
         self._probe = probe
         self._observe_step = observe_step
@@ -145,8 +145,14 @@ class Library:
     # -- jobs ---------------------------------------------------------------------------
 
     def add(self, path: Path, options: JobOptions, owner: str | None = None,
-            progress: Callable[[int, int], None] | None = None) -> JobSummary:
-        """Create a job: scan once, identify every file, write all rows, then make it visible."""
+            progress: Callable[[int, int | None], None] | None = None) -> JobSummary:
+        """Create a job: scan once, record every file as the scan saw it, write all rows, then make it visible.
+
+        No file is read here (a library on a NAS would take hours): each item hashes its
+        content in its own first stage, except a file version Sidecar identified before,
+        whose recorded hash is reused. ``progress`` hears ``(found, None)`` while the
+        folder is walked, then ``(recorded, total)``.
+        """
         path = Path(path).expanduser().absolute()
         if not path.exists():
             raise SidecarError(f"{path} does not exist", code="folder_missing")
@@ -156,38 +162,35 @@ class Library:
         frozen = {**options.as_dict(), "models": frozen_models(self.data_dir)}
         job_id = self.store.jobs.create(str(path), frozen, owner)
         result = scan(path, recursive=not options.top_level, kinds=kinds, rules=ScanRules(options.left_out),
-                      options=frozen)
+                      options=frozen, on_found=None if progress is None else lambda found: progress(found, None))
         report = result.report()
         unsupported = [e for e in result.entries if e.kind not in available]
         if unsupported:
             report["unsupported"] = {"count": len(unsupported), "kinds": sorted({e.kind for e in unsupported}),
                                      "message": "no pipeline is installed for these files; they were not added"}
         entries = [e for e in result.entries if e.kind in available]
-        batch: list[NewItem] = []
         written = 0
-        for n, entry in enumerate(entries):
-            try:
+        for start in range(0, len(entries), _BATCH):
+            chunk = entries[start:start + _BATCH]
+            known = self.store.jobs.known_sha256s([(str(e.path), e.size, e.mtime_ns) for e in chunk if not e.skip_reason])
+            batch: list[NewItem] = []
+            for entry in chunk:
                 if entry.skip_reason:
-                    sha = skipped_sha256(self.store.jobs, self.store.current, entry.path, entry.size, entry.mtime_ns)
+                    try:
+                        sha = skipped_sha256(self.store.jobs, self.store.current, entry.path, entry.size, entry.mtime_ns)
+                    except OSError as exc:
+                        report["problems"].append({"path": str(entry.path), "code": "unreadable_file", "message": str(exc)})
+                        continue
+                    batch.append(NewItem(path=str(entry.path), kind=entry.kind, size=entry.size, mtime_ns=entry.mtime_ns,
+                                         sha256=sha, skip_reason=entry.skip_reason, skip_code=entry.skip_code))
                 else:
-                    sha = content_sha256(self.store.jobs, entry.path, entry.size, entry.mtime_ns)
-            except OSError as exc:
-                report["problems"].append({"path": str(entry.path), "code": "unreadable_file", "message": str(exc)})
-                continue
-            if entry.skip_reason:
-                batch.append(NewItem(path=str(entry.path), kind=entry.kind, size=entry.size, mtime_ns=entry.mtime_ns,
-                                     sha256=sha, skip_reason=entry.skip_reason, skip_code=entry.skip_code))
-            else:
-                batch.append(plan_item(self.store.jobs, self.pipelines[entry.kind], frozen, entry.path,
-                                       entry.size, entry.mtime_ns, sha))
-            if len(batch) >= _BATCH:
+                    batch.append(plan_item(self.store.jobs, self.pipelines[entry.kind], frozen, entry.path, entry.size,
+                                           entry.mtime_ns, known.get((str(entry.path), entry.size, entry.mtime_ns), "")))
+            if batch:
                 self.store.jobs.add_items(job_id, batch, written)
-                written += len(batch)
-                batch = []
+            written += len(batch)
             if progress is not None:
-                progress(n + 1, len(entries))
-        if batch:
-            self.store.jobs.add_items(job_id, batch, written)
+                progress(start + len(chunk), len(entries))
         self.store.jobs.finish_creating(job_id, report)
         self._nudge()
         return self.status(job_id)[0]

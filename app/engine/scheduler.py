@@ -24,6 +24,7 @@ from app.engine.gpu_gate import GpuGate, MemoryProbe, NvmlProbe
 from app.engine.instances import InstanceLock
 from app.engine.model_pool import ModelPool
 from app.engine.placement import cleanup_stray_temps
+from app.engine.plan import HashStage, reused_after_hash
 from app.engine.stage import Pipeline, Stage
 from app.errors import LeaseLost, NeedsReview, OutOfDeviceMemory, OutOfMemory, SidecarError, StageStopped
 from app.paths import item_workspace, workspace_root
@@ -210,10 +211,14 @@ class Scheduler:
             self._check_source(claim)
             workspace.mkdir(parents=True, exist_ok=True)
             self._prewarm_next(claim, pipeline)
-            output = self._run_stage(pipeline.stages[claim.idx], ctx)
+            stage = pipeline.stages[claim.idx]
+            output = self._run_stage(stage, ctx)
             if ctx.lost.is_set():
                 raise LeaseLost("claim lost while the stage ran")
-            if self.store.stages.complete_stage(claim, output):
+            identified = output["sha256"] if isinstance(stage, HashStage) else None
+            reused = (reused_after_hash(self.store.jobs, pipeline, self.store.stages.fingerprints(claim.item_id), identified)
+                      if identified else None)
+            if self.store.stages.complete_stage(claim, output, identified=identified, reused=reused):
                 shutil.rmtree(workspace, ignore_errors=True)
         except StageStopped:
             self._settle(self.store.stages.release_stage, claim)

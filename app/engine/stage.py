@@ -20,7 +20,7 @@ from app.ml.spec import ModelSpec
 
 @dataclass(frozen=True)
 class ItemRef:
-    """The item a stage works on, as it was identified at scan time."""
+    """The item a stage works on, as the scan saw it; ``sha256`` is ``""`` until its hash stage has read the content."""
 
     id: int
     job_id: int

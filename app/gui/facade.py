@@ -103,7 +103,7 @@ class EngineFacade(QObject):
     subtitlesFailed = Signal(str, str, str)  # video path, code (no_subtitles, item_busy, changed_on_disk…), message
     reviewEvidence = Signal(object, dict)  # ReviewEvidence of the review last asked for, {"ours"/"theirs": QImage}
     searchResults = Signal(str, list)  # query (or image path), list[dict]
-    addProgress = Signal(str, int, int)  # folder being added (as given), files identified, files found
+    addProgress = Signal(str, int, int)  # folder being added (as given), files found (total 0) or recorded, total
     addEnded = Signal(str)  # that folder's job was created, or adding it failed
     jobAdded = Signal(object)  # JobSummary
     settingsLoaded = Signal(object)  # Settings
@@ -302,7 +302,7 @@ class EngineFacade(QObject):
         self._run(lambda op: fn(library, op), done, done, lane=lane, **options)
 
     def add_paths(self, paths: Sequence[Path], settings: Settings | None = None) -> None:
-        """One job per path; the scan and hashing run on the slow lane, reporting ``addProgress``.
+        """One job per path; the scan runs on the slow lane, reporting ``addProgress`` (files found, then recorded).
 
         ``settings``: use these rather than the saved file (a save of them may still be on its way).
         """

@@ -130,7 +130,6 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage("Starting the engine…")
         self.add_progress = QProgressBar(self)
         self.add_progress.setMaximumWidth(220)
-        self.add_progress.setFormat("Identifying files: %v / %m")
         self.add_progress.hide()
         self.statusBar().addPermanentWidget(self.add_progress)
         self._adding: set[str] = set()
@@ -219,8 +218,13 @@ class MainWindow(QMainWindow):
 
     @Slot(str, int, int)
     def _add_progress(self, folder: str, done: int, total: int) -> None:
-        """A folder being added: how many of its files are identified (hashed and planned) so far."""
-        self.add_progress.setRange(0, max(1, total))
+        """A folder being added: media files found while it is walked (``total`` 0: not known yet), then recorded."""
+        if total:
+            self.add_progress.setFormat("Recording files: %v / %m")
+            self.add_progress.setRange(0, total)
+        else:
+            self.add_progress.setFormat("Finding files: %v found")
+            self.add_progress.setRange(0, max(1, done))
         self.add_progress.setValue(done)
         self.add_progress.setToolTip(folder)
         self._adding.add(folder)
