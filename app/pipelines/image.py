@@ -44,7 +44,7 @@ from app.engine.kinds import MediaKind
 from app.engine.stage import ModelClient, ModelSpec, Output, Pipeline, StageContext
 from app.errors import SidecarError
 from app.media.describe import build_document, path_tokens, zero_shot_tags
-from app.media.images import read_exif
+from app.media.images import PHONE_EXTENSIONS, RAW_EXTENSIONS, read_exif
 from app.ml.index_models import OCR_SPEC, TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualModel, job_visual_model
 from app.ml.ocr_runtime import rapidocr_model_id
 from app.settings import Settings
@@ -262,7 +262,7 @@ def _configured_pipeline(data_dir: Path, settings: Settings) -> Pipeline:
 
 KIND = MediaKind(
     name="image",
-    extensions=frozenset(".jpg .jpeg .png .webp .gif .bmp .tif .tiff".split()),
+    extensions=frozenset(".jpg .jpeg .png .webp .gif .bmp .tif .tiff".split()) | PHONE_EXTENSIONS | RAW_EXTENSIONS,
     label="Images",
     search_kind="image",
     pipeline=_configured_pipeline,
