@@ -32,6 +32,7 @@ from app import __version__  # noqa: E402
 from tests.media import SHORT_ENGLISH_TEXT, mux, speak  # noqa: E402
 from PIL import Image  # noqa: E402
 
+import app.media.images  # noqa: E402, F401 - registers pillow-heif with Pillow, which writes the HEIC photo
 from tests.rendered_images import render_text_image, write_dng  # noqa: E402
 
 WINDOWS = sys.platform == "win32"
