@@ -4,7 +4,9 @@ Results follow the query as it is typed (after a short pause in typing); the fac
 shows only the newest query's answer, so a slow search for an older prefix never
 replaces it. Images come back as a thumbnail grid. Thumbnails are decoded and scaled on a
 thread pool with ``QImageReader`` (a ``QImage`` may be built off the GUI thread, a
-``QPixmap`` may not), so a grid of large photos never stalls the window. Dialogue
+``QPixmap`` may not), so a grid of large photos never stalls the window; what Qt has no
+reader for (HEIC, AVIF, camera raw files) goes through the engine's own image loader
+(:func:`app.media.images.open_image`), as OCR and CLIP saw it. Dialogue
 hits are lines with their time; double-click opens the video at that time with a
 player that takes a start time (mpv, VLC) or else opens the file and says the time.
 """
@@ -21,7 +23,9 @@ from PySide6.QtGui import QDesktopServices, QIcon, QImage, QImageReader, QPixmap
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget, QListWidgetItem, QPushButton,
                                QSplitter, QVBoxLayout, QWidget)
 
+from app.errors import MediaError
 from app.gui.facade import EngineFacade
+from app.media.images import open_image
 
 log = logging.getLogger(__name__)
 
@@ -54,9 +58,19 @@ class _ThumbTask(QRunnable):
             reader.setScaledSize(size.scaled(THUMB, Qt.AspectRatioMode.KeepAspectRatio))
         image = reader.read()
         if image.isNull():
-            log.info("no thumbnail for %s: %s", self.path, reader.errorString())
-            return
-        self.signals.ready.emit(self.path, image)
+            image = self._from_pillow(reader.errorString())
+        if image is not None:
+            self.signals.ready.emit(self.path, image)
+
+    def _from_pillow(self, qt_error: str) -> QImage | None:
+        try:
+            picture = open_image(self.path)
+        except MediaError as exc:
+            log.info("no thumbnail for %s: %s; %s", self.path, qt_error, exc.message)
+            return None
+        picture.thumbnail((THUMB.width(), THUMB.height()))
+        data = picture.tobytes()
+        return QImage(data, picture.width, picture.height, 3 * picture.width, QImage.Format.Format_RGB888).copy()
 
 
 class ThumbnailLoader(QObject):
