@@ -26,7 +26,7 @@ def make_engine(path) -> Engine:
         dbapi_connection.enable_load_extension(False)
 
     with engine.begin() as conn:
-        for statement in search_schema.SCHEMA:
+        for statement in search_schema.SCHEMA + search_schema.IMAGE_NAME_SCHEMA:
             conn.exec_driver_sql(statement)
         conn.exec_driver_sql("CREATE TABLE items (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL)")
     return engine

@@ -51,9 +51,9 @@ def documents(tmp_path_factory, e5):
         started = time.perf_counter()
         read = ocr.read(path)
         ocr_seconds.append(time.perf_counter() - started)
-        docs[str(path)] = build_document(path, ocr_text=read["text"])
+        docs[str(path)] = build_document(ocr_text=read["text"])
     for name, words in WRITTEN.items():
-        docs[str(folder / name)] = build_document(folder / name, ocr_text=words)
+        docs[str(folder / name)] = build_document(ocr_text=words)
     texts = [d["document"] for d in docs.values()]
     started = time.perf_counter()
     vectors = e5.embed_passages(texts)

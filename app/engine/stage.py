@@ -74,6 +74,9 @@ class SearchIndex(Protocol):
                      visual_vector: Sequence[float] | None = None) -> None:
         """Index one image content (replacing its earlier rows); a visual vector needs its model id."""
 
+    def name_image(self, path: str, sha256: str, words: str) -> None:
+        """Index the name words of the image file at ``path`` (per path: identical files keep their own names)."""
+
     def upsert_dialogue(self, video_path: str, sha256: str, cues: Sequence[tuple[float, float, str, str]],
                         vectors: Sequence[Sequence[float]], *, text_model: str) -> int:
         """Index a video's cues ``(start_s, end_s, text, lang)`` with their e5 vectors; returns how many."""

@@ -4,9 +4,10 @@ Results follow the query as it is typed (after a short pause in typing); the fac
 shows only the newest query's answer, so a slow search for an older prefix never
 replaces it. Images come back as a thumbnail grid. Thumbnails are decoded and scaled on a
 thread pool with ``QImageReader`` (a ``QImage`` may be built off the GUI thread, a
-``QPixmap`` may not), so a grid of large photos never stalls the window. Dialogue
-hits are lines with their time; double-click opens the video in the subtitle editor
-at that line (``openCue``).
+``QPixmap`` may not), so a grid of large photos never stalls the window; what Qt has no
+reader for (HEIC, AVIF, camera raw files) goes through the engine's own image loader
+(:mod:`app.gui.thumbnails`). Dialogue hits are lines with their time; double-click opens
+the video in the subtitle editor at that line (``openCue``).
 """
 
 from __future__ import annotations

@@ -14,6 +14,9 @@ import logging
 from PySide6.QtCore import QByteArray, QObject, QRunnable, QSize, Qt, QThreadPool, Signal
 from PySide6.QtGui import QImage, QImageReader
 
+from app.errors import MediaError
+from app.media.images import open_image
+
 log = logging.getLogger(__name__)
 
 THUMBNAIL_PX = 320
@@ -48,9 +51,20 @@ class _ThumbTask(QRunnable):
             reader.setScaledSize(size.scaled(self.size, Qt.AspectRatioMode.KeepAspectRatio))
         image = reader.read()
         if image.isNull():
-            log.info("no thumbnail for %s: %s", self.path, reader.errorString())
-            return
-        self.signals.ready.emit(self.path, image)
+            image = self._from_pillow(reader.errorString())
+        if image is not None:
+            self.signals.ready.emit(self.path, image)
+
+    def _from_pillow(self, qt_error: str) -> QImage | None:
+        """What Qt has no reader for (HEIC, AVIF, camera raw), through the engine's loader, as OCR and CLIP saw it."""
+        try:
+            picture = open_image(self.path)
+        except MediaError as exc:
+            log.info("no thumbnail for %s: %s; %s", self.path, qt_error, exc.message)
+            return None
+        picture.thumbnail((self.size.width(), self.size.height()))
+        data = picture.tobytes()
+        return QImage(data, picture.width, picture.height, 3 * picture.width, QImage.Format.Format_RGB888).copy()
 
 
 class ThumbnailLoader(QObject):

@@ -12,6 +12,7 @@ from typing import Callable, Sequence
 
 from sqlalchemy import Connection, Engine
 
+from app.store.search_schema import IMAGE_NAME_SCHEMA
 from app.store.search_schema import SCHEMA as SEARCH_INDEX_SCHEMA
 
 log = logging.getLogger(__name__)
@@ -166,12 +167,20 @@ V12_ITEM_NOTES = [
     "ALTER TABLE items ADD COLUMN notes TEXT",
 ]
 
+V13_IMAGE_NAMES_PER_PATH = [
+    # An image's file and folder name words belong to its path, not to its content: identical
+    # files in two folders each need their own (app.store.search_schema). Existing documents keep
+    # the words of the path they were first indexed under until their image is indexed again.
+    *IMAGE_NAME_SCHEMA,
+]
+
 Migration = Sequence[str] | Callable[[Connection], None]
 
 MIGRATIONS: list[Migration] = [V1_JOBS_ITEMS_STAGES, V2_STEPS_AND_REVIEW, SEARCH_INDEX_SCHEMA, V4_CURRENT_CONTENT_AND_WATCHES,
                                V5_ITEMS_BY_CONTENT, V6_JOB_CHANGE_COUNTER, V7_SKIPPED_ROWS_KEEP_CONTENT,
                                V8_ENGINE_CRASHES, V9_PERSON_REVISIONS, V10_ITEM_RESULT_DETAIL,
-                               V11_ITEM_OPTIONS, V12_ITEM_NOTES]
+                               V11_ITEM_OPTIONS, V12_ITEM_NOTES,
+                               V13_IMAGE_NAMES_PER_PATH]
 
 
 def schema_version(conn: Connection) -> int:

@@ -54,9 +54,11 @@ class CurrentContent:
             if not _IDENTIFIER.match(name):
                 raise ValueError(f"not a plain SQL identifier: {name!r}")
 
-    def join(self, alias: str, sha_expr: str) -> str:
-        """``JOIN <table> AS <alias> ON …`` (plus the store's condition)."""
+    def join(self, alias: str, sha_expr: str, path_expr: str | None = None) -> str:
+        """``JOIN <table> AS <alias> ON …`` (plus the store's condition); ``path_expr`` also pins the path."""
         condition = f" AND ({self.where})" if self.where else ""
+        if path_expr is not None:
+            condition = f" AND {alias}.{self.path_column} = {path_expr}" + condition
         return f"JOIN {self.table} AS {alias} ON {alias}.{self.sha256_column} = {sha_expr}{condition}"
 
 
@@ -276,7 +278,10 @@ def split_query(query: str) -> tuple[list[str], list[str]]:
 
 
 def fts_images(conn: Connection, query: str, *, k: int = 50, current: CurrentContent | None = None) -> list[ImageHit]:
-    """Images whose document or OCR text contains the query's words (any of them; more is better)."""
+    """Images whose document, OCR text or own file/folder name contains the query's words (any of them; more is better).
+
+    A content's document is shared by all its paths; a name only finds its own path.
+    """
     ranked = _fts(conn, "image", query, k, current)
     return [ImageHit(sha256=r.sha256, score=score, path=r.path, snippet=snip) for r, score, snip in ranked]
 
@@ -295,28 +300,30 @@ def _fts(conn: Connection, kind: str, query: str, k: int, current: CurrentConten
     words, runs = split_query(query)
     if k <= 0 or not (words or runs):
         return []
-    base, fts, tri = ("search_image", "search_image_fts", "search_image_trigram") if kind == "image" else (
-        "search_cue", "search_cue_fts", "search_cue_trigram"
-    )
-    columns = ("document", "ocr_text") if kind == "image" else ("text",)
     select = "b.id, b.sha256" + (", b.lang, b.start_s, b.end_s, b.text, b.video_path" if kind == "cue" else "")
     select += f", cur.{current.path_column} AS path" if current is not None else ", NULL AS path"
-    join = current.join("cur", "b.sha256") if current is not None else ""
     limit = min(MAX_KNN_K, k * 4)
     rankings: list[list[tuple[Any, str]]] = []
-    if words:
-        match = " OR ".join(_fts_phrase(w) for w in words)
-        rankings.append(_fts_query(conn, fts, base, select, join, match, limit))
-    for run in runs:
-        if len(run) >= 3:
-            rankings.append(_fts_query(conn, tri, base, select, join, _fts_phrase(run), limit))
-        else:
-            rankings.append(_like_query(conn, tri, base, select, join, run, limit, columns))
+    for base, fts, tri, columns, per_path in _WORD_SOURCES[kind]:
+        join = "" if current is None else current.join("cur", "b.sha256", "b.path" if per_path else None)
+        if words:
+            match = " OR ".join(_fts_phrase(w) for w in words)
+            rankings.append(_fts_query(conn, fts, base, select, join, match, limit))
+        for run in runs:
+            if len(run) >= 3:
+                rankings.append(_fts_query(conn, tri, base, select, join, _fts_phrase(run), limit))
+            else:
+                rankings.append(_like_query(conn, tri, base, select, join, run, limit, columns))
+
+    def result_key(row: Any) -> Hashable:
+        """An image result is a path of a content (its rows come from two tables), a cue result is the cue."""
+        return (row.sha256 if kind == "image" else row.id, row.path)
+
     first_seen: dict[Hashable, tuple[Any, str]] = {}
     for ranking in rankings:
         for row, snippet in ranking:
-            first_seen.setdefault((row.id, row.path), (row, snippet))
-    fused = reciprocal_rank_fusion([[(row.id, row.path) for row, _ in ranking] for ranking in rankings])
+            first_seen.setdefault(result_key(row), (row, snippet))
+    fused = reciprocal_rank_fusion([[result_key(row) for row, _ in ranking] for ranking in rankings])
     # Equal scores (one part each) order by row id, not by which part found the row first.
     ordered = sorted(((*first_seen[key], score) for key, score in fused), key=lambda e: (-e[2], e[0].id))
     units: set[Any] = set()
@@ -329,6 +336,14 @@ def _fts(conn: Connection, kind: str, query: str, k: int, current: CurrentConten
             units.add(unit)
         result.append((row, score, snippet))
     return result
+
+
+_WORD_SOURCES: dict[str, list[tuple[str, str, str, tuple[str, ...], bool]]] = {
+    "image": [("search_image", "search_image_fts", "search_image_trigram", ("document", "ocr_text"), False),
+              ("search_image_name", "search_image_name_fts", "search_image_name_trigram", ("words",), True)],
+    "cue": [("search_cue", "search_cue_fts", "search_cue_trigram", ("text",), False)],
+}
+"""Per kind: (base table, word FTS, trigram FTS, their columns, whether rows belong to one path rather than a content)."""
 
 
 def _fts_phrase(term: str) -> str:

@@ -5,13 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
+from PIL import Image
 from PySide6.QtCore import Qt
 
 from app.gui.app import Gui
 from app.gui.queue_view import QUEUE_THUMB
-from app.gui.search_panel import PathRole
+from app.gui.search_panel import THUMB, PathRole
+from app.gui.thumbnails import ThumbnailLoader
 from tests.gui.conftest import library_factory
-from tests.rendered_images import render_text_image
+from tests.rendered_images import render_text_image, write_dng
 
 
 def test_search_shows_matching_images_with_thumbnails(qtbot: Any, tmp_path: Path, start_gui: Callable[..., Gui]) -> None:
@@ -45,3 +47,16 @@ def test_search_shows_matching_images_with_thumbnails(qtbot: Any, tmp_path: Path
     assert "result(s)" in panel.status.text()
     placeholder = top.icon().pixmap(panel.grid.iconSize()).toImage()
     qtbot.waitUntil(lambda: top.icon().pixmap(panel.grid.iconSize()).toImage() != placeholder, timeout=10000)
+
+
+def test_thumbnails_of_phone_and_camera_photos_come_from_the_engines_image_loader(qtbot: Any, tmp_path: Path) -> None:
+    page = Image.open(render_text_image(tmp_path / "page.png", ["Harbour ferry"]))
+    page.save(tmp_path / "IMG_0001.heic")
+    write_dng(tmp_path / "DSC_0002.dng", page)
+    loader = ThumbnailLoader(THUMB)
+    for path in (tmp_path / "IMG_0001.heic", tmp_path / "DSC_0002.dng"):
+        with qtbot.waitSignal(loader.ready, timeout=10000) as done:
+            loader.load(str(path))
+        assert done.args[0] == str(path)
+        thumb = done.args[1]
+        assert not thumb.isNull() and thumb.width() == THUMB.width() and thumb.height() <= THUMB.height()
