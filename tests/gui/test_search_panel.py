@@ -36,3 +36,18 @@ def test_search_shows_matching_images_with_thumbnails(qtbot: Any, tmp_path: Path
     assert "result(s)" in panel.status.text()
     placeholder = top.icon().pixmap(panel.grid.iconSize()).toImage()
     qtbot.waitUntil(lambda: top.icon().pixmap(panel.grid.iconSize()).toImage() != placeholder, timeout=10000)
+
+
+def test_a_search_that_matches_nothing_says_so_instead_of_an_empty_grid(qtbot: Any, start_gui: Callable[..., Gui]) -> None:
+    gui = start_gui()
+    panel = gui.window.search
+    gui.window.tabs.setCurrentWidget(panel)
+    qtbot.keyClicks(panel.query, "coffee")
+    with qtbot.waitSignal(gui.facade.searchResults, timeout=120000) as answer:
+        qtbot.keyClick(panel.query, Qt.Key.Key_Return)
+    assert answer.args == ["coffee", []]
+    assert panel.empty.isVisible() and panel.empty.text() == "Nothing matches “coffee”."
+    assert not panel.results.isVisible() and panel.images.rowCount() == 0
+
+    panel.show_results("cat", [{"path": "/pics/cat.png", "kind": "image", "score": 0.1, "snippet": "", "start": None}])
+    assert panel.results.isVisible() and not panel.empty.isVisible()
