@@ -407,11 +407,14 @@ def _fts_query(
     fetch = limit * 2 if join else limit
     while True:
         rows = conn.execute(text(sql), {**params, "fetch": fetch, "limit": limit}).all()
-        exhausted = (rows[0].fetched < fetch) if rows else fetch >= len(terms) * CANDIDATES_PER_TERM
-        if len(rows) >= limit or not join or exhausted:
-            return [(row, _snippet([getattr(row, c) for c in tables.columns], terms, whole_words=not trigram))
-                    for row in rows]
-        fetch *= 4
+        if len(rows) < limit and join:
+            fetched = rows[0].fetched if rows else conn.execute(
+                text(f"SELECT count(*) FROM ({ranked})"), {**params, "fetch": fetch}).scalar()
+            if fetched >= fetch:  # stale rows took places in the head of the ranking
+                fetch *= 4
+                continue
+        return [(row, _snippet([getattr(row, c) for c in tables.columns], terms, whole_words=not trigram))
+                for row in rows]
 
 
 CANDIDATES_PER_TERM = 2000
