@@ -91,8 +91,11 @@ MIN_SIMILARITY: dict[str, float] = {E5_MODEL_ID: E5_MIN_SIMILARITY}
 
 
 def near_best(hits: Sequence[HitT], margin: float = SEMANTIC_MARGIN, floor: float | None = None) -> list[HitT]:
-    """KNN hits (best first, ``score`` = cosine distance) within ``margin`` of the best one and, with a
-    ``floor``, at least that cosine similarity (``1 − score``)."""
+    """KNN hits (best first, ``score`` = cosine distance) within ``margin`` of the best one.
+
+    With a ``floor``, a hit must also reach that cosine similarity (``1 − score``),
+    the best one included: a list may come back empty.
+    """
     if floor is not None:
         hits = [h for h in hits if 1.0 - h.score >= floor]
     if not hits:

@@ -8,6 +8,14 @@ item's *current* sha256 is never returned, even before it was deleted.
 Rankings whose scores cannot be compared are combined by **reciprocal rank fusion**
 (:func:`reciprocal_rank_fusion`): the keyword parts of one query here, and the
 vector and keyword lists of a whole search in :mod:`app.engine.search`.
+
+Keyword search ranks words within a bounded candidate set per term
+(:data:`CANDIDATES_PER_TERM`), so a common word does not rank half a large library,
+and finds partial words ("invo" → "invoice") through the trigram table, after the
+whole-word matches.
+
+Over 400 lines, kept whole: vector and keyword queries share the hit types, the
+current-content join and the fusion, and callers use them as one query API.
 """
 
 from __future__ import annotations
@@ -388,7 +396,8 @@ def _fts_query(
     than ranking them.
     """
     fts = tables.trigram if trigram else tables.words
-    parts, params = [], {}
+    parts: list[str] = []
+    params: dict[str, Any] = {}
     for i, term in enumerate(terms):
         params[f"m{i}"] = _fts_phrase(term)
         cutoff = conn.execute(
@@ -420,10 +429,10 @@ def _fts_query(
 CANDIDATES_PER_TERM = 2000
 """How many of a term's matches bm25 ranks: all of them up to this many, else the newest this many.
 
-A common word is in a large share of a big library ("receipt" in 30k of 100k
-documents); ranking every match, then joining and sorting them, cost 90 ms for one
-such word at 100k and 250 ms for two, while only the best few hundred are ever
-shown. Such a word says little about which of its documents is meant (its IDF is
+A common word is in a large share of a big library ("receipt" in 26k of 100k
+documents); ranking every match, then joining and sorting them, cost 90–330 ms for
+one such word at 100k and 250–480 ms for two (``python -m bench.word_search``, the
+range is the machine's load), while only the best few hundred are ever shown. Such a word says little about which of its documents is meant (its IDF is
 small), so it is ranked among its most recently indexed matches, while a rare word
 of the same query (an invoice number) is ranked over all of its matches.
 """
