@@ -285,7 +285,7 @@ def cmd_search(args: argparse.Namespace, lib: Library) -> int:
             lines.append(f"{r['score']:.4f}  {r['kind']:<8} {r['path']}{at}")
             if r["snippet"]:
                 lines.append(f"          {' '.join(str(r['snippet']).split())}")
-        return "\n".join(lines) or "nothing found"
+        return "\n".join(lines) or f"No results for “{args.query or args.image}”."
 
     _emit(args, {"results": results}, text)
     return 0

@@ -50,6 +50,12 @@ def test_semantic_hits_far_from_the_best_are_cut():
     assert near_best([]) == []
 
 
+def test_semantic_hits_below_the_floor_are_cut_even_the_best():
+    hits = [search_queries.ImageHit("a", 0.10), search_queries.ImageHit("b", 0.13), search_queries.ImageHit("c", 0.15)]
+    assert [h.sha256 for h in near_best(hits, floor=0.86)] == ["a", "b"]
+    assert near_best(hits, floor=0.95) == []
+
+
 def test_a_failing_embedder_leaves_keyword_search_working(engine):
     def broken(_query):
         raise RuntimeError("model process crashed")

@@ -8,6 +8,14 @@ item's *current* sha256 is never returned, even before it was deleted.
 Rankings whose scores cannot be compared are combined by **reciprocal rank fusion**
 (:func:`reciprocal_rank_fusion`): the keyword parts of one query here, and the
 vector and keyword lists of a whole search in :mod:`app.engine.search`.
+
+Keyword search ranks words within a bounded candidate set per term
+(:data:`CANDIDATES_PER_TERM`), so a common word does not rank half a large library,
+and finds partial words ("invo" → "invoice") through the trigram table, after the
+whole-word matches.
+
+Over 400 lines, kept whole: vector and keyword queries share the hit types, the
+current-content join and the fusion, and callers use them as one query API.
 """
 
 from __future__ import annotations
@@ -22,7 +30,8 @@ from sqlalchemy import Connection, text
 from app.store.search_schema import TEXT_DIM, table_exists, vector_blob, visual_table
 
 SNIPPET_OPEN, SNIPPET_CLOSE, SNIPPET_ELLIPSIS = "[", "]", "…"
-SNIPPET_TOKENS = 12
+SNIPPET_CONTEXT = 30
+"""Characters of context on each side of the first match in a snippet."""
 MAX_KNN_K = 4096  # sqlite-vec's limit on k
 RRF_K = 60
 """The constant of Cormack et al. (2009); it damps the head of each list so one list cannot dominate."""
@@ -291,29 +300,52 @@ def fts_dialogue(conn: Connection, query: str, *, k: int = 50, current: CurrentC
     return [_cue_hit(r, score, snip) for r, score, snip in _fts(conn, "cue", query, k, current)]
 
 
-def _fts(conn: Connection, kind: str, query: str, k: int, current: CurrentContent | None) -> list[tuple[Any, float, str]]:
-    """Run the word list and each CJK run as separate rankings and fuse them (reciprocal rank).
+@dataclass(frozen=True)
+class _KeywordTables:
+    base: str
+    words: str  # FTS5 unicode61: whole words, bm25
+    trigram: str  # FTS5 trigram: substrings
+    columns: tuple[str, ...]
+    per_path: bool = False  # rows belong to one path (its name words), not to a content
 
-    A document matching more of the query's parts ranks higher; within one part
-    FTS5's bm25 orders the word matches.
+
+_KEYWORD_TABLES = {
+    "image": (_KeywordTables("search_image", "search_image_fts", "search_image_trigram", ("document", "ocr_text")),
+              _KeywordTables("search_image_name", "search_image_name_fts", "search_image_name_trigram", ("words",),
+                             per_path=True)),
+    "cue": (_KeywordTables("search_cue", "search_cue_fts", "search_cue_trigram", ("text",)),),
+}
+PARTIAL_MIN_CHARS = 3
+"""A word this long also matches inside longer words ("invo" → "invoice"); shorter ones match whole words only.
+
+Three characters is the trigram index's unit; a one- or two-letter fragment would
+match most of the vocabulary while someone is still typing.
+"""
+
+
+def _fts(conn: Connection, kind: str, query: str, k: int, current: CurrentContent | None) -> list[tuple[Any, float, str]]:
+    """Run the words and each CJK run as separate rankings and fuse them (reciprocal rank).
+
+    A document matching more of the query's parts ranks higher; within the words'
+    ranking whole-word matches come before partial ones (:func:`_word_ranking`).
     """
     words, runs = split_query(query)
     if k <= 0 or not (words or runs):
         return []
-    select = "b.id, b.sha256" + (", b.lang, b.start_s, b.end_s, b.text, b.video_path" if kind == "cue" else "")
-    select += f", cur.{current.path_column} AS path" if current is not None else ", NULL AS path"
     limit = min(MAX_KNN_K, k * 4)
     rankings: list[list[tuple[Any, str]]] = []
-    for base, fts, tri, columns, per_path in _WORD_SOURCES[kind]:
-        join = "" if current is None else current.join("cur", "b.sha256", "b.path" if per_path else None)
+    for tables in _KEYWORD_TABLES[kind]:
+        select = "b.id, b.sha256" + (", b.lang, b.start_s, b.end_s, b.video_path" if kind == "cue" else "")
+        select += "".join(f", b.{column}" for column in tables.columns)
+        select += f", cur.{current.path_column} AS path" if current is not None else ", NULL AS path"
+        join = "" if current is None else current.join("cur", "b.sha256", "b.path" if tables.per_path else None)
         if words:
-            match = " OR ".join(_fts_phrase(w) for w in words)
-            rankings.append(_fts_query(conn, fts, base, select, join, match, limit))
+            rankings.append(_word_ranking(conn, tables, select, join, words, limit))
         for run in runs:
             if len(run) >= 3:
-                rankings.append(_fts_query(conn, tri, base, select, join, _fts_phrase(run), limit))
+                rankings.append(_fts_query(conn, tables, True, select, join, [run], limit))
             else:
-                rankings.append(_like_query(conn, tri, base, select, join, run, limit, columns))
+                rankings.append(_like_query(conn, tables, select, join, run, limit))
 
     def result_key(row: Any) -> Hashable:
         """An image result is a path of a content (its rows come from two tables), a cue result is the cue."""
@@ -338,12 +370,23 @@ def _fts(conn: Connection, kind: str, query: str, k: int, current: CurrentConten
     return result
 
 
-_WORD_SOURCES: dict[str, list[tuple[str, str, str, tuple[str, ...], bool]]] = {
-    "image": [("search_image", "search_image_fts", "search_image_trigram", ("document", "ocr_text"), False),
-              ("search_image_name", "search_image_name_fts", "search_image_name_trigram", ("words",), True)],
-    "cue": [("search_cue", "search_cue_fts", "search_cue_trigram", ("text",), False)],
-}
-"""Per kind: (base table, word FTS, trigram FTS, their columns, whether rows belong to one path rather than a content)."""
+def _word_ranking(
+    conn: Connection, tables: _KeywordTables, select: str, join: str, words: Sequence[str], limit: int
+) -> list[tuple[Any, str]]:
+    """Whole-word matches of any word (bm25), then documents where a word is only part of a longer one.
+
+    Partial matches ("invo" in "invoice", "4711" in "RE4711B") come from the trigram
+    table, ranked by its own bm25 after every whole-word match, so typing a whole word
+    never lets a near miss outrank it. When whole words already fill the list the
+    partial query is not run: none of its hits could make the cut.
+    """
+    whole = _fts_query(conn, tables, False, select, join, words, limit)
+    partial_words = [w for w in words if len(w) >= PARTIAL_MIN_CHARS]
+    if len(whole) >= limit or not partial_words:
+        return whole
+    seen = {(row.id, row.path) for row, _ in whole}
+    partial = _fts_query(conn, tables, True, select, join, partial_words, limit)
+    return whole + [(row, snip) for row, snip in partial if (row.id, row.path) not in seen][: limit - len(whole)]
 
 
 def _fts_phrase(term: str) -> str:
@@ -351,50 +394,96 @@ def _fts_phrase(term: str) -> str:
 
 
 def _fts_query(
-    conn: Connection, fts: str, base: str, select: str, join: str, match: str, limit: int
+    conn: Connection, tables: _KeywordTables, trigram: bool, select: str, join: str, terms: Sequence[str], limit: int
 ) -> list[tuple[Any, str]]:
-    snippet = f"snippet({fts}, -1, :open, :close, :ellipsis, {SNIPPET_TOKENS})"
+    """The best ``limit`` rows matching any of ``terms`` (words or trigram table) by bm25, joined to their current paths.
+
+    Each term is ranked within its bounded candidates (:data:`CANDIDATES_PER_TERM`).
+    FTS5's bm25 of an OR query is the sum of its phrases' own bm25 (each with its IDF
+    over the whole table), so summing per-term scores ranks as the OR query would,
+    restricted to those candidates. Only the best are joined to the base table and
+    the current contents; rows whose content is no longer current are dropped by the
+    join, and when they crowd the head of the ranking more of it is joined. Snippets
+    are cut from the joined text (:func:`_snippet`): FTS5's ``snippet()`` needs its
+    match cursor on each row, and looking rows of a common word up again cost more
+    than ranking them.
+    """
+    fts = tables.trigram if trigram else tables.words
+    parts: list[str] = []
+    params: dict[str, Any] = {}
+    for i, term in enumerate(terms):
+        params[f"m{i}"] = _fts_phrase(term)
+        cutoff = conn.execute(
+            text(f"SELECT rowid FROM {fts} WHERE {fts} MATCH :m ORDER BY rowid DESC LIMIT 1 OFFSET :skip"),
+            {"m": params[f"m{i}"], "skip": CANDIDATES_PER_TERM},
+        ).scalar()
+        newest = ""
+        if cutoff is not None:
+            params[f"c{i}"], newest = cutoff, f" AND rowid > :c{i}"
+        parts.append(f"SELECT rowid AS id, rank AS r FROM {fts} WHERE {fts} MATCH :m{i}{newest}")
+    ranked = f"SELECT id, sum(r) AS score FROM ({' UNION ALL '.join(parts)}) GROUP BY id ORDER BY score, id LIMIT :fetch"
     sql = (
-        f"SELECT {select}, {snippet} AS snip FROM {fts} JOIN {base} AS b ON b.id = {fts}.rowid {join} "
-        f"WHERE {fts} MATCH :match ORDER BY bm25({fts}), b.id LIMIT :limit"
+        f"WITH hits AS MATERIALIZED ({ranked}) SELECT {select}, (SELECT count(*) FROM hits) AS fetched "
+        f"FROM hits JOIN {tables.base} AS b ON b.id = hits.id {join} ORDER BY hits.score, hits.id, path LIMIT :limit"
     )
-    rows = conn.execute(
-        text(sql),
-        {"match": match, "limit": limit, "open": SNIPPET_OPEN, "close": SNIPPET_CLOSE, "ellipsis": SNIPPET_ELLIPSIS},
-    ).all()
-    return [(row, row.snip or "") for row in rows]
+    fetch = limit * 2 if join else limit
+    while True:
+        rows = conn.execute(text(sql), {**params, "fetch": fetch, "limit": limit}).all()
+        if len(rows) < limit and join:
+            fetched = rows[0].fetched if rows else conn.execute(
+                text(f"SELECT count(*) FROM ({ranked})"), {**params, "fetch": fetch}).scalar()
+            if fetched >= fetch:  # stale rows took places in the head of the ranking
+                fetch *= 4
+                continue
+        return [(row, _snippet([getattr(row, c) for c in tables.columns], terms, whole_words=not trigram))
+                for row in rows]
+
+
+CANDIDATES_PER_TERM = 2000
+"""How many of a term's matches bm25 ranks: all of them up to this many, else the newest this many.
+
+A common word is in a large share of a big library ("receipt" in 26k of 100k
+documents); ranking every match, then joining and sorting them, cost 90–330 ms for
+one such word at 100k and 250–480 ms for two (``python -m bench.word_search``, the
+range is the machine's load), while only the best few hundred are ever shown. Such a word says little about which of its documents is meant (its IDF is
+small), so it is ranked among its most recently indexed matches, while a rare word
+of the same query (an invoice number) is ranked over all of its matches.
+"""
 
 
 def _like_query(
-    conn: Connection, fts: str, base: str, select: str, join: str, term: str, limit: int, columns: Sequence[str]
+    conn: Connection, tables: _KeywordTables, select: str, join: str, term: str, limit: int
 ) -> list[tuple[Any, str]]:
     """Substring match for 1–2 character CJK terms, which trigram MATCH cannot express."""
+    fts = tables.trigram
     pattern = "%" + term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-    condition = " OR ".join(f"{fts}.{c} LIKE :pattern ESCAPE '\\'" for c in columns)
+    condition = " OR ".join(f"{fts}.{c} LIKE :pattern ESCAPE '\\'" for c in tables.columns)
     sql = (
-        f"SELECT {select}, {', '.join(f'{fts}.{c} AS col_{c}' for c in columns)} FROM {fts} "
-        f"JOIN {base} AS b ON b.id = {fts}.rowid {join} WHERE {condition} ORDER BY b.id LIMIT :limit"
+        f"SELECT {select} FROM {fts} JOIN {tables.base} AS b ON b.id = {fts}.rowid {join} "
+        f"WHERE {condition} ORDER BY b.id LIMIT :limit"
     )
     rows = conn.execute(text(sql), {"pattern": pattern, "limit": limit}).all()
-    result = []
-    for row in rows:
-        found = next((getattr(row, f"col_{c}") for c in columns if term in (getattr(row, f"col_{c}") or "").lower()), "")
-        result.append((row, _window(found, term)))
-    return result
+    return [(row, _snippet([getattr(row, c) for c in tables.columns], [term], whole_words=False)) for row in rows]
 
 
-def _window(haystack: str, term: str, width: int = 30) -> str:
-    at = haystack.lower().find(term)
-    if at < 0:
-        return haystack[: width * 2]
-    start, end = max(0, at - width), min(len(haystack), at + len(term) + width)
-    return (
-        (SNIPPET_ELLIPSIS if start else "")
-        + haystack[start:at]
-        + SNIPPET_OPEN + haystack[at : at + len(term)] + SNIPPET_CLOSE
-        + haystack[at + len(term) : end]
-        + (SNIPPET_ELLIPSIS if end < len(haystack) else "")
-    )
+def _snippet(texts: Sequence[str | None], terms: Sequence[str], *, whole_words: bool) -> str:
+    """A window of the first text that contains a term, with every term in the window bracketed.
+
+    ``whole_words`` matches as the unicode61 table does (a term between non-word
+    characters); otherwise anywhere, as trigram and LIKE do. Case is ignored. Text
+    where no term is found (a match through diacritics: "cafe" in "café") gives its
+    start, unmarked.
+    """
+    alternatives = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
+    pattern = re.compile(rf"(?<![^\W_])(?:{alternatives})(?![^\W_])" if whole_words else alternatives, re.IGNORECASE)
+    texts = [t for t in texts if t]
+    for haystack in texts:
+        found = pattern.search(haystack)
+        if found:
+            start, end = max(0, found.start() - SNIPPET_CONTEXT), min(len(haystack), found.end() + SNIPPET_CONTEXT)
+            marked = pattern.sub(lambda m: SNIPPET_OPEN + m.group(0) + SNIPPET_CLOSE, haystack[start:end])
+            return (SNIPPET_ELLIPSIS if start else "") + marked + (SNIPPET_ELLIPSIS if end < len(haystack) else "")
+    return texts[0][: SNIPPET_CONTEXT * 2] if texts else ""
 
 
 def _cue_hit(row: Any, score: float, snippet: str) -> CueHit:

@@ -47,16 +47,18 @@ Tables (``SCHEMA``; the visual tables are created on first use):
     words. Its ``id`` is the rowid of the path's rows in the two name FTS tables.
 ``search_image_fts`` / ``search_cue_fts`` / ``search_image_name_fts`` (FTS5, ``unicode61 remove_diacritics 2``)
     word search with bm25 ranking for space-separated scripts ("invoice" matches the
-    word, not "invoices2" or "concatenate").
+    word, not "invoices2" or "concatenate"; those are partial matches, from the
+    trigram table and ranked after every whole-word one).
 ``search_image_trigram`` / ``search_cue_trigram`` / ``search_image_name_trigram`` (FTS5, ``trigram``)
     substring search for scripts written without spaces. unicode61 makes a whole run
     of Chinese or Japanese one token ("发票号码一只猫"), so "猫" could never match;
-    trigram indexes every 3-character window. A CJK query term of 3+ characters is a
-    trigram MATCH; a 1–2 character term (猫, 東京) is a ``LIKE`` over the trigram
+    trigram indexes every 3-character window. It also finds partial words of any
+    script ("invo" in "invoice", "4711" in "RE4711B"). A CJK query term of 3+
+    characters is a trigram MATCH; a 1–2 character term (猫, 東京) is a ``LIKE`` over the trigram
     table (a scan, fine at desktop scale: ~100k short documents).
 
 Both FTS tables store their own copy of the text (documents and cues are short), so
-``snippet()`` works without external-content bookkeeping.
+there is no external-content bookkeeping.
 
 Writes are in :mod:`app.store.search_writes`, queries in :mod:`app.store.search_queries`.
 Every function of the three takes a ``sqlalchemy.Connection`` and runs inside the

@@ -60,3 +60,18 @@ def test_thumbnails_of_phone_and_camera_photos_come_from_the_engines_image_loade
         assert done.args[0] == str(path)
         thumb = done.args[1]
         assert not thumb.isNull() and thumb.width() == THUMB.width() and thumb.height() <= THUMB.height()
+
+
+def test_a_search_that_matches_nothing_says_so_instead_of_an_empty_grid(qtbot: Any, start_gui: Callable[..., Gui]) -> None:
+    gui = start_gui()
+    panel = gui.window.search
+    gui.window.tabs.setCurrentWidget(panel)
+    qtbot.keyClicks(panel.query, "coffee")
+    with qtbot.waitSignal(gui.facade.searchResults, timeout=120000) as answer:
+        qtbot.keyClick(panel.query, Qt.Key.Key_Return)
+    assert answer.args == ["coffee", []]
+    assert panel.empty.isVisible() and panel.empty.text() == "Nothing matches “coffee”."
+    assert not panel.results.isVisible() and panel.images.rowCount() == 0
+
+    panel.show_results("cat", [{"path": "/pics/cat.png", "kind": "image", "score": 0.1, "snippet": "", "start": None}])
+    assert panel.results.isVisible() and not panel.empty.isVisible()
