@@ -234,8 +234,9 @@ def _knn(
     if k <= 0:
         return []
     blob = vector_blob(vector, dim)
-    fetch = max(k * 2, 16) if current is not None else k
     if not exact:
+        # Candidates cost nothing to rank here but each costs a join below: over-fetch by a quarter.
+        fetch = k + max(16, k // 4) if current is not None else k
         index = vector_index.index_for(conn)
         base = "search_cue" if cues else "search_image"
         while True:
@@ -252,7 +253,7 @@ def _knn(
             if units >= k or current is None or fetch >= available:
                 return kept
             fetch *= 4
-    fetch = min(MAX_KNN_K, fetch)
+    fetch = min(MAX_KNN_K, max(k * 2, 16) if current is not None else k)
     while True:
         nearest = (
             f"SELECT rowid AS id, distance, sha256 FROM {table} "

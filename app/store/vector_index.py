@@ -11,7 +11,7 @@ Design choices (measured on the development machine, numpy 2 with OpenBLAS):
 - **float32, exact.** numpy has BLAS kernels for float32 only: a float16 matrix-vector
   product ran ~9× slower than float32 over the same 100k × 384 matrix, and int8 either
   overflows its int8 accumulator or needs a widening copy (int8→float32 in chunks was
-  1.5–5× slower). A quantised matrix would therefore be slower *and* need an exact
+  1.5–5× slower; widened to int16/int32 inside the product, 3×). A quantised matrix would therefore be slower *and* need an exact
   re-scoring pass; float32 is exact (recall 1.0, the same ranking as sqlite-vec) and as
   fast as brute force can be. The cost is memory: 4 × dim bytes per vector, 1.5 GB for
   1M e5 vectors plus 2 GB for 1M 512-d CLIP vectors. The matrices are memory-mapped
@@ -159,6 +159,7 @@ class _Matrix:
 
     @property
     def size(self) -> int:
+        """Rows held (free slots excluded)."""
         return int(np.count_nonzero(self.ids >= 0))
 
     def slots(self) -> dict[int, int]:
@@ -199,14 +200,15 @@ class _Matrix:
 
     def nearest(self, query: np.ndarray, fetch: int) -> list[tuple[int, float]]:
         """The ``fetch`` nearest rows as ``(id, cosine distance)``, nearest first, ties by id."""
-        if fetch <= 0 or not len(self.ids):
+        live = self.size
+        fetch = min(fetch, live)
+        if fetch <= 0:
             return []
         scores = self.vectors @ query  # type: ignore[operator]
-        scores[self.ids < 0] = -np.inf
-        fetch = min(fetch, self.size)
+        if live < len(scores):
+            scores[self.ids < 0] = -np.inf
         top = np.argpartition(-scores, fetch - 1)[:fetch] if fetch < len(scores) else np.arange(len(scores))
-        top = top[np.isfinite(scores[top])]
-        found = [(int(self.ids[i]), float(1.0 - scores[i])) for i in top]
+        found = [(int(self.ids[i]), float(1.0 - scores[i])) for i in top if self.ids[i] >= 0]
         found.sort(key=lambda pair: (pair[1], pair[0]))
         return found
 
