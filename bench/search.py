@@ -98,7 +98,7 @@ def bench(n: int, queries: int) -> dict[str, object]:
         started = time.perf_counter()
         store, text_vecs, visual_vecs = build(Path(tmp), n)
         build_s = time.perf_counter() - started
-        print(f"  built {n} images in {build_s:.0f} s", flush=True)
+        print(f"  built {n} images in {build_s:.0f} s", flush=True, file=sys.stderr)
         rng = np.random.default_rng(1)
         qt, qv = unit(rng, queries, search_schema.TEXT_DIM), unit(rng, queries, VISUAL_DIM)
         it = iter(range(10**9))
@@ -110,7 +110,7 @@ def bench(n: int, queries: int) -> dict[str, object]:
             with store.db.read() as conn:
                 index_bytes = vector_index.index_for(conn).nbytes
             print(f"  index: built in {index_build_s:.1f} s, first answer after a restart {startup_s:.2f} s, "
-                  f"{index_bytes / 2**20:.0f} MiB", flush=True)
+                  f"{index_bytes / 2**20:.0f} MiB", flush=True, file=sys.stderr)
 
             def knn(kind: str, exact: bool) -> Callable[[], object]:
                 def run() -> object:
@@ -192,7 +192,7 @@ def main() -> None:
     args = parser.parse_args()
     runs = []
     for n in args.sizes:
-        print(f"n={n}", flush=True, file=sys.stderr if args.json else sys.stdout)
+        print(f"n={n}", flush=True, file=sys.stderr)
         runs.append(bench(n, args.queries))
     if args.json:
         print(json.dumps({"results": [r for run in runs for r in run["results"]], "index": [run["index"] for run in runs]},
