@@ -40,6 +40,9 @@ Design choices (measured on the development machine, numpy 2 with OpenBLAS):
 
 Every vector must be written through :mod:`app.store.search_writes`, whose base-row
 writes fire the change triggers (vec0 virtual tables cannot carry triggers).
+
+The module is a little over 400 lines because the matrix, its sync protocol and its
+files are one unit: each half is only correct together with the other.
 """
 
 from __future__ import annotations
