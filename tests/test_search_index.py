@@ -17,7 +17,7 @@ from app.engine.search import search
 from app.media.describe import build_document
 from app.ml.ocr_runtime import OcrRuntime
 from app.ml.text_embedding import MODEL_ID as E5, TextEmbeddingRuntime
-from app.store import search_queries, search_schema, search_writes
+from app.store import search_queries, search_schema, search_writes, vector_index
 from tests.rendered_images import render_text_image
 from tests.search_db import CURRENT, make_engine, set_item
 
@@ -360,3 +360,22 @@ def test_knn_latency_at_10k_vectors(engine):
         median_ms = statistics.median(timings) * 1000
         print(f"\nvec0 KNN k=50 over 10k × {dim}: {median_ms:.1f} ms median")
         assert median_ms < 1000
+
+
+def test_real_e5_vectors_rank_the_same_through_the_vector_index_as_through_sqlite_vec(library, documents, e5):
+    with library.begin() as conn:
+        set_item(conn, "/videos/Movie.mkv", "video-1")
+        search_writes.upsert_dialogue(conn, "/videos/Movie.mkv", "video-1", CUES_EN,
+                                      e5.embed_passages([c[2] for c in CUES_EN]), text_model=E5)
+    queries = e5.embed_queries(["invoice", "cat", "weather tomorrow", "東京", "cake recipe", "umbrella"])
+    with library.connect() as conn:
+        for query in queries:
+            for kind in ("image", "cue"):
+                fast = search_queries.knn_text(conn, query, model=E5, kind=kind, current=CURRENT)
+                exact = search_queries.knn_text(conn, query, model=E5, kind=kind, current=CURRENT, exact=True)
+                assert [(h.sha256, h.path) for h in fast] == [(h.sha256, h.path) for h in exact]
+                assert [h.score for h in fast] == pytest.approx([h.score for h in exact], abs=1e-5)
+        assert vector_index.index_for(conn).nbytes > 0  # the index answered, not the SQL fallback
+    results = search("umbrella", connect=library.connect, current=CURRENT, text_model=E5,
+                     embed_text=lambda q: e5.embed_queries([q])[0])
+    assert {r["path"] for r in results[:2]} == {path_of(documents, "forecast.png"), "/videos/Movie.mkv"}

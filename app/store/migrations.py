@@ -14,6 +14,7 @@ from sqlalchemy import Connection, Engine
 
 from app.store.search_schema import IMAGE_NAME_SCHEMA
 from app.store.search_schema import SCHEMA as SEARCH_INDEX_SCHEMA
+from app.store.vector_index import CHANGES_SCHEMA
 
 log = logging.getLogger(__name__)
 
@@ -174,13 +175,17 @@ V13_IMAGE_NAMES_PER_PATH = [
     *IMAGE_NAME_SCHEMA,
 ]
 
+# A change counter on the search index's image and cue rows, so the in-process vector index
+# (app.store.vector_index) re-reads only what changed since the state it saved.
+V14_SEARCH_VECTOR_CHANGES = CHANGES_SCHEMA
+
 Migration = Sequence[str] | Callable[[Connection], None]
 
 MIGRATIONS: list[Migration] = [V1_JOBS_ITEMS_STAGES, V2_STEPS_AND_REVIEW, SEARCH_INDEX_SCHEMA, V4_CURRENT_CONTENT_AND_WATCHES,
                                V5_ITEMS_BY_CONTENT, V6_JOB_CHANGE_COUNTER, V7_SKIPPED_ROWS_KEEP_CONTENT,
                                V8_ENGINE_CRASHES, V9_PERSON_REVISIONS, V10_ITEM_RESULT_DETAIL,
                                V11_ITEM_OPTIONS, V12_ITEM_NOTES,
-                               V13_IMAGE_NAMES_PER_PATH]
+                               V13_IMAGE_NAMES_PER_PATH, V14_SEARCH_VECTOR_CHANGES]
 
 
 def schema_version(conn: Connection) -> int:

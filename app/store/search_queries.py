@@ -20,6 +20,7 @@ current-content join and the fusion, and callers use them as one query API.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any, Hashable, Iterable, Sequence
@@ -27,6 +28,7 @@ from typing import Any, Hashable, Iterable, Sequence
 import numpy as np
 from sqlalchemy import Connection, text
 
+from app.store import vector_index
 from app.store.search_schema import TEXT_DIM, table_exists, vector_blob, visual_table
 
 SNIPPET_OPEN, SNIPPET_CLOSE, SNIPPET_ELLIPSIS = "[", "]", "…"
@@ -176,16 +178,26 @@ def visual_vector(conn: Connection, sha256: str, model: str) -> list[float] | No
 
 
 def knn_visual(
-    conn: Connection, vector: Sequence[float], *, model: str, k: int = 50, current: CurrentContent | None = None
+    conn: Connection,
+    vector: Sequence[float],
+    *,
+    model: str,
+    k: int = 50,
+    current: CurrentContent | None = None,
+    exact: bool = False,
 ) -> list[ImageHit]:
-    """Images whose CLIP vector is nearest ``vector`` (a CLIP text or image vector of ``model``)."""
+    """Images whose CLIP vector is nearest ``vector`` (a CLIP text or image vector of ``model``).
+
+    ``exact`` asks sqlite-vec instead of the in-process index (the same answer, slower;
+    the bench and tests compare the two).
+    """
     dim = len(vector)
     table = visual_table(dim)
     if not table_exists(conn, table):
         return []
     return [
         ImageHit(sha256=row.sha256, score=float(row.distance), path=row.path)
-        for row in _knn(conn, table, vector, dim, model, k, current)
+        for row in _knn(conn, table, vector, dim, model, k, current, exact=exact)
     ]
 
 
@@ -197,16 +209,17 @@ def knn_text(
     kind: str = "image",
     k: int = 50,
     current: CurrentContent | None = None,
+    exact: bool = False,
 ) -> list[ImageHit] | list[CueHit]:
     """Image documents (``kind="image"``) or dialogue cues (``kind="cue"``) nearest an e5 query vector."""
     if kind == "image":
         return [
             ImageHit(sha256=row.sha256, score=float(row.distance), path=row.path)
-            for row in _knn(conn, "search_image_text_vec", vector, TEXT_DIM, model, k, current)
+            for row in _knn(conn, "search_image_text_vec", vector, TEXT_DIM, model, k, current, exact=exact)
         ]
     if kind != "cue":
         raise ValueError(f"unknown kind {kind!r}")
-    rows = _knn(conn, "search_cue_text_vec", vector, TEXT_DIM, model, k, current, cues=True)
+    rows = _knn(conn, "search_cue_text_vec", vector, TEXT_DIM, model, k, current, cues=True, exact=exact)
     return [_cue_hit(row, float(row.distance), row.text) for row in rows]
 
 
@@ -219,39 +232,70 @@ def _knn(
     k: int,
     current: CurrentContent | None,
     cues: bool = False,
+    exact: bool = False,
 ) -> list[Any]:
     """KNN filtered on model, then joined to the current contents.
 
-    vec0 finds the nearest rows first and the join drops stale ones afterwards, so
-    when stale rows crowd the top we ask for more (doubling, up to sqlite-vec's
-    4096) until ``k`` distinct contents survive or the table has no more.
+    The nearest rows come from the in-process index (:mod:`app.store.vector_index`)
+    or, with ``exact`` or when the index cannot answer for this snapshot, from vec0.
+    The join drops stale ones afterwards, so when stale rows crowd the top we ask for
+    more (up to sqlite-vec's 4096 on the SQL path) until ``k`` distinct contents
+    survive or the table has no more.
     """
     if k <= 0:
         return []
     blob = vector_blob(vector, dim)
+    if not exact:
+        # Candidates cost nothing to rank here but each costs a join below: over-fetch by a quarter.
+        fetch = k + max(16, k // 4) if current is not None else k
+        index = vector_index.index_for(conn)
+        base = "search_cue" if cues else "search_image"
+        while True:
+            found = index.nearest(conn, table, model, np.frombuffer(blob, dtype=np.float32), fetch)
+            if found is None:
+                break
+            candidates, available = found
+            nearest = (
+                "SELECT CAST(json_extract(j.value, '$[0]') AS INTEGER) AS id, json_extract(j.value, '$[1]') AS distance, "
+                f"b.sha256 AS sha256 FROM json_each(:candidates) AS j "
+                f"JOIN {base} AS b ON b.id = CAST(json_extract(j.value, '$[0]') AS INTEGER)"
+            )
+            kept, units = _current_rows(conn, nearest, {"candidates": json.dumps(candidates)}, k, current, cues)
+            if units >= k or current is None or fetch >= available:
+                return kept
+            fetch *= 4
     fetch = min(MAX_KNN_K, max(k * 2, 16) if current is not None else k)
     while True:
-        knn = (
+        nearest = (
             f"SELECT rowid AS id, distance, sha256 FROM {table} "
             "WHERE embedding MATCH :v AND k = :fetch AND model = :model"
         )
-        select = "knn.id, knn.distance, knn.sha256"
-        joins = ""
-        if cues:
-            select += ", c.lang, c.start_s, c.end_s, c.text, c.video_path"
-            joins += " JOIN search_cue AS c ON c.id = knn.id"
-        if current is not None:
-            select += f", cur.{current.path_column} AS path"
-            joins += " " + current.join("cur", "knn.sha256")
-        else:
-            select += ", NULL AS path"
-        sql = f"WITH knn AS MATERIALIZED ({knn}) SELECT {select} FROM knn{joins} ORDER BY knn.distance, knn.id"
-        rows = conn.execute(text(sql), {"v": blob, "fetch": fetch, "model": model}).all()
-        kept = _first_k_units(rows, k, cues)
-        units = len({(r.id if cues else r.sha256) for r in kept})
+        kept, units = _current_rows(conn, nearest, {"v": blob, "fetch": fetch, "model": model}, k, current, cues)
         if units >= k or fetch >= MAX_KNN_K or current is None or fetch >= _count(conn, table, model):
             return kept
         fetch = min(MAX_KNN_K, fetch * 4)
+
+
+def _current_rows(
+    conn: Connection, nearest: str, params: dict[str, Any], k: int, current: CurrentContent | None, cues: bool
+) -> tuple[list[Any], int]:
+    """Rows of the first ``k`` units among ``nearest`` (SQL yielding id, distance, sha256) that current items hold.
+
+    Returns the rows and how many distinct units (contents or cues) they hold.
+    """
+    select = "knn.id, knn.distance, knn.sha256"
+    joins = ""
+    if cues:
+        select += ", c.lang, c.start_s, c.end_s, c.text, c.video_path"
+        joins += " JOIN search_cue AS c ON c.id = knn.id"
+    if current is not None:
+        select += f", cur.{current.path_column} AS path"
+        joins += " " + current.join("cur", "knn.sha256")
+    else:
+        select += ", NULL AS path"
+    sql = f"WITH knn AS MATERIALIZED ({nearest}) SELECT {select} FROM knn{joins} ORDER BY knn.distance, knn.id"
+    kept = _first_k_units(conn.execute(text(sql), params).all(), k, cues)
+    return kept, len({(r.id if cues else r.sha256) for r in kept})
 
 
 def _first_k_units(rows: Sequence[Any], k: int, cues: bool) -> list[Any]:
