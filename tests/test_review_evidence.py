@@ -29,10 +29,10 @@ def test_a_one_line_edit_in_a_long_subtitle_shows_that_line_with_context_only() 
     theirs = list(ours)
     theirs[19] = "line 20, fixed by hand"
     rows = side_by_side(ours, theirs, context=3)
-    changed = [r for r in rows if r.tag != "equal" and r.tag != "skipped"]
+    changed = [r for r in rows if r.tag != "equal" and r.tag != "folded"]
     assert [(r.tag, r.ours_no, r.ours, r.theirs_no, r.theirs) for r in changed] == [
         ("replace", 20, "line 20", 20, "line 20, fixed by hand")]
-    skipped = [r.ours_no for r in rows if r.tag == "skipped"]
+    skipped = [r.ours_no for r in rows if r.tag == "folded"]
     assert skipped == [16, 17]  # lines 1–16 and 24–40 folded, three lines of context kept around the change
     assert [r.ours_no for r in rows if r.tag == "equal"] == [17, 18, 19, 21, 22, 23]
 

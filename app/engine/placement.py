@@ -86,7 +86,7 @@ class Placement:
             prior = sha256_file(target)
             action = "write"
             if prior is not None and prior != expected and self.store.edits.is_person_revision(str(target), prior):
-                action = "review"  # the person edited this file in Sidecar: whatever the policy, they decide
+                action = "ask"  # the person edited this file in Sidecar: whatever the policy, they decide
             elif prior is not None and prior != expected and not self.store.steps.is_our_output(str(target), prior):
                 if self.policy == "skip":
                     action = "skip"
@@ -139,7 +139,7 @@ class Placement:
             self._move(step, (StepState.PREPARED,), StepState.SUCCEEDED, found_sha256=found)
             return Placed(step.role, target, "unchanged")
         # A person who answered "not applied" asked for the step to be done again over what is there.
-        if step.decision != "not_applied" and found is not None and step.action == "review":
+        if step.decision != "not_applied" and found is not None and step.action == "ask":
             self._to_review(step, (StepState.PREPARED,), found, edited=True)
         if not self._known(step, found) and step.action != "overwrite" and step.decision != "not_applied":
             self._to_review(step, (StepState.PREPARED,), found)

@@ -26,9 +26,9 @@ IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".
 
 @dataclass(frozen=True)
 class DiffRow:
-    """One row of a side-by-side diff; ``tag`` is difflib's (equal/replace/delete/insert) or ``skipped``.
+    """One row of a side-by-side diff; ``tag`` is difflib's (equal/replace/delete/insert) or ``folded``.
 
-    A ``skipped`` row stands for ``ours_no`` unchanged lines left out between two changes.
+    A ``folded`` row stands for ``ours_no`` unchanged lines left out between two changes.
     """
 
     tag: str
@@ -60,7 +60,7 @@ class ReviewEvidence:
 
     @property
     def changed_rows(self) -> int:
-        return sum(1 for row in self.rows if row.tag not in ("equal", "skipped"))
+        return sum(1 for row in self.rows if row.tag not in ("equal", "folded"))
 
 
 def _read(path: Path) -> Side:
@@ -86,7 +86,7 @@ def _text(side: Side) -> list[str] | None:
 
 
 def side_by_side(ours: list[str], theirs: list[str], context: int = CONTEXT_LINES) -> list[DiffRow]:
-    """Rows for a two-column diff; unchanged runs longer than ``2 * context`` shrink to one ``skipped`` row."""
+    """Rows for a two-column diff; unchanged runs longer than ``2 * context`` shrink to one ``folded`` row."""
     rows: list[DiffRow] = []
     for tag, a0, a1, b0, b1 in difflib.SequenceMatcher(None, ours, theirs, autojunk=False).get_opcodes():
         if tag == "equal":
@@ -97,7 +97,7 @@ def side_by_side(ours: list[str], theirs: list[str], context: int = CONTEXT_LINE
             keep_tail = 0 if last else context
             if span > keep_head + keep_tail + 1:
                 rows += [DiffRow("equal", a0 + i + 1, ours[a0 + i], b0 + i + 1, theirs[b0 + i]) for i in range(keep_head)]
-                rows.append(DiffRow("skipped", span - keep_head - keep_tail, "", None, ""))
+                rows.append(DiffRow("folded", span - keep_head - keep_tail, "", None, ""))
                 rows += [DiffRow("equal", a1 - keep_tail + i + 1, ours[a1 - keep_tail + i],
                                  b1 - keep_tail + i + 1, theirs[b1 - keep_tail + i]) for i in range(keep_tail)]
             else:

@@ -40,7 +40,7 @@ def diff_html(rows: tuple[DiffRow, ...], palette: QPalette | None = None) -> str
            'pre { margin: 0; white-space: pre-wrap; } th { text-align: left; }</style>',
            f'<table width="100%" cellspacing="0"><tr><th></th><th>{OURS_TITLE}</th><th></th><th>{THEIRS_TITLE}</th></tr>']
     for row in rows:
-        if row.tag == "skipped":
+        if row.tag == "folded":
             out.append(f'<tr><td colspan="4" style="color:{grey}">… {row.ours_no} unchanged lines …</td></tr>')
             continue
         ours_accent, theirs_accent = _ROW_ACCENTS.get(row.tag, ("", ""))
