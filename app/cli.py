@@ -13,12 +13,14 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from app import __version__
+from app.add_progress import AddProgressLine
 import app.pipelines  # noqa: F401 - the CLI is the composition root: this registers the shipped media kinds
 from app.engine.kinds import ALL, MEDIA_KINDS
 from app.engine.library import JobOptions, Library
 from app.errors import SidecarError
 from app.paths import data_dir as resolve_data_dir
 from app.settings import load_settings
+from app.status_words import item_json, item_line, job_label, problem
 from app.store.states import JobStatus
 
 log = logging.getLogger(__name__)
@@ -29,6 +31,16 @@ def _common() -> argparse.ArgumentParser:
     p.add_argument("--data-dir", default=argparse.SUPPRESS, help="library database and workspace (env SIDECAR_HOME)")
     p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output")
     return p
+
+
+def _track_number(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a track number (1 is a file's first audio track)")
+    return n
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,6 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("--target-lang", help="translation language (ISO 639-1), default from settings")
     add.add_argument("--naming", choices=("media-server", "compat"), help="subtitle naming preset")
     add.add_argument("--existing", choices=("skip", "overwrite", "keep_both"), help="policy for existing files")
+    add.add_argument("--audio-track", type=_track_number, metavar="N",
+                     help="subtitle audio track N (from 1, as players count) instead of the default/dialogue track")
+    add.add_argument("--redo", action="store_true",
+                     help="process files again even when already subtitled (subtitles you edited in Sidecar go to review)")
 
     run = sub.add_parser("run", parents=[common], help="run the engine headless")
     run.add_argument("--until-idle", action="store_true", help="exit once nothing is runnable or running")
@@ -115,19 +131,22 @@ def _emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], 
 
 
 def _job_json(job: Any) -> dict[str, Any]:
-    return {"id": job.id, "folder": job.folder, "status": job.status, "total": job.total, "done": job.done,
-            "failed": job.failed, "skipped": job.skipped, "review": job.review, "error_code": job.error_code,
-            "error": job.error}
+    """A job for ``--json``: the stored status word, and ``label``, the words a person reads."""
+    return {"id": job.id, "folder": job.folder, "status": job.status, "label": job_label(job), "total": job.total,
+            "done": job.done, "failed": job.failed, "skipped": job.skipped, "review": job.review,
+            "error_code": job.error_code, "error": job.error,
+            "problem": problem(job.error_code, job.error).to_dict() if job.error_code else None}
 
 
 def cmd_add(args: argparse.Namespace, lib: Library) -> int:
     settings = load_settings(lib.data_dir)
-    options = JobOptions.from_settings(settings, args.kind, args.top_level, target_lang=args.target_lang,
-                                       naming=args.naming, existing_policy=args.existing)
+    options = JobOptions.from_settings(settings, args.kind, args.top_level, redo=args.redo, target_lang=args.target_lang,
+                                       naming=args.naming, existing_policy=args.existing, audio_track=args.audio_track)
     jobs, code = [], 0
     for path in args.paths:
         try:
-            job = lib.add(path, options)
+            with AddProgressLine(str(path)) as progress:
+                job = lib.add(path, options, progress=progress)
         except SidecarError as exc:
             print(f"sidecar: {path}: {exc.message} ({exc.code})", file=sys.stderr)
             code = 2
@@ -185,31 +204,30 @@ def cmd_run(args: argparse.Namespace, lib: Library) -> int:
     loads = lib.model_loads()
     bad = any(j.failed or j.review or j.status == JobStatus.FAILED for j in jobs)
     _emit(args, {"jobs": [_job_json(j) for j in jobs], "model_loads": loads},
-          lambda: "\n".join(f"job {j.id}: {j.status} — {j.done}/{j.total} done, {j.failed} failed, {j.review} review" for j in jobs))
+          lambda: "\n".join(f"job {j.id}: {job_label(j)} ({j.done}/{j.total} done, {j.failed} failed, {j.review} review)"
+                            for j in jobs))
     return 1 if bad else 0
 
 
 def cmd_status(args: argparse.Namespace, lib: Library) -> int:
     jobs = lib.status(args.job)
+    with_items = args.items or args.job is not None
+    listed = {j.id: lib.items(j.id) for j in jobs} if with_items else {}
     out = []
     for j in jobs:
         entry = _job_json(j)
-        if args.items or args.job is not None:
-            entry["items"] = [
-                {"id": i.id, "path": i.path, "kind": i.kind, "status": i.status, "stage": i.stage,
-                 "error_code": i.error_code, "error": i.error, "result": i.result}
-                for i in lib.items(j.id)
-            ]
+        if with_items:
+            entry["items"] = [item_json(i) for i in listed[j.id]]
         out.append(entry)
 
     def text() -> str:
         lines = []
-        for j in out:
-            lines.append(f"job {j['id']} {j['status']:>9}  {j['done']}/{j['total']} done, {j['failed']} failed, "
-                         f"{j['skipped']} skipped, {j['review']} review  {j['folder']}")
-            for i in j.get("items", []):
-                err = f"  [{i['error_code']}] {i['error']}" if i["error_code"] else ""
-                lines.append(f"  item {i['id']:>5} {i['status']:>9} {i['stage'] or '-':>14}  {i['path']}{err}")
+        for j in jobs:
+            lines.append(f"job {j.id} {job_label(j)}  {j.done}/{j.total} done, {j.failed} failed, "
+                         f"{j.skipped} skipped, {j.review} review  {j.folder}")
+            if j.error_code:
+                lines.append("  " + problem(j.error_code, j.error).details().replace("\n", "\n  "))
+            lines += [item_line(i) for i in listed.get(j.id, [])]
         return "\n".join(lines) or "no jobs"
 
     _emit(args, {"jobs": out, "model_loads": lib.model_loads()}, text)
@@ -267,7 +285,7 @@ def cmd_search(args: argparse.Namespace, lib: Library) -> int:
             lines.append(f"{r['score']:.4f}  {r['kind']:<8} {r['path']}{at}")
             if r["snippet"]:
                 lines.append(f"          {' '.join(str(r['snippet']).split())}")
-        return "\n".join(lines) or "nothing found"
+        return "\n".join(lines) or f"No results for “{args.query or args.image}”."
 
     _emit(args, {"results": results}, text)
     return 0

@@ -26,18 +26,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from app import __version__
-from app.ml.catalogue import ROLES
+from app.ml.catalogue import ROLE_PURPOSE, ROLES
 
 log = logging.getLogger(__name__)
 
 PROBE_TIMEOUT_S = 180.0
-_ROLE_NEEDS = {
-    "asr": "transcription",
-    "translation": "translation",
-    "text_embedding": "text search over descriptions and dialogue",
-    "ocr": "text recognition in images",
-    "visual": "image search by picture content (CLIP)",
-}
 
 # Which probe proves each bundled model loads (runtime, params).
 _BUNDLED_PROBES: dict[str, tuple[str, dict[str, Any]]] = {
@@ -432,7 +425,7 @@ def collect_report(data_dir: Path, *, probe_models: bool = True, probe_timeout_s
     report["problems"] = problems
     roles_without_model = sorted(set(ROLES) - set(report["active_models"]))
     report["notes"] = [
-        f"no {role} model is installed: {_ROLE_NEEDS.get(role, role)} is off until you install one (sidecar models)"
+        f"no {role} model is installed: {ROLE_PURPOSE.get(role, role)} is off until you install one (sidecar models)"
         for role in roles_without_model
     ]
     report["ok"] = not problems

@@ -57,6 +57,7 @@ class Settings:
     watch_quiet_seconds: float = 5.0  # a watched file is queued once its size and mtime held still this long
     translation_endpoint: str = ""
     translation_endpoint_model: str = ""
+    welcome_dismissed: bool = False  # the first-run page was skipped or used; a library with jobs never shows it
     scan_ignore: list[str] = field(default_factory=lambda: list(LEFT_OUT_BY_DEFAULT))  # names scans and watches leave out
 
     def engine_config(self, **overrides: Any) -> EngineConfig:

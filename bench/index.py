@@ -62,7 +62,7 @@ t0 = time.perf_counter()
 ocr, e5 = OcrRuntime(), TextEmbeddingRuntime(num_threads=1)
 loaded = time.perf_counter()
 for p in paths:
-    doc = build_document(p, ocr_text=ocr.read(p)["text"])["document"]
+    doc = build_document(ocr_text=ocr.read(p)["text"])["document"]
     e5.embed_passages([doc])
 done = time.perf_counter()
 print(json.dumps({"load": loaded - t0, "work": done - loaded}))

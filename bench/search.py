@@ -4,19 +4,29 @@ Builds a real library database (the store's schema, sqlite-vec, FTS5) with N ima
 contents — random unit vectors (384-d e5, 512-d CLIP) and short word documents — each
 held by one current item, then times:
 
-- ``knn_text`` / ``knn_visual``: sqlite-vec KNN (k=50) joined to ``current_items``;
+- ``knn_text`` / ``knn_visual``: KNN (k=50) through the in-process vector index
+  (:mod:`app.store.vector_index`) joined to ``current_items``, and the same through
+  sqlite-vec (``sqlite_vec_p50_ms``, the path the index replaced);
 - ``numpy``: the same KNN by brute force (one matrix-vector product + argpartition)
   over vectors already in memory, the lower bound a KNN can reach;
 - ``fused``: the whole text search (CLIP + e5 + FTS5, reciprocal rank fusion) with
-  query vectors given, i.e. everything but the query embedding.
+  query vectors given, i.e. everything but the query embedding;
+- ``recall_at_10``: the share of the exact top 10 returned (numpy for KNN, the
+  sqlite-vec path for fused search);
+- the index: its memory, the time to build it from the database (first search of a
+  library without an index file) and to the first answer after a restart (loading it).
 
-Usage: ``python -m bench.search [--sizes 10000 100000] [--queries 50]``.
+Usage: ``python -m bench.search [--sizes 10000 100000 1000000] [--queries 50] [--json]``;
+``--json`` prints ``{"results": [{"size", "kind", "p50_ms", "p95_ms", "numpy_p50_ms",
+"recall_at_10", …}], "index": [{"size", "memory_bytes", …}]}``.
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
+import functools
+import json
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -28,7 +38,7 @@ from sqlalchemy import text
 from app.engine import search as fused_search
 from app.paths import database_path
 from app.store import Store
-from app.store import search_queries, search_schema, search_writes
+from app.store import search_queries, search_schema, search_writes, vector_index
 from app.store.search_queries import CurrentContent
 
 TEXT_MODEL, VISUAL_MODEL, VISUAL_DIM, K = "e5", "clip", 512, 50
@@ -83,61 +93,124 @@ def brute_force(matrix: np.ndarray, query: np.ndarray, k: int) -> np.ndarray:
     return top[np.argsort(-scores[top])]
 
 
-def bench(n: int, queries: int) -> dict[str, list[float]]:
+def bench(n: int, queries: int) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
         store, text_vecs, visual_vecs = build(Path(tmp), n)
-        print(f"  built {n} images in {time.perf_counter() - started:.0f} s", flush=True)
+        build_s = time.perf_counter() - started
+        print(f"  built {n} images in {build_s:.0f} s", flush=True, file=sys.stderr)
         rng = np.random.default_rng(1)
         qt, qv = unit(rng, queries, search_schema.TEXT_DIM), unit(rng, queries, VISUAL_DIM)
         it = iter(range(10**9))
         try:
-            def knn_text() -> object:
-                with store.db.read() as conn:
-                    return search_queries.knn_text(conn, qt[next(it) % queries], model=TEXT_MODEL, k=K, current=CURRENT)
+            index_build_s = first_answer(store, qt[0])  # no index file yet: built from the database and saved
+            store.close()
+            store = Store(database_path(Path(tmp)))
+            startup_s = first_answer(store, qt[0])  # a new process's view: loads the saved file
+            with store.db.read() as conn:
+                index_bytes = vector_index.index_for(conn).nbytes
+            print(f"  index: built in {index_build_s:.1f} s, first answer after a restart {startup_s:.2f} s, "
+                  f"{index_bytes / 2**20:.0f} MiB", flush=True, file=sys.stderr)
 
-            def knn_visual() -> object:
-                with store.db.read() as conn:
-                    return search_queries.knn_visual(conn, qv[next(it) % queries], model=VISUAL_MODEL, k=K, current=CURRENT)
+            def knn(kind: str, exact: bool) -> Callable[[], object]:
+                def run() -> object:
+                    j = next(it) % queries
+                    with store.db.read() as conn:
+                        if kind == "knn_text":
+                            return search_queries.knn_text(conn, qt[j], model=TEXT_MODEL, k=K, current=CURRENT, exact=exact)
+                        return search_queries.knn_visual(conn, qv[j], model=VISUAL_MODEL, k=K, current=CURRENT, exact=exact)
+                return run
 
-            def fused() -> object:
-                j = next(it) % queries
+            def fused(j: int) -> list[dict[str, object]]:
                 return fused_search.search(
                     f"{WORDS[j % len(WORDS)]} {WORDS[(j * 7) % len(WORDS)]}", connect=store.db.read, current=CURRENT,
                     text_model=TEXT_MODEL, embed_text=lambda q: qt[j], visual_model=VISUAL_MODEL,
                     embed_clip_text=lambda q: qv[j], kinds=("image",), limit=K)
 
-            # Recall check: sqlite-vec is exact, so its top 10 must be numpy's top 10.
-            with store.db.read() as conn:
-                got = [int(h.sha256, 16) for h in search_queries.knn_text(conn, qt[0], model=TEXT_MODEL, k=10, current=CURRENT)]
-            assert got == brute_force(text_vecs, qt[0], 10).tolist(), "sqlite-vec KNN disagrees with brute force"
-            return {
-                "knn_text": timed(knn_text, queries),
+            times = {
+                "knn_text": timed(knn("knn_text", False), queries),
+                "knn_visual": timed(knn("knn_visual", False), queries),
+                "fused": timed(lambda: fused(next(it) % queries), queries),
                 "numpy_text": timed(lambda: brute_force(text_vecs, qt[next(it) % queries], K), queries),
-                "knn_visual": timed(knn_visual, queries),
                 "numpy_visual": timed(lambda: brute_force(visual_vecs, qv[next(it) % queries], K), queries),
-                "fused": timed(fused, queries),
+                "sqlite_vec_text": timed(knn("knn_text", True), min(queries, 10)),
+                "sqlite_vec_visual": timed(knn("knn_visual", True), min(queries, 10)),
             }
+            recall = recalls(store, qt, qv, text_vecs, visual_vecs, fused)
         finally:
             store.close()
+    results = []
+    for kind, ref, exact in (("knn_text", "numpy_text", "sqlite_vec_text"), ("knn_visual", "numpy_visual", "sqlite_vec_visual"),
+                             ("fused", "numpy_text", None)):
+        results.append({
+            "size": n, "kind": kind, "p50_ms": p(times[kind], 50), "p95_ms": p(times[kind], 95),
+            "numpy_p50_ms": p(times[ref], 50), "recall_at_10": recall[kind],
+            **({"sqlite_vec_p50_ms": p(times[exact], 50)} if exact else {}),
+        })
+    return {"results": results, "index": {"size": n, "memory_bytes": index_bytes, "index_build_s": index_build_s,
+                                          "startup_to_first_answer_s": startup_s, "library_build_s": build_s}}
+
+
+def first_answer(store: Store, query: np.ndarray) -> float:
+    started = time.perf_counter()
+    with store.db.read() as conn:
+        search_queries.knn_text(conn, query, model=TEXT_MODEL, k=K, current=CURRENT)
+    return time.perf_counter() - started
+
+
+def recalls(store: Store, qt: np.ndarray, qv: np.ndarray, text_vecs: np.ndarray, visual_vecs: np.ndarray,
+            fused: Callable[[int], list[dict[str, object]]]) -> dict[str, float]:
+    """Share of the exact top 10 that the fast path returns: numpy for KNN, the sqlite-vec path for fused search."""
+    def share(got: list[list[object]], want: list[list[object]]) -> float:
+        return float(np.mean([len(set(g[:10]) & set(w[:10])) / max(1, len(w[:10])) for g, w in zip(got, want)]))
+
+    with store.db.read() as conn:
+        got_text = [[int(h.sha256, 16) for h in search_queries.knn_text(conn, q, model=TEXT_MODEL, k=10, current=CURRENT)]
+                    for q in qt]
+        got_visual = [[int(h.sha256, 16) for h in search_queries.knn_visual(conn, q, model=VISUAL_MODEL, k=10, current=CURRENT)]
+                      for q in qv]
+    fast_fused = [[r["path"] for r in fused(j)] for j in range(len(qt))]
+    text_knn, visual_knn = search_queries.knn_text, search_queries.knn_visual
+    try:  # the reference: the same fused search with both KNNs answered by sqlite-vec
+        search_queries.knn_text = functools.partial(text_knn, exact=True)  # type: ignore[assignment]
+        search_queries.knn_visual = functools.partial(visual_knn, exact=True)  # type: ignore[assignment]
+        exact_fused = [[r["path"] for r in fused(j)] for j in range(len(qt))]
+    finally:
+        search_queries.knn_text, search_queries.knn_visual = text_knn, visual_knn  # type: ignore[assignment]
+    return {
+        "knn_text": share(got_text, [brute_force(text_vecs, q, 10).tolist() for q in qt]),
+        "knn_visual": share(got_visual, [brute_force(visual_vecs, q, 10).tolist() for q in qv]),
+        "fused": share(fast_fused, exact_fused),
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--queries", type=int, default=50)
+    parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     args = parser.parse_args()
-    rows = []
+    runs = []
     for n in args.sizes:
-        print(f"n={n}", flush=True)
-        rows.append((n, bench(n, args.queries)))
+        print(f"n={n}", flush=True, file=sys.stderr)
+        runs.append(bench(n, args.queries))
+    if args.json:
+        print(json.dumps({"results": [r for run in runs for r in run["results"]], "index": [run["index"] for run in runs]},
+                         indent=1))
+        return
     print()
-    print(f"{'stored':>8} {'what':<11} {'p50 ms':>8} {'p95 ms':>8} {'numpy p50':>10} {'numpy p95':>10} {'ratio p50':>10}")
-    for n, r in rows:
-        for name, ref in (("knn_text", "numpy_text"), ("knn_visual", "numpy_visual"), ("fused", "numpy_text")):
-            ratio = statistics.median(r[name]) / statistics.median(r[ref])
-            print(f"{n:>8} {name:<11} {p(r[name], 50):>8.2f} {p(r[name], 95):>8.2f} "
-                  f"{p(r[ref], 50):>10.2f} {p(r[ref], 95):>10.2f} {ratio:>9.1f}x")
+    print(f"{'stored':>8} {'what':<11} {'p50 ms':>8} {'p95 ms':>8} {'numpy p50':>10} {'ratio p50':>10} {'recall@10':>10} "
+          f"{'sqlite-vec p50':>15}")
+    for run in runs:
+        for r in run["results"]:
+            exact = f"{r['sqlite_vec_p50_ms']:>15.2f}" if "sqlite_vec_p50_ms" in r else ""
+            print(f"{r['size']:>8} {r['kind']:<11} {r['p50_ms']:>8.2f} {r['p95_ms']:>8.2f} {r['numpy_p50_ms']:>10.2f} "
+                  f"{r['p50_ms'] / r['numpy_p50_ms']:>9.1f}x {r['recall_at_10']:>10.3f}{exact}")
+    print()
+    for run in runs:
+        i = run["index"]
+        print(f"{i['size']:>8} index {i['memory_bytes'] / 2**20:.0f} MiB, built in {i['index_build_s']:.1f} s, "
+              f"first answer after a restart {i['startup_to_first_answer_s']:.2f} s (library written in {i['library_build_s']:.0f} s)")
 
 
 if __name__ == "__main__":

@@ -48,7 +48,7 @@ Exec={exec} %F
 Icon=sidecar
 Terminal=false
 Categories=AudioVideo;Video;Graphics;Utility;
-MimeType=inode/directory;video/mp4;video/x-matroska;video/webm;video/quicktime;image/jpeg;image/png;image/webp;
+MimeType=inode/directory;video/mp4;video/x-matroska;video/webm;video/quicktime;image/jpeg;image/png;image/webp;image/heic;image/heif;image/avif;image/x-adobe-dng;image/x-canon-cr2;image/x-nikon-nef;image/x-sony-arw;image/x-fuji-raf;image/x-olympus-orf;image/x-panasonic-rw2;
 StartupWMClass=Sidecar
 Keywords=subtitles;transcribe;translate;whisper;search;photos;
 """

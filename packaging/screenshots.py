@@ -14,9 +14,13 @@ with the models that ship with it, on the CPU:
 * **images**: pictures of printed text drawn here, indexed by the real image pipeline
   (RapidOCR + multilingual-e5; no CLIP model is installed, so its visual stage records
   "no visual model installed"), with their ``.sidecar.json`` placed next to them;
+* the **first-run page** is what the app opens on with an empty library (a second data
+  dir, shot first);
 * the **Review** items come about the real way: an engine process (this script, run
   with ``--engine-child``) killed right after it placed a subtitle file, the file then
   edited the way a person would (a speaker name added), and recovery finding the change;
+* the **subtitle editor** is opened on the travel update once it is subtitled, a few
+  seconds in (the picture is FFmpeg's navy test colour: the clips have no images);
 * the **Videos** job is shot while it runs, once its first video is done; the script
   then pauses it (the second video stops at its next checkpoint or between stages),
   shoots the Queue, and resumes it.
@@ -79,6 +83,7 @@ CLIPS = (("Videos", "Travel update.mp4", "en-us",
 #: What the person adds by hand to the first line of each subtitle the killed engine had placed.
 SPEAKERS = {"Episode 1": "NARRATOR: ", "Episode 2": "ERZÄHLER: "}
 SEARCH_QUERY = "train to Berlin"
+EDITOR_AT_S = 4.0  # inside the travel update's second line
 
 
 def engine_config(settings: Settings) -> EngineConfig:
@@ -238,6 +243,26 @@ def paused_still(gui: Gui, job_id: int) -> bool:
         i.status != "running" for i in items)
 
 
+def shoot_first_run(data_dir: Path) -> None:
+    """The page an empty library opens on, from its own data dir (the demo library has jobs by then)."""
+    data_dir.mkdir(parents=True)
+    save_settings(data_dir, Settings(target_lang=TARGET_LANG, workers=2))
+    gui = build_gui([], data_dir, factory, poll_ms=300)
+    assert gui is not None, "another Sidecar is running on this data dir"
+    gui.window.resize(1180, 860)
+    gui.window.show()
+    window, app = gui.window, gui.app
+    wait_until(app, lambda: window.pages.currentWidget() is window.welcome_page and window.welcome.recommended is not None,
+               60, "the first-run page")
+    settle(app)
+    shoot(gui, "first-run")
+    closed: list[bool] = []
+    gui.facade.closed.connect(lambda: closed.append(True))
+    gui.quit()
+    wait_until(app, lambda: bool(closed), 120, "the first-run engine to stop")
+    window.close()
+
+
 def main(language: str = "") -> int:
     logging.basicConfig(level=logging.WARNING)
     began = time.monotonic()
@@ -248,6 +273,8 @@ def main(language: str = "") -> int:
     data_dir, library = root / "data", root / "Library"
     data_dir.mkdir(parents=True)
     save_settings(data_dir, Settings(target_lang=TARGET_LANG, workers=2, ui_language=language))
+    if not language:
+        shoot_first_run(root / "first-run-data")
     make_clips(root, library)
     for name, background, lines in PHOTOS:
         render_photo(library / "Photos" / name, background, lines)
@@ -289,6 +316,14 @@ def main(language: str = "") -> int:
     wait_until(app, lambda: (j := job_named(gui, "Videos")) is not None and j.status == "completed", 600,
                "the videos to be subtitled")
     print(f"videos subtitled after {time.monotonic() - began:.0f} s")
+
+    editor = gui.window.open_editor(library / "Videos" / "Travel update.mp4", EDITOR_AT_S)
+    editor.resize(1180, 640)
+    wait_until(app, lambda: editor.document is not None and editor.view.text != "", 60, "the subtitle editor")
+    settle(app, 1.5)
+    editor.grab().save(str(OUT / "editor.png"))
+    print(f"wrote {(OUT / 'editor.png').relative_to(REPO)}")
+    editor.close()
 
     gui.window.tabs.setCurrentWidget(gui.window.review)
     wait_until(app, lambda: gui.window.review.list.count() >= len(SPEAKERS), 60, "the reviews")

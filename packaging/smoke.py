@@ -3,7 +3,8 @@
 ``packaging/smoke DIST_DIR`` runs every command of the frozen app under ``env -i`` with
 ``PATH=/usr/bin:/bin`` and checks: ``--version``; ``doctor --json`` (every bundled model
 loadable, sqlite-vec loaded); ``add`` + ``run --until-idle`` on a generated folder (one
-speech clip, one text image) writes the subtitles and the image's sidecar JSON, and
+speech clip, a text image, an iPhone HEIC and a camera DNG) writes the subtitles and the
+images' sidecar JSONs (so libheif and LibRaw ship in the app), and
 ``search`` finds both; while it runs every model-host process is the frozen executable;
 the GUI shows its window under Xvfb; the ``.deb`` unpacks and its ``sidecar --version``
 runs. Media is generated here with the test suite's own generators (espeak-ng, ffmpeg,
@@ -29,7 +30,10 @@ sys.path.insert(0, str(ROOT))
 
 from app import __version__  # noqa: E402
 from tests.media import SHORT_ENGLISH_TEXT, mux, speak  # noqa: E402
-from tests.rendered_images import render_text_image  # noqa: E402
+from PIL import Image  # noqa: E402
+
+import app.media.images  # noqa: E402, F401 - registers pillow-heif with Pillow, which writes the HEIC photo
+from tests.rendered_images import render_text_image, write_dng  # noqa: E402
 
 WINDOWS = sys.platform == "win32"
 CLEAN_PATH = r"C:\Windows\System32;C:\Windows" if WINDOWS else "/usr/bin:/bin"
@@ -96,7 +100,10 @@ def make_library(folder: Path) -> dict[str, Path]:
     wav = speak(SHORT_ENGLISH_TEXT, "en-us", folder.parent / "speech.wav")
     video = mux(wav, folder / "Weather report.mp4")
     image = render_text_image(folder / "receipt.png", ["INVOICE 4711", "parking permit"])
-    return {"video": video, "image": image}
+    phone = folder / "IMG_0001.heic"
+    Image.open(render_text_image(folder.parent / "phone.png", ["FERRY 0815"])).save(phone)
+    camera = write_dng(folder / "DSC_0002.dng", Image.open(render_text_image(folder.parent / "camera.png", ["MENU 2024"])))
+    return {"video": video, "image": image, "phone": phone, "camera": camera}
 
 
 def run_engine(exe: Path, data: Path, home: Path) -> tuple[subprocess.CompletedProcess, dict[int, str]]:
@@ -192,11 +199,11 @@ def main() -> int:
 
         media = make_library(work / "Library")
         done = frozen(exe, ["--data-dir", str(data), "add", str(work / "Library"), "--target-lang", "de", "--json"], home)
-        check(done.returncode == 0 and json.loads(done.stdout)["jobs"][0]["total"] == 2,
-              f"add queues the clip and the image ({done.stdout.strip()[:200]})")
+        check(done.returncode == 0 and json.loads(done.stdout)["jobs"][0]["total"] == 4,
+              f"add queues the clip and the three images ({done.stdout.strip()[:200]})")
         start = time.perf_counter()
         done, children = run_engine(exe, data, home)
-        numbers["run --until-idle (1 clip + 1 image)"] = f"{time.perf_counter() - start:.1f} s"
+        numbers["run --until-idle (1 clip + 3 images)"] = f"{time.perf_counter() - start:.1f} s"
         check(done.returncode == 0, f"run --until-idle exits 0 ({done.stdout[-500:]} {done.stderr[-1500:]})")
         if not WINDOWS:
             check(len(children) >= 2 and all(Path(t) == exe for t in children.values()),
@@ -211,6 +218,10 @@ def main() -> int:
         sidecar_json = media["image"].with_name("receipt.png.sidecar.json")
         check(sidecar_json.is_file() and "4711" in sidecar_json.read_text(encoding="utf-8"),
               f"{sidecar_json.name} written with the OCR text")
+        for key, words in (("phone", "0815"), ("camera", "2024")):
+            sidecar_json = media[key].with_name(media[key].name + ".sidecar.json")
+            check(sidecar_json.is_file() and words in sidecar_json.read_text(encoding="utf-8"),
+                  f"{sidecar_json.name} written with the OCR text (the app decodes HEIC and raw previews)")
 
         done = frozen(exe, ["--data-dir", str(data), "search", "parking permit", "--kind", "image", "--json"], home)
         results = json.loads(done.stdout)["results"]

@@ -55,6 +55,13 @@ TIMELINE_SENTENCES = [
 ]
 #: Silence between the timeline sentences (seconds).
 TIMELINE_PAUSE_S = 1.2
+#: One sentence per audio track of the multi-track clips, each with its own key word.
+TRACK_SENTENCES = {
+    "submarine": ("en-us", "The yellow submarine travels slowly across the quiet ocean."),
+    "chocolate": ("en-us", "My grandmother bakes chocolate cookies every Sunday afternoon for the whole family."),
+    "Milch": ("de", "Am Nachmittag lese ich die Zeitung und trinke einen Kaffee mit Milch."),
+}
+
 #: The AAC frame: sentence parts are padded to whole frames so a timestamp jump lands between two.
 _AAC_FRAME = 1024
 
@@ -139,6 +146,16 @@ def write_wav(dest: Path, samples: np.ndarray, rate: int) -> Path:
         wav.setframerate(rate)
         wav.writeframes((np.clip(samples, -1.0, 1.0) * 32767).astype("<i2").tobytes())
     return dest
+
+
+@dataclass(frozen=True)
+class AudioTrack:
+    """One audio stream of a multi-track clip: which :data:`TRACK_SENTENCES` entry it speaks, and its tags."""
+
+    key: str
+    language: str = ""  # the stream's language tag (``eng``, ``ger``); untagged when empty
+    disposition: str = "0"  # ffmpeg's -disposition value: ``default``, ``comment``, ``default+comment``…
+    title: str = ""
 
 
 @dataclass(frozen=True)
@@ -302,6 +319,44 @@ class MediaFactory:
             return TimedClip(dest, tuple(t + audio_delay for t in speech.onsets))
 
         return self._once(f"recorder_ts{audio_delay}", build)
+
+    # several audio tracks, languages ------------------------------------------
+    def audio_tracks(self, name: str, *tracks: AudioTrack) -> Path:
+        """An MKV whose audio streams speak ``tracks`` in order, tagged and flagged as given."""
+
+        def build() -> Path:
+            wavs = []
+            for track in tracks:
+                voice, text = TRACK_SENTENCES[track.key]
+                wavs.append(self._once(f"track_{track.key}", lambda: speak(text, voice, self.root / f"track_{track.key}.wav")))
+            args = ["ffmpeg", "-y", "-v", "error", "-threads", "1", "-f", "lavfi", "-i", "color=c=navy:s=160x90:r=10"]
+            for wav in wavs:
+                args += ["-i", str(wav)]
+            args += ["-map", "0:v"] + [a for n in range(len(wavs)) for a in ("-map", f"{n + 1}:a")]
+            for n, track in enumerate(tracks):
+                args += [f"-disposition:a:{n}", track.disposition]
+                if track.language:
+                    args += [f"-metadata:s:a:{n}", f"language={track.language}"]
+                if track.title:
+                    args += [f"-metadata:s:a:{n}", f"title={track.title}"]
+            dest = self.root / f"{name}.mkv"
+            _run(args + ["-c:a", "aac", "-b:a", "64k", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
+                         "-t", f"{max(wav_duration(w) for w in wavs):.3f}", *_BITEXACT, str(dest)])
+            return dest
+
+        return self._once(f"audio_tracks_{name}", build)
+
+    def foreign_intro(self) -> Path:
+        """≥ 30 s of German speech, then ≥ 55 s of English: Whisper's first-30-s guess says German."""
+
+        def build() -> Path:
+            german, rate = read_wav(speak(" ".join([GERMAN_TEXT] * 3), "de", self.root / "german_intro.wav"))
+            english, english_rate = read_wav(self.english_long_wav())
+            assert rate == english_rate and german.size / rate >= 30.0
+            wav = write_wav(self.root / "foreign_intro.wav", np.concatenate([german, english]), rate)
+            return mux(wav, self.root / "foreign_intro.mkv")
+
+        return self._once("foreign_intro", build)
 
     # broken ---------------------------------------------------------------
     def no_audio(self) -> Path:

@@ -1,19 +1,31 @@
-"""A local HTTP file server for model-download tests (127.0.0.1 only, in a thread).
+"""A local HTTP server for model tests (127.0.0.1 only, in a thread): model downloads and a scripted translator.
 
-Serves byte strings at paths, answers ``Range: bytes=N-`` with 206, and can be told to:
+Downloads: serves byte strings at paths, answers ``Range: bytes=N-`` with 206, and can be told to:
 cut the connection after N bytes of the next response (``cut_next``), ignore Range
 requests (``ignore_range``), serve other bytes than announced (``replace``), or stop
 after ``hold_at`` body bytes of a response until ``release`` is set (``holding`` is set
 while it waits), which lets a test act while a download is surely mid-way. Every
 request's headers and the number of body bytes sent are recorded in ``requests``.
+
+Translation: given ``answer``, it is also an OpenAI-compatible chat server (``url("/v1")``
+as the translation server in the settings) that the pipeline reaches over HTTP as any
+other. Each numbered line of a request is answered by ``answer(source_language, text)``:
+a translation, or None to give the line back unchanged, as a weak model does with a
+line it cannot translate. Each request's source language and lines go to ``chats``.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Callable
+
+#: A chat request names its languages in its first sentence (app.media.translation.build_prompt).
+_SOURCE = re.compile(r"Translate each numbered (.+?) subtitle line into")
+_NUMBERED = re.compile(r"^(\d+)\| ?(.*)$")
 
 
 @dataclass
@@ -33,6 +45,19 @@ class ModelServer:
     holding: threading.Event = field(default_factory=threading.Event)
     release: threading.Event = field(default_factory=threading.Event)
     requests: list[Served] = field(default_factory=list)
+    answer: Callable[[str, str], str | None] | None = None
+    chats: list[tuple[str, list[str]]] = field(default_factory=list)
+
+    def chat_reply(self, body: bytes) -> bytes:
+        """The chat completion answering one translation request, line by line through ``answer``."""
+        assert self.answer is not None, "this server was given no answer function"
+        prompt = json.loads(body)["messages"][-1]["content"]
+        source = _SOURCE.search(prompt)
+        language = source.group(1) if source else ""
+        lines = [m.groups() for m in map(_NUMBERED.match, prompt.splitlines()) if m]
+        self.chats.append((language, [text for _, text in lines]))
+        content = "\n".join(f"{n}| {self.answer(language, text) or text}" for n, text in lines)
+        return json.dumps({"choices": [{"message": {"role": "assistant", "content": content}}]}).encode()
 
     def __post_init__(self) -> None:
         server_self = self
@@ -42,6 +67,14 @@ class ModelServer:
 
             def log_message(self, *args) -> None:  # keep test output quiet
                 pass
+
+            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+                payload = server_self.chat_reply(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
 
             def do_GET(self) -> None:  # noqa: N802 - http.server's name
                 record = Served(self.path, {k: v for k, v in self.headers.items()}, 0)

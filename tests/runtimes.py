@@ -28,3 +28,67 @@ class EchoRuntime:
 
     def oom(self, *_: object) -> None:
         raise RuntimeError("CUDA failed with error out of memory")
+
+
+class OomAtLoad:
+    """A model whose load fails the way CTranslate2 words a full GPU."""
+
+    def __init__(self, **_: object) -> None:
+        raise RuntimeError("CUDA failed with error out of memory")
+
+
+class CudaOomWhisper:
+    """Whisper as it behaves on a GPU that runs out of memory, with CTranslate2's own error text.
+
+    Spec'd with ``device="cuda"`` it streams ``segments_before_oom`` real segments (the model
+    itself runs on the CPU: there is no GPU here) and then raises "CUDA failed with error out
+    of memory", as CTranslate2 does when a long beam search no longer fits. With any other
+    device it is plain Whisper, unless ``cpu_error`` makes the CPU fail too.
+    """
+
+    segments_before_oom = 1
+    cpu_error: BaseException | None = None
+
+    def __init__(self, device: str = "auto", compute_type: str = "auto", **params: object) -> None:
+        self.device, self.compute_type = device, compute_type
+        self._params = params
+        self._whisper = None
+
+    def info(self) -> dict[str, object]:
+        return {"device": self.device, "compute_type": self.compute_type, "pid": os.getpid()}
+
+    def _loaded(self):  # noqa: ANN202 - a WhisperRuntime, loaded on first use
+        from app.ml.whisper_runtime import WhisperRuntime
+
+        if self._whisper is None:
+            self._whisper = WhisperRuntime(device="cpu", compute_type="int8", **self._params)  # type: ignore[arg-type]
+        return self._whisper
+
+    def transcribe(self, audio_path: str, offset_s: float = 0.0, language: str | None = None):  # noqa: ANN201
+        if self.device != "cuda":
+            if self.cpu_error is not None:
+                raise self.cpu_error
+            return (yield from self._loaded().transcribe(audio_path, offset_s, language))
+        segments = 0
+        if self.segments_before_oom:
+            for event in self._loaded().transcribe(audio_path, offset_s, language):
+                if event["type"] == "segment":
+                    if segments == self.segments_before_oom:
+                        break
+                    segments += 1
+                yield event
+        raise RuntimeError("CUDA failed with error out of memory")
+
+
+class CudaOomWhisperOomOnCpuToo(CudaOomWhisper):
+    """Out of memory on the GPU, and on the CPU as pybind11 turns CTranslate2's ``std::bad_alloc``."""
+
+    segments_before_oom = 0
+    cpu_error = MemoryError("std::bad_alloc")
+
+
+class CudaOomWhisperBrokenOnCpu(CudaOomWhisper):
+    """Out of memory on the GPU; on the CPU an error that has nothing to do with memory."""
+
+    segments_before_oom = 0
+    cpu_error = RuntimeError("unsupported model format")

@@ -1,4 +1,4 @@
-"""A throwaway library database for the search tests: sqlean + sqlite-vec, the index schema and a tiny items table.
+"""A throwaway library database for the search tests: sqlean + sqlite-vec, the index schema (with the vector index's change counter) and a tiny items table.
 
 The store's real engine loads sqlite-vec on every connection the same way; ``items``
 stands in for its path→sha256 table.
@@ -10,13 +10,14 @@ import sqlean
 import sqlite_vec
 from sqlalchemy import Engine, create_engine, event, text
 
-from app.store import search_schema
+from app.store import search_schema, vector_index
 from app.store.search_queries import CurrentContent
 
 CURRENT = CurrentContent("items")
 
 
-def make_engine(path) -> Engine:
+def open_engine(path) -> Engine:
+    """An engine on an existing library file (a second process's view of it)."""
     engine = create_engine(f"sqlite:///{path}", module=sqlean)
 
     @event.listens_for(engine, "connect")
@@ -25,8 +26,13 @@ def make_engine(path) -> Engine:
         sqlite_vec.load(dbapi_connection)
         dbapi_connection.enable_load_extension(False)
 
+    return engine
+
+
+def make_engine(path) -> Engine:
+    engine = open_engine(path)
     with engine.begin() as conn:
-        for statement in search_schema.SCHEMA:
+        for statement in [*search_schema.SCHEMA, *search_schema.IMAGE_NAME_SCHEMA, *vector_index.CHANGES_SCHEMA]:
             conn.exec_driver_sql(statement)
         conn.exec_driver_sql("CREATE TABLE items (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL)")
     return engine

@@ -26,16 +26,14 @@ def test_path_tokens_include_the_nearest_folder():
     assert path_tokens("/home/me/Holidays 2021/IMG_0042.jpg") == ["img", "0042", "holidays", "2021"]
 
 
-def test_document_puts_tags_names_exif_then_ocr_without_labels():
+def test_document_puts_tags_exif_then_ocr_without_labels_or_name_words():
     result = build_document(
-        "/x/Receipts/scanInvoice.jpg",
         ocr_text="Invoice  number\n4471",
         exif={"date_taken": "2021-07-04T12:34:56", "camera_make": "Canon", "camera_model": "Canon EOS R5"},
         tags=["document", "paper"],
     )
     assert result["document"].split("\n") == [
         "document paper",
-        "scan invoice receipts",
         "2021-07-04 July 2021 Canon EOS R5",
         "Invoice number 4471",
     ]
@@ -45,7 +43,7 @@ def test_document_puts_tags_names_exif_then_ocr_without_labels():
 
 def test_long_ocr_is_cut_in_the_document_but_kept_in_ocr_text():
     words = "word " * 3000
-    result = build_document("/a/b.png", ocr_text=words)
+    result = build_document(ocr_text=words)
     assert len(result["document"]) < 2100
     assert len(result["ocr_text"]) > 10000
 

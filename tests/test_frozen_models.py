@@ -60,7 +60,7 @@ def test_job_indexes_with_the_clip_model_chosen_when_it_was_added(
     try:
         job = lib.add(_photos(tmp_path / "pics", 2), JobOptions(kind="image"))
         _use_clip(data_dir, tmp_path / "clip-b", "clip-b", seed=2)  # chosen after the job was added
-        visual = lib.pipelines["image"].stages[0]
+        visual = next(s for s in lib.pipelines["image"].stages if s.name == "visual")
         assert dict(visual.model_spec(job.options).params)["model_dir"] == str((tmp_path / "clip-a").resolve())
         assert dict(visual.model_spec({}).params)["model_dir"] == str((tmp_path / "clip-b").resolve())
         lib.start()

@@ -12,6 +12,7 @@ from sqlalchemy import text
 from app.engine.context import ClaimContext
 from app.engine.library import JobOptions, Library
 from app.engine.model_pool import ModelPool
+from app.engine.plan import HashStage
 from app.errors import LeaseLost
 from app.paths import database_path
 from app.pipelines.image import decode_vector, encode_vector, image_pipeline, sidecar_json
@@ -64,6 +65,11 @@ def test_identical_content_in_one_job_is_computed_once(tmp_path: Path, data_dir:
     lib = Library(data_dir, {"video": pipeline}, fast_config)
     try:
         lib.add(folder, JobOptions(kind="video"))
+        for owner in ("h1", "h2"):  # each item identifies its content first
+            hashing = _context(lib.store, data_dir, owner)
+            assert hashing.claim.name == "hash" and hashing.item.sha256 == ""
+            out = HashStage().run(hashing)
+            lib.store.stages.complete_stage(hashing.claim, out, identified=out["sha256"])
         first = _context(lib.store, data_dir, "w1")
         assert first.computed_output() is None
         lib.store.stages.complete_stage(first.claim, {"digest": "computed-by-a"})

@@ -13,6 +13,7 @@ from PIL import Image
 
 from app.errors import MediaError
 from app.media.images import MAX_PIXELS, open_image, read_exif
+from tests.rendered_images import write_dng
 
 
 def _png_header_only(path: Path, width: int, height: int) -> Path:
@@ -158,3 +159,56 @@ def test_read_exif_never_raises(tmp_path):
     exif[0x0132] = "0000:00:00 00:00:00"
     image.save(zero_date, exif=exif)
     assert read_exif(zero_date) == {}
+
+
+def _marked(size: tuple[int, int] = (320, 200)) -> Image.Image:
+    """White with a red square in the top-left corner: shows which way up a decoded picture is."""
+    image = Image.new("RGB", size, "white")
+    image.paste((255, 0, 0), (0, 0, 40, 40))
+    return image
+
+
+def _is_red(pixel: tuple[int, ...]) -> bool:
+    return pixel[0] > 200 and pixel[1] < 60 and pixel[2] < 60
+
+
+@pytest.mark.parametrize("suffix", [".heic", ".heif", ".avif"])
+def test_phone_formats_open_as_rgb(tmp_path, suffix):
+    path = tmp_path / f"phone{suffix}"
+    _marked().save(path)
+    image = open_image(path)
+    assert image.size == (320, 200) and image.mode == "RGB" and _is_red(image.getpixel((10, 10)))
+
+
+def _failure_code(path: Path) -> str:
+    with pytest.raises(MediaError) as caught:
+        open_image(path)
+    return caught.value.code
+
+
+def test_corrupt_heic_fails_as_corrupt_media(tmp_path):
+    good = tmp_path / "good.heic"
+    _marked().save(good)
+    broken = tmp_path / "broken.heic"
+    broken.write_bytes(good.read_bytes()[: len(good.read_bytes()) // 3])
+    assert _failure_code(broken) == "corrupt_media"
+
+
+def test_raw_file_gives_its_embedded_preview_upright_not_its_sensor_data(tmp_path):
+    # The camera was held sideways: the preview is stored turned, the raw says "turn 90° clockwise".
+    path = write_dng(tmp_path / "shot.dng", _marked().transpose(Image.Transpose.ROTATE_90), orientation=6)
+    image = open_image(path)
+    assert image.size == (320, 200), "the preview's size (the sensor data is 64×64), turned upright"
+    assert _is_red(image.getpixel((10, 10)))
+    assert read_exif(path) == {"camera_make": "Sidecar", "camera_model": "Test Camera"}
+
+
+def test_raw_without_a_preview_fails_with_its_own_code(tmp_path):
+    assert _failure_code(write_dng(tmp_path / "bare.dng", None)) == "raw_no_preview"
+
+
+def test_unreadable_raw_fails_as_corrupt_media_and_a_missing_one_as_file_missing(tmp_path):
+    junk = tmp_path / "junk.nef"
+    junk.write_bytes(b"not a raw file" * 50)
+    assert _failure_code(junk) == "corrupt_media"
+    assert _failure_code(tmp_path / "gone.cr2") == "file_missing"

@@ -8,8 +8,8 @@ import pytest
 
 from app.engine.library import Library
 from app.ml.spec import ModelSpec
-from app.errors import ModelCrashed
-from app.ml.host import ModelHost
+from app.errors import ModelCrashed, SidecarError
+from app.ml.host import ModelHost, is_out_of_memory
 from tests.engine_stages import fail_first_call, fake_pipeline, make_media, process
 
 ECHO = ModelSpec.of("tests.runtimes:EchoRuntime", memory_mb=100, tag="a")
@@ -46,3 +46,33 @@ def test_out_of_device_memory_releases_models_and_retries(data_dir: Path, tmp_pa
     out = process(Library(data_dir, {"video": pipeline}, fast_config), tmp_path / "lib")
     assert (out.summary.done, out.summary.failed) == (2, 0)
     assert out.loads[ECHO.key] == 2, "the model was released after the out-of-memory error and loaded again"
+
+
+@pytest.mark.parametrize("text", [
+    "CUDA failed with error out of memory",  # CTranslate2
+    "CUDA out of memory. Tried to allocate 20.00 MiB",  # CUDA allocators in PyTorch style
+    "[ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : Failed to allocate memory for requested buffer of size 1048576",
+    "CUDA failure 2: out of memory ; GPU=0 ; CUDA_ERROR_OUT_OF_MEMORY",  # onnxruntime's CUDA provider
+    "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 512.00 MiB on device 0: cudaMalloc failed: out of memory",
+])
+def test_every_runtime_s_wording_of_a_full_gpu_is_out_of_memory(text: str) -> None:
+    assert is_out_of_memory(RuntimeError(text))
+
+
+def test_other_runtime_errors_are_not_out_of_memory() -> None:
+    assert not is_out_of_memory(RuntimeError("unsupported model format"))
+    assert not is_out_of_memory(ValueError("CUDA driver version is insufficient for CUDA runtime version"))
+
+
+def test_a_model_that_cannot_load_for_lack_of_gpu_memory_says_so() -> None:
+    with pytest.raises(SidecarError) as failed:
+        ModelHost(ModelSpec.of("tests.runtimes:OomAtLoad", memory_mb=100, device="cuda"))
+    assert (failed.value.code, failed.value.transient) == ("gpu_out_of_memory", True)
+
+
+def test_the_cpu_copy_of_a_spec_names_the_cpu_and_reserves_no_device_memory() -> None:
+    gpu = ModelSpec.of("app.ml.whisper_runtime:WhisperRuntime", memory_mb=700, device="cuda", compute_type="float16")
+    assert gpu.on_cpu() == ModelSpec.of("app.ml.whisper_runtime:WhisperRuntime", memory_mb=0, device="cpu",
+                                        compute_type="int8")
+    assert gpu.on_cpu().on_cpu() is None  # type: ignore[union-attr]
+    assert ECHO.on_cpu() is None, "a runtime without a device runs where it runs: no fallback"

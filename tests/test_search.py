@@ -50,6 +50,12 @@ def test_semantic_hits_far_from_the_best_are_cut():
     assert near_best([]) == []
 
 
+def test_semantic_hits_below_the_floor_are_cut_even_the_best():
+    hits = [search_queries.ImageHit("a", 0.10), search_queries.ImageHit("b", 0.13), search_queries.ImageHit("c", 0.15)]
+    assert [h.sha256 for h in near_best(hits, floor=0.86)] == ["a", "b"]
+    assert near_best(hits, floor=0.95) == []
+
+
 def test_a_failing_embedder_leaves_keyword_search_working(engine):
     def broken(_query):
         raise RuntimeError("model process crashed")
@@ -70,3 +76,22 @@ def test_similar_images_excludes_the_query_image(engine):
     results = similar_images(vector, connect=engine.connect, current=CURRENT, visual_model="clip", exclude_sha256="s1")
     assert [r["path"] for r in results] == ["/pics/s2.png"]
     assert results[0]["score"] == pytest.approx(0.0, abs=1e-6)
+
+
+def test_name_words_find_only_their_own_path_and_never_a_path_that_now_holds_other_content(engine):
+    with engine.begin() as conn:
+        set_item(conn, "/pics/trip/cat on the sofa.png", "s1")
+        search_writes.name_image(conn, "/pics/trip/cat on the sofa.png", "s1", "cat on the sofa trip")
+        search_writes.name_image(conn, "/pics/s1.png", "s1", "s1 pics")
+    with engine.connect() as conn:
+        assert [h.path for h in search_queries.fts_images(conn, "sofa", current=CURRENT)] == ["/pics/trip/cat on the sofa.png"]
+        kitten = {h.path for h in search_queries.fts_images(conn, "kitten", current=CURRENT)}
+        assert kitten == {"/pics/trip/cat on the sofa.png", "/pics/s1.png"}, "the content's words find every copy"
+    with engine.begin() as conn:
+        set_item(conn, "/pics/trip/cat on the sofa.png", "s2")  # the file was overwritten with other bytes
+    with engine.connect() as conn:
+        assert search_queries.fts_images(conn, "sofa", current=CURRENT) == []
+    with engine.begin() as conn:
+        assert search_writes.delete_for_sha256(conn, "s1") == 1
+        assert conn.exec_driver_sql("SELECT count(*) FROM search_image_name").scalar_one() == 0
+        assert conn.exec_driver_sql("SELECT count(*) FROM search_image_name_fts").scalar_one() == 0

@@ -17,7 +17,7 @@ from app.engine.search import search
 from app.media.describe import build_document
 from app.ml.ocr_runtime import OcrRuntime
 from app.ml.text_embedding import MODEL_ID as E5, TextEmbeddingRuntime
-from app.store import search_queries, search_schema, search_writes
+from app.store import search_queries, search_schema, search_writes, vector_index
 from tests.rendered_images import render_text_image
 from tests.search_db import CURRENT, make_engine, set_item
 
@@ -51,9 +51,9 @@ def documents(tmp_path_factory, e5):
         started = time.perf_counter()
         read = ocr.read(path)
         ocr_seconds.append(time.perf_counter() - started)
-        docs[str(path)] = build_document(path, ocr_text=read["text"])
+        docs[str(path)] = build_document(ocr_text=read["text"])
     for name, words in WRITTEN.items():
-        docs[str(folder / name)] = build_document(folder / name, ocr_text=words)
+        docs[str(folder / name)] = build_document(ocr_text=words)
     texts = [d["document"] for d in docs.values()]
     started = time.perf_counter()
     vectors = e5.embed_passages(texts)
@@ -107,7 +107,8 @@ def test_cross_lingual_cat_finds_the_image_that_says_猫(library, documents, e5)
 
 @pytest.mark.parametrize(
     "query,name",
-    [("猫", "IMG_0042.png"), ("我的猫", "IMG_0042.png"), ("東京", "IMG_0043.png"), ("東京タワー", "IMG_0043.png")],
+    [("猫", "IMG_0042.png"), ("我的猫", "IMG_0042.png"), ("東京", "IMG_0043.png"), ("東京タワー", "IMG_0043.png"),
+     ("京タワ", "IMG_0043.png"), ("写真", "IMG_0043.png")],
 )
 def test_cjk_words_match_inside_unspaced_text(library, documents, query, name):
     with library.connect() as conn:
@@ -116,12 +117,84 @@ def test_cjk_words_match_inside_unspaced_text(library, documents, query, name):
     assert f"[{query}]" in hits[0].snippet
 
 
-def test_words_match_whole_words_not_substrings(library):
+def test_a_partial_word_finds_the_whole_one(library, documents):
+    invoice = path_of(documents, "invoice_scan.png")
     with library.connect() as conn:
-        assert search_queries.fts_images(conn, "cak", current=CURRENT) == []
-        assert len(search_queries.fts_images(conn, "cake", current=CURRENT)) == 1
+        hits = search_queries.fts_images(conn, "invo", current=CURRENT)
+        assert [hit.path for hit in hits] == [invoice]
+        assert "[invo]ice" in hits[0].snippet.lower()
+        assert [hit.path for hit in search_queries.fts_images(conn, "447", current=CURRENT)] == [invoice]
+        assert [hit.path for hit in search_queries.fts_images(conn, "cak", current=CURRENT)] == [path_of(documents, "recipe.png")]
+        assert search_queries.fts_images(conn, "ca", current=CURRENT) == []  # two letters match whole words only
         assert search_queries.fts_images(conn, "  ", current=CURRENT) == []
         assert search_queries.fts_images(conn, 'rain" OR "cake', current=CURRENT)  # quotes cannot break the MATCH syntax
+
+
+def add_images(engine, e5, documents: dict[str, str]) -> None:
+    """Index extra images (path → document) into a test library, each its own content."""
+    vectors = e5.embed_passages(list(documents.values()))
+    with engine.begin() as conn:
+        for (path, document), vector in zip(documents.items(), vectors):
+            sha = "sha-" + path
+            set_item(conn, path, sha)
+            search_writes.upsert_image(conn, sha, text_model=E5, text_vector=vector, document=document, ocr_text=document)
+
+
+def test_a_number_finds_the_code_it_is_part_of_and_whole_words_rank_first(library, e5):
+    add_images(library, e5, {"/scans/ref.png": "ref RE4711X RE4711Y RE4711Z", "/scans/receipt_b.png": "INVOICE 4711-B parking",
+                             "/scans/catalogue.png": "catalogue catalogue catalogue", "/scans/pet.png": "our cat in the long garden"})
+    with library.connect() as conn:
+        numbers = search_queries.fts_images(conn, "4711", current=CURRENT)
+        cats = search_queries.fts_images(conn, "cat", current=CURRENT)
+    # the partial matches occur more often, and still rank after the whole word
+    assert [hit.path for hit in numbers] == ["/scans/receipt_b.png", "/scans/ref.png"]
+    assert numbers[0].snippet == "INVOICE [4711]-B parking" and numbers[1].snippet == "ref RE[4711]X RE[4711]Y RE[4711]Z"
+    assert [hit.path for hit in cats] == ["/scans/pet.png", "/scans/catalogue.png"]
+
+
+def test_a_rare_word_is_ranked_over_all_its_matches_and_a_common_one_within_its_newest(engine, e5, monkeypatch):
+    monkeypatch.setattr(search_queries, "CANDIDATES_PER_TERM", 5)
+    add_images(engine, e5, {"/old/4711.png": "receipt 4711", **{f"/new/{i}.png": f"receipt number {i}" for i in range(20)}})
+    with engine.connect() as conn:
+        both = search_queries.fts_images(conn, "receipt 4711", current=CURRENT)
+        common = search_queries.fts_images(conn, "receipt", current=CURRENT)
+    assert both[0].path == "/old/4711.png"
+    assert sorted(hit.path for hit in common) == sorted(f"/new/{i}.png" for i in range(15, 20))
+
+
+def test_stale_rows_crowding_a_word_do_not_hide_the_current_one(engine, e5):
+    vector = e5.embed_passages(["receipt"])[0]
+    with engine.begin() as conn:
+        for i in range(40):  # indexed, but no path holds them any more: better bm25 than the current one
+            search_writes.upsert_image(conn, f"old-{i}", text_model=E5, text_vector=vector, document="receipt receipt")
+        set_item(conn, "/now.png", "now")
+        search_writes.upsert_image(conn, "now", text_model=E5, text_vector=vector,
+                                   document="a receipt from the bakery on the corner for bread and milk")
+    with engine.connect() as conn:
+        assert [hit.path for hit in search_queries.fts_images(conn, "receipt", k=2, current=CURRENT)] == ["/now.png"]
+
+
+def e5_search(engine, e5, query: str) -> list[dict]:
+    return search(query, connect=engine.connect, current=CURRENT, text_model=E5, embed_text=lambda q: e5.embed_queries([q])[0])
+
+
+@pytest.mark.parametrize("query", ["coffee", "sofa"])
+def test_a_query_about_nothing_in_the_library_returns_nothing(library, e5, query):
+    assert e5_search(library, e5, query) == []
+    # the library of the report: without the floor, "sofa" returned horse.png first
+    # (documents hold the words the report's documents held: the name words, now indexed per path, and the OCR)
+    add_images(library, e5, {f"/home/ana/Pictures/{name}": build_document(
+                                 ocr_text=f"{name.rsplit('.', 1)[0].replace('_', ' ')} {ocr}")["document"]
+                             for name, ocr in (("horse.png", ""), ("receipt.png", "INVOICE 4711 parking permit"),
+                                               ("rocket_launch.jpg", ""))})
+    assert e5_search(library, e5, query) == []
+
+
+@pytest.mark.parametrize("query,name", [("dessert", "recipe.png"), ("automobile", "car.png"), ("rainy day", "forecast.png")])
+def test_a_related_query_that_shares_no_word_still_finds_its_image(library, documents, e5, query, name):
+    with library.connect() as conn:
+        assert search_queries.fts_images(conn, query, current=CURRENT) == []
+    assert [r["path"] for r in e5_search(library, e5, query)][:1] == [path_of(documents, name)]
 
 
 def test_changed_content_never_returns_old_vectors(engine, e5):
@@ -287,3 +360,22 @@ def test_knn_latency_at_10k_vectors(engine):
         median_ms = statistics.median(timings) * 1000
         print(f"\nvec0 KNN k=50 over 10k × {dim}: {median_ms:.1f} ms median")
         assert median_ms < 1000
+
+
+def test_real_e5_vectors_rank_the_same_through_the_vector_index_as_through_sqlite_vec(library, documents, e5):
+    with library.begin() as conn:
+        set_item(conn, "/videos/Movie.mkv", "video-1")
+        search_writes.upsert_dialogue(conn, "/videos/Movie.mkv", "video-1", CUES_EN,
+                                      e5.embed_passages([c[2] for c in CUES_EN]), text_model=E5)
+    queries = e5.embed_queries(["invoice", "cat", "weather tomorrow", "東京", "cake recipe", "umbrella"])
+    with library.connect() as conn:
+        for query in queries:
+            for kind in ("image", "cue"):
+                fast = search_queries.knn_text(conn, query, model=E5, kind=kind, current=CURRENT)
+                exact = search_queries.knn_text(conn, query, model=E5, kind=kind, current=CURRENT, exact=True)
+                assert [(h.sha256, h.path) for h in fast] == [(h.sha256, h.path) for h in exact]
+                assert [h.score for h in fast] == pytest.approx([h.score for h in exact], abs=1e-5)
+        assert vector_index.index_for(conn).nbytes > 0  # the index answered, not the SQL fallback
+    results = search("umbrella", connect=library.connect, current=CURRENT, text_model=E5,
+                     embed_text=lambda q: e5.embed_queries([q])[0])
+    assert {r["path"] for r in results[:2]} == {path_of(documents, "forecast.png"), "/videos/Movie.mkv"}

@@ -12,14 +12,14 @@ from app.ml.llm_runtime import smollm2_path
 from app.ml.local_models import models_register
 from app.ml.model_choice import models_use
 from app.pipelines import default_pipelines
-from app.pipelines.video import video_pipeline
+from app.pipelines.video import translation_failed, video_pipeline
 from app.settings import Settings
 
 STAGES = ["extract_audio", "transcribe", "translate", "render", "place"]
 BASE = {"target_lang": "de", "naming": "media-server", "source_lang": ""}
 
 
-def _fps(data_dir: Path, settings: Settings | None = None, path: str = "/m/a.mp4", **options: str) -> dict[str, str]:
+def _fps(data_dir: Path, settings: Settings | None = None, path: str = "/m/a.mp4", **options: object) -> dict[str, str]:
     pipeline = video_pipeline(data_dir, settings or Settings())
     return dict(zip(STAGES, stage_fingerprints(pipeline.stages, {**BASE, **options}, path)))
 
@@ -64,5 +64,19 @@ def test_each_setting_changes_the_stages_it_affects(data_dir: Path) -> None:
     base = _fps(data_dir)
     assert _changed(base, _fps(data_dir, target_lang="fr")) == ["translate", "render", "place"]
     assert _changed(base, _fps(data_dir, naming="compat")) == ["place"]
-    assert _changed(base, _fps(data_dir, source_lang="en")) == ["transcribe", "translate", "render", "place"]
+    # The source language can choose another audio stream (a dub in that language), so extraction is redone too.
+    assert _changed(base, _fps(data_dir, source_lang="en")) == STAGES
+    assert _changed(base, _fps(data_dir, audio_track=2)) == STAGES  # another stream: no cached transcript fits
+    assert _changed(base, _fps(data_dir, audio_track=0)) == []  # 0 is "choose by rule", like no choice at all
     assert _changed(base, _fps(data_dir, path="/m/b.mp4")) == ["place"]  # only placing depends on the path
+
+
+def test_a_translation_is_left_out_only_when_more_than_half_its_cues_kept_their_text() -> None:
+    def translation(cues: int, fallback: list[int]) -> dict[str, object]:
+        return {"skipped": False, "texts": ["line"] * cues, "fallback": fallback}
+
+    assert not translation_failed(translation(4, [0, 3]))  # half translated: written, two lines listed
+    assert translation_failed(translation(4, [0, 1, 3]))
+    assert translation_failed(translation(1, [0]))
+    assert not translation_failed(translation(10, []))
+    assert not translation_failed({"skipped": True, "texts": ["line"], "fallback": [0]})  # same language: no translation

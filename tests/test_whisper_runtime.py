@@ -15,6 +15,7 @@ from app.media.cues import build_cues
 from app.media.hallucination import filter_segments
 from app.ml.host import ModelHost
 from tests.media import ENGLISH_KEY_WORDS
+from tests.video_jobs import assert_every_sentence_once_in_order
 
 
 @pytest.fixture(scope="module")
@@ -101,3 +102,23 @@ def test_stopping_at_a_segment_keeps_the_host_usable(whisper, media, tmp_path: P
     pid = whisper.pid
     events, result = _transcribe(whisper, info.path, offset=50.0, language="en")
     assert whisper.pid == pid and result["first_sample"] == 50 * 16_000
+
+
+def test_a_film_is_heard_in_windows_with_no_sentence_cut_lost_or_repeated(media, tmp_path: Path) -> None:
+    """The ~56 s clip in 20 s windows: each window's possibly cut last segment is heard again in the next."""
+    info = extract_audio(media.english_long(".mp4"), tmp_path / "en.f32")
+    host = ModelHost(ModelSpec.of("app.ml.whisper_runtime:WhisperRuntime", memory_mb=0, cpu_threads=2, window_s=20.0))
+    try:
+        events, result = _transcribe(host, info.path)
+    finally:
+        host.close()
+    reads = [e for e in events if e["type"] == "info"]
+    segments = [e for e in events if e["type"] == "segment"]
+    assert len(reads) >= 3 and result["segments"] == len(segments)
+    assert all(r["duration"] <= 20.0 for r in reads) and reads[0]["offset"] == 0.0
+    assert all(a["offset"] < b["offset"] for a, b in zip(reads, reads[1:]))
+    for read in reads[1:]:  # a window starts where the segments before it ended, never later
+        before = [s for s in segments if s["start"] < read["offset"]]
+        assert not before or read["offset"] <= before[-1]["end"] + 2.0
+    assert all(a["end"] <= b["start"] + 0.01 for a, b in zip(segments, segments[1:])), "no overlap, no repeat"
+    assert_every_sentence_once_in_order(segments)

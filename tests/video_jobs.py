@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -24,7 +25,7 @@ from app.pipelines import default_pipelines
 from app.settings import Settings
 from app.store import Store
 from app.store.database import loads
-from app.store.records import JobSummary
+from app.store.records import ItemView, JobSummary
 from app.store.tables import items, stages
 
 #: Short polls, but a lease long enough for two busy cores shared with model processes.
@@ -51,6 +52,27 @@ def run_folder(lib: Library, folder: Path, target_lang: str, kind: str = "video"
     lib.start()
     lib.run_until_idle()
     return lib.status(job.id)[0]
+
+
+@dataclass
+class FolderRun:
+    """What one job over a folder left in the store, read before its library closed (the files stay in ``folder``)."""
+
+    folder: Path
+    data_dir: Path
+    job: JobSummary
+    items: dict[str, ItemView]
+    transcripts: dict[str, dict[str, Any]]
+    translations: dict[str, dict[str, Any]]
+    loads: dict[str, int]
+
+
+def run_and_read(lib: Library, folder: Path, target_lang: str) -> FolderRun:
+    """:func:`run_folder`, then the job's items and its transcribe and translate outputs by file name."""
+    job = run_folder(lib, folder, target_lang)
+    return FolderRun(folder, lib.data_dir, job, {Path(i.path).name: i for i in lib.items(job.id)},
+                     {k: v["output"] for k, v in stage_rows(lib.store, "transcribe").items()},
+                     {k: v["output"] for k, v in stage_rows(lib.store, "translate").items()}, lib.model_loads())
 
 
 def folder_of(root: Path, clips: Mapping[str, Path]) -> Path:

@@ -42,6 +42,11 @@ class ClaimContext:
         self.lost = threading.Event()
         self.stop_requested = threading.Event()
         self.models_in_use: set[str] = set()
+        #: Set by the scheduler after an out-of-memory error that survived releasing every model:
+        #: the stage's models then load on the CPU (see :meth:`ModelSpec.on_cpu`).
+        self.on_cpu = False
+        #: Whether a model this claim asked for runs on a GPU and could run on the CPU instead.
+        self.can_fall_back = False
         self._progress_interval = progress_interval
         self._last_progress = 0.0
         self._observe_step = observe_step
@@ -73,6 +78,11 @@ class ClaimContext:
 
     def model(self, spec: ModelSpec) -> ModelClient:
         self.check()
+        cpu = spec.on_cpu()
+        if cpu is not None:
+            self.can_fall_back = True
+            if self.on_cpu:
+                spec = cpu
         self.models_in_use.add(spec.key)  # the gate never releases it until this stage ends
         return self.pool.get(spec)
 

@@ -10,24 +10,26 @@ import logging
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from app.engine import search as fused_search
 from app.engine.config import EngineConfig
 from app.engine.gpu_gate import MemoryProbe
 from app.engine.kinds import ALL, LEFT_OUT_BY_DEFAULT, MEDIA_KINDS, ScanRules
 from app.engine.model_pool import ModelPool
-from app.engine.plan import content_sha256, plan_item, skipped_sha256
+from app.engine.plan import plan_item, skipped_sha256, with_hash_stage
 from app.engine.scan import scan
 from app.engine.scheduler import Scheduler
 from app.engine.stage import Pipeline
+from app.engine.subtitle_edits import SubtitleDocument, open_subtitles, save_subtitles
 from app.errors import SidecarError
+from app.media.cue_edits import EditCue
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualChoice, VisualModel
 from app.ml.model_choice import frozen_models
 from app.paths import database_path, workspace_root
 from app.settings import Settings, load_settings
 from app.store import Store
-from app.store.records import ItemView, JobSummary, NewItem, Review, Step
+from app.store.records import ItemSource, ItemView, JobSummary, NewItem, Review, Step
 from app.store.search_queries import CurrentContent
 
 log = logging.getLogger(__name__)
@@ -48,15 +50,26 @@ class JobOptions:
     left_out: tuple[str, ...] = LEFT_OUT_BY_DEFAULT  # the scan's rule; counted in the scan report, not a stage option
 
     @classmethod
-    def from_settings(cls, settings: Settings, kind: str = ALL, top_level: bool = False, **overrides: Any) -> "JobOptions":
-        """What a new job freezes from the person's settings (CLI, GUI and watched folders alike)."""
+    def from_settings(cls, settings: Settings, kind: str = ALL, top_level: bool = False, redo: bool = False, *,
+                      audio_track: int | None = None, **overrides: Any) -> "JobOptions":
+        """What a new job freezes from the person's settings (CLI, GUI and watched folders alike).
+
+        ``redo``: process files again even when they are already subtitled (``add --redo``,
+        the editor's Re-translate); files the person edited in Sidecar then go to Review.
+        ``audio_track`` (``sidecar add --audio-track N``) names the audio track to subtitle
+        in every video of the job, counted from 1; without it each file's is chosen by rule.
+        """
         values: dict[str, Any] = {"target_lang": settings.target_lang, "naming": settings.naming,
                                   "existing_policy": settings.existing_policy}
         values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(kind=kind, top_level=top_level, **values,
-                   extra=(("image_sidecar_json", settings.image_sidecar_json), ("source_lang", settings.source_lang),
-                          ("embedded_subtitles", settings.embedded_subtitles)),
-                   left_out=tuple(settings.scan_ignore))
+        extra: tuple[tuple[str, Any], ...] = (
+            ("image_sidecar_json", settings.image_sidecar_json), ("source_lang", settings.source_lang),
+            ("embedded_subtitles", settings.embedded_subtitles))
+        if redo:
+            extra += (("redo", True),)
+        if audio_track:
+            extra += (("audio_track", audio_track),)
+        return cls(kind=kind, top_level=top_level, **values, extra=extra, left_out=tuple(settings.scan_ignore))
 
     def as_dict(self) -> dict[str, Any]:
         d = {"kind": self.kind, "top_level": self.top_level, "target_lang": self.target_lang,
@@ -91,7 +104,7 @@ class Library:
                  probe: MemoryProbe | None = None, observe_step: Callable[[str, Step], None] | None = None):
         self.data_dir = data_dir
         self.config = config or EngineConfig()
-        self.pipelines = dict(pipelines)
+        self.pipelines = {kind: with_hash_stage(pipeline) for kind, pipeline in pipelines.items()}
         self.store = Store(database_path(data_dir), lease_seconds=self.config.lease_seconds, group_size=self.config.group_size)
         self._probe = probe
         self._observe_step = observe_step
@@ -132,8 +145,14 @@ class Library:
     # -- jobs ---------------------------------------------------------------------------
 
     def add(self, path: Path, options: JobOptions, owner: str | None = None,
-            progress: Callable[[int, int], None] | None = None) -> JobSummary:
-        """Create a job: scan once, identify every file, write all rows, then make it visible."""
+            progress: Callable[[int, int | None], None] | None = None) -> JobSummary:
+        """Create a job: scan once, record every file as the scan saw it, write all rows, then make it visible.
+
+        No file is read here (a library on a NAS would take hours): each item hashes its
+        content in its own first stage, except a file version Sidecar identified before,
+        whose recorded hash is reused. ``progress`` hears ``(found, None)`` while the
+        folder is walked, then ``(recorded, total)``.
+        """
         path = Path(path).expanduser().absolute()
         if not path.exists():
             raise SidecarError(f"{path} does not exist", code="folder_missing")
@@ -143,38 +162,35 @@ class Library:
         frozen = {**options.as_dict(), "models": frozen_models(self.data_dir)}
         job_id = self.store.jobs.create(str(path), frozen, owner)
         result = scan(path, recursive=not options.top_level, kinds=kinds, rules=ScanRules(options.left_out),
-                      options=frozen)
+                      options=frozen, on_found=None if progress is None else lambda found: progress(found, None))
         report = result.report()
         unsupported = [e for e in result.entries if e.kind not in available]
         if unsupported:
             report["unsupported"] = {"count": len(unsupported), "kinds": sorted({e.kind for e in unsupported}),
                                      "message": "no pipeline is installed for these files; they were not added"}
         entries = [e for e in result.entries if e.kind in available]
-        batch: list[NewItem] = []
         written = 0
-        for n, entry in enumerate(entries):
-            try:
+        for start in range(0, len(entries), _BATCH):
+            chunk = entries[start:start + _BATCH]
+            known = self.store.jobs.known_sha256s([(str(e.path), e.size, e.mtime_ns) for e in chunk if not e.skip_reason])
+            batch: list[NewItem] = []
+            for entry in chunk:
                 if entry.skip_reason:
-                    sha = skipped_sha256(self.store.jobs, self.store.current, entry.path, entry.size, entry.mtime_ns)
+                    try:
+                        sha = skipped_sha256(self.store.jobs, self.store.current, entry.path, entry.size, entry.mtime_ns)
+                    except OSError as exc:
+                        report["problems"].append({"path": str(entry.path), "code": "unreadable_file", "message": str(exc)})
+                        continue
+                    batch.append(NewItem(path=str(entry.path), kind=entry.kind, size=entry.size, mtime_ns=entry.mtime_ns,
+                                         sha256=sha, skip_reason=entry.skip_reason, skip_code=entry.skip_code))
                 else:
-                    sha = content_sha256(self.store.jobs, entry.path, entry.size, entry.mtime_ns)
-            except OSError as exc:
-                report["problems"].append({"path": str(entry.path), "code": "unreadable_file", "message": str(exc)})
-                continue
-            if entry.skip_reason:
-                batch.append(NewItem(path=str(entry.path), kind=entry.kind, size=entry.size, mtime_ns=entry.mtime_ns,
-                                     sha256=sha, skip_reason=entry.skip_reason, skip_code=entry.skip_code))
-            else:
-                batch.append(plan_item(self.store.jobs, self.pipelines[entry.kind], frozen, entry.path,
-                                       entry.size, entry.mtime_ns, sha))
-            if len(batch) >= _BATCH:
+                    batch.append(plan_item(self.store.jobs, self.pipelines[entry.kind], frozen, entry.path, entry.size,
+                                           entry.mtime_ns, known.get((str(entry.path), entry.size, entry.mtime_ns), "")))
+            if batch:
                 self.store.jobs.add_items(job_id, batch, written)
-                written += len(batch)
-                batch = []
+            written += len(batch)
             if progress is not None:
-                progress(n + 1, len(entries))
-        if batch:
-            self.store.jobs.add_items(job_id, batch, written)
+                progress(start + len(chunk), len(entries))
         self.store.jobs.finish_creating(job_id, report)
         self._nudge()
         return self.status(job_id)[0]
@@ -217,6 +233,30 @@ class Library:
         n = self.store.jobs.retry(job_id=job_id)
         self._nudge()
         return n
+
+    def item_source(self, item_id: int) -> ItemSource:
+        """The item's file and the options it runs with (its job's, with its own choices over them)."""
+        return self.store.jobs.item_source(item_id)
+
+    def set_item_option(self, item_id: int, name: str, value: Any) -> None:
+        """Give one item its own value of a job option (the queue's "Audio track" menu) and run it again.
+
+        The item is planned anew under the changed options: stages whose fingerprint
+        the change leaves alone, or whose result for this content is cached, keep their
+        output; the rest run again (:meth:`JobRepo.replan_item`).
+        """
+        source = self.store.jobs.item_source(item_id)
+        overrides = {**source.overrides, name: value}
+        plan = plan_item(self.store.jobs, self.pipelines[source.kind], {**source.job_options, **overrides}, Path(source.path),
+                         source.size, source.mtime_ns, source.sha256)
+        self.store.jobs.replan_item(item_id, overrides, plan.stages)
+        self._nudge()
+
+    def open_subtitles(self, video: Path) -> SubtitleDocument:
+        return open_subtitles(self.store, video)
+
+    def save_subtitles(self, document: SubtitleDocument, cues: Sequence[EditCue]) -> SubtitleDocument:
+        return save_subtitles(self.store, document, cues)
 
     def cancel(self, job_id: int) -> None:
         """Delete the job and its workspace; the person's files are never touched."""

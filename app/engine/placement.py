@@ -85,7 +85,9 @@ class Placement:
                 atomic_write(content, out.data, expected)
             prior = sha256_file(target)
             action = "write"
-            if prior is not None and prior != expected and not self.store.steps.is_our_output(str(target), prior):
+            if prior is not None and prior != expected and self.store.edits.is_person_revision(str(target), prior):
+                action = "ask"  # the person edited this file in Sidecar: whatever the policy, they decide
+            elif prior is not None and prior != expected and not self.store.steps.is_our_output(str(target), prior):
                 if self.policy == "skip":
                     action = "skip"
                 elif self.policy == "overwrite":
@@ -137,6 +139,8 @@ class Placement:
             self._move(step, (StepState.PREPARED,), StepState.SUCCEEDED, found_sha256=found)
             return Placed(step.role, target, "unchanged")
         # A person who answered "not applied" asked for the step to be done again over what is there.
+        if step.decision != "not_applied" and found is not None and step.action == "ask":
+            self._to_review(step, (StepState.PREPARED,), found, edited=True)
         if not self._known(step, found) and step.action != "overwrite" and step.decision != "not_applied":
             self._to_review(step, (StepState.PREPARED,), found)
         data = Path(step.content_path).read_bytes()
@@ -168,12 +172,16 @@ class Placement:
         except SidecarError as exc:
             log.warning("could not reset step %s: %s", step.id, exc)
 
-    def _to_review(self, step: Step, src: Sequence[StepState], found: str | None) -> None:
-        message = (
-            f"{Path(step.target).name} was changed by someone else while Sidecar was writing it "
-            f"(expected {step.expected_sha256[:12]}, found {(found or 'nothing')[:12]})"
-        )
-        self._move(step, src, StepState.MANUAL_REVIEW, found_sha256=found, error_code="target_contested", error=message)
+    def _to_review(self, step: Step, src: Sequence[StepState], found: str | None, edited: bool = False) -> None:
+        if edited:
+            code, message = "person_edited", (
+                f"{Path(step.target).name} holds your edit from Sidecar's editor; this run made a new version. "
+                "Applied keeps your edit, Not applied writes Sidecar's version")
+        else:
+            code, message = "target_contested", (
+                f"{Path(step.target).name} was changed by someone else while Sidecar was writing it "
+                f"(expected {step.expected_sha256[:12]}, found {(found or 'nothing')[:12]})")
+        self._move(step, src, StepState.MANUAL_REVIEW, found_sha256=found, error_code=code, error=message)
         raise NeedsReview(message)
 
 

@@ -4,26 +4,90 @@ A stage's fingerprint covers what changes its output (its own settings and the
 fingerprint of the stage before it), so switching the translation model changes the
 fingerprints from ``translate`` on and a re-added file re-runs only those stages.
 Stage outputs are cached by (content sha256, stage, fingerprint).
+
+Content identity is the item's own first stage (:class:`HashStage`), not part of adding
+a folder: a job records what the scan saw (path, size, mtime) and is runnable at once,
+instead of reading every byte of a NAS library (hours) before anything starts. A file
+version Sidecar already identified keeps its recorded hash without being read, so its
+reuse is planned at once; otherwise the reuse is planned when the hash stage finishes
+(:func:`reused_after_hash`). The hash is its own stage rather than folded into a stage
+that reads the file anyway (audio extraction): every kind needs it before its first
+reusable stage, and it works the same for images, video and audio without any stage
+plug-in knowing about it; the cost is a second sequential read of each new file.
 """
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from app.atomic_write import sha256_file
-from app.engine.stage import Pipeline, Stage
+from app.engine.stage import ModelSpec, Pipeline, Stage, StageContext
+from app.errors import SidecarError
 from app.store.current_items import CurrentItemRepo
 from app.store.database import dumps
 from app.store.jobs import JobRepo
 from app.store.records import NewItem, NewStage
 
+HASH_STAGE = "hash"
+_HASH_FINGERPRINT = "content-sha256"
+_CHUNK = 8 << 20
+
+
+@dataclass(frozen=True)
+class HashStage:
+    """The item's first stage: its content sha256, read once, in chunks, stoppable at each one.
+
+    A file whose size or mtime differ from the scan fails as any stage does when its
+    source changes mid-run (``target_changed``). Pausing restarts the read from the
+    start (a sha256 state cannot be checkpointed).
+    """
+
+    name: str = HASH_STAGE
+    durable: bool = True
+
+    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        return {}
+
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        return None
+
+    def run(self, ctx: StageContext) -> dict[str, Any]:
+        ctx.verify_source_unchanged()
+        digest, done = hashlib.sha256(), 0
+        try:
+            with open(ctx.item.path, "rb") as fh:
+                while chunk := fh.read(_CHUNK):
+                    digest.update(chunk)
+                    done += len(chunk)
+                    ctx.check()
+                    ctx.progress(done / max(1, ctx.item.size), "reading")
+        except OSError as exc:
+            raise SidecarError(f"{ctx.item.path.name} could not be read: {exc.strerror or exc}", code="unreadable_file",
+                               transient=True) from exc
+        ctx.verify_source_unchanged()
+        return {"sha256": digest.hexdigest()}
+
+
+def with_hash_stage(pipeline: Pipeline) -> Pipeline:
+    """``pipeline`` with :class:`HashStage` first: every kind's items identify their content as their own work."""
+    if pipeline.stages and isinstance(pipeline.stages[0], HashStage):
+        return pipeline
+    return Pipeline(pipeline.kind, [HashStage(), *pipeline.stages])
+
 
 def stage_fingerprints(stages: Sequence[Stage], options: Mapping[str, Any], item_path: str) -> list[str]:
-    """Chained fingerprints; stages that write next to the file (``per_path``) include its path."""
+    """Chained fingerprints; stages that write next to the file (``per_path``) include its path.
+
+    The hash stage stays out of the chain, so results stored before it existed are still found.
+    """
     fps, prev = [], ""
     for stage in stages:
+        if isinstance(stage, HashStage):
+            fps.append(_HASH_FINGERPRINT)
+            continue
         payload: dict[str, Any] = {"stage": stage.name, "settings": dict(stage.fingerprint(options)), "prev": prev}
         if getattr(stage, "per_path", False):
             payload["path"] = item_path
@@ -46,12 +110,6 @@ def reusable_prefix(stages: Sequence[Stage], cached: Sequence[bool]) -> int:
     return k
 
 
-def content_sha256(repo: JobRepo, path: Path, size: int, mtime_ns: int) -> str:
-    """The file's sha256, read from an earlier scan of the same version when there is one."""
-    known = repo.known_sha256(str(path), size, mtime_ns)
-    return known or (sha256_file(path) or "")
-
-
 def skipped_sha256(repo: JobRepo, current: CurrentItemRepo, path: Path, size: int, mtime_ns: int) -> str:
     """The content a skipped file holds, when Sidecar already knows the file; ``""`` for a file never seen.
 
@@ -70,12 +128,27 @@ def skipped_sha256(repo: JobRepo, current: CurrentItemRepo, path: Path, size: in
     return known or ""
 
 
+def _reused_outputs(repo: JobRepo, stages: Sequence[Stage], fps: Sequence[str], sha256: str) -> dict[int, dict[str, Any]]:
+    """The outputs of the leading stages that content ``sha256`` already has (none while it is unknown)."""
+    if not sha256:
+        return {}
+    cache = repo.cached_results(sha256, [(s.name, fp) for s, fp in zip(stages, fps) if not isinstance(s, HashStage)])
+    outputs = [{"sha256": sha256} if isinstance(s, HashStage) else cache.get((s.name, fp)) for s, fp in zip(stages, fps)]
+    k = reusable_prefix(stages, [out is not None for out in outputs])
+    return {idx: out for idx, out in enumerate(outputs[:k]) if out is not None}
+
+
+def reused_after_hash(repo: JobRepo, pipeline: Pipeline, fingerprints: Sequence[str], sha256: str) -> dict[int, dict[str, Any]]:
+    """The later stages an item just hashed can take from the cache (identical content computed before)."""
+    reused = _reused_outputs(repo, pipeline.stages, fingerprints, sha256)
+    return {idx: out for idx, out in reused.items() if not isinstance(pipeline.stages[idx], HashStage)}
+
+
 def plan_item(repo: JobRepo, pipeline: Pipeline, options: Mapping[str, Any], path: Path, size: int, mtime_ns: int,
               sha256: str) -> NewItem:
+    """Stage rows for one file; ``sha256`` is empty when its content is not known yet (its hash stage finds it)."""
     fps = stage_fingerprints(pipeline.stages, options, str(path))
-    cache = repo.cached_results(sha256, [(s.name, fp) for s, fp in zip(pipeline.stages, fps)])
-    cached = [(s.name, fp) in cache for s, fp in zip(pipeline.stages, fps)]
-    k = reusable_prefix(pipeline.stages, cached)
+    reused = _reused_outputs(repo, pipeline.stages, fps, sha256)
     new_stages = []
     for idx, (stage, fp) in enumerate(zip(pipeline.stages, fps)):
         spec = stage.model_spec(options)
@@ -83,6 +156,6 @@ def plan_item(repo: JobRepo, pipeline: Pipeline, options: Mapping[str, Any], pat
             idx=idx, name=stage.name, fingerprint=fp,
             gpu_mb=(spec.memory_mb or 1) if spec is not None else 0,
             model_key=spec.key if spec is not None else None,
-            reused_output=cache[(stage.name, fp)] if idx < k else None,
+            reused_output=reused.get(idx),
         ))
     return NewItem(path=str(path), kind=pipeline.kind, size=size, mtime_ns=mtime_ns, sha256=sha256, stages=tuple(new_stages))

@@ -15,7 +15,7 @@ import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from app.engine.kinds import MEDIA_KINDS, MediaKind, ScanRules
 
@@ -39,6 +39,7 @@ class ScanResult:
     entries: list[ScanEntry] = field(default_factory=list)
     problems: list[dict[str, str]] = field(default_factory=list)
     left_out: list[tuple[str, str]] = field(default_factory=list)  # (path below the root, pattern); folders end in "/"
+    on_found: Callable[[int], None] | None = None
 
     def report(self) -> dict[str, object]:
         by_pattern: dict[str, int] = {}
@@ -55,16 +56,18 @@ class ScanResult:
 
 
 def scan(root: Path, recursive: bool = True, kinds: frozenset[str] | None = None,
-         rules: ScanRules | None = None, options: Mapping[str, Any] | None = None) -> ScanResult:
+         rules: ScanRules | None = None, options: Mapping[str, Any] | None = None,
+         on_found: Callable[[int], None] | None = None) -> ScanResult:
     """Walk ``root`` once (or a single file), in a stable order; ``kinds`` defaults to every registered kind.
 
     ``rules`` (default: :data:`~app.engine.kinds.LEFT_OUT_BY_DEFAULT`) apply below
     ``root`` only: a hidden folder or a single file the person named is scanned.
     Left-out media files and left-out folders (not entered, so not counted inside)
     are listed in the result. ``options`` are the job's (its target language decides
-    what counts as already subtitled).
+    what counts as already subtitled). ``on_found`` hears the number of media files found
+    so far after each one: on a slow share the walk itself takes a while.
     """
-    result = ScanResult()
+    result = ScanResult(on_found=on_found)
     kinds = frozenset(MEDIA_KINDS.names()) if kinds is None else kinds
     rules = rules or ScanRules()
     options = options or {}
@@ -142,3 +145,5 @@ def _add_file(result: ScanResult, path: Path, names: list[str], kinds: frozenset
     skip = kind.skip_reason(path, names, options)
     result.entries.append(ScanEntry(path=path, kind=kind.name, size=st.st_size, mtime_ns=st.st_mtime_ns,
                                     skip_reason=skip.message if skip else None, skip_code=skip.code if skip else None))
+    if result.on_found is not None:
+        result.on_found(len(result.entries))

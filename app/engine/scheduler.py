@@ -15,7 +15,7 @@ import socket
 import threading
 import time
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from app.engine.config import EngineConfig
 from app.engine.context import ClaimContext
@@ -24,8 +24,9 @@ from app.engine.gpu_gate import GpuGate, MemoryProbe, NvmlProbe
 from app.engine.instances import InstanceLock
 from app.engine.model_pool import ModelPool
 from app.engine.placement import cleanup_stray_temps
-from app.engine.stage import Pipeline
-from app.errors import LeaseLost, NeedsReview, SidecarError, StageStopped
+from app.engine.plan import HashStage, reused_after_hash
+from app.engine.stage import Pipeline, Stage
+from app.errors import LeaseLost, NeedsReview, OutOfDeviceMemory, OutOfMemory, SidecarError, StageStopped
 from app.paths import item_workspace, workspace_root
 from app.store import Store
 from app.store.records import Claim, Step
@@ -34,6 +35,8 @@ log = logging.getLogger(__name__)
 
 _FLAG_REFRESH_SECONDS = 1.0
 _IDLE_RELEASE_SECONDS = 20.0
+#: Item note (``status --items --json``): a stage ran on the CPU because the GPU ran out of memory.
+GPU_FALLBACK_CPU = "gpu_fallback_cpu"
 
 
 class Scheduler:
@@ -208,10 +211,14 @@ class Scheduler:
             self._check_source(claim)
             workspace.mkdir(parents=True, exist_ok=True)
             self._prewarm_next(claim, pipeline)
-            output = pipeline.stages[claim.idx].run(ctx)
+            stage = pipeline.stages[claim.idx]
+            output = self._run_stage(stage, ctx)
             if ctx.lost.is_set():
                 raise LeaseLost("claim lost while the stage ran")
-            if self.store.stages.complete_stage(claim, output):
+            identified = output["sha256"] if isinstance(stage, HashStage) else None
+            reused = (reused_after_hash(self.store.jobs, pipeline, self.store.stages.fingerprints(claim.item_id), identified)
+                      if identified else None)
+            if self.store.stages.complete_stage(claim, output, identified=identified, reused=reused):
                 shutil.rmtree(workspace, ignore_errors=True)
         except StageStopped:
             self._settle(self.store.stages.release_stage, claim)
@@ -222,8 +229,9 @@ class Scheduler:
         except SidecarError as exc:
             if exc.code == "folder_missing":
                 self.store.jobs.fail(claim.job_id, exc.code, exc.message)
-            elif exc.code == "gpu_out_of_memory":
-                # Give every resident model's memory back, then let the stage retry (transient).
+            elif exc.code == OutOfDeviceMemory.code:
+                # No CPU fallback for this stage's models: give every resident model's memory back,
+                # then let the stage retry later (transient).
                 log.warning("out of device memory in %s of %s: releasing models and retrying", claim.name, claim.item_path)
                 self.pool.release_all()
                 self._settle(self._fail, claim, exc.code, "the device ran out of memory; models were released and "
@@ -238,6 +246,41 @@ class Scheduler:
             self.gate.release(claim.stage_id)
             with self._active_lock:
                 self._active.pop(claim.stage_id, None)
+
+    def _run_stage(self, stage: Stage, ctx: ClaimContext) -> dict[str, Any]:
+        """Run the stage; an out-of-memory error that survives releasing every model is retried once on the CPU.
+
+        The first such error may be other resident models holding the device: all are released
+        and the stage runs again there (a checkpointing stage resumes where it stopped). Failing
+        again, it runs once more with its models on the CPU and the item notes the fallback, so a
+        person sees why it was slow. Out of memory on the CPU too fails the stage for good.
+        """
+        try:
+            return stage.run(ctx)
+        except SidecarError as exc:
+            if exc.code != OutOfDeviceMemory.code:
+                raise
+        log.warning("out of device memory in %s of %s: releasing every model and trying again",
+                    ctx.claim.name, ctx.claim.item_path)
+        self.pool.release_all()
+        try:
+            return stage.run(ctx)
+        except SidecarError as exc:
+            if exc.code != OutOfDeviceMemory.code or not ctx.can_fall_back:
+                raise
+        log.warning("out of device memory again in %s of %s with every model released: running it on the CPU",
+                    ctx.claim.name, ctx.claim.item_path)
+        self.pool.release_all()
+        ctx.on_cpu = True
+        try:
+            output = stage.run(ctx)
+        except SidecarError as exc:
+            if exc.code == OutOfDeviceMemory.code:
+                raise OutOfMemory(f"step “{ctx.claim.name}” needs more memory than is free: it ran out on the GPU "
+                                  "and again on the CPU. Close other programs or choose a smaller model, then "
+                                  "retry.") from exc
+            raise
+        return {**output, "item_note": GPU_FALLBACK_CPU}
 
     def _prewarm_next(self, claim: Claim, pipeline: Pipeline) -> None:
         """Start loading the model the item's next stage needs while this CPU stage runs.

@@ -21,6 +21,7 @@ from typing import Callable, Hashable, Sequence, TypeVar
 
 from sqlalchemy import Connection
 
+from app.ml.text_embedding import MODEL_ID as E5_MODEL_ID
 from app.store import search_queries
 from app.store.search_queries import CueHit, CurrentContent, ImageHit, reciprocal_rank_fusion
 
@@ -61,9 +62,42 @@ HitT = TypeVar("HitT", ImageHit, CueHit)
 # close to the best one are evidence of relevance. Keyword hits are never cut.
 SEMANTIC_MARGIN = 0.06
 
+E5_MIN_SIMILARITY = 0.838
+"""Below this cosine similarity an e5 hit (image document or cue) is noise, however it ranks.
 
-def near_best(hits: Sequence[HitT], margin: float = SEMANTIC_MARGIN) -> list[HitT]:
-    """KNN hits (best first, ``score`` = cosine distance) within ``margin`` of the best one."""
+The margin above keeps whatever is nearest, so on a small library "coffee" returned
+``horse.png``: e5 puts every query near every passage (cosines of 0.74–0.91), and the
+best of a handful of unrelated documents is always there. Calibrated with
+``python -m bench.similarity_floor`` on the bundled model (``query:``/``passage:``
+prefixes as search uses them): 19 image documents built by ``build_document`` (OCR'd
+test images, photos known by file and folder name only) and 8 dialogue cues, 71
+queries a person would type to find one of them, 30 queries about none of them:
+
+================  ========================  ===========================
+kind              related: min / median     unrelated: median / max
+================  ========================  ===========================
+image documents   0.831 / 0.869  (n=52)     0.786 / 0.837  (n=570)
+dialogue cues     0.781 / 0.861  (n=19)     0.764 / 0.833  (n=240)
+================  ========================  ===========================
+
+The two overlap, so the floor sits just above the highest unrelated pair ("tiger" →
+"horse pictures", 0.837): no unrelated pair passes, and 2 of 52 related image pairs
+("pony" → horse, "vacation in portugal" → Lisbon) and 6 of 19 cue pairs are lost,
+mostly cross-lingual lines ("oak tree" → 宝藏埋在老橡树下, 0.781); a line that shares a
+word with the query is still found by keyword. Recalibrate when the model changes.
+"""
+MIN_SIMILARITY: dict[str, float] = {E5_MODEL_ID: E5_MIN_SIMILARITY}
+"""Absolute floors by model id. A model without one (CLIP: none was at hand to calibrate) keeps the margin only."""
+
+
+def near_best(hits: Sequence[HitT], margin: float = SEMANTIC_MARGIN, floor: float | None = None) -> list[HitT]:
+    """KNN hits (best first, ``score`` = cosine distance) within ``margin`` of the best one.
+
+    With a ``floor``, a hit must also reach that cosine similarity (``1 − score``),
+    the best one included: a list may come back empty.
+    """
+    if floor is not None:
+        hits = [h for h in hits if 1.0 - h.score >= floor]
     if not hits:
         return []
     best = hits[0].score
@@ -127,13 +161,16 @@ def search(
     with connect() as conn:
         if "image" in kinds:
             if clip_vector is not None and visual_model:
-                add_images(near_best(search_queries.knn_visual(conn, clip_vector, model=visual_model, k=per_list, current=current)))
+                add_images(near_best(search_queries.knn_visual(conn, clip_vector, model=visual_model, k=per_list, current=current),
+                                     floor=MIN_SIMILARITY.get(visual_model)))
             if text_vector is not None:
-                add_images(near_best(search_queries.knn_text(conn, text_vector, model=text_model, kind="image", k=per_list, current=current)))  # type: ignore[arg-type]
+                add_images(near_best(search_queries.knn_text(conn, text_vector, model=text_model, kind="image", k=per_list, current=current),  # type: ignore[arg-type]
+                                     floor=MIN_SIMILARITY.get(text_model)))
             add_images(search_queries.fts_images(conn, query, k=per_list, current=current))
         if "dialogue" in kinds:
             if text_vector is not None:
-                add_cues(near_best(search_queries.knn_text(conn, text_vector, model=text_model, kind="cue", k=per_list, current=current)))  # type: ignore[arg-type]
+                add_cues(near_best(search_queries.knn_text(conn, text_vector, model=text_model, kind="cue", k=per_list, current=current),  # type: ignore[arg-type]
+                                   floor=MIN_SIMILARITY.get(text_model)))
             add_cues(search_queries.fts_dialogue(conn, query, k=per_list, current=current))
 
     results = []

@@ -20,7 +20,7 @@ from app.ml.spec import ModelSpec
 
 @dataclass(frozen=True)
 class ItemRef:
-    """The item a stage works on, as it was identified at scan time."""
+    """The item a stage works on, as the scan saw it; ``sha256`` is ``""`` until its hash stage has read the content."""
 
     id: int
     job_id: int
@@ -73,6 +73,9 @@ class SearchIndex(Protocol):
                      ocr_text: str = "", visual_model: str | None = None,
                      visual_vector: Sequence[float] | None = None) -> None:
         """Index one image content (replacing its earlier rows); a visual vector needs its model id."""
+
+    def name_image(self, path: str, sha256: str, words: str) -> None:
+        """Index the name words of the image file at ``path`` (per path: identical files keep their own names)."""
 
     def upsert_dialogue(self, video_path: str, sha256: str, cues: Sequence[tuple[float, float, str, str]],
                         vectors: Sequence[Sequence[float]], *, text_model: str) -> int:

@@ -39,13 +39,17 @@ from typing import Any, Callable, Sequence
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from app.engine.library import JobChanges, JobOptions, Library
+from app.engine.review_evidence import ReviewEvidence, review_evidence
+from app.engine.subtitle_edits import SubtitleDocument
 from app.engine.watch import WatchService, set_watched_folders, watch_options
 from app.errors import SidecarError
 from app.gui.operations import Operation, OperationCancelled, Operations
+from app.gui.thumbnails import thumbnail
+from app.media.cue_edits import EditCue
 from app.ml.host import ModelHost
 from app.settings import Settings, load_settings, save_settings
 from app.store.database import Database
-from app.store.records import JobSummary
+from app.store.records import JobSummary, Review
 from app.store.states import JobStatus
 
 log = logging.getLogger(__name__)
@@ -94,8 +98,12 @@ class EngineFacade(QObject):
     reviewsChanged = Signal(list)  # list[Review]
     reviewDecided = Signal(object)  # Review
     decisionFailed = Signal(int, str, str)  # review id, code (review_conflict…), message
+    subtitlesOpened = Signal(object)  # SubtitleDocument
+    subtitlesSaved = Signal(object)  # SubtitleDocument as saved
+    subtitlesFailed = Signal(str, str, str)  # video path, code (no_subtitles, item_busy, changed_on_disk…), message
+    reviewEvidence = Signal(object, dict)  # ReviewEvidence of the review last asked for, {"ours"/"theirs": QImage}
     searchResults = Signal(str, list)  # query (or image path), list[dict]
-    addProgress = Signal(str, int, int)  # folder being added (as given), files identified, files found
+    addProgress = Signal(str, int, int)  # folder being added (as given), files found (total 0) or recorded, total
     addEnded = Signal(str)  # that folder's job was created, or adding it failed
     jobAdded = Signal(object)  # JobSummary
     settingsLoaded = Signal(object)  # Settings
@@ -103,6 +111,7 @@ class EngineFacade(QObject):
     modelsListed = Signal(list)  # list[dict]
     modelProgress = Signal(str, int, int)  # model name, bytes done, bytes in all (0: unknown)
     modelInstallEnded = Signal(str, str)  # model name, "" when installed, else the error code (download_cancelled…)
+    audioTracks = Signal(int, object)  # item id, AudioChoice | None: its file's audio streams and the one used
     notice = Signal(str, str)  # title, message: job finished, items failed, review needed
     error = Signal(str, str)  # code, message
     _engineTouched = Signal()
@@ -297,14 +306,16 @@ class EngineFacade(QObject):
 
         self._run(lambda op: fn(library, op), done, done, lane=lane, **options)
 
-    def add_paths(self, paths: Sequence[Path]) -> None:
-        """One job per path; the scan and hashing run on the slow lane, reporting ``addProgress``."""
+    def add_paths(self, paths: Sequence[Path], settings: Settings | None = None) -> None:
+        """One job per path; the scan runs on the slow lane, reporting ``addProgress`` (files found, then recorded).
+
+        ``settings``: use these rather than the saved file (a save of them may still be on its way).
+        """
         for path in paths:
             folder = str(path)
 
             def add(library: Library, op: Operation, path: Path = Path(path)) -> JobSummary:
-                settings = load_settings(self.data_dir)
-                return library.add(path, job_options(settings), progress=op.report)
+                return library.add(path, job_options(settings or load_settings(self.data_dir)), progress=op.report)
 
             def added(job: JobSummary, folder: str = folder) -> None:
                 self.addEnded.emit(folder)
@@ -332,6 +343,24 @@ class EngineFacade(QObject):
     def cancel(self, job_id: int) -> None:
         self._command(lambda lib, _: lib.cancel(job_id))
 
+    def audio_tracks(self, item_id: int) -> None:
+        """Read the item's audio streams from its file's header; answers ``audioTracks``."""
+        from app.pipelines.video import audio_choice
+
+        library = self._lib()
+        if library is None:
+            return
+
+        def read(_: Operation) -> Any:
+            source = library.item_source(item_id)
+            return audio_choice(Path(source.path), source.options)
+
+        self._run(read, lambda choice: self.audioTracks.emit(item_id, choice), lane="slow", key=f"audio:{item_id}")
+
+    def set_audio_track(self, item_id: int, track: int) -> None:
+        """Subtitle audio track ``track`` (from 1; 0 chooses by rule) of this item: it runs again from extraction."""
+        self._command(lambda lib, _: lib.set_item_option(item_id, "audio_track", track))
+
     def decide(self, review_id: int, decision: str, reason: str, expected_revision: int | None) -> None:
         """Record a review decision; a conflict arrives as ``decisionFailed(id, "review_conflict", …)``."""
         actor = f"gui:{getpass.getuser()}"
@@ -344,6 +373,51 @@ class EngineFacade(QObject):
 
         self._command(lambda lib, _: lib.decide(review_id, decision, reason, actor, expected_revision),
                       then=self.reviewDecided.emit, on_error=failed)
+
+    def load_review_evidence(self, review: Review) -> None:
+        """Read both versions of a reviewed file, diff them or make thumbnails off the GUI thread.
+
+        Only the latest ask answers: clicking through the list never shows an older file's evidence.
+        """
+        def load(_: Operation) -> tuple[ReviewEvidence, dict[str, Any]]:
+            evidence = review_evidence(review)
+            images: dict[str, Any] = {}
+            if evidence.kind == "image":
+                images = {"ours": thumbnail(evidence.ours.data), "theirs": thumbnail(evidence.theirs.data)}
+            return evidence, images
+
+        self._run(load, lambda loaded: self.reviewEvidence.emit(*loaded), lane="slow", key="review-evidence")
+
+    def open_subtitles(self, video: Path) -> None:
+        """Read the subtitles beside ``video`` for the editor; ``subtitlesFailed`` says why when there are none."""
+        self._command(lambda lib, _: lib.open_subtitles(video), lane="slow", then=self.subtitlesOpened.emit,
+                      on_error=lambda exc: self._subtitles_failed(video, exc))
+
+    def save_subtitles(self, document: SubtitleDocument, cues: Sequence[EditCue]) -> None:
+        """Save the person's edit of ``document``'s files (atomic; refused while Sidecar works on the video)."""
+        self._command(lambda lib, _: lib.save_subtitles(document, cues), then=self.subtitlesSaved.emit,
+                      on_error=lambda exc: self._subtitles_failed(document.video, exc))
+
+    def retranslate(self, video: Path, kind: str, model: str) -> None:
+        """Translate ``video`` again from its stored transcript with ``model`` (made the translation model in use).
+
+        A new job with ``redo`` (the video is subtitled already, so a plain add would skip
+        it); the transcript is reused by fingerprint, and files the person edited go to Review.
+        """
+        from app.ml.model_choice import models_use
+
+        def add(library: Library, _: Operation) -> JobSummary:
+            models_use(self.data_dir, model)
+            return library.add(video, JobOptions.from_settings(load_settings(self.data_dir), kind, redo=True))
+
+        self._command(add, lane="slow", then=self.jobAdded.emit,
+                      on_error=lambda exc: self._subtitles_failed(video, exc))
+
+    def _subtitles_failed(self, video: Path, exc: BaseException) -> None:
+        if isinstance(exc, SidecarError):
+            self.subtitlesFailed.emit(str(video), exc.code, exc.message)
+        else:
+            self._report(exc)
 
     def search(self, query: str | None, image: Path | None = None, kind: str = "all", limit: int = 100) -> None:
         """Text search over images and dialogue, or images similar to ``image``.

@@ -1,4 +1,4 @@
-"""The jobs list: folder, status, a done/total bar, failed/skipped/review counts and an ETA."""
+"""The jobs list: folder, status in words ("finished — 3 failed"), a done/total bar, failed/skipped/review counts and an ETA."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHeaderView, QSt
 
 from app.gui.state_words import state_word
 from app.gui.table_model import ColumnsModel, Index
+from app.status_words import job_label, problem
 from app.store.records import JobSummary
 from app.store.states import JobStatus
 
@@ -23,6 +24,18 @@ ProgressRole = Qt.ItemDataRole.UserRole + 1
 
 MIN_ETA_SECONDS = 5.0
 """Below this much observed work, a rate is noise: the ETA column stays empty."""
+
+
+#: The words of app.status_words.job_label, for the translation catalogues.
+_LABEL_WORDS = (QT_TRANSLATE_NOOP("JobLabel", "adding files"), QT_TRANSLATE_NOOP("JobLabel", "needs review"),
+                QT_TRANSLATE_NOOP("JobLabel", "finished"))
+
+
+def status_label(job: JobSummary) -> str:
+    """The job's label in the window's language: its word translated, the counts after it as they are."""
+    word, sep, counts = job_label(job).partition(" — ")
+    shown = QCoreApplication.translate("JobLabel", word) if word in _LABEL_WORDS else state_word(job.status)
+    return f"{shown} — {counts}" if sep else shown
 
 
 class EtaEstimator:
@@ -84,11 +97,10 @@ class JobsModel(ColumnsModel):
         job = self.jobs[index.row()]
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return (Path(job.folder).name or job.folder, state_word(job.status), f"{job.done} / {job.total}", job.failed or "",
-
+            return (Path(job.folder).name or job.folder, status_label(job), f"{job.done} / {job.total}", job.failed or "",
                     job.skipped or "", job.review or "", format_eta(self._eta.get(job.id)))[col]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return job.error if col == 1 and job.error else job.folder
+            return problem(job.error_code, job.error).details() if col == 1 and job.error else job.folder
         if role == ProgressRole and col == self.PROGRESS:
             return (job.done, job.total)
         if role == Qt.ItemDataRole.TextAlignmentRole and col >= 3:

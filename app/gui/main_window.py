@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Sequence
 
 from PySide6.QtCore import QCoreApplication, QItemSelectionModel, Qt, Signal, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QIcon
-from PySide6.QtWidgets import (QFileDialog, QLabel, QMainWindow, QProgressBar, QSplitter, QTabWidget, QToolBar,
-                               QVBoxLayout, QWidget)
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QIcon, QKeySequence
+from PySide6.QtWidgets import (QFileDialog, QFrame, QLabel, QMainWindow, QProgressBar, QScrollArea, QSplitter,
+                               QStackedWidget, QStyle, QTabWidget, QToolBar, QVBoxLayout, QWidget)
 
 from app.engine.kinds import MEDIA_KINDS
 from app.gui.facade import EngineFacade
@@ -23,8 +23,12 @@ from app.gui.queue_view import QueueView
 from app.gui.review_panel import ReviewPanel
 from app.gui.search_panel import SearchPanel
 from app.gui.settings_dialog import SettingsDialog
+from app.gui.theme import muted
+from app.gui.transcript_editor import TranscriptEditor
+from app.gui.welcome_page import WelcomePage
 from app.store.records import JobSummary
 from app.store.states import JobStatus
+from app.status_words import problem
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +69,7 @@ class MainWindow(QMainWindow):
 
         toolbar = QToolBar(self.tr("Actions"), self)
         toolbar.setMovable(False)
-        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.add_folder_action = QAction(self.tr("Add folder…"), self)
         self.add_files_action = QAction(self.tr("Add files…"), self)
         self.pause_all_action = QAction(self.tr("Pause all"), self)
@@ -76,6 +80,10 @@ class MainWindow(QMainWindow):
         self.pause_all_action.triggered.connect(lambda: facade.pause(None))
         self.resume_all_action.triggered.connect(lambda: facade.resume(None))
         self.settings_action.triggered.connect(self.open_settings)
+        self.find_action = QAction("Search", self)
+        self.find_action.triggered.connect(self.focus_search)
+        self.addAction(self.find_action)
+        self._dress_actions()
         for action in (self.add_folder_action, self.add_files_action):
             toolbar.addAction(action)
         toolbar.addSeparator()
@@ -98,7 +106,7 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.log_panel, self.tr("Log"))
         self.hint = QLabel(self.tr("Drop folders or files here, or use “Add folder…”."), self)
         self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.hint.setStyleSheet("color:#666; padding:6px;")
+        self.hint.setStyleSheet(f"color:{muted()}; padding:6px;")
         top = QWidget(self)
         tl = QVBoxLayout(top)
         tl.setContentsMargins(0, 0, 0, 0)
@@ -108,7 +116,18 @@ class MainWindow(QMainWindow):
         splitter.addWidget(top)
         splitter.addWidget(self.tabs)
         splitter.setSizes([170, 530])
-        self.setCentralWidget(splitter)
+        self.main_page = splitter
+        self.welcome = WelcomePage(facade, self)
+        self.welcome_page = QScrollArea(self)
+        self.welcome_page.setWidgetResizable(True)
+        self.welcome_page.setFrameShape(QFrame.Shape.NoFrame)
+        self.welcome_page.setWidget(self.welcome)
+        self.pages = QStackedWidget(self)
+        self.pages.addWidget(self.main_page)
+        self.pages.addWidget(self.welcome_page)
+        self.setCentralWidget(self.pages)
+        self._job_count: int | None = None  # unknown until the engine first reports its jobs
+        self._welcome_done = False
         self.statusBar().showMessage(self.tr("Starting the engine…"))
         self.add_progress = QProgressBar(self)
         self.add_progress.setMaximumWidth(220)
@@ -124,8 +143,48 @@ class MainWindow(QMainWindow):
         facade.addEnded.connect(self._add_ended)
         facade.reviewsChanged.connect(lambda reviews: self.tabs.setTabText(
             1, self.tr("Review (%n)", "", len(reviews)) if reviews else self.tr("Review")))
-        facade.error.connect(lambda code, message: self.statusBar().showMessage(f"{message} ({code})", 15000))
+        facade.error.connect(self._show_error)
         facade.started.connect(lambda: self.statusBar().showMessage(self.tr("Engine running."), 5000))
+        facade.settingsLoaded.connect(lambda _: self._show_welcome_if_new())
+        self.queue.openSubtitles.connect(lambda path: self.open_editor(Path(path)))
+        self.search.openCue.connect(lambda path, start: self.open_editor(Path(path), start))
+        self.editors: dict[Path, TranscriptEditor] = {}
+        self.welcome.addFolderRequested.connect(self.choose_folder)
+        self.welcome.finished.connect(self._welcome_finished)
+
+    def _dress_actions(self) -> None:
+        """Icons from the desktop's theme (Qt's own where the theme has none) and the usual shortcuts."""
+        style = self.style()
+        dress = (
+            (self.add_folder_action, QIcon.ThemeIcon.FolderOpen, QStyle.StandardPixmap.SP_DirOpenIcon,
+             [QKeySequence(QKeySequence.StandardKey.Open)]),
+            (self.add_files_action, QIcon.ThemeIcon.DocumentOpen, QStyle.StandardPixmap.SP_FileIcon,
+             [QKeySequence("Ctrl+Shift+O")]),
+            (self.pause_all_action, QIcon.ThemeIcon.MediaPlaybackPause, QStyle.StandardPixmap.SP_MediaPause,
+             [QKeySequence("Ctrl+Shift+P")]),
+            (self.resume_all_action, QIcon.ThemeIcon.MediaPlaybackStart, QStyle.StandardPixmap.SP_MediaPlay,
+             [QKeySequence("Ctrl+Shift+R")]),
+            (self.settings_action, QIcon.ThemeIcon.DocumentProperties, QStyle.StandardPixmap.SP_FileDialogDetailedView,
+             [QKeySequence(QKeySequence.StandardKey.Preferences), QKeySequence("Ctrl+,")]),
+            (self.find_action, QIcon.ThemeIcon.EditFind, QStyle.StandardPixmap.SP_FileDialogContentsView,
+             [QKeySequence(QKeySequence.StandardKey.Find)]),
+        )
+        for action, themed, fallback, keys in dress:
+            action.setIcon(QIcon.fromTheme(themed, style.standardIcon(fallback)))
+            action.setShortcuts([k for k in dict.fromkeys(keys) if not k.isEmpty()])
+            shortcut = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            if shortcut:
+                action.setToolTip(self.tr("{action} ({shortcut})").format(action=action.text().rstrip("…"), shortcut=shortcut))
+
+    def focus_search(self) -> None:
+        self.tabs.setCurrentWidget(self.search)
+        self.search.query.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search.query.selectAll()
+
+    def _show_error(self, code: str, message: str) -> None:
+        """An engine error in the status bar: what happened, its code and what to do."""
+        advice = problem(code, message).advice
+        self.statusBar().showMessage(f"{message} ({code})" + (f" — {advice}" if advice else ""), 15000)
 
     # -- jobs -----------------------------------------------------------------------------
 
@@ -138,6 +197,8 @@ class MainWindow(QMainWindow):
         selected = self.selected_job()
         self.jobs_model.set_jobs(jobs)
         self.hint.setVisible(not jobs)
+        self._job_count = len(jobs)
+        self._show_welcome_if_new()
         if selected is not None and self.jobs_model.row_of(selected.id) >= 0:
             self.select_job(selected.id)
         elif jobs and self.selected_job() is None:
@@ -160,8 +221,13 @@ class MainWindow(QMainWindow):
 
     @Slot(str, int, int)
     def _add_progress(self, folder: str, done: int, total: int) -> None:
-        """A folder being added: how many of its files are identified (hashed and planned) so far."""
-        self.add_progress.setRange(0, max(1, total))
+        """A folder being added: media files found while it is walked (``total`` 0: not known yet), then recorded."""
+        if total:
+            self.add_progress.setFormat("Recording files: %v / %m")
+            self.add_progress.setRange(0, total)
+        else:
+            self.add_progress.setFormat("Finding files: %v found")
+            self.add_progress.setRange(0, max(1, done))
         self.add_progress.setValue(done)
         self.add_progress.setToolTip(folder)
         self._adding.add(folder)
@@ -187,12 +253,29 @@ class MainWindow(QMainWindow):
         if self.jobs_model.row_of(job.id) >= 0:
             self.select_job(job.id)
 
+    # -- first run ------------------------------------------------------------------------
+
+    def _show_welcome_if_new(self) -> None:
+        """The first-run page, on an empty library only, until it was used or skipped once."""
+        settings = self.facade.settings
+        new = (settings is not None and not settings.welcome_dismissed and not self._welcome_done
+               and self._job_count == 0)
+        self.pages.setCurrentWidget(self.welcome_page if new else self.main_page)
+
+    def _welcome_finished(self) -> None:
+        self._welcome_done = True
+        self._show_welcome_if_new()
+
     # -- adding ---------------------------------------------------------------------------
 
     def add_paths(self, paths: Sequence[Path]) -> None:
-        if paths:
-            self.statusBar().showMessage(self.tr("Scanning {names}…").format(names=", ".join(p.name or str(p) for p in paths)))
-            self.facade.add_paths(paths)
+        if not paths:
+            return
+        chosen = None
+        if self.pages.currentWidget() is self.welcome_page:
+            chosen = self.welcome.apply()  # what the person chose on the page applies to this first job
+        self.statusBar().showMessage(self.tr("Scanning {names}…").format(names=", ".join(p.name or str(p) for p in paths)))
+        self.facade.add_paths(paths, settings=chosen)
 
     def choose_folder(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, self.tr("Add a folder"))
@@ -218,6 +301,24 @@ class MainWindow(QMainWindow):
         if paths:
             event.acceptProposedAction()
             self.add_paths(paths)
+
+    # -- subtitles ------------------------------------------------------------------------
+
+    def open_editor(self, video: Path, start_s: float | None = None) -> TranscriptEditor:
+        """The subtitle editor of ``video`` (one window per video), at ``start_s`` when given."""
+        editor = self.editors.get(video)
+        if editor is None:
+            kind = MEDIA_KINDS.of(video)
+            editor = TranscriptEditor(self.facade, video, start_s, kind.name if kind else "video", self)
+            editor.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            editor.destroyed.connect(lambda _=None, video=video: self.editors.pop(video, None))
+            self.editors[video] = editor
+        elif start_s is not None:
+            editor.player.setPosition(int(start_s * 1000))
+        editor.show()
+        editor.raise_()
+        editor.activateWindow()
+        return editor
 
     # -- settings and closing -------------------------------------------------------------
 

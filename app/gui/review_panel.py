@@ -1,5 +1,9 @@
 """The Review tab: placements whose outcome is unknown, their evidence, and the person's decision.
 
+The evidence is what changed: Sidecar's version beside the file on disk now (a diff for
+text, two thumbnails for images), read off the GUI thread each time another review is
+selected; the hashes are a details line.
+
 A decision carries the review revision the person was looking at, so a review that
 someone else decided (CLI, another window) in the meantime is reported as a
 conflict in the panel's banner instead of being overwritten or silently dropped.
@@ -9,13 +13,16 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Slot
 from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
                                QPushButton, QSplitter, QVBoxLayout, QWidget)
 
+from app.engine.review_evidence import ReviewEvidence
 from app.gui.facade import EngineFacade
+from app.gui.review_evidence_view import EvidenceView
+from app.gui.theme import banner_style
 from app.store.records import Review
 
 log = logging.getLogger(__name__)
@@ -27,8 +34,7 @@ DECISIONS = (("applied", QT_TRANSLATE_NOOP("ReviewPanel", "Applied"),
              ("skip", QT_TRANSLATE_NOOP("ReviewPanel", "Skip"),
               QT_TRANSLATE_NOOP("ReviewPanel", "Give up on this item (a reason is required).")))
 
-_BANNER_STYLES = {"error": "background:#fde7e9; color:#8a1020; border:1px solid #e8a0a8;",
-                  "info": "background:#e7f3e8; color:#1d5b25; border:1px solid #a5d0aa;"}
+_BANNER_ACCENTS = {"error": "error", "info": "ok"}
 
 
 class ReviewPanel(QWidget):
@@ -36,23 +42,22 @@ class ReviewPanel(QWidget):
         super().__init__(parent)
         self.facade = facade
         self.reviews: dict[int, Review] = {}
+        self._evidence_for: tuple[int, int] | None = None  # (review id, revision) whose evidence is shown or loading
         self.list = QListWidget(self)
         self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.banner = QLabel(self)
         self.banner.setWordWrap(True)
         self.banner.hide()
-        self.fields = {name: QLabel(self) for name in ("source", "target", "expected", "found", "error", "attempts", "revision")}
+        self.fields = {name: QLabel(self) for name in ("source", "target", "error", "details")}
         form = QFormLayout()
-        for name, label in (("source", self.tr("Source:")), ("target", self.tr("Target:")),
-                            ("expected", self.tr("Expected sha256:")), ("found", self.tr("Found sha256:")),
-                            ("error", self.tr("Why:")), ("attempts", self.tr("Attempts:")),
-                            ("revision", self.tr("Revision:"))):
-
+        for name, label in (("source", self.tr("Source:")), ("target", self.tr("Target:")), ("error", self.tr("Why:")),
+                            ("details", self.tr("Details:"))):
             field = self.fields[name]
             field.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             field.setWordWrap(True)
             form.addRow(label, field)
+        self.evidence = EvidenceView(self)
         self.reason = QLineEdit(self)
         self.reason.setPlaceholderText(self.tr("Reason (recorded with the decision)"))
         form.addRow(self.tr("Reason:"), self.reason)
@@ -71,8 +76,8 @@ class ReviewPanel(QWidget):
         details = QWidget(self)
         dl = QVBoxLayout(details)
         dl.addLayout(form)
+        dl.addWidget(self.evidence, 1)
         dl.addLayout(row)
-        dl.addStretch(1)
         splitter = QSplitter(self)
         splitter.addWidget(self.list)
         splitter.addWidget(details)
@@ -88,6 +93,7 @@ class ReviewPanel(QWidget):
         facade.reviewsChanged.connect(self.set_reviews)
         facade.reviewDecided.connect(self._decided)
         facade.decisionFailed.connect(self._failed)
+        facade.reviewEvidence.connect(self._evidence_loaded)
         self._show_current()
 
     @Slot(list)
@@ -115,15 +121,30 @@ class ReviewPanel(QWidget):
 
     def _show_current(self) -> None:
         r = self.current_review()
-        values = {"source": "", "target": "", "expected": "", "found": "", "error": "", "attempts": "", "revision": ""}
+        values = {"source": "", "target": "", "error": "", "details": ""}
         if r is not None:
-            values = {"source": r.path, "target": r.target, "expected": r.expected_sha256,
-                      "found": r.found_sha256 or self.tr("(file missing)"), "error": r.error or "", "attempts": str(r.attempts),
-                      "revision": str(r.revision)}
+            values = {"source": r.path, "target": r.target, "error": r.error or "",
+                      "details": self.tr("sha256 written {written}, found {found}; attempts {attempts}; revision {revision}")
+                      .format(written=r.expected_sha256, found=r.found_sha256 or self.tr("(file missing)"),
+                              attempts=r.attempts, revision=r.revision)}
         for name, value in values.items():
             self.fields[name].setText(value)
         for button in self.buttons.values():
             button.setEnabled(r is not None)
+        shown = self._evidence_for
+        if r is None:
+            self._evidence_for = None
+            self.evidence.show_message("")
+        elif shown != (r.id, r.revision):
+            self._evidence_for = (r.id, r.revision)
+            self.evidence.show_message("Reading both versions…")
+            self.facade.load_review_evidence(r)
+
+    @Slot(object, dict)
+    def _evidence_loaded(self, evidence: ReviewEvidence, images: dict[str, Any]) -> None:
+        current = self.current_review()
+        if current is not None and current.id == evidence.review_id:
+            self.evidence.show_evidence(evidence, images)
 
     def decide(self, decision: str) -> None:
         r = self.current_review()
@@ -138,7 +159,7 @@ class ReviewPanel(QWidget):
 
     def show_banner(self, text: str, kind: str) -> None:
         self.banner.setText(text)
-        self.banner.setStyleSheet(f"QLabel {{ {_BANNER_STYLES[kind]} padding:6px; border-radius:3px; }}")
+        self.banner.setStyleSheet(f"QLabel {{ {banner_style(_BANNER_ACCENTS[kind])} padding:6px; border-radius:3px; }}")
         self.banner.show()
 
     def hide_banner(self) -> None:

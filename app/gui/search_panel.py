@@ -4,24 +4,25 @@ Results follow the query as it is typed (after a short pause in typing); the fac
 shows only the newest query's answer, so a slow search for an older prefix never
 replaces it. Images come back as a thumbnail grid. Thumbnails are decoded and scaled on a
 thread pool with ``QImageReader`` (a ``QImage`` may be built off the GUI thread, a
-``QPixmap`` may not), so a grid of large photos never stalls the window. Dialogue
-hits are lines with their time; double-click opens the video at that time with a
-player that takes a start time (mpv, VLC) or else opens the file and says the time.
+``QPixmap`` may not), so a grid of large photos never stalls the window; what Qt has no
+reader for (HEIC, AVIF, camera raw files) goes through the engine's own image loader
+(:mod:`app.gui.thumbnails`). Dialogue hits are lines with their time; double-click opens
+the video in the subtitle editor at that line (``openCue``).
 """
 
 from __future__ import annotations
 
 import logging
-import shutil
 from pathlib import Path
 from typing import Any, Sequence
 
-from PySide6.QtCore import QObject, QProcess, QRunnable, QSize, Qt, QThreadPool, QTimer, QUrl, Signal, Slot
-from PySide6.QtGui import QDesktopServices, QIcon, QImage, QImageReader, QPixmap, QStandardItem, QStandardItemModel
+from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtGui import QDesktopServices, QIcon, QImage, QPixmap, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget, QListWidgetItem, QPushButton,
                                QSplitter, QVBoxLayout, QWidget)
 
 from app.gui.facade import EngineFacade
+from app.gui.thumbnails import ThumbnailLoader
 
 log = logging.getLogger(__name__)
 
@@ -37,54 +38,9 @@ def format_time(seconds: float) -> str:
     return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
 
 
-class _ThumbSignals(QObject):
-    ready = Signal(str, QImage)
-
-
-class _ThumbTask(QRunnable):
-    def __init__(self, path: str, signals: _ThumbSignals):
-        super().__init__()
-        self.path, self.signals = path, signals
-
-    def run(self) -> None:
-        reader = QImageReader(self.path)
-        reader.setAutoTransform(True)
-        size = reader.size()
-        if size.isValid():
-            reader.setScaledSize(size.scaled(THUMB, Qt.AspectRatioMode.KeepAspectRatio))
-        image = reader.read()
-        if image.isNull():
-            log.info("no thumbnail for %s: %s", self.path, reader.errorString())
-            return
-        self.signals.ready.emit(self.path, image)
-
-
-class ThumbnailLoader(QObject):
-    """Decodes thumbnails off the GUI thread; ``ready(path, image)`` arrives on the GUI thread."""
-
-    ready = Signal(str, QImage)
-
-    def __init__(self, parent: QObject | None = None):
-        super().__init__(parent)
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(2)
-        self._signals = _ThumbSignals()
-        self._signals.ready.connect(self.ready)
-
-    def load(self, path: str) -> None:
-        self._pool.start(_ThumbTask(path, self._signals))
-
-
-def player_command(path: str, start: float) -> tuple[str, list[str]] | None:
-    """A local player that can start at a time, if one is installed."""
-    for exe, args in (("mpv", [f"--start={start:.2f}", path]), ("vlc", [f"--start-time={start:.2f}", path])):
-        found = shutil.which(exe)
-        if found:
-            return found, args
-    return None
-
-
 class SearchPanel(QWidget):
+    openCue = Signal(str, float)  # video path, seconds: a dialogue hit to show in the editor
+
     def __init__(self, facade: EngineFacade, parent: QWidget | None = None):
         super().__init__(parent)
         self.facade = facade
@@ -97,6 +53,10 @@ class SearchPanel(QWidget):
         self.status = QLabel(self)
         self.images_label = QLabel(self.tr("Images"), self)
         self.dialogue_label = QLabel(self.tr("Dialogue"), self)
+        self.empty = QLabel(self)  # instead of the result lists when nothing matches: an empty grid looks like a hang
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.empty.hide()
 
         self.images = QStandardItemModel(self)
         self.grid = QListView(self)
@@ -114,7 +74,7 @@ class SearchPanel(QWidget):
         self._placeholder = QPixmap(THUMB)
         self._placeholder.fill(Qt.GlobalColor.lightGray)
         self._items_by_path: dict[str, list[QStandardItem]] = {}
-        self.thumbnails = ThumbnailLoader(self)
+        self.thumbnails = ThumbnailLoader(THUMB, self)
         self.thumbnails.ready.connect(self._thumbnail)
 
         top = QHBoxLayout()
@@ -130,7 +90,7 @@ class SearchPanel(QWidget):
         dl.setContentsMargins(0, 0, 0, 0)
         dl.addWidget(self.dialogue_label)
         dl.addWidget(self.lines)
-        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.results = splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.addWidget(images_box)
         splitter.addWidget(dialogue_box)
         splitter.setSizes([320, 160])
@@ -139,6 +99,7 @@ class SearchPanel(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.status)
         layout.addWidget(splitter, 1)
+        layout.addWidget(self.empty, 1)
 
         self._typing = QTimer(self)
         self._typing.setSingleShot(True)
@@ -199,9 +160,10 @@ class SearchPanel(QWidget):
             self.lines.addItem(entry)
         self.images_label.setText(self.tr("Images (%n)", "", len(images)))
         self.dialogue_label.setText(self.tr("Dialogue (%n)", "", len(lines)))
-        self.status.setText(self.tr("%n result(s) for “{query}”", "", len(results)).format(query=label) if results
-                            else self.tr("Nothing found for “{query}”.").format(query=label))
-
+        self.status.setText(self.tr("%n result(s) for “{query}”", "", len(results)).format(query=label) if results else "")
+        self.empty.setText(self.tr("Nothing matches “{query}”.").format(query=label))
+        self.empty.setVisible(not results)
+        self.results.setVisible(bool(results))
         self.images_box.setVisible(bool(images) or not lines)
         self.dialogue_box.setVisible(bool(lines) or not images)
         self._update_buttons()
@@ -217,11 +179,4 @@ class SearchPanel(QWidget):
             QDesktopServices.openUrl(QUrl.fromLocalFile(path))
 
     def open_line(self, entry: QListWidgetItem) -> None:
-        path, start = entry.data(PathRole), float(entry.data(StartRole) or 0.0)
-        command = player_command(path, start)
-        if command is not None and QProcess.startDetached(command[0], command[1])[0]:
-            self.status.setText(self.tr("Playing {name} from {time}.").format(name=Path(path).name, time=format_time(start)))
-            return
-        QDesktopServices.openUrl(QUrl.fromLocalFile(path))
-        self.status.setText(self.tr("Opened {name}: the line is at {time}.").format(name=Path(path).name, time=format_time(start)))
-
+        self.openCue.emit(entry.data(PathRole), float(entry.data(StartRole) or 0.0))

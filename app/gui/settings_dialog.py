@@ -19,7 +19,7 @@ import dataclasses
 import logging
 from typing import Any, Sequence
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Slot
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
                                QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
                                QPlainTextEdit, QProgressBar, QPushButton, QScrollArea, QSpinBox, QTableWidget, QTableWidgetItem,
@@ -27,22 +27,15 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
 
 from app.engine.kinds import LEFT_OUT_BY_DEFAULT
 from app.gui.facade import EngineFacade
+from app.gui.language_choice import LanguageCombo
+from app.gui.theme import ink
+from app.ml.catalogue import ROLE_PURPOSE
 from app.gui.translations import UI_LANGUAGES
 from app.media.naming import PRESETS, example_names
 from app.settings import OUTPUT_AFFECTING, Settings
 
 log = logging.getLogger(__name__)
 
-LANGUAGES = (("en", QT_TRANSLATE_NOOP("SettingsDialog", "English")), ("zh", QT_TRANSLATE_NOOP("SettingsDialog", "Chinese")),
-             ("ja", QT_TRANSLATE_NOOP("SettingsDialog", "Japanese")), ("ko", QT_TRANSLATE_NOOP("SettingsDialog", "Korean")),
-             ("fr", QT_TRANSLATE_NOOP("SettingsDialog", "French")), ("de", QT_TRANSLATE_NOOP("SettingsDialog", "German")),
-             ("es", QT_TRANSLATE_NOOP("SettingsDialog", "Spanish")), ("pt", QT_TRANSLATE_NOOP("SettingsDialog", "Portuguese")),
-             ("it", QT_TRANSLATE_NOOP("SettingsDialog", "Italian")), ("ru", QT_TRANSLATE_NOOP("SettingsDialog", "Russian")),
-             ("ar", QT_TRANSLATE_NOOP("SettingsDialog", "Arabic")), ("hi", QT_TRANSLATE_NOOP("SettingsDialog", "Hindi")),
-             ("nl", QT_TRANSLATE_NOOP("SettingsDialog", "Dutch")), ("pl", QT_TRANSLATE_NOOP("SettingsDialog", "Polish")),
-             ("tr", QT_TRANSLATE_NOOP("SettingsDialog", "Turkish")), ("vi", QT_TRANSLATE_NOOP("SettingsDialog", "Vietnamese")),
-             ("th", QT_TRANSLATE_NOOP("SettingsDialog", "Thai")), ("id", QT_TRANSLATE_NOOP("SettingsDialog", "Indonesian")),
-             ("uk", QT_TRANSLATE_NOOP("SettingsDialog", "Ukrainian")), ("sv", QT_TRANSLATE_NOOP("SettingsDialog", "Swedish")))
 POLICIES = (("skip", QT_TRANSLATE_NOOP("SettingsDialog", "Skip: leave the existing file alone")),
             ("overwrite", QT_TRANSLATE_NOOP("SettingsDialog", "Overwrite it")),
             ("keep_both", QT_TRANSLATE_NOOP("SettingsDialog", "Keep both (Movie.zh.1.srt)")))
@@ -54,30 +47,14 @@ RESTART_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "Workers and the GPU budget
 LANGUAGE_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "Sidecar shows the chosen language the next time it starts.")
 
 
-def _language_combo(parent: QWidget, auto: bool) -> QComboBox:
-    combo = QComboBox(parent)
-    combo.setEditable(True)
-    if auto:
-        combo.addItem(QCoreApplication.translate("SettingsDialog", "Detect automatically"), "")
-    for code, name in LANGUAGES:
-        combo.addItem(f"{QCoreApplication.translate('SettingsDialog', name)} ({code})", code)
-    return combo
+INSTALLED_COLUMN = 3
 
 
-def _set_language(combo: QComboBox, code: str) -> None:
-    index = combo.findData(code)
-    if index < 0:
-        combo.addItem(code, code)
-        index = combo.count() - 1
-    combo.setCurrentIndex(index)
-
-
-def _language(combo: QComboBox) -> str:
-    """The chosen code; a code typed by hand (e.g. ``sw``) is taken as it is."""
-    index = combo.findText(combo.currentText())
-    if index >= 0:
-        return str(combo.itemData(index))
-    return combo.currentText().strip().lower()
+def format_size(size: int | None) -> str:
+    """Catalogue sizes are approximate: one decimal in GB, whole MB below."""
+    if not size:
+        return ""
+    return f"{size / 1e9:.1f} GB" if size >= 1e9 else f"{size / 1e6:.0f} MB"
 
 
 class SettingsDialog(QDialog):
@@ -87,8 +64,8 @@ class SettingsDialog(QDialog):
         self.facade = facade
         self.original = settings
 
-        self.source_lang = _language_combo(self, auto=True)
-        self.target_lang = _language_combo(self, auto=False)
+        self.source_lang = LanguageCombo(self, auto=True)
+        self.target_lang = LanguageCombo(self)
         self.naming = QComboBox(self)
         for preset in PRESETS:
             self.naming.addItem(preset, preset)
@@ -97,7 +74,7 @@ class SettingsDialog(QDialog):
         self.naming_warning = QLabel(self.tr("Media servers see no language in “CN”: use media-server unless your library "
                                              "already uses these names."), self)
         self.naming_warning.setWordWrap(True)
-        self.naming_warning.setStyleSheet("color:#8a5a00;")
+        self.naming_warning.setStyleSheet(f"color:{ink('warning')};")
         self.policy = QComboBox(self)
         for value, text in POLICIES:
             self.policy.addItem(self.tr(text), value)
@@ -127,8 +104,11 @@ class SettingsDialog(QDialog):
         add_watch, remove_watch = QPushButton(self.tr("Add…"), self), QPushButton(self.tr("Remove"), self)
         add_watch.clicked.connect(self._add_watched)
         remove_watch.clicked.connect(self._remove_watched)
-        self.models = QTableWidget(0, 4, self)
-        self.models.setHorizontalHeaderLabels([self.tr("Model"), self.tr("Role"), self.tr("Installed"), self.tr("In use")])
+        self.models = QTableWidget(0, 5, self)
+        self.models.setHorizontalHeaderLabels([self.tr("Model"), self.tr("For"), self.tr("Size"), self.tr("Installed"),
+                                               self.tr("In use")])  # INSTALLED_COLUMN: 3
+        self.model_about = QLabel(self)
+        self.model_about.setWordWrap(True)
         self.models.verticalHeader().hide()
         self.models.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.models.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -149,7 +129,7 @@ class SettingsDialog(QDialog):
         self._downloads: dict[str, tuple[int, int]] = {}
         self.notice = QLabel(self)
         self.notice.setWordWrap(True)
-        self.notice.setStyleSheet("color:#1d4f91;")
+        self.notice.setStyleSheet(f"color:{ink('info')};")
 
         output = QGroupBox(self.tr("Output (new jobs)"), self)
         of = QFormLayout(output)
@@ -187,6 +167,7 @@ class SettingsDialog(QDialog):
         models = QGroupBox(self.tr("Models"), self)
         ml = QVBoxLayout(models)
         ml.addWidget(self.models)
+        ml.addWidget(self.model_about)
         actions = QHBoxLayout()
         for button in (self.install_button, self.use_button, self.remove_button, self.cancel_install_button):
             actions.addWidget(button)
@@ -229,8 +210,8 @@ class SettingsDialog(QDialog):
         self._changed()
 
     def _load(self, s: Settings) -> None:
-        _set_language(self.source_lang, s.source_lang)
-        _set_language(self.target_lang, s.target_lang)
+        self.source_lang.set_code(s.source_lang)
+        self.target_lang.set_code(s.target_lang)
         self.naming.setCurrentIndex(max(0, self.naming.findData(s.naming)))
         self.policy.setCurrentIndex(max(0, self.policy.findData(s.existing_policy)))
         self.sidecar_json.setChecked(s.image_sidecar_json)
@@ -248,7 +229,7 @@ class SettingsDialog(QDialog):
         """The settings as the dialog shows them now."""
         return dataclasses.replace(
             self.original,
-            source_lang=_language(self.source_lang), target_lang=_language(self.target_lang) or self.original.target_lang,
+            source_lang=self.source_lang.code(), target_lang=self.target_lang.code() or self.original.target_lang,
             naming=str(self.naming.currentData()), existing_policy=str(self.policy.currentData()),
             image_sidecar_json=self.sidecar_json.isChecked(), embedded_subtitles=self.embedded_subtitles.isChecked(),
             translation_endpoint=self.endpoint.text().strip(),
@@ -300,7 +281,8 @@ class SettingsDialog(QDialog):
         self._model_rows = list(rows)
         self.models.setRowCount(len(rows))
         for n, row in enumerate(rows):
-            for col, value in enumerate((row.get("name", ""), row.get("role", ""), self._installed_text(row),
+            for col, value in enumerate((row.get("name", ""), ROLE_PURPOSE.get(row.get("role", ""), row.get("role", "")),
+                                         format_size(row.get("size")), self._installed_text(row),
                                          "✓" if row.get("active") else "")):
                 cell = QTableWidgetItem(str(value))
                 if row.get("description"):
@@ -342,6 +324,10 @@ class SettingsDialog(QDialog):
     def _update_model_actions(self) -> None:
         row = self.selected_model() or {}
         name = str(row.get("name", ""))
+        about = [str(row.get("description") or "")]
+        if row.get("licence"):
+            about.append(f"Licence: {row['licence']}.")
+        self.model_about.setText(" ".join(a for a in about if a))
         downloading = bool(name) and (name in self._downloads or self.facade.installing(name))
         installed = bool(row.get("installed"))
         self.install_button.setEnabled(row.get("source") == "download" and not installed and not downloading)
@@ -361,8 +347,8 @@ class SettingsDialog(QDialog):
 
     def _refresh_model_row(self, name: str) -> None:
         for n, row in enumerate(self._model_rows):
-            if row.get("name") == name and self.models.item(n, 2) is not None:
-                self.models.item(n, 2).setText(self._installed_text(row))
+            if row.get("name") == name and self.models.item(n, INSTALLED_COLUMN) is not None:
+                self.models.item(n, INSTALLED_COLUMN).setText(self._installed_text(row))
 
     @Slot(str, str)
     def _install_ended(self, name: str, code: str) -> None:

@@ -14,7 +14,8 @@ for late starts and holes (:class:`_Timeline`). Cue times built from it then mat
 the picture with no time map to carry through the later stages.
 
 :func:`load_audio` reads from an offset only: a transcription resumed after a
-checkpoint at 41 min never touches the first 41 minutes again. Each read is recorded
+checkpoint at 41 min never touches the first 41 minutes again. It can read a window
+too, which is how Whisper gets a film: a few minutes at a time. Each read is recorded
 in :data:`READS` (per process) so tests can prove it.
 """
 
@@ -25,12 +26,15 @@ import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import numpy as np
 
 from app.errors import MediaError
 from app.atomic_write import fsync_dir
+
+if TYPE_CHECKING:  # PyAV is imported where it decodes, not when this module loads
+    import av
 
 log = logging.getLogger(__name__)
 
@@ -81,8 +85,11 @@ def _corrupt(src: Path, detail: str) -> MediaError:
     return MediaError(f"{src.name} cannot be read as media: {detail}", code="corrupt_media")
 
 
-def extract_audio(src: Path, dest: Path) -> AudioInfo:
-    """Decode the first audio stream of ``src`` into ``dest`` (raw 16 kHz mono float32).
+def extract_audio(src: Path, dest: Path, stream_index: int | None = None) -> AudioInfo:
+    """Decode one audio stream of ``src`` into ``dest`` (raw 16 kHz mono float32).
+
+    ``stream_index`` is the container's index of the stream to decode
+    (:mod:`app.media.audio_streams` chooses it); None decodes the first audio stream.
 
     Written to a hidden temp file beside ``dest`` (in the workspace), fsynced and
     renamed, so a crash never leaves a half file that a resume would trust.
@@ -107,7 +114,8 @@ def extract_audio(src: Path, dest: Path) -> AudioInfo:
         with container:
             if not container.streams.audio:
                 raise MediaError(f"{src.name} has no audio stream, so there is no speech to transcribe", code="no_audio_stream")
-            stream = container.streams.audio[0]
+            stream = next((s for s in container.streams.audio if s.index == stream_index), container.streams.audio[0])
+            decoded_index = stream.index  # read while the container is open (PyAV's stream is gone after)
             media_duration = container.duration / 1_000_000 if container.duration else None
             samples = _decode_to(container, stream, tmp, src)
         if samples == 0:
@@ -122,7 +130,7 @@ def extract_audio(src: Path, dest: Path) -> AudioInfo:
         samples=samples,
         duration_s=samples / SAMPLE_RATE,
         media_duration_s=media_duration,
-        stream_index=stream.index,
+        stream_index=decoded_index,
     )
 
 
@@ -233,16 +241,19 @@ def audio_duration(path: Path) -> float:
     return Path(path).stat().st_size // _DTYPE.itemsize / SAMPLE_RATE
 
 
-def load_audio(path: Path | str, offset_s: float = 0.0) -> np.ndarray:
-    """Samples from ``offset_s`` to the end, memory-mapped: earlier audio is never read.
+def load_audio(path: Path | str, offset_s: float = 0.0, duration_s: float | None = None) -> np.ndarray:
+    """Samples from ``offset_s`` on (to the end, or ``duration_s`` of them), memory-mapped: other audio is never read.
 
     Returns a read-only float32 array (a view on the file's pages); an offset at or
-    past the end gives an empty array.
+    past the end gives an empty array. Reading a film in windows keeps the pages it
+    maps, and so the reader's memory, the same for any length.
     """
     path = Path(path)
     total = path.stat().st_size // _DTYPE.itemsize
     first = min(total, max(0, int(round(offset_s * SAMPLE_RATE))))
     count = total - first
+    if duration_s is not None:
+        count = min(count, max(0, int(round(duration_s * SAMPLE_RATE))))
     READS.append(AudioRead(str(path), first, count))
     if count == 0:
         return np.zeros(0, dtype=np.float32)

@@ -1,10 +1,14 @@
-"""The short per-image document that text search (FTS5 and e5) runs over.
+"""The short per-image document that text search (FTS5 and e5) runs over, and the words of its name.
 
-An image says little in words by itself, so its document gathers what we know:
-CLIP zero-shot tags, the words hidden in its file and folder names
-(``IMG_20210704_beachTrip`` → ``img 20210704 beach trip``), the date and camera from
-EXIF (with the month spelled out, so "july 2021" finds it) and the text OCR found.
-The most telling parts come first: e5 reads only the first 512 tokens.
+An image says little in words by itself, so its document gathers what its bytes tell:
+CLIP zero-shot tags, the date and camera from EXIF (with the month spelled out, so
+"july 2021" finds it) and the text OCR found. The most telling parts come first: e5
+reads only the first 512 tokens.
+
+The words hidden in its file and folder names (``IMG_20210704_beachTrip`` →
+``img 20210704 beach trip``, :func:`path_tokens`) are not part of the document: the
+document belongs to the content (identical files share it), the name to one path,
+and the index keeps them apart (:mod:`app.store.search_schema`).
 
 No field labels ("tags:", "text:") go into the document: they would be words every
 document shares, matching every keyword query.
@@ -107,19 +111,16 @@ def zero_shot_tags(
 
 
 def build_document(
-    path: str | Path,
     *,
     ocr_text: str = "",
     exif: Mapping[str, Any] | None = None,
     tags: Sequence[str] = (),
-    folder_levels: int = 1,
 ) -> dict[str, Any]:
-    """``{"document", "ocr_text", "tags", "exif"}`` for one image; pure, so it is cheap to test and to redo."""
+    """``{"document", "ocr_text", "tags", "exif"}`` for one image content; pure, so it is cheap to test and to redo."""
     ocr = " ".join(ocr_text.split()) if ocr_text else ""
     kept_ocr = _clip_text(ocr_text.strip(), OCR_STORED) if ocr_text else ""
     sections = [
         " ".join(tags),
-        " ".join(path_tokens(path, folder_levels)),
         exif_words(exif),
         _clip_text(ocr, OCR_IN_DOCUMENT),
     ]

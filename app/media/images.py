@@ -14,23 +14,45 @@ guards live in one place:
   clips anything above 255 to white, which turns a 16-bit scan into a blank page);
 - transparency is flattened onto white (transparent pixels often hold black, so a
   plain ``convert("RGB")`` would hide black text on a transparent background);
-- the EXIF orientation is applied, so OCR and CLIP see the picture upright.
+- the EXIF orientation is applied, so OCR and CLIP see the picture upright (a phone
+  photo of a page held sideways is stored unrotated with Orientation 6 or 8);
+- HEIC/HEIF (every iPhone photo) opens through pillow-heif's Pillow plugin, registered
+  here; AVIF through Pillow's own plugin (Pillow ≥ 11.3 ships libavif in its wheels);
+- a camera raw file (:data:`RAW_EXTENSIONS`) is read from the JPEG preview its camera
+  embedded (rawpy/LibRaw ``extract_thumb``), never by demosaicing the sensor data: that
+  is seconds of CPU and hundreds of MB per photo for a picture the camera already
+  rendered. The raw's own orientation flag turns the preview when the preview carries
+  none. A raw without a usable preview fails with ``raw_no_preview``.
 """
 
 from __future__ import annotations
 
+import io
 import os
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pillow_heif
+import rawpy
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from app.errors import MediaError
 
+pillow_heif.register_heif_opener()
+
 MAX_PIXELS = 100_000_000
 """Largest image (width × height) Sidecar decodes: 100 megapixels, ~300 MB as RGB."""
+
+PHONE_EXTENSIONS = frozenset(".heic .heif .avif".split())
+"""What phones save photos as, besides JPEG: HEIC/HEIF (iPhone) and AVIF."""
+RAW_EXTENSIONS = frozenset(".dng .cr2 .nef .arw .raf .orf .rw2".split())
+"""Camera raw files Sidecar indexes, always from their embedded preview."""
+
+_TAG_ORIENTATION = 0x0112
+_RAW_FLIP_TO_ORIENTATION = {3: 3, 5: 8, 6: 6}
+"""LibRaw's ``sizes.flip`` (3: 180°, 5: 90° counter-clockwise, 6: 90° clockwise) as an EXIF Orientation."""
 
 _EXIF_IFD = 0x8769
 _TAG_MAKE = 0x010F
@@ -48,7 +70,7 @@ def open_image(path: str | os.PathLike[str], *, max_pixels: int = MAX_PIXELS) ->
     """
     p = Path(path)
     try:
-        handle = Image.open(p)
+        handle = raw_preview(p) if p.suffix.lower() in RAW_EXTENSIONS else Image.open(p)
     except FileNotFoundError as exc:
         raise MediaError(f"{p.name}: the file is gone", code="file_missing") from exc
     except Image.DecompressionBombError as exc:
@@ -79,6 +101,37 @@ def open_image(path: str | os.PathLike[str], *, max_pixels: int = MAX_PIXELS) ->
         except (OSError, SyntaxError, ValueError, EOFError, IndexError, MemoryError) as exc:
             raise MediaError(f"{p.name}: the image data is damaged ({exc})", code="corrupt_media") from exc
     return rgb
+
+
+def raw_preview(path: Path) -> Image.Image:
+    """The camera's embedded preview of a raw file, as an unloaded Pillow image (its header read, no pixels).
+
+    Raises :class:`MediaError`: ``raw_no_preview`` when the file has no preview LibRaw
+    can hand over, ``corrupt_media`` when LibRaw cannot read the file at all;
+    ``FileNotFoundError`` when it is gone.
+    """
+    if not path.is_file():
+        raise FileNotFoundError(path)
+    try:
+        with rawpy.imread(str(path)) as raw:
+            flip = raw.sizes.flip
+            thumb = raw.extract_thumb()
+    except (rawpy.LibRawNoThumbnailError, rawpy.LibRawUnsupportedThumbnailError) as exc:
+        raise MediaError(
+            f"{path.name}: this raw file has no embedded preview; Sidecar reads camera raw files only through the "
+            "preview the camera stored in them",
+            code="raw_no_preview",
+        ) from exc
+    except (rawpy.LibRawError, rawpy.NotSupportedError) as exc:
+        raise MediaError(f"{path.name}: not a readable raw file ({exc})", code="corrupt_media") from exc
+    if thumb.format == rawpy.ThumbFormat.JPEG:
+        preview = Image.open(io.BytesIO(thumb.data))
+    else:
+        preview = Image.fromarray(np.ascontiguousarray(thumb.data))
+    exif = preview.getexif()
+    if flip in _RAW_FLIP_TO_ORIENTATION and exif.get(_TAG_ORIENTATION, 1) == 1:
+        exif[_TAG_ORIENTATION] = _RAW_FLIP_TO_ORIENTATION[flip]
+    return preview
 
 
 def to_rgb(image: Image.Image) -> Image.Image:

@@ -13,8 +13,10 @@ are therefore hostile input: separators, NUL and traversal can never come out.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
@@ -148,6 +150,13 @@ def subtitle_language(media_stem: str, subtitle_name: str) -> str | None:
     return found[0][1] if found else None
 
 
+@lru_cache(maxsize=4)
+def _subtitle_names(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The subtitle files among a folder's names, found once per folder: a scan asks this for every media
+    file in it, and a folder of 10,000 videos would otherwise cost 10,000² name parses."""
+    return tuple(name for name in names if os.path.splitext(name)[1].lower() in SUBTITLE_EXTENSIONS)
+
+
 def is_already_subtitled(media: Path, sibling_names: Sequence[str], target_lang: str | None = None) -> str | None:
     """The name of the subtitle that makes this media file done for ``target_lang``, if any.
 
@@ -156,8 +165,8 @@ def is_already_subtitled(media: Path, sibling_names: Sequence[str], target_lang:
     language. Without a target, any matching subtitle counts.
     """
     target = normalise_language(target_lang) if target_lang else None
-    for name in sibling_names:
-        if Path(name).suffix.lower() in SUBTITLE_EXTENSIONS and subtitle_matches(media.stem, name):
+    for name in _subtitle_names(tuple(sibling_names)):
+        if subtitle_matches(media.stem, name):
             language = subtitle_language(media.stem, name) if target else None
             if language is None or language == target:
                 return name

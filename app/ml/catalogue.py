@@ -25,6 +25,14 @@ from app.errors import ModelError, SidecarError
 from app.resources import resource_path
 
 ROLES = ("asr", "translation", "text_embedding", "ocr", "visual")
+ROLE_PURPOSE = {
+    "asr": "transcription",
+    "translation": "translation",
+    "text_embedding": "text search over descriptions and dialogue",
+    "ocr": "text recognition in images",
+    "visual": "image search by picture content (CLIP)",
+}
+"""What each role does for the person, in the words ``doctor`` and the model manager show."""
 SELECTABLE_ROLES = ("asr", "translation", "visual")
 """Roles whose model a person may choose: their runtimes open any model of the role's format.
 
@@ -58,6 +66,7 @@ class CatalogueEntry:
     description: str
     files: tuple[CatalogueFile, ...] = ()
     bundled: tuple[str, ...] = ()
+    recommended: bool = False  # the download the first-run page offers for its role
 
     @property
     def is_bundled(self) -> bool:
@@ -124,6 +133,7 @@ def parse_catalogue(data: dict[str, Any]) -> dict[str, CatalogueEntry]:
             description=raw.get("description", ""),
             files=tuple(files),
             bundled=tuple(bundled),
+            recommended=bool(raw.get("recommended", False)),
         )
     return entries
 

@@ -26,7 +26,7 @@ from multiprocessing.connection import Connection
 from typing import Any, Callable
 
 from app.ml.spec import ModelSpec
-from app.errors import ModelCrashed, SidecarError, StageStopped
+from app.errors import ModelCrashed, OutOfDeviceMemory, SidecarError, StageStopped
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,8 @@ def _serve(conn: Connection, runtime: str, params: dict[str, Any]) -> None:
         conn.send(("load_error", exc.code, exc.message))
         return
     except Exception as exc:  # noqa: BLE001 - reported to the parent with its trace
-        conn.send(("load_error", "model_load_failed", f"{exc}\n{traceback.format_exc()}"))
+        code = OutOfDeviceMemory.code if is_out_of_memory(exc) else "model_load_failed"
+        conn.send(("load_error", code, f"{exc}\n{traceback.format_exc()}"))
         return
     try:
         conn.send(("loaded", info))
@@ -82,18 +83,25 @@ def _answer_calls(conn: Connection, model: Any) -> None:
         except SidecarError as exc:
             conn.send(("error", exc.code, exc.message, exc.transient))
         except Exception as exc:  # noqa: BLE001
-            code = "gpu_out_of_memory" if is_out_of_memory(exc) else "runtime_error"
+            code = OutOfDeviceMemory.code if is_out_of_memory(exc) else "runtime_error"
             conn.send(("error", code, f"{exc}\n{traceback.format_exc()}", True))
 
 
 _STOPPED = object()
 
-# How CTranslate2, onnxruntime, llama.cpp and CUDA itself word a failed device allocation.
-_OOM_MARKERS = ("out of memory", "cudaerrormemoryallocation", "failed to allocate", "cublas_status_alloc_failed")
+# How CTranslate2 ("CUDA failed with error out of memory"), PyTorch-style CUDA ("CUDA out of
+# memory"), onnxruntime ("Failed to allocate memory", "CUDA_ERROR_OUT_OF_MEMORY"), llama.cpp
+# ("cudaMalloc failed: out of memory") and cuBLAS word a failed device allocation.
+_OOM_MARKERS = ("out of memory", "out_of_memory", "cudaerrormemoryallocation", "failed to allocate",
+                "cublas_status_alloc_failed")
 
 
 def is_out_of_memory(exc: BaseException) -> bool:
-    """True when a runtime error is a device allocation failure (the engine frees models and retries)."""
+    """True when a runtime error is an allocation failure: the one test the engine's out-of-memory handling keys on.
+
+    Loading and calling a model both answer such errors with ``gpu_out_of_memory``; the
+    engine then releases every model, retries, and falls back to the CPU.
+    """
     text = str(exc).lower()
     return isinstance(exc, MemoryError) or any(marker in text for marker in _OOM_MARKERS)
 
@@ -132,7 +140,7 @@ class ModelHost:
         reply = self._recv()
         if reply[0] == "load_error":
             self.close()
-            raise SidecarError(reply[2], code=reply[1], transient=False)
+            raise SidecarError(reply[2], code=reply[1], transient=reply[1] == OutOfDeviceMemory.code)
         self.info: dict[str, Any] = reply[1] or {}
         log.info("model host %s started (pid %s)", spec.key, self._process.pid)
 

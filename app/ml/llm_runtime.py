@@ -78,11 +78,14 @@ class LlamaRuntime:
         n_threads: int | None = None,
         n_gpu_layers: int | None = None,
         seed: int = 0,
+        device: str = "auto",
     ):
         import llama_cpp
 
         path = resolve_model_path(model_path, preset, data_dir)
-        if n_gpu_layers is None:
+        if device == "cpu":  # the engine's retry after the GPU ran out of memory
+            n_gpu_layers = 0
+        elif n_gpu_layers is None:
             n_gpu_layers = -1 if llama_cpp.llama_supports_gpu_offload() else 0
         self.n_gpu_layers = n_gpu_layers
         self.path = path

@@ -76,6 +76,7 @@ class ModelRow:
     sha256_verified: bool
     pinned_sha256: dict[str, str] | None
     description: str
+    recommended: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -121,6 +122,7 @@ def _entry_row(data_dir: Path | str, entry: CatalogueEntry, state: ModelState, a
         sha256_verified=entry.is_bundled or all(f.sha256 for f in entry.files),
         pinned_sha256=dict(state.pinned[entry.name]) if state.pinned.get(entry.name) else None,
         description=entry.description,
+        recommended=entry.recommended,
     )
 
 

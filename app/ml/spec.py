@@ -27,6 +27,20 @@ class ModelSpec:
         args = ",".join(f"{k}={v}" for k, v in self.params)
         return f"{self.runtime}({args})"
 
+    def on_cpu(self) -> "ModelSpec | None":
+        """The same model on the CPU, for the retry after the device ran out of memory; None when it runs there already.
+
+        Runtimes that may run on a GPU take a ``device`` parameter (CTranslate2 also a
+        ``compute_type``: ``int8`` is its CPU type). The CPU copy reserves no device memory.
+        """
+        params = dict(self.params)
+        if params.get("device", "cpu") == "cpu":
+            return None
+        params["device"] = "cpu"
+        if "compute_type" in params:
+            params["compute_type"] = "int8"
+        return ModelSpec.of(self.runtime, memory_mb=0, **params)
+
     @classmethod
     def of(cls, runtime: str, memory_mb: int = 0, **params: Any) -> "ModelSpec":
         return cls(runtime, tuple(sorted(params.items())), memory_mb)

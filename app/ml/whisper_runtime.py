@@ -28,6 +28,10 @@ from app.errors import SidecarError
 from app.ml import bundled
 
 DEFAULT_MODEL = "base"
+#: Seconds of audio handed to faster-whisper at a time (see ``WhisperRuntime.transcribe``).
+WINDOW_S = 300.0
+#: A window's last segment ending closer than this to the window's end may be cut: it is heard again.
+EDGE_S = 2.0
 
 
 def whisper_memory_mb(device: str, model: str = DEFAULT_MODEL) -> int:
@@ -90,11 +94,13 @@ class WhisperRuntime:
         cpu_threads: int = 0,
         beam_size: int = 5,
         data_dir: str | None = None,
+        window_s: float = WINDOW_S,
     ):
         from faster_whisper import WhisperModel
 
         self.device, self.compute_type = choose_device(device, compute_type)
         self.beam_size = beam_size
+        self.window_s = window_s
         threads = cpu_threads or min(4, os.cpu_count() or 1)
         started = time.perf_counter()
         if model_path:
@@ -128,65 +134,104 @@ class WhisperRuntime:
     def transcribe(
         self, audio_path: str, offset_s: float = 0.0, language: str | None = None
     ) -> Generator[dict[str, Any], None, dict[str, Any]]:
-        """Stream segments of the extracted audio from ``offset_s`` on.
+        """Stream segments of the extracted audio from ``offset_s`` on, window by window.
 
-        Yields ``{"type": "info", ...}`` first (detected language, known before the
-        first segment), then one ``{"type": "segment", ...}`` per segment with
-        absolute times. Returns the language, its probability and where it started.
-        Only audio after ``offset_s`` is read: a resumed transcription continues
-        from its last checkpoint without decoding what came before.
+        Yields ``{"type": "info", ...}`` once per window read (the first carries the
+        detected language, known before the first segment), then one ``{"type":
+        "segment", ...}`` per segment with absolute times. Returns the language, its
+        probability and where it started. Only audio after ``offset_s`` is read: a
+        resumed transcription continues from its last checkpoint without decoding what
+        came before.
+
+        faster-whisper computes VAD, the speech chunks and the log-mel features of all
+        the audio it is given at once (about 25 MB per minute of speech), so a film goes
+        in windows (:data:`WINDOW_S` by default): memory stays the same for any length. A window's
+        last segment may be cut by the window's end; unless it ended :data:`EDGE_S`
+        before, it is dropped and the next window starts where the segment before it
+        ended, exactly as a resume from a checkpoint would. A file shorter than a window
+        is transcribed in one piece, as before.
         """
-        from app.media.audio import READS, SAMPLE_RATE, load_audio
+        from app.media.audio import READS, SAMPLE_RATE, audio_duration, load_audio
 
-        audio = np.asarray(load_audio(audio_path, offset_s))
-        first_sample = READS[-1].first_sample if READS else int(offset_s * SAMPLE_RATE)
-        duration = len(audio) / SAMPLE_RATE
-        if len(audio) < SAMPLE_RATE // 10:  # less than 0.1 s left: nothing to hear
-            info = {"type": "info", "language": language, "language_probability": 0.0, "offset": offset_s,
-                    "first_sample": first_sample, "duration": duration}
-            yield info
-            return {"language": language, "language_probability": 0.0, "offset": offset_s,
-                    "first_sample": first_sample, "segments": 0, "seconds": 0.0}
+        end_s = audio_duration(Path(audio_path))
+        start_s, probability, first_sample, count = offset_s, 1.0 if language else 0.0, None, 0
         started = time.perf_counter()
-        segments, info = self._model.transcribe(
-            audio,
-            language=language,
-            beam_size=self.beam_size,
-            vad_filter=True,
-            word_timestamps=True,
-            condition_on_previous_text=False,  # stops one hallucinated line from seeding a loop
-        )
-        yield {
-            "type": "info",
-            "language": info.language,
-            "language_probability": float(info.language_probability),
-            "offset": offset_s,
-            "first_sample": first_sample,
-            "duration": duration,
-        }
-        count = 0
-        for segment in segments:
-            count += 1
-            yield _segment_dict(segment, offset_s)
+        while True:
+            audio = np.asarray(load_audio(audio_path, start_s, self.window_s))
+            read = READS[-1].first_sample if READS else int(start_s * SAMPLE_RATE)
+            first_sample = read if first_sample is None else first_sample
+            window_end = start_s + len(audio) / SAMPLE_RATE
+            final = window_end >= end_s - 1 / SAMPLE_RATE
+            info = {"type": "info", "language": language, "language_probability": probability, "offset": start_s,
+                    "first_sample": read, "duration": len(audio) / SAMPLE_RATE}
+            if len(audio) < SAMPLE_RATE // 10:  # less than 0.1 s left: nothing to hear
+                yield info
+                break
+            segments, detected = self._model.transcribe(
+                audio,
+                language=language,
+                beam_size=self.beam_size,
+                vad_filter=True,
+                word_timestamps=True,
+                condition_on_previous_text=False,  # stops one hallucinated line from seeding a loop
+            )
+            if language is None and (detected.duration_after_vad > 0 or final):
+                # A window without speech says nothing about the language: the next one decides.
+                language, probability = detected.language, float(detected.language_probability)
+            yield {**info, "language": language, "language_probability": probability}
+            held: dict[str, Any] | None = None  # a window's last segment waits until it is known to be whole
+            resume_at: float | None = None
+            for segment in segments:
+                if held is not None:
+                    count += 1
+                    resume_at = held["end"]
+                    yield held
+                held = _segment_dict(segment, start_s)
+                if final:  # nothing comes after the last window: no segment of it can be cut
+                    count += 1
+                    yield held
+                    held = None
+            del audio, segments
+            if final:
+                break
+            if held is not None and (held["end"] <= window_end - EDGE_S or held["start"] <= start_s + EDGE_S):
+                count += 1
+                resume_at = held["end"]
+                yield held
+            elif held is not None and resume_at is None:
+                resume_at = held["start"] - EDGE_S  # the window heard silence before it
+            start_s = resume_at if resume_at is not None else window_end - EDGE_S
         return {
-            "language": info.language,
-            "language_probability": float(info.language_probability),
+            "language": language,
+            "language_probability": probability,
             "offset": offset_s,
             "first_sample": first_sample,
             "segments": count,
             "seconds": round(time.perf_counter() - started, 3),
         }
 
-    def detect_language(self, audio_path: str, offset_s: float = 0.0) -> dict[str, Any]:
-        """Language of the speech after ``offset_s`` (VAD-filtered, first 30 s of speech)."""
-        from app.media.audio import load_audio
+    def detect_language(self, audio_path: str, offset_s: float = 0.0, duration_s: float | None = None) -> dict[str, Any]:
+        """Language of the speech in ``duration_s`` seconds from ``offset_s`` (to the end when None).
+
+        Only what the VAD calls speech is heard (its first 30 s); ``speech_s`` says how
+        much there was, so a caller voting over several windows can ignore one that held
+        music or silence (Whisper still names a language for those).
+        """
+        from faster_whisper.vad import VadOptions, collect_chunks, get_speech_timestamps
+
+        from app.media.audio import SAMPLE_RATE, load_audio
 
         audio = np.asarray(load_audio(audio_path, offset_s))
-        if len(audio) == 0:
-            return {"language": None, "language_probability": 0.0, "top": []}
-        language, probability, all_probs = self._model.detect_language(audio, vad_filter=True)
+        if duration_s is not None:
+            audio = audio[: int(duration_s * SAMPLE_RATE)]
+        chunks = get_speech_timestamps(audio, VadOptions()) if len(audio) else []
+        if not chunks:
+            return {"language": None, "language_probability": 0.0, "top": [], "speech_s": 0.0}
+        speech = np.concatenate(collect_chunks(audio, chunks)[0])
+        language, probability, all_probs = self._model.detect_language(speech)
         return {
             "language": language,
             "language_probability": float(probability),
             "top": [(str(code), float(p)) for code, p in (all_probs or [])[:5]],
+            "speech_s": round(len(speech) / SAMPLE_RATE, 2),
         }

@@ -21,7 +21,11 @@ them into the search index. The JSON sidecar next to the image never holds vecto
 
 The index is keyed by content: ``place`` replaces the one row of this sha256, so
 identical files share it, and search only returns rows whose sha256 is a path's
-current content.
+current content. What belongs to a path stays with the path: ``describe`` (computed
+once per content) writes only what the bytes say (OCR, EXIF, tags), and ``place``
+(run per path) indexes the file's own name words and writes the sidecar JSON, so the
+copy of a photo in ``Memes/`` is not found by the words of ``Photos/trip/cat on the
+sofa.png`` nor describes itself with them.
 """
 
 from __future__ import annotations
@@ -39,8 +43,8 @@ import numpy as np
 from app.engine.kinds import MediaKind
 from app.engine.stage import ModelClient, ModelSpec, Output, Pipeline, StageContext
 from app.errors import SidecarError
-from app.media.describe import build_document, zero_shot_tags
-from app.media.images import read_exif
+from app.media.describe import build_document, path_tokens, zero_shot_tags
+from app.media.images import PHONE_EXTENSIONS, RAW_EXTENSIONS, read_exif
 from app.ml.index_models import OCR_SPEC, TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualModel, job_visual_model
 from app.ml.ocr_runtime import rapidocr_model_id
 from app.settings import Settings
@@ -50,8 +54,11 @@ log = logging.getLogger(__name__)
 NO_VISUAL_MODEL = "no visual model installed"
 SIDECAR_SUFFIX = ".sidecar.json"
 SIDECAR_FORMAT = 1
-DOCUMENT_VERSION = 1
-"""Bump when :func:`app.media.describe.build_document` changes what it writes: documents are redone."""
+DOCUMENT_VERSION = 2
+"""Bump when :func:`app.media.describe.build_document` changes what it writes: documents are redone.
+
+2: the file and folder name words left the (per-content) document for the per-path name index.
+"""
 
 TAG_LABELS: tuple[str, ...] = (
     "cat", "dog", "bird", "horse", "fish", "person", "group of people", "child", "baby", "selfie",
@@ -131,7 +138,7 @@ class VisualStage:
 
 
 class DescribeStage:
-    """OCR, EXIF, name tokens and the visual stage's tags, as the image's short search document."""
+    """OCR, EXIF and the visual stage's tags, as the image content's short search document (no path words)."""
 
     name = "describe"
     durable = True
@@ -153,7 +160,7 @@ class DescribeStage:
         exif = read_exif(ctx.item.path)
         ctx.verify_source_unchanged()
         tags = list(ctx.inputs.get("visual", {}).get("tags", []))
-        document = build_document(ctx.item.path, ocr_text=ocr["text"], exif=exif, tags=tags)
+        document = build_document(ocr_text=ocr["text"], exif=exif, tags=tags)
         return {**document, "ocr_model": self._ocr_model,
                 "analysed_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
 
@@ -180,7 +187,13 @@ class TextEmbeddingStage:
 
 
 class PlaceStage:
-    """Index the content, then write ``photo.jpg.sidecar.json`` next to it (job option ``image_sidecar_json``)."""
+    """Index the content and this path's name words, then write ``photo.jpg.sidecar.json`` next to it
+    (job option ``image_sidecar_json``).
+
+    The JSON describes the bytes (OCR, tags, EXIF, the content's document), nothing taken
+    from the name: it is true next to every identical file, and still true after a
+    rename moves it along unchanged.
+    """
 
     name = "place"
     durable = True
@@ -204,6 +217,7 @@ class PlaceStage:
             visual_model=visual.get("model"),
             visual_vector=decode_vector(visual["vector"]) if "vector" in visual else None,
         )
+        ctx.search_index.name_image(str(ctx.item.path), ctx.item.sha256, " ".join(path_tokens(ctx.item.path)))
         placed = []
         if sidecar_json_enabled(ctx.options):
             out = Output(ctx.item.path.name + SIDECAR_SUFFIX, sidecar_json(ctx.item.sha256, visual, describe, text),
@@ -248,7 +262,7 @@ def _configured_pipeline(data_dir: Path, settings: Settings) -> Pipeline:
 
 KIND = MediaKind(
     name="image",
-    extensions=frozenset(".jpg .jpeg .png .webp .gif .bmp .tif .tiff".split()),
+    extensions=frozenset(".jpg .jpeg .png .webp .gif .bmp .tif .tiff".split()) | PHONE_EXTENSIONS | RAW_EXTENSIONS,
     label="Images",
     search_kind="image",
     pipeline=_configured_pipeline,

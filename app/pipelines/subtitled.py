@@ -4,7 +4,8 @@ A subtitle file beside the media counts by its name (language-aware,
 :func:`app.media.naming.is_already_subtitled`). A video also counts when it carries a
 text subtitle stream in the target language inside (job option ``embedded_subtitles``,
 on by default); image-based streams are logged and never count. Each skip has a stable
-code, shown with the item by ``status`` and the GUI.
+code, shown with the item by ``status`` and the GUI. A job with the option ``redo``
+(the editor's Re-translate) skips nothing: the person asked for that video again.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ EMBEDDED_SUBTITLES = "embedded_subtitles"
 
 def subtitled_beside(media: Path, sibling_names: Sequence[str], options: Mapping[str, Any]) -> Skip | None:
     """Skip a file with a subtitle beside it in the job's target language (or one whose name tells no language)."""
+    if options.get("redo"):
+        return None
     match = is_already_subtitled(media, sibling_names, options.get("target_lang"))
     return Skip(ALREADY_SUBTITLED, f"already subtitled ({match})") if match else None
 
@@ -31,7 +34,7 @@ def subtitled_beside_or_inside(media: Path, sibling_names: Sequence[str], option
     """:func:`subtitled_beside`, else a text subtitle stream in the target language inside the file."""
     beside = subtitled_beside(media, sibling_names, options)
     target = normalise_language(options.get("target_lang"))
-    if beside is not None or target == "und" or not options.get("embedded_subtitles", True):
+    if beside is not None or target == "und" or not options.get("embedded_subtitles", True) or options.get("redo"):
         return beside
     stream = embedded_subtitle(media, target)
     if stream is None:

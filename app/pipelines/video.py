@@ -39,8 +39,11 @@ from app.engine.kinds import MediaKind
 from app.engine.stage import ModelSpec, Output, Pipeline, StageContext
 from app.errors import LeaseLost, StageStopped
 from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio
+from app.media.audio_streams import RULE_VERSION as AUDIO_STREAM_RULE
+from app.media.audio_streams import AudioChoice, audio_streams, choose_audio_stream
 from app.media.cues import MAX_LINE_WIDTH, build_cues, cues_from_dicts, cues_to_dicts
 from app.media.hallucination import filter_segments
+from app.media.language_vote import detect_language as vote_language
 from app.media.naming import DEFAULT_PRESET as DEFAULT_NAMING
 from app.media.naming import SubtitleNames, normalise_language, subtitle_names
 from app.media.subtitles import DEFAULT_FONT, render_bilingual_ass, render_transcript_srt, render_translation_srt
@@ -68,12 +71,15 @@ AUDIO_FILE = "audio.f32"
 #: Item results (``items.result``): stable strings the CLI's JSON and the GUI key on.
 NO_SPEECH = "no_speech"
 TRANSLATION_FALLBACK = "translation_fallback"
+TRANSLATION_FAILED = "translation_failed"
+#: A translation with more than this share of its cues untranslated is not written (see translation_failed).
+MAX_UNTRANSLATED_SHARE = 0.5
 #: Bump when segment filtering or cue building changes: stored transcripts are then redone.
 TRANSCRIPT_VERSION = 1
 #: Bump when the translation prompt or its parsing changes: stored translations are then redone.
 PROMPT_VERSION = 1
-#: Bump when the rendered files change for the same cues.
-RENDER_VERSION = 1
+#: Bump when the rendered files change for the same cues (2: a mostly untranslated translation is left out).
+RENDER_VERSION = 2
 BEAM_SIZE = 5
 BUNDLED_ASR = "bundled:whisper-base"
 BUNDLED_LLM = "bundled:gemma3-270m"
@@ -101,8 +107,33 @@ def _has_accelerator() -> bool:
 # ------------------------------------------------------------------ extract_audio
 
 
+def audio_track(options: Mapping[str, Any]) -> int | None:
+    """The audio track the person chose (``--audio-track``, the queue's menu), counted from 1; None: automatic."""
+    track = options.get("audio_track")
+    return int(track) if track else None
+
+
+def audio_choice(src: Path, options: Mapping[str, Any]) -> AudioChoice | None:
+    """The audio stream of ``src`` the extract stage decodes under these options, with all its streams (None: no audio)."""
+    return choose_audio_stream(audio_streams(src), str(options.get("source_lang") or ""), audio_track(options))
+
+
+def extract_chosen_audio(src: Path, dest: Path, options: Mapping[str, Any]) -> dict[str, Any]:
+    """Decode the audio stream :func:`audio_choice` picks for these options.
+
+    The output carries the choice (``audio_stream``: index, track, language tag, title,
+    why) for ``status --items`` and the queue.
+    """
+    choice = audio_choice(src, options)
+    info = extract_audio(src, dest, choice.stream.index if choice else None)
+    output = info.to_dict()
+    if choice is not None:
+        output["audio_stream"] = choice.to_dict()
+    return output
+
+
 class ExtractAudioStage:
-    """Decode the first audio stream to 16 kHz mono float32 on the player's timeline, in the workspace (CPU).
+    """Decode the chosen audio stream to 16 kHz mono float32 on the player's timeline, in the workspace (CPU).
 
     Not durable: its output points at a workspace file that is deleted with the item.
     """
@@ -112,15 +143,19 @@ class ExtractAudioStage:
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         # "timeline": samples sit on the player's clock (delays and holes honoured), so cues
-        # stored from the earlier stream-relative audio are redone.
-        return {"sample_rate": SAMPLE_RATE, "format": "f32le-mono", "timeline": "player"}
+        # stored from the earlier stream-relative audio are redone. The stream is chosen from
+        # the track option and the source language (with the file's content, which keys the cache).
+        source = str(options.get("source_lang") or "")
+        return {"sample_rate": SAMPLE_RATE, "format": "f32le-mono", "timeline": "player",
+                "audio_track": audio_track(options) or "auto",
+                "source_lang": normalise_language(source) if source else "auto", "stream_rule": AUDIO_STREAM_RULE}
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return None
 
     def run(self, ctx: StageContext) -> dict[str, Any]:
         ctx.check()
-        return extract_audio(ctx.item.path, ctx.workspace / AUDIO_FILE).to_dict()
+        return extract_chosen_audio(ctx.item.path, ctx.workspace / AUDIO_FILE, ctx.options)
 
 
 # --------------------------------------------------------------------- transcribe
@@ -142,7 +177,9 @@ def _compact_segment(event: Mapping[str, Any]) -> dict[str, Any]:
 class TranscribeStage:
     """faster-whisper in a model host; segments are checkpointed as they arrive.
 
-    The checkpoint (``ctx.partial``) holds the segments so far, the offset to resume
+    Without a source language set, the language is voted over windows spread across
+    the file (:mod:`app.media.language_vote`) before transcribing, not guessed from its
+    first 30 s. The checkpoint (``ctx.partial``) holds the segments so far, the offset to resume
     from (the end of the last finished segment), the language once known, and every
     read the model host made (``reads``: offset and first sample mapped). A resumed run
     passes the offset to the host, which memory-maps the audio from there on: what
@@ -166,6 +203,7 @@ class TranscribeStage:
             "model": model.identity if model else BUNDLED_ASR,
             "compute_type": asr_device()[1],
             "source_lang": normalise_language(source) if source else "auto",
+            "language_detection": "window-vote" if not source else "set",
             "vad": True,
             "beam_size": BEAM_SIZE,
             "version": TRANSCRIPT_VERSION,
@@ -189,8 +227,8 @@ class TranscribeStage:
         media_duration = extracted.get("media_duration_s")
         if not path.is_file():
             log.info("audio of %s is missing from the workspace; extracting it again", ctx.item.path.name)
-            info = extract_audio(ctx.item.path, ctx.workspace / AUDIO_FILE)
-            path, media_duration = info.path, info.media_duration_s
+            info = extract_chosen_audio(ctx.item.path, ctx.workspace / AUDIO_FILE, ctx.options)
+            path, media_duration = Path(info["path"]), info["media_duration_s"]
         return path, media_duration
 
     def run(self, ctx: StageContext) -> dict[str, Any]:
@@ -205,11 +243,12 @@ class TranscribeStage:
         language = normalise_language(forced) if forced else state.get("language")
         probability = 1.0 if forced else float(state.get("language_probability", 0.0))
         offset = float(state.get("offset", 0.0))
+        votes: list[dict[str, Any]] = list(state.get("language_votes", []))
         lost: list[LeaseLost] = []
 
         def checkpoint() -> None:
             ctx.save_partial({"segments": segments, "reads": reads, "offset": offset, "language": language,
-                              "language_probability": probability})
+                              "language_probability": probability, "language_votes": votes})
 
         def on_event(event: Mapping[str, Any]) -> bool:
             # Runs while the host streams: an exception here would leave the pipe mid-call,
@@ -232,6 +271,13 @@ class TranscribeStage:
             return not ctx.should_stop()
 
         client = ctx.model(self.model_spec(ctx.options))
+        if language is None:
+            # Voted over windows spread across the file, not the first 30 s; kept in the
+            # checkpoint, so a resumed transcription keeps the language it started with.
+            vote = vote_language(audio, lambda start, length: client.call("detect_language", str(audio), start, length))
+            language, probability, votes = vote.language, vote.probability, list(vote.windows)
+            checkpoint()
+            ctx.check()
         try:
             client.call("transcribe", str(audio), offset, language, on_event=on_event)
         except StageStopped:
@@ -240,11 +286,11 @@ class TranscribeStage:
             raise
         if lost:
             raise lost[0]
-        return self._result(segments, reads, language, probability, duration, media_duration)
+        return self._result(segments, reads, language, probability, votes, duration, media_duration)
 
     @staticmethod
     def _result(segments: list[dict[str, Any]], reads: list[dict[str, Any]], language: str | None, probability: float,
-                duration: float, media_duration: float | None) -> dict[str, Any]:
+                votes: list[dict[str, Any]], duration: float, media_duration: float | None) -> dict[str, Any]:
         filtered = filter_segments(segments)
         # Cues must lie inside what a player shows: the shorter of the container and its audio.
         limit = min(duration, media_duration) if media_duration else duration
@@ -252,6 +298,7 @@ class TranscribeStage:
         output: dict[str, Any] = {
             "language": language,
             "language_probability": round(probability, 4),
+            "language_votes": votes,
             "duration_s": round(limit, 3),
             "reads": reads,
             "segments": [{"start": s["start"], "end": s["end"], "text": s["text"]} for s in filtered.kept],
@@ -264,6 +311,28 @@ class TranscribeStage:
 
 
 # ---------------------------------------------------------------------- translate
+
+
+def translation_failed(translation: Mapping[str, Any]) -> bool:
+    """Whether most cues kept their original text, so no file may be named for the target language.
+
+    Players and people take a subtitle's language from its name, and the already-subtitled
+    rule counts a ``.zh.srt`` as Chinese subtitles. A file whose lines are mostly still in
+    the source language is a source-language file under a wrong name: nothing is better.
+    Up to half untranslated, the file is mostly in the target language and the few lines
+    left are listed for the person to check (:func:`untranslated_detail`).
+    """
+    if translation.get("skipped", True):
+        return False
+    cues = len(translation.get("texts") or [])
+    return cues > 0 and len(translation.get("fallback") or []) > cues * MAX_UNTRANSLATED_SHARE
+
+
+def untranslated_detail(translation: Mapping[str, Any]) -> dict[str, Any]:
+    """The item detail of a translation: which cues kept their original text, as SRT cue numbers (from 1)."""
+    return {"untranslated_cues": [i + 1 for i in sorted(translation.get("fallback") or [])],
+            "cues": len(translation.get("texts") or [])}
+
 
 
 @dataclass(frozen=True)
@@ -322,8 +391,10 @@ class TranslateStage:
         backend = self.backend(options)
         if backend.endpoint:
             return None  # an HTTP server holds its own model: nothing for the gate to admit
-        return ModelSpec.of(LLAMA_RUNTIME, memory_mb=backend.memory_mb if _has_accelerator() else 0,
-                            model_path=backend.model_path, preset=backend.preset, data_dir=str(self.data_dir))
+        # "device" only with a GPU: it is what lets the engine retry on the CPU when the GPU is full.
+        gpu = {"device": "cuda"} if _has_accelerator() else {}
+        return ModelSpec.of(LLAMA_RUNTIME, memory_mb=backend.memory_mb if gpu else 0, model_path=backend.model_path,
+                            preset=backend.preset, data_dir=str(self.data_dir), **gpu)
 
     def _complete_fn(self, ctx: StageContext, backend: TranslationBackend) -> CompleteFn:
         if backend.endpoint:
@@ -367,7 +438,8 @@ class TranslateStage:
                       retried_batches=result.retried_batches)
         if result.fallback:
             log.info("%s: %d of %d cues kept their original text", ctx.item.path.name, len(result.fallback), len(texts))
-            output["item_result"] = TRANSLATION_FALLBACK
+            output["item_result"] = TRANSLATION_FAILED if translation_failed(output) else TRANSLATION_FALLBACK
+            output["item_detail"] = untranslated_detail(output)
         return output
 
 
@@ -375,7 +447,12 @@ class TranslateStage:
 
 
 class RenderStage:
-    """Transcript SRT, translated SRT and bilingual ASS as text in the checkpoint (CPU)."""
+    """Transcript SRT, translated SRT and bilingual ASS as text in the checkpoint (CPU).
+
+    A translation that mostly failed (:func:`translation_failed`) renders nothing: the
+    transcript alone is written, and the item says why (also when the translation was
+    reused from a run before this rule, which never set that result).
+    """
 
     name = "render"
     durable = True
@@ -394,6 +471,9 @@ class RenderStage:
             return {"files": {}}
         files = {"transcript": render_transcript_srt(cues).decode("utf-8")}
         output: dict[str, Any] = {"source_lang": transcript.get("language"), "target_lang": None, "files": files}
+        if translation_failed(translation):
+            log.info("%s: most cues are untranslated; only the transcript is written", ctx.item.path.name)
+            return {**output, "item_result": TRANSLATION_FAILED, "item_detail": untranslated_detail(translation)}
         if not translation.get("skipped", True):
             texts = list(translation["texts"])
             files["translation"] = render_translation_srt(cues, texts).decode("utf-8")
@@ -409,12 +489,13 @@ def dialogue_cues(transcript: Mapping[str, Any], translation: Mapping[str, Any])
     """Every line Sidecar produced for search: the transcript, and the translation where it differs.
 
     Fallback cues (original text kept) are left out of the translation: indexing them
-    under the target language would only duplicate the original line.
+    under the target language would only duplicate the original line. A translation that
+    mostly failed is not indexed at all: search would point into a file never written.
     """
     cues = cues_from_dicts(transcript.get("cues") or [])
     source = normalise_language(transcript.get("language"))
     out: list[IndexedCue] = [(c.start_ms / 1000, c.end_ms / 1000, c.flat_text, source) for c in cues]
-    if not translation.get("skipped", True):
+    if not translation.get("skipped", True) and not translation_failed(translation):
         target = normalise_language(translation.get("target_lang"))
         fallback = set(translation.get("fallback") or [])
         out += [(c.start_ms / 1000, c.end_ms / 1000, " ".join(text.split()), target)

@@ -8,6 +8,7 @@ from pathlib import Path
 from app.store.current_items import CurrentItemRepo
 from app.store.database import Clock, Database
 from app.store.jobs import JobRepo
+from app.store.person_edits import PersonEditRepo
 from app.store.stages import StageRepo
 from app.store.steps import StepRepo
 from app.store.watches import WatchRepo
@@ -23,6 +24,7 @@ class Store:
         self.steps = StepRepo(self.db, self.stages)
         self.watches = WatchRepo(self.db, self.jobs)
         self.current = CurrentItemRepo(self.db)
+        self.edits = PersonEditRepo(self.db)
 
     def integrity_check(self) -> str:
         with self.db.read() as conn:

@@ -4,7 +4,8 @@
 These transitions keep it true when files move, vanish or change outside Sidecar:
 
 * :meth:`CurrentItemRepo.rename` moves a file's whole row history to its new path, so
-  its identity (sha256), its finished stages and its search rows stay; nothing re-runs.
+  its identity (sha256), its finished stages and its search rows (its name row too) stay;
+  nothing re-runs.
 * :meth:`CurrentItemRepo.mark_removed` marks a vanished path's rows removed, stops its
   unfinished stages, and drops the search rows of content no current item holds —
   in the same transaction, so search never returns a deleted file.
@@ -25,7 +26,7 @@ from typing import Any, Sequence
 from sqlalchemy import Connection, exists, func, select, update
 
 from app.store.database import Database
-from app.store.search_writes import delete_for_sha256
+from app.store.search_writes import delete_for_sha256, move_image_name
 from app.store.states import UNFINISHED_ITEMS, ItemState, StepState
 from app.store.tables import current_items, items, stages, steps
 from app.store.transitions import remember_placed_output, requeue_running, stop_unfinished
@@ -141,6 +142,7 @@ class CurrentItemRepo:
                 return False
             ids = list(conn.execute(select(items.c.id).where(items.c.path == old_path)).scalars())
             conn.execute(update(items).where(items.c.id.in_(ids)).values(path=new_path, updated_at=now))
+            move_image_name(conn, old_path, new_path)
             # A stage running on the old path would fail (source gone) or place under the old
             # name: take the claim back so it runs again on the new path.
             requeue_running(conn, stages.c.item_id.in_(ids), now, refund_attempt=True)

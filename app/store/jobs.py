@@ -7,16 +7,45 @@ from typing import Any, Collection, Sequence
 
 from sqlalchemy import Connection, and_, delete, func, insert, select, update
 
-from app.errors import NotFound
+from app.errors import ItemNotChangeable, NotFound
 from app.store.database import Database, dumps, loads
-from app.store.records import ItemView, JobSummary, NewItem
-from app.store.states import SETTLED_ITEMS, UNFINISHED_ITEMS, ItemState, JobState, JobStatus, StageState
-from app.store.tables import items, jobs, results, stages
+from app.store.records import ITEM_FACTS, ItemSource, ItemView, JobSummary, NewItem, NewStage
+from app.store.states import SETTLED_ITEMS, UNFINISHED_ITEMS, ItemState, JobState, JobStatus, StageState, StepState
+from app.store.tables import items, jobs, results, stages, steps
 from app.store.transitions import is_paused_all, set_paused_all, stop_unfinished
 
 log = logging.getLogger(__name__)
 
 ROLLING_JOB_OWNER = "watch"
+#: Placement steps whose outcome is known: an item with only these may be planned again.
+SETTLED_STEPS = (StepState.SUCCEEDED, StepState.SKIPPED)
+
+
+def _planned_stage_values(planned: Sequence[NewStage], now: float) -> list[dict[str, Any]]:
+    """Column values of a plan's stage rows: cached stages succeeded, the first other one queued, the rest waiting."""
+    out, first_open = [], True
+    for stage in planned:
+        reused = stage.reused_output is not None
+        if reused:
+            status = StageState.SUCCEEDED
+        elif first_open:
+            status, first_open = StageState.QUEUED, False
+        else:
+            status = StageState.WAITING
+        out.append({"status": status, "gpu_mb": stage.gpu_mb, "model_key": stage.model_key,
+                    "fingerprint": stage.fingerprint, "output": dumps(stage.reused_output) if reused else None,
+                    "reused": int(reused), "progress": 1.0 if reused else 0.0, "finished_at": now if reused else None,
+                    "updated_at": now})
+    return out
+
+
+def _reopen_failed_jobs(conn: Connection, item_ids: Sequence[int], now: float) -> None:
+    """The failed jobs of items queued again become ready (a job whose scan was cut short stays failed)."""
+    job_ids = conn.execute(select(items.c.job_id).where(items.c.id.in_(list(item_ids))).distinct()).scalars().all()
+    conn.execute(
+        update(jobs).where(jobs.c.id.in_(job_ids), jobs.c.state == JobState.FAILED, jobs.c.error_code != "scan_interrupted")
+        .values(state=JobState.READY, error_code=None, error=None, updated_at=now)
+    )
 
 
 class JobRepo:
@@ -62,41 +91,30 @@ class JobRepo:
     def add_items(self, job_id: int, new_items: Sequence[NewItem], first_ordinal: int = 0) -> None:
         """Insert a batch of items with their stage rows (reused stages already succeeded)."""
         now = self.db.now()
+        stage_rows: list[dict[str, Any]] = []  # one executemany per batch: a 10,000-file add writes 50,000 of them
         with self.db.write() as conn:
+            revisions = dict(conn.execute(
+                select(items.c.path, func.max(items.c.revision))
+                .where(items.c.path.in_(list({item.path for item in new_items}))).group_by(items.c.path)
+            ).all())
             for offset, item in enumerate(new_items):
                 ordinal = first_ordinal + offset
-                revision = 1 + int(
-                    conn.execute(select(func.coalesce(func.max(items.c.revision), 0)).where(items.c.path == item.path)).scalar_one()
-                )
+                revision = revisions[item.path] = 1 + int(revisions.get(item.path) or 0)
                 all_reused = bool(item.stages) and all(s.reused_output is not None for s in item.stages)
                 status = ItemState.SKIPPED if item.skip_reason else (ItemState.COMPLETED if all_reused else ItemState.PENDING)
                 item_id = conn.execute(
-                    insert(items).values(
-                        job_id=job_id, ordinal=ordinal, grp=ordinal // max(1, self.group_size), path=item.path,
-                        kind=item.kind, size=item.size, mtime_ns=item.mtime_ns, sha256=item.sha256,
-                        revision=revision, status=status, skip_reason=item.skip_reason, error_code=item.skip_code,
-                        updated_at=now,
-                    )
+                    insert(items),
+                    dict(job_id=job_id, ordinal=ordinal, grp=ordinal // max(1, self.group_size), path=item.path,
+                         kind=item.kind, size=item.size, mtime_ns=item.mtime_ns, sha256=item.sha256,
+                         revision=revision, status=status, skip_reason=item.skip_reason, error_code=item.skip_code,
+                         updated_at=now),
                 ).inserted_primary_key[0]
                 if item.skip_reason:
                     continue
-                first_open = True
-                for stage in item.stages:
-                    reused = stage.reused_output is not None
-                    if reused:
-                        stage_status = StageState.SUCCEEDED
-                    elif first_open:
-                        stage_status, first_open = StageState.QUEUED, False
-                    else:
-                        stage_status = StageState.WAITING
-                    conn.execute(
-                        insert(stages).values(
-                            item_id=item_id, job_id=job_id, idx=stage.idx, name=stage.name, status=stage_status,
-                            gpu_mb=stage.gpu_mb, model_key=stage.model_key, fingerprint=stage.fingerprint,
-                            output=dumps(stage.reused_output) if reused else None, reused=int(reused),
-                            progress=1.0 if reused else 0.0, finished_at=now if reused else None, updated_at=now,
-                        )
-                    )
+                for stage, values in zip(item.stages, _planned_stage_values(item.stages, now)):
+                    stage_rows.append(dict(item_id=item_id, job_id=job_id, idx=stage.idx, name=stage.name, **values))
+            if stage_rows:
+                conn.execute(insert(stages), stage_rows)
 
     def finish_creating(self, job_id: int, scan_report: dict[str, Any]) -> None:
         """``creating`` → ``ready``: only now can the scheduler see the job's items."""
@@ -176,19 +194,69 @@ class JobRepo:
                         crash_claims=None, updated_at=now)
             )
             conn.execute(update(items).where(items.c.id.in_(ids)).values(status=ItemState.PENDING, error_code=None, error=None, updated_at=now))
-            job_ids = conn.execute(select(items.c.job_id).where(items.c.id.in_(ids)).distinct()).scalars().all()
-            conn.execute(
-                update(jobs).where(jobs.c.id.in_(job_ids), jobs.c.state == JobState.FAILED, jobs.c.error_code != "scan_interrupted")
-                .values(state=JobState.READY, error_code=None, error=None, updated_at=now)
-            )
+            _reopen_failed_jobs(conn, ids, now)
             return len(ids)
+
+    def item_source(self, item_id: int) -> ItemSource:
+        """The item's file and the options its stages run with (NotFound for an unknown id)."""
+        with self.db.read() as conn:
+            row = conn.execute(
+                select(items, jobs.c.options.label("job_options")).join(jobs, jobs.c.id == items.c.job_id)
+                .where(items.c.id == item_id)
+            ).mappings().first()
+        if row is None:
+            raise NotFound(f"no item {item_id}")
+        return ItemSource(id=row["id"], job_id=row["job_id"], path=row["path"], kind=row["kind"], size=row["size"],
+                          mtime_ns=row["mtime_ns"], sha256=row["sha256"], status=ItemState(row["status"]),
+                          job_options=loads(row["job_options"]) or {}, overrides=loads(row["options"]) or {})
+
+    def replan_item(self, item_id: int, overrides: dict[str, Any], planned: Sequence[NewStage]) -> None:
+        """Run the item again under new per-item options: its stages get the new plan's fingerprints and start over.
+
+        Stages the plan could take from the cache stay succeeded; every other stage is
+        reset (checkpoint, attempts and errors dropped) and a stage running now loses its
+        claim (the generation moves on), so its worker writes nothing more. The item's
+        settled placement steps are forgotten so ``place`` plans afresh (what Sidecar
+        wrote stays known as its own, so it may be replaced). Refused for a skipped item
+        (there is nothing planned to redo) and while a placement awaits a decision or is
+        under way (its outcome must be settled first).
+        """
+        now = self.db.now()
+        with self.db.write() as conn:
+            status = conn.execute(select(items.c.status).where(items.c.id == item_id)).scalar()
+            if status is None:
+                raise NotFound(f"no item {item_id}")
+            if status == ItemState.SKIPPED:
+                raise ItemNotChangeable("this file was skipped, so there is nothing to redo; add it again to process it",
+                                        code="item_skipped")
+            unsettled = conn.execute(
+                select(steps.c.id).where(steps.c.item_id == item_id, steps.c.state.not_in(SETTLED_STEPS)).limit(1)
+            ).first()
+            if status == ItemState.REVIEW or unsettled is not None:
+                raise ItemNotChangeable("a subtitle of this file is being placed or awaits your decision in Review; "
+                                        "settle that first")
+            conn.execute(delete(steps).where(steps.c.item_id == item_id))
+            for stage, values in zip(planned, _planned_stage_values(planned, now)):
+                conn.execute(
+                    update(stages).where(stages.c.item_id == item_id, stages.c.idx == stage.idx).values(
+                        **values, partial=None, attempt=0, failures=0, retry_at=None, lease_owner=None,
+                        lease_expires_at=None, claim_generation=stages.c.claim_generation + 1, note=None,
+                        error_code=None, error=None, started_at=None, crash_claims=None,
+                    )
+                )
+            all_reused = all(s.reused_output is not None for s in planned)
+            conn.execute(update(items).where(items.c.id == item_id).values(
+                status=ItemState.COMPLETED if all_reused else ItemState.PENDING, error_code=None, error=None,
+                result=None, options=dumps(overrides) if overrides else None, updated_at=now))
+            _reopen_failed_jobs(conn, [item_id], now)
 
     def summaries(self, job_id: int | None = None, *, ids: Collection[int] | None = None) -> list[JobSummary]:
         """Every job, one (``job_id``, NotFound if missing) or those of ``ids`` that still exist."""
         with self.db.read() as conn:
             all_paused = is_paused_all(conn)
             q = select(jobs).order_by(jobs.c.id)
-            cq = select(items.c.job_id, items.c.status, func.count()).group_by(items.c.job_id, items.c.status)
+            cq = (select(items.c.job_id, items.c.status, items.c.result, func.count())
+                  .group_by(items.c.job_id, items.c.status, items.c.result))
             if job_id is not None:
                 q, cq = q.where(jobs.c.id == job_id), cq.where(items.c.job_id == job_id)
             if ids is not None:
@@ -197,12 +265,17 @@ class JobRepo:
             if job_id is not None and not rows:
                 raise NotFound(f"no job {job_id}")
             counts: dict[int, dict[str, int]] = {}
-            for jid, status, n in conn.execute(cq):
-                counts.setdefault(jid, {})[status] = n
-        return [self._summary(row, counts.get(row["id"], {}), all_paused) for row in rows]
+            done_results: dict[int, dict[str, int]] = {}
+            for jid, status, result, n in conn.execute(cq):
+                per_status = counts.setdefault(jid, {})
+                per_status[status] = per_status.get(status, 0) + n
+                if status == ItemState.COMPLETED and result:
+                    done_results.setdefault(jid, {})[result] = n
+        return [self._summary(row, counts.get(row["id"], {}), all_paused, done_results.get(row["id"], {}))
+                for row in rows]
 
     @staticmethod
-    def _summary(row: Any, c: dict[str, int], all_paused: bool) -> JobSummary:
+    def _summary(row: Any, c: dict[str, int], all_paused: bool, results: dict[str, int]) -> JobSummary:
         paused = bool(row["paused"]) or all_paused
         unfinished = sum(c.get(s, 0) for s in UNFINISHED_ITEMS)
         status: JobStatus
@@ -222,7 +295,7 @@ class JobRepo:
             done=c.get(ItemState.COMPLETED, 0), failed=c.get(ItemState.FAILED, 0), skipped=c.get(ItemState.SKIPPED, 0),
             review=c.get(ItemState.REVIEW, 0), running=c.get(ItemState.RUNNING, 0), error_code=row["error_code"],
             error=row["error"], created_at=row["created_at"], options=loads(row["options"]) or {},
-            scan_report=loads(row["scan_report"]) or {},
+            scan_report=loads(row["scan_report"]) or {}, results=results,
         )
 
     def items(self, job_id: int, offset: int = 0, limit: int | None = None) -> list[ItemView]:
@@ -247,6 +320,7 @@ class JobRepo:
                 for s in conn.execute(sq).mappings():
                     if s["item_id"] not in current and s["status"] != StageState.SUCCEEDED:
                         current[s["item_id"]] = s
+                facts = self._facts(conn, ids)
         out = []
         for r in rows:
             s = current.get(r["id"])
@@ -258,17 +332,45 @@ class JobRepo:
                 stage=s["name"] if s else None, progress=float(s["progress"]) if s else (1.0 if status == ItemState.COMPLETED else 0.0),
                 error_code=r["error_code"] or (s["error_code"] if s else None),
                 error=r["error"] or (s["error"] if s else None) or r["skip_reason"],
-                result=r["result"], attempts=int(s["attempt"]) if s else 0,
+                result=r["result"], attempts=int(s["attempt"]) if s else 0, detail=loads(r["result_detail"]) or {},
+                facts=facts.get(r["id"], {}),
+                notes=tuple(loads(r["notes"]) or ()),
             ))
+        return out
+
+    @staticmethod
+    def _facts(conn: Connection, item_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+        """ITEM_FACTS from the items' finished stages (SQLite's json_extract: no stage output is loaded whole)."""
+        columns = [func.json_extract(stages.c.output, f"$.{key}").label(key) for key in ITEM_FACTS]
+        q = (select(stages.c.item_id, *columns)
+             .where(stages.c.item_id.in_(list(item_ids)), stages.c.status == StageState.SUCCEEDED,
+                    stages.c.output.is_not(None))
+             .order_by(stages.c.item_id, stages.c.idx))
+        out: dict[int, dict[str, Any]] = {}
+        for row in conn.execute(q).mappings():
+            for key in ITEM_FACTS:
+                value = row[key]
+                if value is not None:
+                    out.setdefault(row["item_id"], {})[key] = loads(value) if isinstance(value, str) and value[:1] in "{[" else value
         return out
 
     def known_sha256(self, path: str, size: int, mtime_ns: int) -> str | None:
         """The hash recorded for this exact file version before, so re-adding a library does not re-read it."""
+        return self.known_sha256s([(path, size, mtime_ns)]).get((path, size, mtime_ns))
+
+    def known_sha256s(self, versions: Sequence[tuple[str, int, int]]) -> dict[tuple[str, int, int], str]:
+        """:meth:`known_sha256` of many ``(path, size, mtime_ns)`` at once (one read per batch of an add)."""
+        wanted = set(versions)
+        found: dict[tuple[str, int, int], str] = {}
+        paths = sorted({path for path, _, _ in wanted})
         with self.db.read() as conn:
-            return conn.execute(
-                select(items.c.sha256).where(items.c.path == path, items.c.size == size, items.c.mtime_ns == mtime_ns, items.c.sha256 != "")
-                .order_by(items.c.id.desc()).limit(1)
-            ).scalar()
+            for start in range(0, len(paths), 500):
+                rows = conn.execute(
+                    select(items.c.path, items.c.size, items.c.mtime_ns, items.c.sha256)
+                    .where(items.c.path.in_(paths[start:start + 500]), items.c.sha256 != "").order_by(items.c.id)
+                )
+                found.update({key: r.sha256 for r in rows if (key := (r.path, r.size, r.mtime_ns)) in wanted})
+        return found
 
     def cached_results(self, sha256: str, keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], dict[str, Any]]:
         """Stored outputs for (stage, fingerprint) pairs of this content."""

@@ -12,7 +12,9 @@ from typing import Callable, Sequence
 
 from sqlalchemy import Connection, Engine
 
+from app.store.search_schema import IMAGE_NAME_SCHEMA
 from app.store.search_schema import SCHEMA as SEARCH_INDEX_SCHEMA
+from app.store.vector_index import CHANGES_SCHEMA
 
 log = logging.getLogger(__name__)
 
@@ -140,11 +142,50 @@ V8_ENGINE_CRASHES = [
     "ALTER TABLE stages ADD COLUMN crash_claims TEXT",
 ]
 
+V9_PERSON_REVISIONS = [
+    # Subtitle files a person saved in Sidecar's editor: a later run never overwrites such a
+    # file, whatever the job's policy; it asks for a review instead (app.engine.placement).
+    """CREATE TABLE person_revisions (
+        path TEXT NOT NULL, sha256 TEXT NOT NULL, item_id INTEGER, saved_at REAL NOT NULL,
+        PRIMARY KEY (path, sha256))""",
+]
+
+V10_ITEM_RESULT_DETAIL = [
+    # What an item's result refers to, as JSON (the translation's untranslated cue numbers), so
+    # the queue and `status` list them without reading stage outputs.
+    "ALTER TABLE items ADD COLUMN result_detail TEXT",
+]
+
+V11_ITEM_OPTIONS = [
+    # A person's choice for one item that overrides its job's frozen options (the queue's
+    # "Audio track" menu): a JSON object merged over jobs.options when a stage is claimed.
+    "ALTER TABLE items ADD COLUMN options TEXT",
+]
+
+V12_ITEM_NOTES = [
+    # Stable codes (a JSON list) of what happened to an item besides its result, e.g.
+    # gpu_fallback_cpu when a stage ran on the CPU because the GPU ran out of memory.
+    "ALTER TABLE items ADD COLUMN notes TEXT",
+]
+
+V13_IMAGE_NAMES_PER_PATH = [
+    # An image's file and folder name words belong to its path, not to its content: identical
+    # files in two folders each need their own (app.store.search_schema). Existing documents keep
+    # the words of the path they were first indexed under until their image is indexed again.
+    *IMAGE_NAME_SCHEMA,
+]
+
+# A change counter on the search index's image and cue rows, so the in-process vector index
+# (app.store.vector_index) re-reads only what changed since the state it saved.
+V14_SEARCH_VECTOR_CHANGES = CHANGES_SCHEMA
+
 Migration = Sequence[str] | Callable[[Connection], None]
 
 MIGRATIONS: list[Migration] = [V1_JOBS_ITEMS_STAGES, V2_STEPS_AND_REVIEW, SEARCH_INDEX_SCHEMA, V4_CURRENT_CONTENT_AND_WATCHES,
                                V5_ITEMS_BY_CONTENT, V6_JOB_CHANGE_COUNTER, V7_SKIPPED_ROWS_KEEP_CONTENT,
-                               V8_ENGINE_CRASHES]
+                               V8_ENGINE_CRASHES, V9_PERSON_REVISIONS, V10_ITEM_RESULT_DETAIL,
+                               V11_ITEM_OPTIONS, V12_ITEM_NOTES,
+                               V13_IMAGE_NAMES_PER_PATH, V14_SEARCH_VECTOR_CHANGES]
 
 
 def schema_version(conn: Connection) -> int:

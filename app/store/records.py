@@ -68,6 +68,34 @@ class ItemView:
     error: str | None
     result: str | None
     attempts: int
+    detail: dict[str, Any] = field(default_factory=dict)  # what ``result`` refers to (untranslated cue numbers)
+    facts: dict[str, Any] = field(default_factory=dict)  # what its stages found out (ITEM_FACTS)
+    notes: tuple[str, ...] = ()  # stable codes of what happened besides the result (gpu_fallback_cpu)
+
+
+#: Keys a stage's output may carry about its item, shown with the item (``status --items``, the queue):
+#: the audio stream a video's speech came from, the language heard and how sure that was.
+ITEM_FACTS = ("audio_stream", "language", "language_probability")
+
+
+@dataclass(frozen=True)
+class ItemSource:
+    """An item as a per-item change needs it: the file it was planned from and the options it runs with."""
+
+    id: int
+    job_id: int
+    path: str
+    kind: str
+    size: int
+    mtime_ns: int
+    sha256: str
+    status: ItemState
+    job_options: dict[str, Any]
+    overrides: dict[str, Any]  # the item's own choices, merged over the job's options
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return {**self.job_options, **self.overrides}
 
 
 @dataclass(frozen=True)
@@ -87,6 +115,7 @@ class JobSummary:
     created_at: float
     options: dict[str, Any] = field(default_factory=dict)
     scan_report: dict[str, Any] = field(default_factory=dict)
+    results: dict[str, int] = field(default_factory=dict)  # completed items per result (translation_failed: 2)
 
 
 @dataclass(frozen=True)
@@ -141,3 +170,4 @@ class Review:
     decision_reason: str | None
     decided_at: float | None
     revision: int
+    content_path: str  # Sidecar's version, kept in the workspace until the step settles

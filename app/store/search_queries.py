@@ -8,10 +8,19 @@ item's *current* sha256 is never returned, even before it was deleted.
 Rankings whose scores cannot be compared are combined by **reciprocal rank fusion**
 (:func:`reciprocal_rank_fusion`): the keyword parts of one query here, and the
 vector and keyword lists of a whole search in :mod:`app.engine.search`.
+
+Keyword search ranks words within a bounded candidate set per term
+(:data:`CANDIDATES_PER_TERM`), so a common word does not rank half a large library,
+and finds partial words ("invo" → "invoice") through the trigram table, after the
+whole-word matches.
+
+Over 400 lines, kept whole: vector and keyword queries share the hit types, the
+current-content join and the fusion, and callers use them as one query API.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any, Hashable, Iterable, Sequence
@@ -19,10 +28,12 @@ from typing import Any, Hashable, Iterable, Sequence
 import numpy as np
 from sqlalchemy import Connection, text
 
+from app.store import vector_index
 from app.store.search_schema import TEXT_DIM, table_exists, vector_blob, visual_table
 
 SNIPPET_OPEN, SNIPPET_CLOSE, SNIPPET_ELLIPSIS = "[", "]", "…"
-SNIPPET_TOKENS = 12
+SNIPPET_CONTEXT = 30
+"""Characters of context on each side of the first match in a snippet."""
 MAX_KNN_K = 4096  # sqlite-vec's limit on k
 RRF_K = 60
 """The constant of Cormack et al. (2009); it damps the head of each list so one list cannot dominate."""
@@ -54,9 +65,11 @@ class CurrentContent:
             if not _IDENTIFIER.match(name):
                 raise ValueError(f"not a plain SQL identifier: {name!r}")
 
-    def join(self, alias: str, sha_expr: str) -> str:
-        """``JOIN <table> AS <alias> ON …`` (plus the store's condition)."""
+    def join(self, alias: str, sha_expr: str, path_expr: str | None = None) -> str:
+        """``JOIN <table> AS <alias> ON …`` (plus the store's condition); ``path_expr`` also pins the path."""
         condition = f" AND ({self.where})" if self.where else ""
+        if path_expr is not None:
+            condition = f" AND {alias}.{self.path_column} = {path_expr}" + condition
         return f"JOIN {self.table} AS {alias} ON {alias}.{self.sha256_column} = {sha_expr}{condition}"
 
 
@@ -165,16 +178,26 @@ def visual_vector(conn: Connection, sha256: str, model: str) -> list[float] | No
 
 
 def knn_visual(
-    conn: Connection, vector: Sequence[float], *, model: str, k: int = 50, current: CurrentContent | None = None
+    conn: Connection,
+    vector: Sequence[float],
+    *,
+    model: str,
+    k: int = 50,
+    current: CurrentContent | None = None,
+    exact: bool = False,
 ) -> list[ImageHit]:
-    """Images whose CLIP vector is nearest ``vector`` (a CLIP text or image vector of ``model``)."""
+    """Images whose CLIP vector is nearest ``vector`` (a CLIP text or image vector of ``model``).
+
+    ``exact`` asks sqlite-vec instead of the in-process index (the same answer, slower;
+    the bench and tests compare the two).
+    """
     dim = len(vector)
     table = visual_table(dim)
     if not table_exists(conn, table):
         return []
     return [
         ImageHit(sha256=row.sha256, score=float(row.distance), path=row.path)
-        for row in _knn(conn, table, vector, dim, model, k, current)
+        for row in _knn(conn, table, vector, dim, model, k, current, exact=exact)
     ]
 
 
@@ -186,16 +209,17 @@ def knn_text(
     kind: str = "image",
     k: int = 50,
     current: CurrentContent | None = None,
+    exact: bool = False,
 ) -> list[ImageHit] | list[CueHit]:
     """Image documents (``kind="image"``) or dialogue cues (``kind="cue"``) nearest an e5 query vector."""
     if kind == "image":
         return [
             ImageHit(sha256=row.sha256, score=float(row.distance), path=row.path)
-            for row in _knn(conn, "search_image_text_vec", vector, TEXT_DIM, model, k, current)
+            for row in _knn(conn, "search_image_text_vec", vector, TEXT_DIM, model, k, current, exact=exact)
         ]
     if kind != "cue":
         raise ValueError(f"unknown kind {kind!r}")
-    rows = _knn(conn, "search_cue_text_vec", vector, TEXT_DIM, model, k, current, cues=True)
+    rows = _knn(conn, "search_cue_text_vec", vector, TEXT_DIM, model, k, current, cues=True, exact=exact)
     return [_cue_hit(row, float(row.distance), row.text) for row in rows]
 
 
@@ -208,39 +232,70 @@ def _knn(
     k: int,
     current: CurrentContent | None,
     cues: bool = False,
+    exact: bool = False,
 ) -> list[Any]:
     """KNN filtered on model, then joined to the current contents.
 
-    vec0 finds the nearest rows first and the join drops stale ones afterwards, so
-    when stale rows crowd the top we ask for more (doubling, up to sqlite-vec's
-    4096) until ``k`` distinct contents survive or the table has no more.
+    The nearest rows come from the in-process index (:mod:`app.store.vector_index`)
+    or, with ``exact`` or when the index cannot answer for this snapshot, from vec0.
+    The join drops stale ones afterwards, so when stale rows crowd the top we ask for
+    more (up to sqlite-vec's 4096 on the SQL path) until ``k`` distinct contents
+    survive or the table has no more.
     """
     if k <= 0:
         return []
     blob = vector_blob(vector, dim)
+    if not exact:
+        # Candidates cost nothing to rank here but each costs a join below: over-fetch by a quarter.
+        fetch = k + max(16, k // 4) if current is not None else k
+        index = vector_index.index_for(conn)
+        base = "search_cue" if cues else "search_image"
+        while True:
+            found = index.nearest(conn, table, model, np.frombuffer(blob, dtype=np.float32), fetch)
+            if found is None:
+                break
+            candidates, available = found
+            nearest = (
+                "SELECT CAST(json_extract(j.value, '$[0]') AS INTEGER) AS id, json_extract(j.value, '$[1]') AS distance, "
+                f"b.sha256 AS sha256 FROM json_each(:candidates) AS j "
+                f"JOIN {base} AS b ON b.id = CAST(json_extract(j.value, '$[0]') AS INTEGER)"
+            )
+            kept, units = _current_rows(conn, nearest, {"candidates": json.dumps(candidates)}, k, current, cues)
+            if units >= k or current is None or fetch >= available:
+                return kept
+            fetch *= 4
     fetch = min(MAX_KNN_K, max(k * 2, 16) if current is not None else k)
     while True:
-        knn = (
+        nearest = (
             f"SELECT rowid AS id, distance, sha256 FROM {table} "
             "WHERE embedding MATCH :v AND k = :fetch AND model = :model"
         )
-        select = "knn.id, knn.distance, knn.sha256"
-        joins = ""
-        if cues:
-            select += ", c.lang, c.start_s, c.end_s, c.text, c.video_path"
-            joins += " JOIN search_cue AS c ON c.id = knn.id"
-        if current is not None:
-            select += f", cur.{current.path_column} AS path"
-            joins += " " + current.join("cur", "knn.sha256")
-        else:
-            select += ", NULL AS path"
-        sql = f"WITH knn AS MATERIALIZED ({knn}) SELECT {select} FROM knn{joins} ORDER BY knn.distance, knn.id"
-        rows = conn.execute(text(sql), {"v": blob, "fetch": fetch, "model": model}).all()
-        kept = _first_k_units(rows, k, cues)
-        units = len({(r.id if cues else r.sha256) for r in kept})
+        kept, units = _current_rows(conn, nearest, {"v": blob, "fetch": fetch, "model": model}, k, current, cues)
         if units >= k or fetch >= MAX_KNN_K or current is None or fetch >= _count(conn, table, model):
             return kept
         fetch = min(MAX_KNN_K, fetch * 4)
+
+
+def _current_rows(
+    conn: Connection, nearest: str, params: dict[str, Any], k: int, current: CurrentContent | None, cues: bool
+) -> tuple[list[Any], int]:
+    """Rows of the first ``k`` units among ``nearest`` (SQL yielding id, distance, sha256) that current items hold.
+
+    Returns the rows and how many distinct units (contents or cues) they hold.
+    """
+    select = "knn.id, knn.distance, knn.sha256"
+    joins = ""
+    if cues:
+        select += ", c.lang, c.start_s, c.end_s, c.text, c.video_path"
+        joins += " JOIN search_cue AS c ON c.id = knn.id"
+    if current is not None:
+        select += f", cur.{current.path_column} AS path"
+        joins += " " + current.join("cur", "knn.sha256")
+    else:
+        select += ", NULL AS path"
+    sql = f"WITH knn AS MATERIALIZED ({nearest}) SELECT {select} FROM knn{joins} ORDER BY knn.distance, knn.id"
+    kept = _first_k_units(conn.execute(text(sql), params).all(), k, cues)
+    return kept, len({(r.id if cues else r.sha256) for r in kept})
 
 
 def _first_k_units(rows: Sequence[Any], k: int, cues: bool) -> list[Any]:
@@ -276,7 +331,10 @@ def split_query(query: str) -> tuple[list[str], list[str]]:
 
 
 def fts_images(conn: Connection, query: str, *, k: int = 50, current: CurrentContent | None = None) -> list[ImageHit]:
-    """Images whose document or OCR text contains the query's words (any of them; more is better)."""
+    """Images whose document, OCR text or own file/folder name contains the query's words (any of them; more is better).
+
+    A content's document is shared by all its paths; a name only finds its own path.
+    """
     ranked = _fts(conn, "image", query, k, current)
     return [ImageHit(sha256=r.sha256, score=score, path=r.path, snippet=snip) for r, score, snip in ranked]
 
@@ -286,37 +344,62 @@ def fts_dialogue(conn: Connection, query: str, *, k: int = 50, current: CurrentC
     return [_cue_hit(r, score, snip) for r, score, snip in _fts(conn, "cue", query, k, current)]
 
 
-def _fts(conn: Connection, kind: str, query: str, k: int, current: CurrentContent | None) -> list[tuple[Any, float, str]]:
-    """Run the word list and each CJK run as separate rankings and fuse them (reciprocal rank).
+@dataclass(frozen=True)
+class _KeywordTables:
+    base: str
+    words: str  # FTS5 unicode61: whole words, bm25
+    trigram: str  # FTS5 trigram: substrings
+    columns: tuple[str, ...]
+    per_path: bool = False  # rows belong to one path (its name words), not to a content
 
-    A document matching more of the query's parts ranks higher; within one part
-    FTS5's bm25 orders the word matches.
+
+_KEYWORD_TABLES = {
+    "image": (_KeywordTables("search_image", "search_image_fts", "search_image_trigram", ("document", "ocr_text")),
+              _KeywordTables("search_image_name", "search_image_name_fts", "search_image_name_trigram", ("words",),
+                             per_path=True)),
+    "cue": (_KeywordTables("search_cue", "search_cue_fts", "search_cue_trigram", ("text",)),),
+}
+PARTIAL_MIN_CHARS = 3
+"""A word this long also matches inside longer words ("invo" → "invoice"); shorter ones match whole words only.
+
+Three characters is the trigram index's unit; a one- or two-letter fragment would
+match most of the vocabulary while someone is still typing.
+"""
+
+
+def _fts(conn: Connection, kind: str, query: str, k: int, current: CurrentContent | None) -> list[tuple[Any, float, str]]:
+    """Run the words and each CJK run as separate rankings and fuse them (reciprocal rank).
+
+    A document matching more of the query's parts ranks higher; within the words'
+    ranking whole-word matches come before partial ones (:func:`_word_ranking`).
     """
     words, runs = split_query(query)
     if k <= 0 or not (words or runs):
         return []
-    base, fts, tri = ("search_image", "search_image_fts", "search_image_trigram") if kind == "image" else (
-        "search_cue", "search_cue_fts", "search_cue_trigram"
-    )
-    columns = ("document", "ocr_text") if kind == "image" else ("text",)
-    select = "b.id, b.sha256" + (", b.lang, b.start_s, b.end_s, b.text, b.video_path" if kind == "cue" else "")
-    select += f", cur.{current.path_column} AS path" if current is not None else ", NULL AS path"
-    join = current.join("cur", "b.sha256") if current is not None else ""
     limit = min(MAX_KNN_K, k * 4)
     rankings: list[list[tuple[Any, str]]] = []
-    if words:
-        match = " OR ".join(_fts_phrase(w) for w in words)
-        rankings.append(_fts_query(conn, fts, base, select, join, match, limit))
-    for run in runs:
-        if len(run) >= 3:
-            rankings.append(_fts_query(conn, tri, base, select, join, _fts_phrase(run), limit))
-        else:
-            rankings.append(_like_query(conn, tri, base, select, join, run, limit, columns))
+    for tables in _KEYWORD_TABLES[kind]:
+        select = "b.id, b.sha256" + (", b.lang, b.start_s, b.end_s, b.video_path" if kind == "cue" else "")
+        select += "".join(f", b.{column}" for column in tables.columns)
+        select += f", cur.{current.path_column} AS path" if current is not None else ", NULL AS path"
+        join = "" if current is None else current.join("cur", "b.sha256", "b.path" if tables.per_path else None)
+        if words:
+            rankings.append(_word_ranking(conn, tables, select, join, words, limit))
+        for run in runs:
+            if len(run) >= 3:
+                rankings.append(_fts_query(conn, tables, True, select, join, [run], limit))
+            else:
+                rankings.append(_like_query(conn, tables, select, join, run, limit))
+
+    def result_key(row: Any) -> Hashable:
+        """An image result is a path of a content (its rows come from two tables), a cue result is the cue."""
+        return (row.sha256 if kind == "image" else row.id, row.path)
+
     first_seen: dict[Hashable, tuple[Any, str]] = {}
     for ranking in rankings:
         for row, snippet in ranking:
-            first_seen.setdefault((row.id, row.path), (row, snippet))
-    fused = reciprocal_rank_fusion([[(row.id, row.path) for row, _ in ranking] for ranking in rankings])
+            first_seen.setdefault(result_key(row), (row, snippet))
+    fused = reciprocal_rank_fusion([[result_key(row) for row, _ in ranking] for ranking in rankings])
     # Equal scores (one part each) order by row id, not by which part found the row first.
     ordered = sorted(((*first_seen[key], score) for key, score in fused), key=lambda e: (-e[2], e[0].id))
     units: set[Any] = set()
@@ -331,55 +414,120 @@ def _fts(conn: Connection, kind: str, query: str, k: int, current: CurrentConten
     return result
 
 
+def _word_ranking(
+    conn: Connection, tables: _KeywordTables, select: str, join: str, words: Sequence[str], limit: int
+) -> list[tuple[Any, str]]:
+    """Whole-word matches of any word (bm25), then documents where a word is only part of a longer one.
+
+    Partial matches ("invo" in "invoice", "4711" in "RE4711B") come from the trigram
+    table, ranked by its own bm25 after every whole-word match, so typing a whole word
+    never lets a near miss outrank it. When whole words already fill the list the
+    partial query is not run: none of its hits could make the cut.
+    """
+    whole = _fts_query(conn, tables, False, select, join, words, limit)
+    partial_words = [w for w in words if len(w) >= PARTIAL_MIN_CHARS]
+    if len(whole) >= limit or not partial_words:
+        return whole
+    seen = {(row.id, row.path) for row, _ in whole}
+    partial = _fts_query(conn, tables, True, select, join, partial_words, limit)
+    return whole + [(row, snip) for row, snip in partial if (row.id, row.path) not in seen][: limit - len(whole)]
+
+
 def _fts_phrase(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
 def _fts_query(
-    conn: Connection, fts: str, base: str, select: str, join: str, match: str, limit: int
+    conn: Connection, tables: _KeywordTables, trigram: bool, select: str, join: str, terms: Sequence[str], limit: int
 ) -> list[tuple[Any, str]]:
-    snippet = f"snippet({fts}, -1, :open, :close, :ellipsis, {SNIPPET_TOKENS})"
+    """The best ``limit`` rows matching any of ``terms`` (words or trigram table) by bm25, joined to their current paths.
+
+    Each term is ranked within its bounded candidates (:data:`CANDIDATES_PER_TERM`).
+    FTS5's bm25 of an OR query is the sum of its phrases' own bm25 (each with its IDF
+    over the whole table), so summing per-term scores ranks as the OR query would,
+    restricted to those candidates. Only the best are joined to the base table and
+    the current contents; rows whose content is no longer current are dropped by the
+    join, and when they crowd the head of the ranking more of it is joined. Snippets
+    are cut from the joined text (:func:`_snippet`): FTS5's ``snippet()`` needs its
+    match cursor on each row, and looking rows of a common word up again cost more
+    than ranking them.
+    """
+    fts = tables.trigram if trigram else tables.words
+    parts: list[str] = []
+    params: dict[str, Any] = {}
+    for i, term in enumerate(terms):
+        params[f"m{i}"] = _fts_phrase(term)
+        cutoff = conn.execute(
+            text(f"SELECT rowid FROM {fts} WHERE {fts} MATCH :m ORDER BY rowid DESC LIMIT 1 OFFSET :skip"),
+            {"m": params[f"m{i}"], "skip": CANDIDATES_PER_TERM},
+        ).scalar()
+        newest = ""
+        if cutoff is not None:
+            params[f"c{i}"], newest = cutoff, f" AND rowid > :c{i}"
+        parts.append(f"SELECT rowid AS id, rank AS r FROM {fts} WHERE {fts} MATCH :m{i}{newest}")
+    ranked = f"SELECT id, sum(r) AS score FROM ({' UNION ALL '.join(parts)}) GROUP BY id ORDER BY score, id LIMIT :fetch"
     sql = (
-        f"SELECT {select}, {snippet} AS snip FROM {fts} JOIN {base} AS b ON b.id = {fts}.rowid {join} "
-        f"WHERE {fts} MATCH :match ORDER BY bm25({fts}), b.id LIMIT :limit"
+        f"WITH hits AS MATERIALIZED ({ranked}) SELECT {select}, (SELECT count(*) FROM hits) AS fetched "
+        f"FROM hits JOIN {tables.base} AS b ON b.id = hits.id {join} ORDER BY hits.score, hits.id, path LIMIT :limit"
     )
-    rows = conn.execute(
-        text(sql),
-        {"match": match, "limit": limit, "open": SNIPPET_OPEN, "close": SNIPPET_CLOSE, "ellipsis": SNIPPET_ELLIPSIS},
-    ).all()
-    return [(row, row.snip or "") for row in rows]
+    fetch = limit * 2 if join else limit
+    while True:
+        rows = conn.execute(text(sql), {**params, "fetch": fetch, "limit": limit}).all()
+        if len(rows) < limit and join:
+            fetched = rows[0].fetched if rows else conn.execute(
+                text(f"SELECT count(*) FROM ({ranked})"), {**params, "fetch": fetch}).scalar()
+            if fetched >= fetch:  # stale rows took places in the head of the ranking
+                fetch *= 4
+                continue
+        return [(row, _snippet([getattr(row, c) for c in tables.columns], terms, whole_words=not trigram))
+                for row in rows]
+
+
+CANDIDATES_PER_TERM = 2000
+"""How many of a term's matches bm25 ranks: all of them up to this many, else the newest this many.
+
+A common word is in a large share of a big library ("receipt" in 26k of 100k
+documents); ranking every match, then joining and sorting them, cost 90–330 ms for
+one such word at 100k and 250–480 ms for two (``python -m bench.word_search``, the
+range is the machine's load), while only the best few hundred are ever shown. Such a word says little about which of its documents is meant (its IDF is
+small), so it is ranked among its most recently indexed matches, while a rare word
+of the same query (an invoice number) is ranked over all of its matches.
+"""
 
 
 def _like_query(
-    conn: Connection, fts: str, base: str, select: str, join: str, term: str, limit: int, columns: Sequence[str]
+    conn: Connection, tables: _KeywordTables, select: str, join: str, term: str, limit: int
 ) -> list[tuple[Any, str]]:
     """Substring match for 1–2 character CJK terms, which trigram MATCH cannot express."""
+    fts = tables.trigram
     pattern = "%" + term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-    condition = " OR ".join(f"{fts}.{c} LIKE :pattern ESCAPE '\\'" for c in columns)
+    condition = " OR ".join(f"{fts}.{c} LIKE :pattern ESCAPE '\\'" for c in tables.columns)
     sql = (
-        f"SELECT {select}, {', '.join(f'{fts}.{c} AS col_{c}' for c in columns)} FROM {fts} "
-        f"JOIN {base} AS b ON b.id = {fts}.rowid {join} WHERE {condition} ORDER BY b.id LIMIT :limit"
+        f"SELECT {select} FROM {fts} JOIN {tables.base} AS b ON b.id = {fts}.rowid {join} "
+        f"WHERE {condition} ORDER BY b.id LIMIT :limit"
     )
     rows = conn.execute(text(sql), {"pattern": pattern, "limit": limit}).all()
-    result = []
-    for row in rows:
-        found = next((getattr(row, f"col_{c}") for c in columns if term in (getattr(row, f"col_{c}") or "").lower()), "")
-        result.append((row, _window(found, term)))
-    return result
+    return [(row, _snippet([getattr(row, c) for c in tables.columns], [term], whole_words=False)) for row in rows]
 
 
-def _window(haystack: str, term: str, width: int = 30) -> str:
-    at = haystack.lower().find(term)
-    if at < 0:
-        return haystack[: width * 2]
-    start, end = max(0, at - width), min(len(haystack), at + len(term) + width)
-    return (
-        (SNIPPET_ELLIPSIS if start else "")
-        + haystack[start:at]
-        + SNIPPET_OPEN + haystack[at : at + len(term)] + SNIPPET_CLOSE
-        + haystack[at + len(term) : end]
-        + (SNIPPET_ELLIPSIS if end < len(haystack) else "")
-    )
+def _snippet(texts: Sequence[str | None], terms: Sequence[str], *, whole_words: bool) -> str:
+    """A window of the first text that contains a term, with every term in the window bracketed.
+
+    ``whole_words`` matches as the unicode61 table does (a term between non-word
+    characters); otherwise anywhere, as trigram and LIKE do. Case is ignored. Text
+    where no term is found (a match through diacritics: "cafe" in "café") gives its
+    start, unmarked.
+    """
+    alternatives = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
+    pattern = re.compile(rf"(?<![^\W_])(?:{alternatives})(?![^\W_])" if whole_words else alternatives, re.IGNORECASE)
+    texts = [t for t in texts if t]
+    for haystack in texts:
+        found = pattern.search(haystack)
+        if found:
+            start, end = max(0, found.start() - SNIPPET_CONTEXT), min(len(haystack), found.end() + SNIPPET_CONTEXT)
+            marked = pattern.sub(lambda m: SNIPPET_OPEN + m.group(0) + SNIPPET_CLOSE, haystack[start:end])
+            return (SNIPPET_ELLIPSIS if start else "") + marked + (SNIPPET_ELLIPSIS if end < len(haystack) else "")
+    return texts[0][: SNIPPET_CONTEXT * 2] if texts else ""
 
 
 def _cue_hit(row: Any, score: float, snippet: str) -> CueHit:

@@ -2,12 +2,25 @@
 
 Design
 ------
-Everything is keyed by **content** (sha256), not by path: two files with identical
-bytes share one set of rows (computed once), a rename or move keeps its vectors, and
-an edited file gets new rows under its new sha256. Which paths currently hold which
-content is the store's business (its items table); every query here can join to it
-(:class:`~app.store.search_queries.CurrentContent`), so a row whose sha256 is no item's *current* sha256 is
-never returned, even before :func:`~app.store.search_writes.delete_for_sha256` removed it.
+Everything a model computed is keyed by **content** (sha256), not by path: two files
+with identical bytes share one set of rows (computed once), a rename or move keeps its
+vectors, and an edited file gets new rows under its new sha256. Which paths currently
+hold which content is the store's business (its items table); every query here can join
+to it (:class:`~app.store.search_queries.CurrentContent`), so a row whose sha256 is no
+item's *current* sha256 is never returned, even before
+:func:`~app.store.search_writes.delete_for_sha256` removed it.
+
+The one thing that belongs to a **path** is an image's name words (its file and folder
+names: ``Photos/trip/cat on the sofa.png`` → ``cat on the sofa trip``). Folded into the
+content's document they travelled to every identical file: the copy in ``Memes/`` was
+found by "sofa" and the sofa photo was not. They live in ``search_image_name``, one row
+per path, keyed by (path, sha256) and joined to the current items on *both*, so the
+stale-content rule holds for them exactly as for content rows: a name row is returned
+only while its path still holds the content it was written for. A separate small table
+(rather than one FTS row per path holding the whole document) keeps OCR text and vectors
+once per content and leaves the content rows as they were; word search fuses the two
+rankings (:func:`~app.store.search_queries.fts_images`). A renamed file's name row moves
+with it (like its sidecar JSON, its words stay those it was indexed under).
 
 Tables (``SCHEMA``; the visual tables are created on first use):
 
@@ -29,18 +42,23 @@ Tables (``SCHEMA``; the visual tables are created on first use):
     CLIP image vectors. A vec0 column has a fixed dimension but CLIP models differ
     (512, 768, 1024…), so each dimension gets its own table; ``search_image.visual_dim``
     says where an image's vector lives. Same ``sha256``/``model`` metadata.
-``search_image_fts`` / ``search_cue_fts`` (FTS5, ``unicode61 remove_diacritics 2``)
+``search_image_name``
+    one row per image path: path (unique), the sha256 it held when indexed, its name
+    words. Its ``id`` is the rowid of the path's rows in the two name FTS tables.
+``search_image_fts`` / ``search_cue_fts`` / ``search_image_name_fts`` (FTS5, ``unicode61 remove_diacritics 2``)
     word search with bm25 ranking for space-separated scripts ("invoice" matches the
-    word, not "invoices2" or "concatenate").
-``search_image_trigram`` / ``search_cue_trigram`` (FTS5, ``trigram``)
+    word, not "invoices2" or "concatenate"; those are partial matches, from the
+    trigram table and ranked after every whole-word one).
+``search_image_trigram`` / ``search_cue_trigram`` / ``search_image_name_trigram`` (FTS5, ``trigram``)
     substring search for scripts written without spaces. unicode61 makes a whole run
     of Chinese or Japanese one token ("发票号码一只猫"), so "猫" could never match;
-    trigram indexes every 3-character window. A CJK query term of 3+ characters is a
-    trigram MATCH; a 1–2 character term (猫, 東京) is a ``LIKE`` over the trigram
+    trigram indexes every 3-character window. It also finds partial words of any
+    script ("invo" in "invoice", "4711" in "RE4711B"). A CJK query term of 3+
+    characters is a trigram MATCH; a 1–2 character term (猫, 東京) is a ``LIKE`` over the trigram
     table (a scan, fine at desktop scale: ~100k short documents).
 
 Both FTS tables store their own copy of the text (documents and cues are short), so
-``snippet()`` works without external-content bookkeeping.
+there is no external-content bookkeeping.
 
 Writes are in :mod:`app.store.search_writes`, queries in :mod:`app.store.search_queries`.
 Every function of the three takes a ``sqlalchemy.Connection`` and runs inside the
@@ -94,6 +112,23 @@ SCHEMA: list[str] = [
     """CREATE VIRTUAL TABLE IF NOT EXISTS search_cue_trigram USING fts5(
         text, tokenize='trigram')""",
 ]
+
+
+IMAGE_NAME_SCHEMA: list[str] = [
+    """CREATE TABLE IF NOT EXISTS search_image_name (
+        id INTEGER PRIMARY KEY,
+        path TEXT NOT NULL UNIQUE,
+        sha256 TEXT NOT NULL,
+        words TEXT NOT NULL,
+        indexed_at REAL NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS search_image_name_sha256 ON search_image_name(sha256)",
+    """CREATE VIRTUAL TABLE IF NOT EXISTS search_image_name_fts USING fts5(
+        words, tokenize='unicode61 remove_diacritics 2')""",
+    """CREATE VIRTUAL TABLE IF NOT EXISTS search_image_name_trigram USING fts5(
+        words, tokenize='trigram')""",
+]
+"""The per-path name words of images (added after :data:`SCHEMA`, which is migration 3 as it was)."""
 
 
 def visual_table(dim: int) -> str:

@@ -35,6 +35,11 @@ class SearchIndexWriter:
             upsert_image(conn, sha256, text_model=text_model, text_vector=text_vector, document=document,
                          ocr_text=ocr_text, visual_model=visual_model, visual_vector=visual_vector)
 
+    def name_image(self, path: str, sha256: str, words: str) -> None:
+        """See :func:`name_image`."""
+        with self._write() as conn:
+            name_image(conn, path, sha256, words)
+
     def upsert_dialogue(self, video_path: str, sha256: str, cues: Sequence[Cue], vectors: Sequence[Sequence[float]],
                         *, text_model: str) -> int:
         """See :func:`upsert_dialogue`."""
@@ -115,6 +120,29 @@ def upsert_image(
     return int(row_id)
 
 
+def name_image(conn: Connection, path: str, sha256: str, words: str) -> int:
+    """Index the name words of the image at ``path``, which holds ``sha256`` (replacing that path's earlier row).
+
+    Per path, not per content: two identical files are each found by their own name
+    (see :mod:`app.store.search_schema`). Returns the row id.
+    """
+    _delete_names(conn, "path = :path", {"path": path})
+    row_id = conn.execute(
+        text("INSERT INTO search_image_name (path, sha256, words, indexed_at) VALUES (:path, :sha, :words, :now) "
+             "RETURNING id"),
+        {"path": path, "sha": sha256, "words": words, "now": time.time()},
+    ).scalar_one()
+    for table in ("search_image_name_fts", "search_image_name_trigram"):
+        conn.execute(text(f"INSERT INTO {table} (rowid, words) VALUES (:id, :words)"), {"id": row_id, "words": words})
+    return int(row_id)
+
+
+def move_image_name(conn: Connection, old_path: str, new_path: str) -> None:
+    """A file was renamed without re-running anything: its name row follows it, as its sidecar JSON does."""
+    _delete_names(conn, "path = :path", {"path": new_path})
+    conn.execute(text("UPDATE search_image_name SET path = :new WHERE path = :old"), {"old": old_path, "new": new_path})
+
+
 def upsert_dialogue(
     conn: Connection,
     video_path: str,
@@ -160,7 +188,7 @@ def upsert_dialogue(
 
 
 def delete_for_sha256(conn: Connection, sha256: str) -> int:
-    """Remove every image and dialogue row of this content; returns how many base rows went.
+    """Remove every image, image name and dialogue row of this content; returns how many base rows went.
 
     The store calls it when no item holds this content any more (deleted file, edited
     file whose old content nobody else has).
@@ -169,6 +197,7 @@ def delete_for_sha256(conn: Connection, sha256: str) -> int:
     for row in conn.execute(text("SELECT id, visual_dim FROM search_image WHERE sha256 = :sha"), {"sha": sha256}).all():
         _delete_image_rows(conn, row.id, row.visual_dim, keep_base=False)
         removed += 1
+    _delete_names(conn, "sha256 = :sha", {"sha": sha256})
     removed += _delete_cues(conn, "sha256 = :sha", {"sha": sha256})
     return removed
 
@@ -182,6 +211,13 @@ def _delete_image_rows(conn: Connection, row_id: int, visual_dim: int | None, *,
     conn.execute(text("DELETE FROM search_image_trigram WHERE rowid = :id"), params)
     if not keep_base:
         conn.execute(text("DELETE FROM search_image WHERE id = :id"), params)
+
+
+def _delete_names(conn: Connection, where: str, params: dict[str, Any]) -> None:
+    for row_id in list(conn.execute(text(f"SELECT id FROM search_image_name WHERE {where}"), params).scalars()):
+        for table in ("search_image_name_fts", "search_image_name_trigram"):
+            conn.execute(text(f"DELETE FROM {table} WHERE rowid = :id"), {"id": row_id})
+    conn.execute(text(f"DELETE FROM search_image_name WHERE {where}"), params)
 
 
 def _delete_cues(conn: Connection, where: str, params: dict[str, Any]) -> int:

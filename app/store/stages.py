@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from sqlalchemy import Connection, and_, delete, exists, insert, or_, select, update
 from sqlalchemy.orm import aliased
@@ -110,7 +110,7 @@ class StageRepo:
             item = conn.execute(select(items).where(items.c.id == row["item_id"])).mappings().one()
             conn.execute(update(items).where(items.c.id == item["id"]).values(status=ItemState.RUNNING, updated_at=now))
             job = conn.execute(select(jobs.c.options, jobs.c.folder).where(jobs.c.id == row["job_id"])).one()
-            options = loads(job.options) or {}
+            options = {**(loads(job.options) or {}), **(loads(item["options"]) or {})}  # the item's own choices win
             inputs = {
                 r.name: loads(r.output) or {}
                 for r in conn.execute(
@@ -201,20 +201,47 @@ class StageRepo:
         with self.db.write() as conn:
             self._fenced_update(conn, claim, partial=dumps(partial))
 
-    def complete_stage(self, claim: Claim, output: dict[str, Any], fingerprint_cache: bool = True) -> bool:
-        """Succeed the stage and open the next one; returns True when the item is now complete."""
+    def fingerprints(self, item_id: int) -> list[str]:
+        """The item's stage fingerprints in stage order, as planned (its results are stored under these)."""
+        with self.db.read() as conn:
+            return list(conn.execute(select(stages.c.fingerprint).where(stages.c.item_id == item_id).order_by(stages.c.idx)).scalars())
+
+    def complete_stage(self, claim: Claim, output: dict[str, Any], fingerprint_cache: bool = True,
+                       identified: str | None = None, reused: Mapping[int, dict[str, Any]] | None = None) -> bool:
+        """Succeed the stage and open the next one; returns True when the item is now complete.
+
+        A hash stage passes the content it ``identified`` (recorded on the item, which
+        makes it current) and the later stages that content already has results for
+        (``reused``, by stage index), all in the stage's own fenced transaction.
+        """
         now = self.db.now()
         with self.db.write() as conn:
             self._fenced_update(
                 conn, claim, status=StageState.SUCCEEDED, output=dumps(output), progress=1.0, lease_owner=None,
                 lease_expires_at=None, finished_at=now, error_code=None, error=None, crash_claims=None,
             )
+            if identified is not None:
+                conn.execute(update(items).where(items.c.id == claim.item_id).values(sha256=identified, updated_at=now))
+            for idx, out in (reused or {}).items():
+                conn.execute(
+                    update(stages).where(stages.c.item_id == claim.item_id, stages.c.idx == idx,
+                                         stages.c.status.in_([StageState.WAITING, StageState.QUEUED]))
+                    .values(status=StageState.SUCCEEDED, output=dumps(out), reused=1, progress=1.0, finished_at=now,
+                            updated_at=now)
+                )
             fp = conn.execute(select(stages.c.fingerprint).where(stages.c.id == claim.stage_id)).scalar_one()
             if fingerprint_cache and claim.item_sha256:
                 conn.execute(delete(results).where(results.c.sha256 == claim.item_sha256, results.c.stage == claim.name, results.c.fingerprint == fp))
                 conn.execute(insert(results).values(sha256=claim.item_sha256, stage=claim.name, fingerprint=fp, output=dumps(output), created_at=now))
             if output.get("item_result"):
-                conn.execute(update(items).where(items.c.id == claim.item_id).values(result=str(output["item_result"])))
+                detail = output.get("item_detail")
+                conn.execute(update(items).where(items.c.id == claim.item_id).values(
+                    result=str(output["item_result"]), result_detail=dumps(detail) if detail else None))
+            if output.get("item_note"):
+                notes = loads(conn.execute(select(items.c.notes).where(items.c.id == claim.item_id)).scalar()) or []
+                if output["item_note"] not in notes:
+                    notes.append(str(output["item_note"]))
+                    conn.execute(update(items).where(items.c.id == claim.item_id).values(notes=dumps(notes)))
             nxt = conn.execute(
                 select(stages.c.id).where(stages.c.item_id == claim.item_id, stages.c.idx > claim.idx, stages.c.status != StageState.SUCCEEDED)
                 .order_by(stages.c.idx).limit(1)

@@ -119,6 +119,7 @@ class StepRepo:
                 expected_sha256=r["expected_sha256"], found_sha256=r["found_sha256"], error=r["error"],
                 attempts=r["attempts"], state=StepState(r["state"]), decision=r["decision"], decision_actor=r["decision_actor"],
                 decision_reason=r["decision_reason"], decided_at=r["decided_at"], revision=r["review_revision"],
+                content_path=r["content_path"],
             )
             for r in rows
         ]

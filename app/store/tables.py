@@ -25,8 +25,10 @@ items = Table(
     Column("id", Integer, primary_key=True), Column("job_id", Integer), Column("ordinal", Integer),
     Column("grp", Integer), Column("path", Text), Column("kind", Text), Column("size", Integer),
     Column("mtime_ns", Integer), Column("sha256", Text), Column("revision", Integer),
-    Column("status", Text), Column("skip_reason", Text), Column("result", Text),
+    Column("status", Text), Column("skip_reason", Text), Column("result", Text), Column("result_detail", Text),
     Column("error_code", Text), Column("error", Text), Column("updated_at", Float), Column("removed", Integer),
+    Column("options", Text),
+    Column("notes", Text),
 )
 
 current_items = Table(
@@ -79,4 +81,10 @@ steps = Table(
 placed_outputs = Table(
     "placed_outputs", metadata,
     Column("path", Text, primary_key=True), Column("sha256", Text, primary_key=True), Column("placed_at", Float),
+)
+
+person_revisions = Table(
+    "person_revisions", metadata,
+    Column("path", Text, primary_key=True), Column("sha256", Text, primary_key=True), Column("item_id", Integer),
+    Column("saved_at", Float),
 )

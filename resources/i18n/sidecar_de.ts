@@ -33,6 +33,7 @@
     </message>
     <message>
         <source>Item</source>
+        <extracomment>Why a stream was used, as the Audio column&apos;s tooltip says it (keys: ``audio_stream.reason``).</extracomment>
         <translation>Eintrag</translation>
     </message>
     <message>
@@ -42,6 +43,14 @@
     <message>
         <source>Error</source>
         <translation>Fehler</translation>
+    </message>
+    <message>
+        <source>Audio</source>
+        <translation>Tonspur</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Hinweis</translation>
     </message>
 </context>
 <context>
@@ -78,6 +87,40 @@
     </message>
 </context>
 <context>
+    <name>EvidenceView</name>
+    <message>
+        <source>What Sidecar wrote</source>
+        <translation>Was Sidecar geschrieben hat</translation>
+    </message>
+    <message>
+        <source>On disk now</source>
+        <translation>Jetzt auf der Platte</translation>
+    </message>
+    <message numerus="yes">
+        <source>… %n unchanged lines …</source>
+        <translation>
+            <numerusform>… %n unveränderte Zeilen …</numerusform>
+            <numerusform>… %n unveränderte Zeilen …</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>JobLabel</name>
+    <message>
+        <source>adding files</source>
+        <extracomment>The words of app.status_words.job_label, for the translation catalogues.</extracomment>
+        <translation>Dateien werden hinzugefügt</translation>
+    </message>
+    <message>
+        <source>needs review</source>
+        <translation>Prüfung nötig</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>fertig</translation>
+    </message>
+</context>
+<context>
     <name>JobsModel</name>
     <message>
         <source>{seconds} s</source>
@@ -90,6 +133,93 @@
     <message>
         <source>{hours} h {minutes:02d} min</source>
         <translation>{hours} h {minutes:02d} min</translation>
+    </message>
+</context>
+<context>
+    <name>LanguageCombo</name>
+    <message>
+        <source>English</source>
+        <translation>Englisch</translation>
+    </message>
+    <message>
+        <source>Chinese</source>
+        <translation>Chinesisch</translation>
+    </message>
+    <message>
+        <source>Japanese</source>
+        <translation>Japanisch</translation>
+    </message>
+    <message>
+        <source>Korean</source>
+        <translation>Koreanisch</translation>
+    </message>
+    <message>
+        <source>French</source>
+        <translation>Französisch</translation>
+    </message>
+    <message>
+        <source>German</source>
+        <translation>Deutsch</translation>
+    </message>
+    <message>
+        <source>Spanish</source>
+        <translation>Spanisch</translation>
+    </message>
+    <message>
+        <source>Portuguese</source>
+        <translation>Portugiesisch</translation>
+    </message>
+    <message>
+        <source>Italian</source>
+        <translation>Italienisch</translation>
+    </message>
+    <message>
+        <source>Russian</source>
+        <translation>Russisch</translation>
+    </message>
+    <message>
+        <source>Arabic</source>
+        <translation>Arabisch</translation>
+    </message>
+    <message>
+        <source>Hindi</source>
+        <translation>Hindi-Sprache</translation>
+    </message>
+    <message>
+        <source>Dutch</source>
+        <translation>Niederländisch</translation>
+    </message>
+    <message>
+        <source>Polish</source>
+        <translation>Polnisch</translation>
+    </message>
+    <message>
+        <source>Turkish</source>
+        <translation>Türkisch</translation>
+    </message>
+    <message>
+        <source>Vietnamese</source>
+        <translation>Vietnamesisch</translation>
+    </message>
+    <message>
+        <source>Thai</source>
+        <translation>Thailändisch</translation>
+    </message>
+    <message>
+        <source>Indonesian</source>
+        <translation>Indonesisch</translation>
+    </message>
+    <message>
+        <source>Ukrainian</source>
+        <translation>Ukrainisch</translation>
+    </message>
+    <message>
+        <source>Swedish</source>
+        <translation>Schwedisch</translation>
+    </message>
+    <message>
+        <source>Detect automatically</source>
+        <translation>Automatisch erkennen</translation>
     </message>
 </context>
 <context>
@@ -165,6 +295,10 @@
         <source>Engine running.</source>
         <translation>Die Engine läuft.</translation>
     </message>
+    <message>
+        <source>{action} ({shortcut})</source>
+        <translation>{action} ({shortcut})</translation>
+    </message>
     <message numerus="yes">
         <source>%n job(s), {running} running</source>
         <translation>
@@ -238,6 +372,14 @@
         <translation>Datei öffnen</translation>
     </message>
     <message>
+        <source>Subtitles…</source>
+        <translation>Untertitel…</translation>
+    </message>
+    <message>
+        <source>Read and fix the subtitles beside the video, with playback</source>
+        <translation>Die Untertitel neben dem Video mit Wiedergabe lesen und korrigieren</translation>
+    </message>
+    <message>
         <source>Show in folder</source>
         <translation>Im Ordner zeigen</translation>
     </message>
@@ -283,24 +425,12 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Ziel:</translation>
     </message>
     <message>
-        <source>Expected sha256:</source>
-        <translation>Erwartete sha256:</translation>
-    </message>
-    <message>
-        <source>Found sha256:</source>
-        <translation>Gefundene sha256:</translation>
+        <source>Details:</source>
+        <translation>Einzelheiten:</translation>
     </message>
     <message>
         <source>Why:</source>
         <translation>Warum:</translation>
-    </message>
-    <message>
-        <source>Attempts:</source>
-        <translation>Versuche:</translation>
-    </message>
-    <message>
-        <source>Revision:</source>
-        <translation>Revision:</translation>
     </message>
     <message>
         <source>Reason (recorded with the decision)</source>
@@ -319,6 +449,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     in {folder}</source>
         <translation>{name}
     in {folder}</translation>
+    </message>
+    <message>
+        <source>sha256 written {written}, found {found}; attempts {attempts}; revision {revision}</source>
+        <translation>geschriebener sha256 {written}, gefunden {found}; Versuche {attempts}; Revision {revision}</translation>
     </message>
     <message>
         <source>(file missing)</source>
@@ -393,100 +527,12 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         </translation>
     </message>
     <message>
-        <source>Nothing found for “{query}”.</source>
-        <translation>Nichts gefunden für „{query}“.</translation>
-    </message>
-    <message>
-        <source>Playing {name} from {time}.</source>
-        <translation>{name} wird ab {time} abgespielt.</translation>
-    </message>
-    <message>
-        <source>Opened {name}: the line is at {time}.</source>
-        <translation>{name} geöffnet: Die Zeile steht bei {time}.</translation>
+        <source>Nothing matches “{query}”.</source>
+        <translation>Nichts passt zu „{query}“.</translation>
     </message>
 </context>
 <context>
     <name>SettingsDialog</name>
-    <message>
-        <source>English</source>
-        <translation>Englisch</translation>
-    </message>
-    <message>
-        <source>Chinese</source>
-        <translation>Chinesisch</translation>
-    </message>
-    <message>
-        <source>Japanese</source>
-        <translation>Japanisch</translation>
-    </message>
-    <message>
-        <source>Korean</source>
-        <translation>Koreanisch</translation>
-    </message>
-    <message>
-        <source>French</source>
-        <translation>Französisch</translation>
-    </message>
-    <message>
-        <source>German</source>
-        <translation>Deutsch</translation>
-    </message>
-    <message>
-        <source>Spanish</source>
-        <translation>Spanisch</translation>
-    </message>
-    <message>
-        <source>Portuguese</source>
-        <translation>Portugiesisch</translation>
-    </message>
-    <message>
-        <source>Italian</source>
-        <translation>Italienisch</translation>
-    </message>
-    <message>
-        <source>Russian</source>
-        <translation>Russisch</translation>
-    </message>
-    <message>
-        <source>Arabic</source>
-        <translation>Arabisch</translation>
-    </message>
-    <message>
-        <source>Hindi</source>
-        <translation>Hindi</translation>
-    </message>
-    <message>
-        <source>Dutch</source>
-        <translation>Niederländisch</translation>
-    </message>
-    <message>
-        <source>Polish</source>
-        <translation>Polnisch</translation>
-    </message>
-    <message>
-        <source>Turkish</source>
-        <translation>Türkisch</translation>
-    </message>
-    <message>
-        <source>Vietnamese</source>
-        <translation>Vietnamesisch</translation>
-    </message>
-    <message>
-        <source>Thai</source>
-        <translation>Thailändisch</translation>
-    </message>
-    <message>
-        <source>Indonesian</source>
-        <translation>Indonesisch</translation>
-    </message>
-    <message>
-        <source>Ukrainian</source>
-        <translation>Ukrainisch</translation>
-    </message>
-    <message>
-        <source>Swedish</source>
-        <translation>Schwedisch</translation>
-    </message>
     <message>
         <source>Skip: leave the existing file alone</source>
         <translation>Überspringen: die vorhandene Datei bleibt unangetastet</translation>
@@ -514,10 +560,6 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>Sidecar shows the chosen language the next time it starts.</source>
         <translation>Sidecar zeigt die gewählte Sprache beim nächsten Start.</translation>
-    </message>
-    <message>
-        <source>Detect automatically</source>
-        <translation>Automatisch erkennen</translation>
     </message>
     <message>
         <source>Sidecar settings</source>
@@ -568,12 +610,16 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Modell</translation>
     </message>
     <message>
-        <source>Role</source>
-        <translation>Aufgabe</translation>
-    </message>
-    <message>
         <source>Installed</source>
         <translation>Installiert</translation>
+    </message>
+    <message>
+        <source>For</source>
+        <translation>Wofür</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
     </message>
     <message>
         <source>In use</source>
@@ -788,6 +834,105 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     </message>
 </context>
 <context>
+    <name>TranscriptEditor</name>
+    <message>
+        <source>Subtitles — {name}</source>
+        <translation>Untertitel — {name}</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>Abspielen</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Beginn</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>Ende</translation>
+    </message>
+    <message>
+        <source>Original</source>
+        <translation>Originaltext</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>Übersetzung</translation>
+    </message>
+    <message>
+        <source>Split at playhead</source>
+        <translation>An der Abspielposition teilen</translation>
+    </message>
+    <message>
+        <source>Merge with next</source>
+        <translation>Mit nächstem zusammenführen</translation>
+    </message>
+    <message>
+        <source>Shift selected</source>
+        <translation>Auswahl verschieben</translation>
+    </message>
+    <message>
+        <source>Re-translate</source>
+        <translation>Neu übersetzen</translation>
+    </message>
+    <message>
+        <source>Translate this video again from its transcript with another model</source>
+        <translation>Dieses Video aus seinem Transkript mit einem anderen Modell neu übersetzen</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Speichern</translation>
+    </message>
+    <message>
+        <source>This video cannot be played here ({message}); the subtitles can still be edited.</source>
+        <translation>Dieses Video kann hier nicht abgespielt werden ({message}); die Untertitel lassen sich trotzdem bearbeiten.</translation>
+    </message>
+    <message>
+        <source> (in use)</source>
+        <translation> (in Verwendung)</translation>
+    </message>
+    <message>
+        <source>Re-translating with {model}: follow it in the queue, then open the subtitles again. Files you edited are not replaced without asking (Review).</source>
+        <translation>Neue Übersetzung mit {model}: in der Warteschlange verfolgen und die Untertitel danach erneut öffnen. Von Ihnen bearbeitete Dateien werden nicht ohne Rückfrage ersetzt (Prüfung).</translation>
+    </message>
+    <message>
+        <source>Move the playhead into the cue to split.</source>
+        <translation>Setzen Sie die Abspielposition in den Eintrag, der geteilt werden soll.</translation>
+    </message>
+    <message>
+        <source>The playhead is too close to the cue&apos;s start or end to split there.</source>
+        <translation>Die Abspielposition liegt zu nah an Beginn oder Ende des Eintrags, um dort zu teilen.</translation>
+    </message>
+    <message>
+        <source>Select a cue that has a next one to merge with.</source>
+        <translation>Wählen Sie einen Eintrag, auf den noch einer folgt.</translation>
+    </message>
+    <message>
+        <source>Select the cues to move and how far.</source>
+        <translation>Wählen Sie die zu verschiebenden Einträge und wie weit.</translation>
+    </message>
+    <message>
+        <source>Saved next to the video. Sidecar will not overwrite your edit: a later run asks in Review first.</source>
+        <translation>Neben dem Video gespeichert. Sidecar überschreibt Ihre Änderung nicht: ein späterer Lauf fragt zuerst unter „Prüfung“.</translation>
+    </message>
+    <message>
+        <source>{message} ({code})</source>
+        <translation>{message} ({code})</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Anhalten</translation>
+    </message>
+    <message>
+        <source>Unsaved edits</source>
+        <translation>Ungespeicherte Änderungen</translation>
+    </message>
+    <message>
+        <source>Save your edits to the subtitles of {name}?</source>
+        <translation>Ihre Änderungen an den Untertiteln von {name} speichern?</translation>
+    </message>
+</context>
+<context>
     <name>Tray</name>
     <message>
         <source>Show / hide</source>
@@ -804,6 +949,113 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>Quit</source>
         <translation>Beenden</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomePage</name>
+    <message>
+        <source>Welcome to Sidecar</source>
+        <translation>Willkommen bei Sidecar</translation>
+    </message>
+    <message>
+        <source>Drop folders of videos and photos. Sidecar works through them in the background: it subtitles every video and makes every photo searchable. Your files are never changed or moved; results are written next to them.</source>
+        <translation>Ziehen Sie Ordner mit Videos und Fotos hierher. Sidecar arbeitet sie im Hintergrund ab: jedes Video bekommt Untertitel, jedes Foto wird durchsuchbar. Ihre Dateien werden nie verändert oder verschoben; Ergebnisse landen daneben.</translation>
+    </message>
+    <message>
+        <source>Languages and files</source>
+        <translation>Sprachen und Dateien</translation>
+    </message>
+    <message>
+        <source>Spoken language:</source>
+        <translation>Gesprochene Sprache:</translation>
+    </message>
+    <message>
+        <source>Subtitles in:</source>
+        <translation>Untertitel auf:</translation>
+    </message>
+    <message>
+        <source>Written next to your files:</source>
+        <translation>Neben Ihren Dateien entsteht:</translation>
+    </message>
+    <message>
+        <source>Bundled translator: fast and small, but its translations are poor. For trying Sidecar out.</source>
+        <translation>Mitgelieferter Übersetzer: schnell und klein, aber schlechte Übersetzungen. Zum Ausprobieren von Sidecar.</translation>
+    </message>
+    <message>
+        <source>An OpenAI-compatible server (LM Studio, Ollama, llama.cpp server…)</source>
+        <translation>Ein OpenAI-kompatibler Dienst (LM Studio, Ollama, llama.cpp-Server…)</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>Herunterladen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>model name (optional)</source>
+        <translation>Modellname (optional)</translation>
+    </message>
+    <message>
+        <source>The text of each subtitle is sent to this address to be translated; audio, pictures and file names stay on this computer.</source>
+        <translation>Der Text jedes Untertitels wird zur Übersetzung an diese Adresse geschickt; Ton, Bilder und Dateinamen bleiben auf diesem Rechner.</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>Übersetzung</translation>
+    </message>
+    <message>
+        <source>Address:</source>
+        <translation>Adresse:</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>Modell:</translation>
+    </message>
+    <message>
+        <source>Drop folders or files here</source>
+        <translation>Ordner oder Dateien hierher ziehen</translation>
+    </message>
+    <message>
+        <source>Add folder…</source>
+        <translation>Ordner hinzufügen…</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>Überspringen</translation>
+    </message>
+    <message>
+        <source>Keep the current settings; they can be changed any time in Settings.</source>
+        <translation>Die aktuellen Einstellungen behalten; sie lassen sich jederzeit unter Einstellungen ändern.</translation>
+    </message>
+    <message>
+        <source>Download {name} ({size}, licence {licence}): usable translations on this computer, no internet needed afterwards.</source>
+        <translation>{name} herunterladen ({size}, Lizenz {licence}): brauchbare Übersetzungen auf diesem Rechner, danach ohne Internet.</translation>
+    </message>
+    <message>
+        <source>for Holiday.mp4: {videos}</source>
+        <translation>für Holiday.mp4: {videos}</translation>
+    </message>
+    <message>
+        <source>for Holiday.mp4 spoken in English: {videos}</source>
+        <translation>für ein englischsprachiges Holiday.mp4: {videos}</translation>
+    </message>
+    <message>
+        <source>for cat.jpg: {json} (what the photo shows and the text in it)</source>
+        <translation>für cat.jpg: {json} (was das Foto zeigt und der Text darin)</translation>
+    </message>
+    <message>
+        <source>Installed.</source>
+        <translation>Installiert.</translation>
+    </message>
+    <message>
+        <source>Stopped. Download again to resume where it stopped.</source>
+        <translation>Angehalten. Erneut herunterladen setzt dort fort, wo es aufgehört hat.</translation>
+    </message>
+    <message>
+        <source>The download failed ({code}); the status bar says why.</source>
+        <translation>Der Download ist fehlgeschlagen ({code}); die Statusleiste nennt den Grund.</translation>
     </message>
 </context>
 </TS>

@@ -33,6 +33,7 @@
     </message>
     <message>
         <source>Item</source>
+        <extracomment>Why a stream was used, as the Audio column&apos;s tooltip says it (keys: ``audio_stream.reason``).</extracomment>
         <translation>项目</translation>
     </message>
     <message>
@@ -42,6 +43,14 @@
     <message>
         <source>Error</source>
         <translation>错误</translation>
+    </message>
+    <message>
+        <source>Audio</source>
+        <translation>音轨</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
     </message>
 </context>
 <context>
@@ -76,6 +85,39 @@
     </message>
 </context>
 <context>
+    <name>EvidenceView</name>
+    <message>
+        <source>What Sidecar wrote</source>
+        <translation>Sidecar 写入的内容</translation>
+    </message>
+    <message>
+        <source>On disk now</source>
+        <translation>磁盘上的当前内容</translation>
+    </message>
+    <message numerus="yes">
+        <source>… %n unchanged lines …</source>
+        <translation>
+            <numerusform>… %n 行未改动 …</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>JobLabel</name>
+    <message>
+        <source>adding files</source>
+        <extracomment>The words of app.status_words.job_label, for the translation catalogues.</extracomment>
+        <translation>正在添加文件</translation>
+    </message>
+    <message>
+        <source>needs review</source>
+        <translation>需要审核</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+</context>
+<context>
     <name>JobsModel</name>
     <message>
         <source>{seconds} s</source>
@@ -91,313 +133,7 @@
     </message>
 </context>
 <context>
-    <name>MainWindow</name>
-    <message>
-        <source>Media ({patterns})</source>
-        <translation>媒体文件 ({patterns})</translation>
-    </message>
-    <message>
-        <source>All files (*)</source>
-        <translation>所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Actions</source>
-        <translation>操作</translation>
-    </message>
-    <message>
-        <source>Add folder…</source>
-        <translation>添加文件夹…</translation>
-    </message>
-    <message>
-        <source>Add files…</source>
-        <translation>添加文件…</translation>
-    </message>
-    <message>
-        <source>Pause all</source>
-        <translation>全部暂停</translation>
-    </message>
-    <message>
-        <source>Resume all</source>
-        <translation>全部继续</translation>
-    </message>
-    <message>
-        <source>Settings…</source>
-        <translation>设置…</translation>
-    </message>
-    <message>
-        <source>Queue</source>
-        <translation>队列</translation>
-    </message>
-    <message>
-        <source>Review</source>
-        <translation>审核</translation>
-    </message>
-    <message>
-        <source>Search</source>
-        <translation>搜索</translation>
-    </message>
-    <message>
-        <source>Log</source>
-        <translation>日志</translation>
-    </message>
-    <message>
-        <source>Drop folders or files here, or use “Add folder…”.</source>
-        <translation>把文件夹或文件拖到这里，或使用“添加文件夹…”。</translation>
-    </message>
-    <message>
-        <source>Starting the engine…</source>
-        <translation>正在启动引擎…</translation>
-    </message>
-    <message>
-        <source>Identifying files: %v / %m</source>
-        <translation>正在识别文件：%v / %m</translation>
-    </message>
-    <message numerus="yes">
-        <source>Review (%n)</source>
-        <translation>
-            <numerusform>审核 (%n)</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Engine running.</source>
-        <translation>引擎正在运行。</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n job(s), {running} running</source>
-        <translation>
-            <numerusform>%n 个任务，{running} 个正在运行</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>; %n file(s) not added: {message}</source>
-        <translation>
-            <numerusform>；%n 个文件未添加：{message}</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>; left out %n system/hidden file(s) or folder(s) (Settings → Scanning)</source>
-        <translation>
-            <numerusform>；已略过 %n 个系统或隐藏的文件或文件夹（设置 → 扫描）</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Added {folder}: {total} to do, {skipped} skipped{note}</source>
-        <translation>已添加 {folder}：待处理 {total} 个，跳过 {skipped} 个{note}</translation>
-    </message>
-    <message>
-        <source>Scanning {names}…</source>
-        <translation>正在扫描 {names}…</translation>
-    </message>
-    <message>
-        <source>Add a folder</source>
-        <translation>添加文件夹</translation>
-    </message>
-    <message>
-        <source>Add files</source>
-        <translation>添加文件</translation>
-    </message>
-    <message>
-        <source>Settings are still loading.</source>
-        <translation>设置仍在加载。</translation>
-    </message>
-</context>
-<context>
-    <name>QueueView</name>
-    <message>
-        <source>Select a job to see its items.</source>
-        <translation>选择一个任务以查看其中的项目。</translation>
-    </message>
-    <message>
-        <source>Pause job</source>
-        <translation>暂停任务</translation>
-    </message>
-    <message>
-        <source>Resume job</source>
-        <translation>继续任务</translation>
-    </message>
-    <message>
-        <source>Retry failed</source>
-        <translation>重试失败项</translation>
-    </message>
-    <message>
-        <source>Cancel job</source>
-        <translation>取消任务</translation>
-    </message>
-    <message>
-        <source>Retry item</source>
-        <translation>重试此项</translation>
-    </message>
-    <message>
-        <source>Open file</source>
-        <translation>打开文件</translation>
-    </message>
-    <message>
-        <source>Show in folder</source>
-        <translation>在文件夹中显示</translation>
-    </message>
-    <message>
-        <source>Remove the job for {folder} and its work in progress?
-Files next to your media are not touched.</source>
-        <translation>移除 {folder} 的任务及其进行中的工作？
-媒体文件旁边的文件不会被改动。</translation>
-    </message>
-</context>
-<context>
-    <name>ReviewPanel</name>
-    <message>
-        <source>Applied</source>
-        <translation>已生效</translation>
-    </message>
-    <message>
-        <source>Keep the file as it is now; the step counts as done.</source>
-        <translation>保留文件当前的样子；此步骤算作完成。</translation>
-    </message>
-    <message>
-        <source>Not applied</source>
-        <translation>未生效</translation>
-    </message>
-    <message>
-        <source>Write Sidecar&apos;s version again.</source>
-        <translation>重新写入 Sidecar 的版本。</translation>
-    </message>
-    <message>
-        <source>Skip</source>
-        <translation>跳过</translation>
-    </message>
-    <message>
-        <source>Give up on this item (a reason is required).</source>
-        <translation>放弃此项（需填写原因）。</translation>
-    </message>
-    <message>
-        <source>Source:</source>
-        <translation>源文件：</translation>
-    </message>
-    <message>
-        <source>Target:</source>
-        <translation>目标：</translation>
-    </message>
-    <message>
-        <source>Expected sha256:</source>
-        <translation>预期 sha256：</translation>
-    </message>
-    <message>
-        <source>Found sha256:</source>
-        <translation>实际 sha256：</translation>
-    </message>
-    <message>
-        <source>Why:</source>
-        <translation>原因：</translation>
-    </message>
-    <message>
-        <source>Attempts:</source>
-        <translation>尝试次数：</translation>
-    </message>
-    <message>
-        <source>Revision:</source>
-        <translation>修订号：</translation>
-    </message>
-    <message>
-        <source>Reason (recorded with the decision)</source>
-        <translation>原因（与决定一起记录）</translation>
-    </message>
-    <message>
-        <source>Reason:</source>
-        <translation>原因：</translation>
-    </message>
-    <message>
-        <source>Nothing awaits review.</source>
-        <translation>没有待审核的内容。</translation>
-    </message>
-    <message>
-        <source>{name}
-    in {folder}</source>
-        <translation>{name}
-    位于 {folder}</translation>
-    </message>
-    <message>
-        <source>(file missing)</source>
-        <translation>（文件不存在）</translation>
-    </message>
-    <message>
-        <source>Give a reason to skip this item.</source>
-        <translation>请填写跳过此项的原因。</translation>
-    </message>
-    <message>
-        <source>{name}: recorded “{decision}” (revision {revision}).</source>
-        <translation>{name}：已记录“{decision}”（修订号 {revision}）。</translation>
-    </message>
-    <message>
-        <source>Your decision was not recorded: {message}.</source>
-        <translation>你的决定未被记录：{message}。</translation>
-    </message>
-</context>
-<context>
-    <name>SearchPanel</name>
-    <message>
-        <source>Search images and dialogue — “cat wearing sunglasses”, “invoice 4471”…</source>
-        <translation>搜索图片和对白 —— “戴墨镜的猫”、“发票 4471”…</translation>
-    </message>
-    <message>
-        <source>Search</source>
-        <translation>搜索</translation>
-    </message>
-    <message>
-        <source>Find similar</source>
-        <translation>查找相似</translation>
-    </message>
-    <message>
-        <source>Images that look like the selected one</source>
-        <translation>与所选图片相似的图片</translation>
-    </message>
-    <message>
-        <source>Images</source>
-        <translation>图片</translation>
-    </message>
-    <message>
-        <source>Dialogue</source>
-        <translation>对白</translation>
-    </message>
-    <message>
-        <source>Searching for “{query}”…</source>
-        <translation>正在搜索“{query}”…</translation>
-    </message>
-    <message>
-        <source>Images similar to {name}…</source>
-        <translation>与 {name} 相似的图片…</translation>
-    </message>
-    <message numerus="yes">
-        <source>Images (%n)</source>
-        <translation>
-            <numerusform>图片 (%n)</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Dialogue (%n)</source>
-        <translation>
-            <numerusform>对白 (%n)</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n result(s) for “{query}”</source>
-        <translation>
-            <numerusform>“{query}”的结果：%n 条</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Nothing found for “{query}”.</source>
-        <translation>没有找到“{query}”。</translation>
-    </message>
-    <message>
-        <source>Playing {name} from {time}.</source>
-        <translation>从 {time} 开始播放 {name}。</translation>
-    </message>
-    <message>
-        <source>Opened {name}: the line is at {time}.</source>
-        <translation>已打开 {name}：这句台词在 {time}。</translation>
-    </message>
-</context>
-<context>
-    <name>SettingsDialog</name>
+    <name>LanguageCombo</name>
     <message>
         <source>English</source>
         <translation>英语</translation>
@@ -479,6 +215,315 @@ Files next to your media are not touched.</source>
         <translation>瑞典语</translation>
     </message>
     <message>
+        <source>Detect automatically</source>
+        <translation>自动检测</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Media ({patterns})</source>
+        <translation>媒体文件 ({patterns})</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Actions</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Add folder…</source>
+        <translation>添加文件夹…</translation>
+    </message>
+    <message>
+        <source>Add files…</source>
+        <translation>添加文件…</translation>
+    </message>
+    <message>
+        <source>Pause all</source>
+        <translation>全部暂停</translation>
+    </message>
+    <message>
+        <source>Resume all</source>
+        <translation>全部继续</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>设置…</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>审核</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>日志</translation>
+    </message>
+    <message>
+        <source>Drop folders or files here, or use “Add folder…”.</source>
+        <translation>把文件夹或文件拖到这里，或使用“添加文件夹…”。</translation>
+    </message>
+    <message>
+        <source>Starting the engine…</source>
+        <translation>正在启动引擎…</translation>
+    </message>
+    <message>
+        <source>Identifying files: %v / %m</source>
+        <translation>正在识别文件：%v / %m</translation>
+    </message>
+    <message numerus="yes">
+        <source>Review (%n)</source>
+        <translation>
+            <numerusform>审核 (%n)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Engine running.</source>
+        <translation>引擎正在运行。</translation>
+    </message>
+    <message>
+        <source>{action} ({shortcut})</source>
+        <translation>{action}（{shortcut}）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n job(s), {running} running</source>
+        <translation>
+            <numerusform>%n 个任务，{running} 个正在运行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n file(s) not added: {message}</source>
+        <translation>
+            <numerusform>；%n 个文件未添加：{message}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; left out %n system/hidden file(s) or folder(s) (Settings → Scanning)</source>
+        <translation>
+            <numerusform>；已略过 %n 个系统或隐藏的文件或文件夹（设置 → 扫描）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Added {folder}: {total} to do, {skipped} skipped{note}</source>
+        <translation>已添加 {folder}：待处理 {total} 个，跳过 {skipped} 个{note}</translation>
+    </message>
+    <message>
+        <source>Scanning {names}…</source>
+        <translation>正在扫描 {names}…</translation>
+    </message>
+    <message>
+        <source>Add a folder</source>
+        <translation>添加文件夹</translation>
+    </message>
+    <message>
+        <source>Add files</source>
+        <translation>添加文件</translation>
+    </message>
+    <message>
+        <source>Settings are still loading.</source>
+        <translation>设置仍在加载。</translation>
+    </message>
+</context>
+<context>
+    <name>QueueView</name>
+    <message>
+        <source>Select a job to see its items.</source>
+        <translation>选择一个任务以查看其中的项目。</translation>
+    </message>
+    <message>
+        <source>Pause job</source>
+        <translation>暂停任务</translation>
+    </message>
+    <message>
+        <source>Resume job</source>
+        <translation>继续任务</translation>
+    </message>
+    <message>
+        <source>Retry failed</source>
+        <translation>重试失败项</translation>
+    </message>
+    <message>
+        <source>Cancel job</source>
+        <translation>取消任务</translation>
+    </message>
+    <message>
+        <source>Retry item</source>
+        <translation>重试此项</translation>
+    </message>
+    <message>
+        <source>Open file</source>
+        <translation>打开文件</translation>
+    </message>
+    <message>
+        <source>Subtitles…</source>
+        <translation>字幕…</translation>
+    </message>
+    <message>
+        <source>Read and fix the subtitles beside the video, with playback</source>
+        <translation>边播放边查看和修改视频旁的字幕</translation>
+    </message>
+    <message>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <source>Remove the job for {folder} and its work in progress?
+Files next to your media are not touched.</source>
+        <translation>移除 {folder} 的任务及其进行中的工作？
+媒体文件旁边的文件不会被改动。</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewPanel</name>
+    <message>
+        <source>Applied</source>
+        <translation>已生效</translation>
+    </message>
+    <message>
+        <source>Keep the file as it is now; the step counts as done.</source>
+        <translation>保留文件当前的样子；此步骤算作完成。</translation>
+    </message>
+    <message>
+        <source>Not applied</source>
+        <translation>未生效</translation>
+    </message>
+    <message>
+        <source>Write Sidecar&apos;s version again.</source>
+        <translation>重新写入 Sidecar 的版本。</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <source>Give up on this item (a reason is required).</source>
+        <translation>放弃此项（需填写原因）。</translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation>源文件：</translation>
+    </message>
+    <message>
+        <source>Target:</source>
+        <translation>目标：</translation>
+    </message>
+    <message>
+        <source>Details:</source>
+        <translation>详情：</translation>
+    </message>
+    <message>
+        <source>Why:</source>
+        <translation>原因：</translation>
+    </message>
+    <message>
+        <source>Reason (recorded with the decision)</source>
+        <translation>原因（与决定一起记录）</translation>
+    </message>
+    <message>
+        <source>Reason:</source>
+        <translation>原因：</translation>
+    </message>
+    <message>
+        <source>Nothing awaits review.</source>
+        <translation>没有待审核的内容。</translation>
+    </message>
+    <message>
+        <source>{name}
+    in {folder}</source>
+        <translation>{name}
+    位于 {folder}</translation>
+    </message>
+    <message>
+        <source>sha256 written {written}, found {found}; attempts {attempts}; revision {revision}</source>
+        <translation>写入的 sha256 {written}，现有 {found}；尝试 {attempts} 次；修订 {revision}</translation>
+    </message>
+    <message>
+        <source>(file missing)</source>
+        <translation>（文件不存在）</translation>
+    </message>
+    <message>
+        <source>Give a reason to skip this item.</source>
+        <translation>请填写跳过此项的原因。</translation>
+    </message>
+    <message>
+        <source>{name}: recorded “{decision}” (revision {revision}).</source>
+        <translation>{name}：已记录“{decision}”（修订号 {revision}）。</translation>
+    </message>
+    <message>
+        <source>Your decision was not recorded: {message}.</source>
+        <translation>你的决定未被记录：{message}。</translation>
+    </message>
+</context>
+<context>
+    <name>SearchPanel</name>
+    <message>
+        <source>Search images and dialogue — “cat wearing sunglasses”, “invoice 4471”…</source>
+        <translation>搜索图片和对白 —— “戴墨镜的猫”、“发票 4471”…</translation>
+    </message>
+    <message>
+        <source>Search</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <source>Find similar</source>
+        <translation>查找相似</translation>
+    </message>
+    <message>
+        <source>Images that look like the selected one</source>
+        <translation>与所选图片相似的图片</translation>
+    </message>
+    <message>
+        <source>Images</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <source>Dialogue</source>
+        <translation>对白</translation>
+    </message>
+    <message>
+        <source>Searching for “{query}”…</source>
+        <translation>正在搜索“{query}”…</translation>
+    </message>
+    <message>
+        <source>Images similar to {name}…</source>
+        <translation>与 {name} 相似的图片…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Images (%n)</source>
+        <translation>
+            <numerusform>图片 (%n)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Dialogue (%n)</source>
+        <translation>
+            <numerusform>对白 (%n)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n result(s) for “{query}”</source>
+        <translation>
+            <numerusform>“{query}”的结果：%n 条</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing matches “{query}”.</source>
+        <translation>没有与“{query}”匹配的内容。</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
         <source>Skip: leave the existing file alone</source>
         <translation>跳过：不动已有的文件</translation>
     </message>
@@ -505,10 +550,6 @@ Files next to your media are not touched.</source>
     <message>
         <source>Sidecar shows the chosen language the next time it starts.</source>
         <translation>Sidecar 下次启动时将显示所选语言。</translation>
-    </message>
-    <message>
-        <source>Detect automatically</source>
-        <translation>自动检测</translation>
     </message>
     <message>
         <source>Sidecar settings</source>
@@ -559,12 +600,16 @@ Files next to your media are not touched.</source>
         <translation>模型</translation>
     </message>
     <message>
-        <source>Role</source>
+        <source>Installed</source>
+        <translation>已安装</translation>
+    </message>
+    <message>
+        <source>For</source>
         <translation>用途</translation>
     </message>
     <message>
-        <source>Installed</source>
-        <translation>已安装</translation>
+        <source>Size</source>
+        <translation>大小</translation>
     </message>
     <message>
         <source>In use</source>
@@ -779,6 +824,105 @@ Files next to your media are not touched.</source>
     </message>
 </context>
 <context>
+    <name>TranscriptEditor</name>
+    <message>
+        <source>Subtitles — {name}</source>
+        <translation>字幕 — {name}</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <source>Original</source>
+        <translation>原文</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>Split at playhead</source>
+        <translation>在播放位置拆分</translation>
+    </message>
+    <message>
+        <source>Merge with next</source>
+        <translation>与下一条合并</translation>
+    </message>
+    <message>
+        <source>Shift selected</source>
+        <translation>移动所选</translation>
+    </message>
+    <message>
+        <source>Re-translate</source>
+        <translation>重新翻译</translation>
+    </message>
+    <message>
+        <source>Translate this video again from its transcript with another model</source>
+        <translation>用另一个模型根据转写文本重新翻译此视频</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>This video cannot be played here ({message}); the subtitles can still be edited.</source>
+        <translation>此视频无法在这里播放（{message}）；字幕仍可编辑。</translation>
+    </message>
+    <message>
+        <source> (in use)</source>
+        <translation>（使用中）</translation>
+    </message>
+    <message>
+        <source>Re-translating with {model}: follow it in the queue, then open the subtitles again. Files you edited are not replaced without asking (Review).</source>
+        <translation>正在用 {model} 重新翻译：请在队列中查看进度，完成后再次打开字幕。您编辑过的文件不会在未经询问的情况下被替换（见“审核”）。</translation>
+    </message>
+    <message>
+        <source>Move the playhead into the cue to split.</source>
+        <translation>请把播放位置移到要拆分的字幕条内。</translation>
+    </message>
+    <message>
+        <source>The playhead is too close to the cue&apos;s start or end to split there.</source>
+        <translation>播放位置离字幕条的开头或结尾太近，无法在此拆分。</translation>
+    </message>
+    <message>
+        <source>Select a cue that has a next one to merge with.</source>
+        <translation>请选择一条后面还有字幕的字幕条来合并。</translation>
+    </message>
+    <message>
+        <source>Select the cues to move and how far.</source>
+        <translation>请选择要移动的字幕条和移动的距离。</translation>
+    </message>
+    <message>
+        <source>Saved next to the video. Sidecar will not overwrite your edit: a later run asks in Review first.</source>
+        <translation>已保存在视频旁。Sidecar 不会覆盖您的修改：以后的运行会先在“审核”中询问。</translation>
+    </message>
+    <message>
+        <source>{message} ({code})</source>
+        <translation>{message}（{code}）</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Unsaved edits</source>
+        <translation>未保存的修改</translation>
+    </message>
+    <message>
+        <source>Save your edits to the subtitles of {name}?</source>
+        <translation>保存对 {name} 字幕的修改吗？</translation>
+    </message>
+</context>
+<context>
     <name>Tray</name>
     <message>
         <source>Show / hide</source>
@@ -795,6 +939,113 @@ Files next to your media are not touched.</source>
     <message>
         <source>Quit</source>
         <translation>退出</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomePage</name>
+    <message>
+        <source>Welcome to Sidecar</source>
+        <translation>欢迎使用 Sidecar</translation>
+    </message>
+    <message>
+        <source>Drop folders of videos and photos. Sidecar works through them in the background: it subtitles every video and makes every photo searchable. Your files are never changed or moved; results are written next to them.</source>
+        <translation>拖入视频和照片文件夹。Sidecar 会在后台处理：为每个视频生成字幕，让每张照片都能被搜索。您的文件不会被修改或移动；结果写在它们旁边。</translation>
+    </message>
+    <message>
+        <source>Languages and files</source>
+        <translation>语言和文件</translation>
+    </message>
+    <message>
+        <source>Spoken language:</source>
+        <translation>说话语言：</translation>
+    </message>
+    <message>
+        <source>Subtitles in:</source>
+        <translation>字幕语言：</translation>
+    </message>
+    <message>
+        <source>Written next to your files:</source>
+        <translation>写在您的文件旁：</translation>
+    </message>
+    <message>
+        <source>Bundled translator: fast and small, but its translations are poor. For trying Sidecar out.</source>
+        <translation>内置翻译模型：快而小，但翻译质量差。仅供试用 Sidecar。</translation>
+    </message>
+    <message>
+        <source>An OpenAI-compatible server (LM Studio, Ollama, llama.cpp server…)</source>
+        <translation>兼容 OpenAI 的服务器（LM Studio、Ollama、llama.cpp server…）</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>下载</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>model name (optional)</source>
+        <translation>模型名称（可选）</translation>
+    </message>
+    <message>
+        <source>The text of each subtitle is sent to this address to be translated; audio, pictures and file names stay on this computer.</source>
+        <translation>每条字幕的文字会发送到这个地址进行翻译；音频、图片和文件名都留在这台电脑上。</translation>
+    </message>
+    <message>
+        <source>Translation</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>Address:</source>
+        <translation>地址：</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>Drop folders or files here</source>
+        <translation>把文件夹或文件拖到这里</translation>
+    </message>
+    <message>
+        <source>Add folder…</source>
+        <translation>添加文件夹…</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <source>Keep the current settings; they can be changed any time in Settings.</source>
+        <translation>保留当前设置；随时可以在“设置”中更改。</translation>
+    </message>
+    <message>
+        <source>Download {name} ({size}, licence {licence}): usable translations on this computer, no internet needed afterwards.</source>
+        <translation>下载 {name}（{size}，许可 {licence}）：在这台电脑上获得可用的翻译，之后无需联网。</translation>
+    </message>
+    <message>
+        <source>for Holiday.mp4: {videos}</source>
+        <translation>Holiday.mp4 对应：{videos}</translation>
+    </message>
+    <message>
+        <source>for Holiday.mp4 spoken in English: {videos}</source>
+        <translation>说英语的 Holiday.mp4 对应：{videos}</translation>
+    </message>
+    <message>
+        <source>for cat.jpg: {json} (what the photo shows and the text in it)</source>
+        <translation>cat.jpg 对应：{json}（照片内容和其中的文字）</translation>
+    </message>
+    <message>
+        <source>Installed.</source>
+        <translation>已安装。</translation>
+    </message>
+    <message>
+        <source>Stopped. Download again to resume where it stopped.</source>
+        <translation>已停止。再次下载会从停止处继续。</translation>
+    </message>
+    <message>
+        <source>The download failed ({code}); the status bar says why.</source>
+        <translation>下载失败（{code}）；原因见状态栏。</translation>
     </message>
 </context>
 </TS>

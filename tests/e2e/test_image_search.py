@@ -87,7 +87,8 @@ def test_every_image_completes(indexed) -> None:
 
 @pytest.mark.parametrize(
     "query,expected",
-    [("invoice", "img_0001.png"), ("budget", "img_0002.png"), ("天气", "img_0003.png"), ("parking permit", "img_0005.png")],
+    [("invoice", "img_0001.png"), ("budget", "img_0002.png"), ("天气", "img_0003.png"), ("parking permit", "img_0005.png"),
+     ("invo", "img_0001.png"), ("quarter", "img_0002.png")],
 )
 def test_a_word_in_an_image_finds_that_image_first(indexed, capsys, query: str, expected: str) -> None:
     data_dir, pics, _ = indexed
@@ -102,6 +103,13 @@ def test_cross_lingual_query_finds_the_chinese_word_for_it(indexed, capsys) -> N
     results = search(capsys, data_dir, "cat", "--kind", "all", "--limit", "10")
     names = [Path(r["path"]).name for r in results]
     assert "img_0004.png" in names[:3], names
+
+
+def test_a_query_that_matches_nothing_says_so(indexed, capsys) -> None:
+    data_dir, _, _ = indexed
+    assert search(capsys, data_dir, "coffee") == []
+    assert cli(["search", "coffee", "--data-dir", str(data_dir)]) == 0
+    assert capsys.readouterr().out.strip() == "No results for “coffee”."
 
 
 def test_identical_files_share_one_index_row_and_both_are_found(indexed, capsys) -> None:

@@ -95,7 +95,7 @@ def test_killed_engine_never_duplicates_or_loses_outputs(tmp_path: Path) -> None
         with store.db.read() as conn:
             rows = conn.execute(select(stages.c.status, stages.c.attempt, stages.c.failures, stages.c.lease_owner)).all()
             step_rows = conn.execute(select(steps.c.item_id, steps.c.state, steps.c.attempts)).all()
-        assert len(rows) == 30 * 4
+        assert len(rows) == 30 * 5  # hash, then extract, transcribe, translate, place
         assert all(r.status == "succeeded" and r.attempt >= 1 and r.failures == 0 and r.lease_owner is None for r in rows)
         assert sum(r.attempt for r in rows) >= len(rows)
         assert sorted(r.item_id for r in step_rows) == sorted({r.item_id for r in step_rows})  # one step per item

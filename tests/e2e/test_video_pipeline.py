@@ -7,9 +7,7 @@ the store. The ten-sentence clip's transcript is checked by the resume tests.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -18,14 +16,15 @@ from app.ml.llm_runtime import smollm2_path
 from app.ml.local_models import models_register
 from app.ml.model_choice import models_use
 from app.pipelines.video import TRANSLATION_FALLBACK
-from app.store.records import ItemView, JobSummary
 from tests.media import MediaFactory, media_duration
 from tests.video_jobs import (
+    FolderRun,
     assert_loads_everywhere,
     assert_monotonic,
     folder_of,
     library,
     options,
+    run_and_read,
     run_folder,
     stage_rows,
 )
@@ -39,19 +38,8 @@ KEY_WORDS = {
 }
 
 
-@dataclass
-class Run:
-    folder: Path
-    data_dir: Path
-    job: JobSummary
-    items: dict[str, ItemView]
-    transcripts: dict[str, dict[str, Any]]
-    translations: dict[str, dict[str, Any]]
-    loads: dict[str, int]
-
-
 @pytest.fixture(scope="module")
-def subtitled(media: MediaFactory, tmp_path_factory: pytest.TempPathFactory) -> Run:
+def subtitled(media: MediaFactory, tmp_path_factory: pytest.TempPathFactory) -> FolderRun:
     root = tmp_path_factory.mktemp("video-pipeline")
     folder = folder_of(root / "library", {
         "english_short.mp4": media.english_short(".mp4"),
@@ -62,10 +50,7 @@ def subtitled(media: MediaFactory, tmp_path_factory: pytest.TempPathFactory) -> 
     data_dir = root / "data"
     lib = library(data_dir)
     try:
-        job = run_folder(lib, folder, "de")
-        return Run(folder, data_dir, job, {Path(i.path).name: i for i in lib.items(job.id)},
-                   {k: v["output"] for k, v in stage_rows(lib.store, "transcribe").items()},
-                   {k: v["output"] for k, v in stage_rows(lib.store, "translate").items()}, lib.model_loads())
+        return run_and_read(lib, folder, "de")
     finally:
         lib.close()
 
@@ -74,7 +59,7 @@ def _loads_of(loads: dict[str, int], runtime: str) -> list[int]:
     return [n for key, n in loads.items() if key.startswith(runtime)]
 
 
-def test_english_and_german_videos_get_sidecars_named_for_their_detected_language(subtitled: Run) -> None:
+def test_english_and_german_videos_get_sidecars_named_for_their_detected_language(subtitled: FolderRun) -> None:
     assert (subtitled.job.status, subtitled.job.done, subtitled.job.failed) == ("completed", 4, 0)
     assert {n: subtitled.transcripts[n]["language"] for n in VIDEOS} == {
         "english_short.mp4": "en", "Hello Again.mkv": "en", "german.mkv": "de", "Deutsch Clip.webm": "de"}
@@ -87,7 +72,7 @@ def test_english_and_german_videos_get_sidecars_named_for_their_detected_languag
     assert not list((subtitled.data_dir / "work").rglob("*.f32"))  # completed items leave no workspace
 
 
-def test_transcripts_hold_the_spoken_words_on_increasing_cues_inside_the_video(subtitled: Run) -> None:
+def test_transcripts_hold_the_spoken_words_on_increasing_cues_inside_the_video(subtitled: FolderRun) -> None:
     for name in VIDEOS:
         cues = subtitled.transcripts[name]["cues"]
         assert cues, name
@@ -97,7 +82,7 @@ def test_transcripts_hold_the_spoken_words_on_increasing_cues_inside_the_video(s
             assert word in text, f"{word!r} missing from {name}: {text!r}"
 
 
-def test_every_output_loads_in_pysubs2_and_ffmpeg(subtitled: Run) -> None:
+def test_every_output_loads_in_pysubs2_and_ffmpeg(subtitled: FolderRun) -> None:
     outputs = [p for p in subtitled.folder.iterdir() if p.suffix in (".srt", ".ass")]
     assert len(outputs) == 8
     for path in outputs:
@@ -105,7 +90,7 @@ def test_every_output_loads_in_pysubs2_and_ffmpeg(subtitled: Run) -> None:
 
 
 @pytest.mark.parametrize("video", ["english_short.mp4", "Hello Again.mkv"])
-def test_translation_keeps_every_cue_and_timing_and_the_ass_holds_both_lines(subtitled: Run, video: str) -> None:
+def test_translation_keeps_every_cue_and_timing_and_the_ass_holds_both_lines(subtitled: FolderRun, video: str) -> None:
     stem = Path(video).stem
     transcript = assert_loads_everywhere(subtitled.folder / f"{stem}.en.srt")
     translated = assert_loads_everywhere(subtitled.folder / f"{stem}.de.srt")
@@ -128,14 +113,14 @@ def test_translation_keeps_every_cue_and_timing_and_the_ass_holds_both_lines(sub
         assert subtitled.items[video].result == TRANSLATION_FALLBACK
 
 
-def test_a_folder_loads_whisper_once_and_the_llm_once(subtitled: Run) -> None:
+def test_a_folder_loads_whisper_once_and_the_llm_once(subtitled: FolderRun) -> None:
     assert _loads_of(subtitled.loads, "app.ml.whisper_runtime:") == [1]
     assert _loads_of(subtitled.loads, "app.ml.llm_runtime:") == [1]
     translated = [n for n, t in subtitled.translations.items() if not t["skipped"]]
     assert sorted(translated) == ["Hello Again.mkv", "english_short.mp4"]  # the one LLM served both
 
 
-def test_placed_dialogue_is_searchable_in_both_languages(subtitled: Run) -> None:
+def test_placed_dialogue_is_searchable_in_both_languages(subtitled: FolderRun) -> None:
     lib = library(subtitled.data_dir)
     try:
         english = lib.search("subtitle machine", kind="dialogue")
@@ -147,7 +132,7 @@ def test_placed_dialogue_is_searchable_in_both_languages(subtitled: Run) -> None
     assert Path(german[0]["path"]).name in ("german.mkv", "Deutsch Clip.webm") and "berlin" in german[0]["snippet"].lower()
 
 
-def test_adding_the_same_folder_again_skips_everything(subtitled: Run) -> None:
+def test_adding_the_same_folder_again_skips_everything(subtitled: FolderRun) -> None:
     lib = library(subtitled.data_dir)
     try:
         again = lib.add(subtitled.folder, options("de"))
@@ -158,7 +143,7 @@ def test_adding_the_same_folder_again_skips_everything(subtitled: Run) -> None:
 
 
 def test_adding_it_again_with_another_target_translates_from_the_stored_transcript(
-    subtitled: Run, tmp_path: Path
+    subtitled: FolderRun, tmp_path: Path
 ) -> None:
     """Issue 11.5: German subtitles do not make a video done for a French job; Whisper is not loaded again."""
     names = ["english_short.mp4", "english_short.en.srt", "english_short.de.srt", "english_short.de.ass"]
@@ -183,7 +168,7 @@ def test_adding_it_again_with_another_target_translates_from_the_stored_transcri
 
 
 def test_smollm2_translation_keeps_the_1_to_1_mapping_with_fallbacks_flagged(
-    subtitled: Run, media: MediaFactory, tmp_path: Path
+    subtitled: FolderRun, media: MediaFactory, tmp_path: Path
 ) -> None:
     """Switching to another translation model re-translates from the stored transcript."""
     models_register(subtitled.data_dir, smollm2_path(), "translation", "smollm2-local")

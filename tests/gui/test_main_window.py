@@ -20,12 +20,12 @@ def _drop(gui: Gui, *paths: Path) -> None:
     """Deliver a real drag-enter + drop of local URLs to the window, as a file manager would."""
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
-    pos = QPointF(gui.window.rect().center())
+    pos = gui.window.rect().center()  # QDragEnterEvent takes a QPoint, QDropEvent a QPointF
     enter = QDragEnterEvent(pos, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
                             Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(gui.window, enter)
     assert enter.isAccepted(), "the window refuses a drag of local folders"
-    drop = QDropEvent(pos, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    drop = QDropEvent(QPointF(pos), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(gui.window, drop)
     assert drop.isAccepted()
 
@@ -94,3 +94,28 @@ def test_the_store_raises_on_the_gui_thread_while_the_app_runs(start_gui: Callab
     assert gui.facade.guard.violations
     gui.facade.guard.violations.clear()  # this one was on purpose; teardown checks no other call tripped it
     assert off_gui(library.status) == []
+
+
+def test_shortcuts_pause_resume_and_jump_to_search(qtbot: Any, start_gui: Callable[..., Gui]) -> None:
+    from PySide6.QtGui import QKeySequence
+    from PySide6.QtTest import QTest
+
+    gui = start_gui()
+    window = gui.window
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+    shortcuts = {a.text(): a.shortcut().toString() for a in (window.pause_all_action, window.resume_all_action,
+                                                             window.find_action, window.add_folder_action)}
+    assert shortcuts == {"Pause all": "Ctrl+Shift+P", "Resume all": "Ctrl+Shift+R", "Search": "Ctrl+F",
+                         "Add folder…": "Ctrl+O"}
+    assert not window.pause_all_action.icon().isNull() and "Ctrl+Shift+P" in window.pause_all_action.toolTip()
+    library = gui.facade._library
+    assert library is not None
+    QTest.keySequence(window, QKeySequence("Ctrl+Shift+P"))
+    qtbot.waitUntil(lambda: off_gui(lambda: library.store.jobs.paused_state())[0] is True, timeout=10000)
+    QTest.keySequence(window, QKeySequence("Ctrl+Shift+R"))
+    qtbot.waitUntil(lambda: off_gui(lambda: library.store.jobs.paused_state())[0] is False, timeout=10000)
+    window.tabs.setCurrentIndex(0)
+    QTest.keySequence(window, QKeySequence("Ctrl+F"))
+    assert window.tabs.currentWidget() is window.search
+    assert QApplication.focusWidget() is window.search.query

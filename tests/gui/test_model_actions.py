@@ -62,6 +62,9 @@ def test_install_can_be_cancelled_then_resumes_and_the_model_can_be_used_and_rem
     qtbot.waitUntil(lambda: dialog.models.rowCount() == 2, timeout=20000)
     dialog.select_model("big-asr")
     assert dialog.install_button.isEnabled() and not dialog.use_button.isEnabled()
+    big = _row(dialog, "big-asr")
+    assert dialog.models.item(big, 1).text() == "transcription", "the manager does not say what the model is for"
+    assert dialog.models.item(big, 2).text().endswith(("MB", "GB")), "the manager does not show the model's size"
     assert not dialog.remove_button.isEnabled() and not dialog.cancel_install_button.isEnabled()
     progress: list[tuple[int, int]] = []
     gui.facade.modelProgress.connect(lambda name, done, total: progress.append((done, total)))
@@ -71,7 +74,7 @@ def test_install_can_be_cancelled_then_resumes_and_the_model_can_be_used_and_rem
     qtbot.waitUntil(lambda: any(done > 0 for done, _ in progress), timeout=20000)
     assert dialog.install_progress.isVisible() and dialog.cancel_install_button.isEnabled()
     assert not dialog.install_button.isEnabled()
-    assert dialog.models.item(_row(dialog, "big-asr"), 2).text().startswith("downloading")
+    assert dialog.models.item(_row(dialog, "big-asr"), 3).text().startswith("downloading")
     with qtbot.waitSignal(gui.facade.modelInstallEnded, timeout=20000) as ended:
         qtbot.mouseClick(dialog.cancel_install_button, Qt.MouseButton.LeftButton)
         server.release.set()  # the server would now send the rest: the cancelled download must not take it
@@ -83,7 +86,7 @@ def test_install_can_be_cancelled_then_resumes_and_the_model_can_be_used_and_rem
     assert HOLD_AT <= kept < SIZE
     row = next(r for r in models_list(data_dir) if r["name"] == "big-asr")
     assert not row["installed"] and row["partial_download"]
-    qtbot.waitUntil(lambda: dialog.models.item(_row(dialog, "big-asr"), 2).text() == "partly downloaded", timeout=20000)
+    qtbot.waitUntil(lambda: dialog.models.item(_row(dialog, "big-asr"), 3).text() == "partly downloaded", timeout=20000)
     assert dialog.install_button.isEnabled() and not dialog.install_progress.isVisible()
 
     with qtbot.waitSignal(gui.facade.modelInstallEnded, timeout=60000) as ended:
@@ -91,15 +94,15 @@ def test_install_can_be_cancelled_then_resumes_and_the_model_can_be_used_and_rem
     assert ended.args == ["big-asr", ""]
     assert server.requests[-1].headers.get("Range") == f"bytes={kept}-", "the second install did not resume"
     assert (folder / "model.bin").read_bytes() == payload
-    qtbot.waitUntil(lambda: dialog.models.item(_row(dialog, "big-asr"), 2).text() == "yes", timeout=20000)
+    qtbot.waitUntil(lambda: dialog.models.item(_row(dialog, "big-asr"), 3).text() == "yes", timeout=20000)
     dialog.select_model("big-asr")
     assert dialog.use_button.isEnabled() and dialog.remove_button.isEnabled()
 
     qtbot.mouseClick(dialog.use_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: dialog.models.item(_row(dialog, "big-asr"), 3).text() == "✓", timeout=20000)
+    qtbot.waitUntil(lambda: dialog.models.item(_row(dialog, "big-asr"), 4).text() == "✓", timeout=20000)
     assert active_model(data_dir, "asr").name == "big-asr"
 
     dialog.select_model("big-asr")
     qtbot.mouseClick(dialog.remove_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: dialog.models.item(_row(dialog, "big-asr"), 2).text() == "no", timeout=20000)
+    qtbot.waitUntil(lambda: dialog.models.item(_row(dialog, "big-asr"), 3).text() == "no", timeout=20000)
     assert not folder.exists() and active_model(data_dir, "asr") is None

@@ -103,9 +103,13 @@ def test_adding_a_folder_shows_progress_and_the_job_appears(qtbot: Any, tmp_path
         gui.window.add_paths([media])
     assert added.args[0].folder == str(media) and added.args[0].total == 40
     assert progress, "no progress arrived while the folder was being added"
-    assert {(folder, total) for folder, _, total in progress} == {(str(media), 40)}
-    assert [done for _, done, _ in progress] == sorted(done for _, done, _ in progress)
-    assert progress[-1][1] == 40
+    assert {folder for folder, _, _ in progress} == {str(media)}
+    phases = [total for _, _, total in progress]
+    assert phases == sorted(phases) and set(phases) == {0, 40}, "files found while walking (total 0), then recorded"
+    found = [done for _, done, total in progress if total == 0]
+    recorded = [done for _, done, total in progress if total == 40]
+    assert found == sorted(found) and recorded == sorted(recorded)
+    assert recorded[-1] == 40
     assert bar_seen and all(bar_seen), "the status bar did not show the progress"
     assert not gui.window.add_progress.isVisible(), "the progress bar stays after the job was created"
     qtbot.waitUntil(lambda: [j.folder for j in gui.window.jobs_model.jobs] == [str(media)], timeout=20000)

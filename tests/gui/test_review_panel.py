@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from app.engine.config import EngineConfig
 from app.engine.library import JobOptions, Library
 from app.gui.app import Gui
+from app.gui.theme import tint
 from tests.engine_child import run_child
 from tests.engine_stages import fake_pipeline, make_media
 from tests.gui.conftest import off_gui
@@ -44,9 +45,17 @@ def test_panel_decision_reaches_the_store_and_a_conflict_is_shown(qtbot: Any, tm
     assert gui.window.tabs.tabText(1) == "Review (2)"
     first, second = sorted(panel.reviews.values(), key=lambda r: r.id)
     assert panel.current_review() == first
-    assert panel.fields["expected"].text() == first.expected_sha256
-    assert panel.fields["found"].text() == hashlib.sha256(b"edited by a person\n").hexdigest()
+    details = panel.fields["details"].text()
+    assert first.expected_sha256 in details and hashlib.sha256(b"edited by a person\n").hexdigest() in details
     assert panel.fields["target"].text() == first.target
+
+    # The evidence a person reads: Sidecar's lines beside the person's edit, the changed rows marked.
+    qtbot.waitUntil(lambda: panel.evidence.currentWidget() is panel.evidence.diff, timeout=10000)
+    shown = panel.evidence.diff.toPlainText()
+    ours = Path(first.content_path).read_text().splitlines()
+    assert "What Sidecar wrote" in shown and "On disk now" in shown
+    assert "edited by a person" in shown and ours[2] in shown and "00:00:00,000 --> 00:00:01,000" in shown
+    assert tint("change").lower() in panel.evidence.diff.toHtml().lower(), "the changed row is not marked"
 
     panel.reason.setText("the edit is what I want")
     with qtbot.waitSignal(gui.facade.reviewDecided, timeout=10000):
@@ -74,3 +83,30 @@ def test_panel_decision_reaches_the_store_and_a_conflict_is_shown(qtbot: Any, tm
     kept = next(r for r in off_gui(lambda: library.reviews(include_decided=True)) if r.id == second.id)
     assert (kept.decision, kept.decision_actor) == ("skip", "cli"), "the conflicting decision overwrote the first one"
     qtbot.waitUntil(lambda: panel.list.count() == 0 and panel.empty.isVisibleTo(panel), timeout=10000)
+
+
+def test_image_evidence_shows_both_versions_as_thumbnails(qtbot: Any, tmp_path: Path) -> None:
+    import io
+
+    from PIL import Image
+
+    from app.engine.review_evidence import review_evidence
+    from app.gui.review_evidence_view import EvidenceView
+    from app.gui.thumbnails import thumbnail
+    from tests.test_review_evidence import _review
+
+    def png(colour: str, size: tuple[int, int]) -> bytes:
+        buffer = io.BytesIO()
+        Image.new("RGB", size, colour).save(buffer, format="PNG")
+        return buffer.getvalue()
+
+    evidence = review_evidence(_review(tmp_path, png("red", (1600, 800)), png("blue", (40, 40)), name="cover.png"))
+    images = {"ours": thumbnail(evidence.ours.data), "theirs": thumbnail(evidence.theirs.data)}
+    view = EvidenceView()
+    qtbot.addWidget(view)
+    view.show_evidence(evidence, images)
+    assert view.currentWidget() is view.images
+    ours, theirs = view.image_labels["ours"].pixmap(), view.image_labels["theirs"].pixmap()
+    assert (ours.width(), ours.height()) == (320, 160), "a large image is scaled to a thumbnail"
+    assert (theirs.width(), theirs.height()) == (40, 40)
+    assert ours.toImage().pixelColor(10, 10).red() > 200 and theirs.toImage().pixelColor(10, 10).blue() > 200

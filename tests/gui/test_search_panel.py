@@ -5,12 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
+from PIL import Image
 from PySide6.QtCore import Qt
 
 from app.gui.app import Gui
-from app.gui.search_panel import PathRole
+from app.gui.queue_view import QUEUE_THUMB
+from app.gui.search_panel import THUMB, PathRole
+from app.gui.thumbnails import ThumbnailLoader
 from tests.gui.conftest import library_factory
-from tests.rendered_images import render_text_image
+from tests.rendered_images import render_text_image, write_dng
 
 
 def test_search_shows_matching_images_with_thumbnails(qtbot: Any, tmp_path: Path, start_gui: Callable[..., Gui]) -> None:
@@ -22,6 +25,14 @@ def test_search_shows_matching_images_with_thumbnails(qtbot: Any, tmp_path: Path
     qtbot.waitUntil(lambda: bool(gui.window.jobs_model.jobs) and gui.window.jobs_model.jobs[0].status == "completed",
                     timeout=240000)
     assert gui.window.jobs_model.jobs[0].done == 2
+
+    # The queue shows each image's thumbnail, decoded off the GUI thread once its row is shown.
+    queue = gui.window.queue.model
+    qtbot.waitUntil(lambda: queue.item_at(0) is not None, timeout=10000)
+    decoration = Qt.ItemDataRole.DecorationRole
+    qtbot.waitUntil(lambda: queue.data(queue.index(0, 0), decoration) is not None, timeout=10000)
+    thumb = queue.data(queue.index(0, 0), decoration).pixmap(QUEUE_THUMB)
+    assert not thumb.isNull() and thumb.width() <= QUEUE_THUMB.width() and thumb.height() <= QUEUE_THUMB.height()
 
     panel = gui.window.search
     gui.window.tabs.setCurrentWidget(panel)
@@ -36,3 +47,31 @@ def test_search_shows_matching_images_with_thumbnails(qtbot: Any, tmp_path: Path
     assert "result(s)" in panel.status.text()
     placeholder = top.icon().pixmap(panel.grid.iconSize()).toImage()
     qtbot.waitUntil(lambda: top.icon().pixmap(panel.grid.iconSize()).toImage() != placeholder, timeout=10000)
+
+
+def test_thumbnails_of_phone_and_camera_photos_come_from_the_engines_image_loader(qtbot: Any, tmp_path: Path) -> None:
+    page = Image.open(render_text_image(tmp_path / "page.png", ["Harbour ferry"]))
+    page.save(tmp_path / "IMG_0001.heic")
+    write_dng(tmp_path / "DSC_0002.dng", page)
+    loader = ThumbnailLoader(THUMB)
+    for path in (tmp_path / "IMG_0001.heic", tmp_path / "DSC_0002.dng"):
+        with qtbot.waitSignal(loader.ready, timeout=10000) as done:
+            loader.load(str(path))
+        assert done.args[0] == str(path)
+        thumb = done.args[1]
+        assert not thumb.isNull() and thumb.width() == THUMB.width() and thumb.height() <= THUMB.height()
+
+
+def test_a_search_that_matches_nothing_says_so_instead_of_an_empty_grid(qtbot: Any, start_gui: Callable[..., Gui]) -> None:
+    gui = start_gui()
+    panel = gui.window.search
+    gui.window.tabs.setCurrentWidget(panel)
+    qtbot.keyClicks(panel.query, "coffee")
+    with qtbot.waitSignal(gui.facade.searchResults, timeout=120000) as answer:
+        qtbot.keyClick(panel.query, Qt.Key.Key_Return)
+    assert answer.args == ["coffee", []]
+    assert panel.empty.isVisible() and panel.empty.text() == "Nothing matches “coffee”."
+    assert not panel.results.isVisible() and panel.images.rowCount() == 0
+
+    panel.show_results("cat", [{"path": "/pics/cat.png", "kind": "image", "score": 0.1, "snippet": "", "start": None}])
+    assert panel.results.isVisible() and not panel.empty.isVisible()

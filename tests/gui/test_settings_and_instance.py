@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 from app.gui.app import Gui
 from app.engine.kinds import LEFT_OUT_BY_DEFAULT
-from app.gui.settings_dialog import LEFT_OUT_NOTICE, NEW_JOBS_NOTICE, SettingsDialog, _set_language
+from app.gui.settings_dialog import INSTALLED_COLUMN, LEFT_OUT_NOTICE, NEW_JOBS_NOTICE, SettingsDialog
 from app.paths import database_path
 from app.settings import load_settings
 from app.store import Store
@@ -25,13 +25,13 @@ def test_settings_persist_across_restarts(qtbot: Any, tmp_path: Path, data_dir: 
     dialog = gui.window.open_settings()
     assert isinstance(dialog, SettingsDialog)
     assert not dialog.notice.isVisibleTo(dialog)
-    _set_language(dialog.target_lang, "zh")
+    dialog.target_lang.set_code("zh")
     dialog.naming.setCurrentIndex(dialog.naming.findData("media-server"))
     assert dialog.naming_example.text() == "Movie.ja.srt  Movie.zh.srt  Movie.zh.ass"
     dialog.naming.setCurrentIndex(dialog.naming.findData("compat"))
     assert dialog.naming_example.text() == "Movie.JA.srt  Movie.CN.srt  Movie.CN_dual_eye.ass"
     assert dialog.naming_warning.isVisibleTo(dialog)
-    _set_language(dialog.target_lang, "de")
+    dialog.target_lang.set_code("de")
     assert dialog.naming_example.text() == "Movie.JA.srt  Movie.DE.srt  Movie.DE_dual_eye.ass"
     assert dialog.notice.isVisibleTo(dialog) and NEW_JOBS_NOTICE in dialog.notice.text()
     dialog.policy.setCurrentIndex(dialog.policy.findData("keep_both"))
@@ -44,7 +44,7 @@ def test_settings_persist_across_restarts(qtbot: Any, tmp_path: Path, data_dir: 
     (tmp_path / "Incoming").mkdir()
     dialog.add_watched_folder(str(tmp_path / "Incoming"))
     qtbot.waitUntil(lambda: dialog.models.rowCount() > 0, timeout=20000)
-    assert {dialog.models.item(r, 2).text() for r in range(dialog.models.rowCount())} <= {"yes", "no", "partly downloaded"}
+    assert {dialog.models.item(r, INSTALLED_COLUMN).text() for r in range(dialog.models.rowCount())} <= {"yes", "no", "partly downloaded"}
     with qtbot.waitSignal(gui.facade.settingsSaved, timeout=10000):
         dialog.save()
     with qtbot.waitSignal(gui.facade.closed, timeout=60000):

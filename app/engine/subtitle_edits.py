@@ -1,0 +1,83 @@
+"""Open a finished video's subtitles for editing and save the person's revision next to it.
+
+Saving is the person's own write, so it is guarded the way the engine guards its own:
+the new content is recorded as the person's revision *before* the file is replaced
+(a later run then sends its version to review, whatever the job's policy), each file
+is replaced atomically, and the replacement is fenced twice: no stage of the video
+may be running (an engine could be writing the same file), and the file must still
+hold what the editor opened (an edit made elsewhere in between is never lost).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from app.atomic_write import atomic_write, sha256_file
+from app.errors import SidecarError
+from app.media.cue_edits import EditCue, read_cues, render_edited
+from app.store import Store
+
+log = logging.getLogger(__name__)
+
+EDITABLE_ROLES = ("transcript", "translation", "bilingual")
+
+
+@dataclass(frozen=True)
+class SubtitleDocument:
+    item_id: int
+    video: Path
+    files: dict[str, Path]  # role → the file next to the video
+    hashes: dict[str, str | None]  # role → its content when opened (None: it is gone)
+    cues: tuple[EditCue, ...]
+
+    @property
+    def has_translation(self) -> bool:
+        return "translation" in self.files
+
+
+def open_subtitles(store: Store, video: Path) -> SubtitleDocument:
+    """The cues of ``video`` as the files next to it hold them now."""
+    found = store.edits.placed_files(str(video))
+    if found is None:
+        raise SidecarError(f"Sidecar has not written subtitles for {video.name}", code="no_subtitles")
+    item_id, placed = found
+    files = {role: Path(path) for role, path in placed.items() if role in EDITABLE_ROLES}
+    if "transcript" not in files or not files["transcript"].is_file():
+        raise SidecarError(f"the transcript of {video.name} is no longer next to it", code="no_subtitles")
+    hashes = {role: sha256_file(path) for role, path in files.items()}
+    translation = files.get("translation")
+    cues = read_cues(files["transcript"].read_bytes(),
+                     translation.read_bytes() if translation is not None and translation.is_file() else None)
+    return SubtitleDocument(item_id, video, files, hashes, tuple(cues))
+
+
+def _check_unchanged(target: Path, opened: str | None) -> None:
+    if sha256_file(target) != opened:
+        raise SidecarError(f"{target.name} changed on disk after it was opened here; open it again to see that change "
+                           "(nothing was saved over it)", code="changed_on_disk")
+
+
+def save_subtitles(store: Store, document: SubtitleDocument, cues: Sequence[EditCue]) -> SubtitleDocument:
+    """Write the edited cues to every file the video has; returns the document as now saved."""
+    if store.edits.media_busy(str(document.video)):
+        raise SidecarError(f"Sidecar is working on {document.video.name} right now; save again when it is done",
+                           code="item_busy", transient=True)
+    rendered = render_edited(cues, [role for role in EDITABLE_ROLES if role in document.files])
+    changed = {role: data for role, data in rendered.items()
+               if hashlib.sha256(data).hexdigest() != document.hashes.get(role)}
+    for role in changed:  # all checked first, so one file changed elsewhere saves none rather than some
+        _check_unchanged(document.files[role], document.hashes.get(role))
+    for role, data in changed.items():
+        target = document.files[role]
+        sha = hashlib.sha256(data).hexdigest()
+        opened = document.hashes.get(role)
+
+        store.edits.record(document.item_id, str(target), sha)
+        atomic_write(target, data, f"edit-{sha[:16]}",
+                     before_replace=lambda target=target, opened=opened: _check_unchanged(target, opened))
+        log.info("saved the person's edit of %s", target)
+    return open_subtitles(store, document.video)

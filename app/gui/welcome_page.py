@@ -1,0 +1,272 @@
+"""The first-run page: what Sidecar will write where, in which languages, and how it will translate.
+
+Shown instead of the empty job list until the person adds something or skips it; a
+library that has a job never shows it again (``Settings.welcome_dismissed``). The
+translation choice is said plainly because the bundled model only proves the path
+works: its translations are not worth keeping. Everything the page changes is an
+ordinary setting, saved through the facade and editable later in Settings.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from typing import Any, Sequence
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (QButtonGroup, QFormLayout, QFrame, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
+                               QProgressBar, QPushButton, QRadioButton, QVBoxLayout, QWidget)
+
+from app.gui.facade import EngineFacade
+from app.gui.language_choice import LanguageCombo
+from app.gui.settings_dialog import format_size
+from app.media.naming import example_names
+from app.pipelines.image import SIDECAR_SUFFIX
+from app.settings import Settings
+
+log = logging.getLogger(__name__)
+
+BUNDLED, DOWNLOAD, ENDPOINT = "bundled", "download", "endpoint"
+
+
+class WelcomePage(QWidget):
+    """Emits ``addFolderRequested`` for its drop-zone button and ``finished`` once the person is done with it."""
+
+    addFolderRequested = Signal()
+    finished = Signal()
+
+    def __init__(self, facade: EngineFacade, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.facade = facade
+        self.settings: Settings | None = None
+        self.recommended: dict[str, Any] | None = None
+        self.bundled_translator: dict[str, Any] | None = None
+
+        title = QLabel(self.tr("Welcome to Sidecar"), self)
+        font = title.font()
+        font.setPointSizeF(font.pointSizeF() * 1.6)
+        font.setBold(True)
+        title.setFont(font)
+        intro = QLabel(self.tr("Drop folders of videos and photos. Sidecar works through them in the background: it "
+                               "subtitles every video and makes every photo searchable. Your files are never changed "
+                               "or moved; results are written next to them."), self)
+        intro.setWordWrap(True)
+
+        self.source_lang = LanguageCombo(self, auto=True)
+        self.target_lang = LanguageCombo(self)
+        self.examples = QLabel(self)
+        self.examples.setWordWrap(True)
+        self.examples.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        languages = QGroupBox(self.tr("Languages and files"), self)
+        form = QFormLayout(languages)
+        form.addRow(self.tr("Spoken language:"), self.source_lang)
+        form.addRow(self.tr("Subtitles in:"), self.target_lang)
+        form.addRow(self.tr("Written next to your files:"), self.examples)
+
+        self.choice = QButtonGroup(self)
+        self.bundled = QRadioButton(self.tr("Bundled translator: fast and small, but its translations are poor. "
+                                            "For trying Sidecar out."), self)
+        self.download = QRadioButton(self)
+        self.endpoint = QRadioButton(self.tr("An OpenAI-compatible server (LM Studio, Ollama, llama.cpp server…)"), self)
+        for button, key in ((self.bundled, BUNDLED), (self.download, DOWNLOAD), (self.endpoint, ENDPOINT)):
+            button.setProperty("choice", key)
+            self.choice.addButton(button)
+        self.install = QPushButton(self.tr("Download"), self)
+        self.cancel_install = QPushButton(self.tr("Cancel"), self)
+        self.progress = QProgressBar(self)
+        self.download_state = QLabel(self)
+        self.endpoint_url = QLineEdit(self)
+        self.endpoint_url.setPlaceholderText("http://127.0.0.1:1234/v1")
+        self.endpoint_model = QLineEdit(self)
+        self.endpoint_model.setPlaceholderText(self.tr("model name (optional)"))
+        self.endpoint_note = QLabel(self.tr("The text of each subtitle is sent to this address to be translated; "
+                                            "audio, pictures and file names stay on this computer."), self)
+        self.endpoint_note.setWordWrap(True)
+        translation = QGroupBox(self.tr("Translation"), self)
+        tl = QVBoxLayout(translation)
+        tl.addWidget(self.bundled)
+        tl.addWidget(self.download)
+        row = QHBoxLayout()
+        row.setContentsMargins(24, 0, 0, 0)
+        for widget in (self.install, self.cancel_install, self.progress, self.download_state):
+            row.addWidget(widget)
+        row.addStretch(1)
+        tl.addLayout(row)
+        tl.addWidget(self.endpoint)
+        endpoint_form = QFormLayout()
+        endpoint_form.setContentsMargins(24, 0, 0, 0)
+        endpoint_form.addRow(self.tr("Address:"), self.endpoint_url)
+        endpoint_form.addRow(self.tr("Model:"), self.endpoint_model)
+        endpoint_form.addRow(self.endpoint_note)
+        tl.addLayout(endpoint_form)
+
+        self.drop_zone = QFrame(self)
+        self.drop_zone.setObjectName("dropZone")
+        self.drop_zone.setStyleSheet("#dropZone { border: 2px dashed palette(mid); border-radius: 10px; }")
+        self.drop_zone.setMinimumHeight(140)
+        dz = QVBoxLayout(self.drop_zone)
+        drop_label = QLabel(self.tr("Drop folders or files here"), self.drop_zone)
+        drop_font = drop_label.font()
+        drop_font.setPointSizeF(drop_font.pointSizeF() * 1.3)
+        drop_label.setFont(drop_font)
+        drop_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.add_folder = QPushButton(self.tr("Add folder…"), self.drop_zone)
+        dz.addStretch(1)
+        dz.addWidget(drop_label)
+        dz.addWidget(self.add_folder, 0, Qt.AlignmentFlag.AlignHCenter)
+        dz.addStretch(1)
+
+        self.skip = QPushButton(self.tr("Skip"), self)
+        self.skip.setToolTip(self.tr("Keep the current settings; they can be changed any time in Settings."))
+        bottom = QHBoxLayout()
+        bottom.addStretch(1)
+        bottom.addWidget(self.skip)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(24, 16, 24, 16)
+        layout.addWidget(title)
+        layout.addWidget(intro)
+        layout.addWidget(languages)
+        layout.addWidget(translation)
+        layout.addWidget(self.drop_zone, 1)
+        layout.addLayout(bottom)
+
+        self.source_lang.currentTextChanged.connect(lambda _: self._show_examples())
+        self.target_lang.currentTextChanged.connect(lambda _: self._show_examples())
+        self.choice.buttonToggled.connect(lambda *_: self._show_choice())
+        self.install.clicked.connect(self._install)
+        self.cancel_install.clicked.connect(self._cancel)
+        self.add_folder.clicked.connect(self.addFolderRequested)
+        self.skip.clicked.connect(self.dismiss)
+        facade.settingsLoaded.connect(self.show_settings)
+        facade.modelsListed.connect(self.show_models)
+        facade.modelProgress.connect(self._progress)
+        facade.modelInstallEnded.connect(self._install_ended)
+        self.bundled.setChecked(True)
+        self._show_choice()
+
+    # -- state ----------------------------------------------------------------------------
+
+    @Slot(object)
+    def show_settings(self, settings: Settings) -> None:
+        self.settings = settings
+        self.source_lang.set_code(settings.source_lang)
+        self.target_lang.set_code(settings.target_lang)
+        if settings.translation_endpoint:
+            self.endpoint_url.setText(settings.translation_endpoint)
+            self.endpoint_model.setText(settings.translation_endpoint_model)
+            self.endpoint.setChecked(True)
+        self._show_examples()
+        self.facade.list_models()
+
+    @Slot(list)
+    def show_models(self, rows: Sequence[dict[str, Any]]) -> None:
+        self.recommended = next((r for r in rows if r["role"] == "translation" and r.get("recommended")), None)
+        self.bundled_translator = next((r for r in rows if r["role"] == "translation" and r["source"] == "bundled"), None)
+        if self.recommended is None:
+            self.download.hide()
+            return
+        r = self.recommended
+        self.download.setText(self.tr("Download {name} ({size}, licence {licence}): usable translations on this "
+                                      "computer, no internet needed afterwards.")
+                              .format(name=r["name"], size=format_size(r["size"]), licence=r["licence"] or "?"))
+        if r["active"] and r["installed"]:
+            self.download.setChecked(True)
+        self._show_choice()
+
+    def _show_examples(self) -> None:
+        if self.settings is None:
+            return
+        target = self.target_lang.code() or self.settings.target_lang
+        source = self.source_lang.code()
+        videos = ", ".join(example_names(self.settings.naming, "Holiday", source or "en", target))
+        if source:
+            text = self.tr("for Holiday.mp4: {videos}").format(videos=videos)
+        else:  # detected per video: the example has to assume one
+            text = self.tr("for Holiday.mp4 spoken in English: {videos}").format(videos=videos)
+        if self.settings.image_sidecar_json:
+            text += "\n" + self.tr("for cat.jpg: {json} (what the photo shows and the text in it)").format(
+                json=f"cat.jpg{SIDECAR_SUFFIX}")
+        self.examples.setText(text)
+
+    def chosen(self) -> str:
+        button = self.choice.checkedButton()
+        return str(button.property("choice")) if button is not None else BUNDLED
+
+    def _show_choice(self) -> None:
+        downloading = self.recommended is not None and self.facade.installing(self.recommended["name"])
+        installed = bool(self.recommended and self.recommended["installed"])
+        wants_download = self.chosen() == DOWNLOAD
+        self.install.setVisible(wants_download and not installed and not downloading)
+        self.cancel_install.setVisible(downloading)
+        self.progress.setVisible(downloading)
+        self.download_state.setVisible(wants_download and (installed or bool(self.download_state.text())))
+        if installed:
+            self.download_state.setText(self.tr("Installed."))
+        for widget in (self.endpoint_url, self.endpoint_model, self.endpoint_note):
+            widget.setEnabled(self.chosen() == ENDPOINT)
+
+    # -- downloads ------------------------------------------------------------------------
+
+    def _install(self) -> None:
+        if self.recommended is None:
+            return
+        self.download_state.setText("")
+        self.facade.install_model(self.recommended["name"])
+        self.progress.setRange(0, 0)
+        self._show_choice()
+
+    def _cancel(self) -> None:
+        if self.recommended is not None:
+            self.facade.cancel_install(self.recommended["name"])
+
+    @Slot(str, int, int)
+    def _progress(self, name: str, done: int, total: int) -> None:
+        if self.recommended is None or name != self.recommended["name"]:
+            return
+        if total:
+            self.progress.setRange(0, 1000)
+            self.progress.setValue(int(1000 * done / total))
+            self.progress.setFormat(f"{format_size(done)} / {format_size(total)}")
+        self._show_choice()
+
+    @Slot(str, str)
+    def _install_ended(self, name: str, code: str) -> None:
+        if self.recommended is None or name != self.recommended["name"]:
+            return
+        if code == "download_cancelled":
+            self.download_state.setText(self.tr("Stopped. Download again to resume where it stopped."))
+        elif code:
+            self.download_state.setText(self.tr("The download failed ({code}); the status bar says why.").format(code=code))
+        else:
+            self.download_state.setText(self.tr("Installed."))
+            self.facade.use_model(name)
+        self._show_choice()
+
+    # -- leaving --------------------------------------------------------------------------
+
+    def apply(self) -> Settings | None:
+        """Save the page's choices (languages, translation) and never show it again; returns what was saved."""
+        if self.settings is None:
+            return None
+        endpoint = self.chosen() == ENDPOINT and bool(self.endpoint_url.text().strip())
+        updated = dataclasses.replace(
+            self.settings,
+            source_lang=self.source_lang.code(),
+            target_lang=self.target_lang.code() or self.settings.target_lang,
+            translation_endpoint=self.endpoint_url.text().strip() if endpoint else "",
+            translation_endpoint_model=self.endpoint_model.text().strip() if endpoint else "",
+            welcome_dismissed=True,
+        )
+        self.facade.save_settings(updated)
+        translator = self.bundled_translator
+        if self.chosen() == BUNDLED and translator is not None and not translator["active"]:
+            self.facade.use_model(translator["name"])
+        self.finished.emit()
+        return updated
+
+    def dismiss(self) -> None:
+        """Skip: keep every setting as it was, only remember that the page was seen."""
+        if self.settings is not None:
+            self.facade.save_settings(dataclasses.replace(self.settings, welcome_dismissed=True))
+        self.finished.emit()

@@ -1,0 +1,112 @@
+"""A person's edits to a finished video's subtitles: read the placed files, split, merge, shift, render again.
+
+The files next to the video are the truth here, not the stored stage results: the
+person may have edited them before (with Sidecar or another editor), and what they
+see in the editor must be what a player shows. The transcript SRT and the
+translation SRT share their cues (Sidecar writes the translation on the transcript's
+timings), so they are read as pairs; a pair whose timings drifted apart (edited
+elsewhere) is kept by index, the transcript's timing winning. Rendering goes through
+the same renderers the pipeline uses, so an edited file looks like a Sidecar file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Mapping, Sequence
+
+import pysubs2
+
+from app.media.cues import Cue
+from app.media.subtitles import render_bilingual_ass, render_transcript_srt, render_translation_srt
+
+MIN_CUE_MS = 200  # a split never leaves a cue shorter than a blink
+
+
+@dataclass(frozen=True)
+class EditCue:
+    start_ms: int
+    end_ms: int
+    original: str
+    translation: str | None = None  # None: the video has no translation
+
+
+def _srt_events(data: bytes) -> list[pysubs2.SSAEvent]:
+    subs = pysubs2.SSAFile.from_string(data.decode("utf-8-sig"), format_="srt")
+    return [e for e in subs.events if not e.is_comment]
+
+
+def _plain(event: pysubs2.SSAEvent) -> str:
+    return event.plaintext.replace("\uff5b", "{").replace("\uff5d", "}").replace("\uff3c", "\\")
+
+
+def read_cues(transcript: bytes, translation: bytes | None = None) -> list[EditCue]:
+    """The cues of a transcript SRT, each with its line of the translation SRT when there is one."""
+    originals = _srt_events(transcript)
+    translated = _srt_events(translation) if translation is not None else None
+    cues = []
+    for i, event in enumerate(originals):
+        text = None
+        if translated is not None:
+            text = _plain(translated[i]) if i < len(translated) else ""
+        cues.append(EditCue(int(event.start), int(event.end), _plain(event), text))
+    return cues
+
+
+def split_cue(cues: Sequence[EditCue], index: int, at_ms: int | None = None) -> list[EditCue]:
+    """Two cues from one, at ``at_ms`` (default: the middle); the text is split at the word nearest the same share."""
+    cue = cues[index]
+    at = (cue.start_ms + cue.end_ms) // 2 if at_ms is None else at_ms
+    if not cue.start_ms + MIN_CUE_MS <= at <= cue.end_ms - MIN_CUE_MS:
+        raise ValueError("the cue is too short to split there")
+    share = (at - cue.start_ms) / (cue.end_ms - cue.start_ms)
+
+    def halves(text: str | None) -> tuple[str | None, str | None]:
+        if text is None:
+            return None, None
+        words = text.split()
+        cut = max(1, min(len(words) - 1, round(len(words) * share))) if len(words) > 1 else len(words)
+        return " ".join(words[:cut]), " ".join(words[cut:])
+
+    first_original, second_original = halves(cue.original)
+    first_translation, second_translation = halves(cue.translation)
+    first = EditCue(cue.start_ms, at, first_original or "", first_translation)
+    second = EditCue(at, cue.end_ms, second_original or "", second_translation)
+    return [*cues[:index], first, second, *cues[index + 1:]]
+
+
+def merge_cues(cues: Sequence[EditCue], index: int) -> list[EditCue]:
+    """Cue ``index`` and the next one become one cue spanning both."""
+    if not 0 <= index < len(cues) - 1:
+        raise ValueError("there is no next cue to merge with")
+    a, b = cues[index], cues[index + 1]
+
+    def joined(x: str | None, y: str | None) -> str | None:
+        if x is None and y is None:
+            return None
+        return " ".join(part for part in (x or "", y or "") if part)
+
+    merged = EditCue(a.start_ms, max(a.end_ms, b.end_ms), joined(a.original, b.original) or "",
+                     joined(a.translation, b.translation))
+    return [*cues[:index], merged, *cues[index + 2:]]
+
+
+def shift_cues(cues: Sequence[EditCue], delta_ms: int, indexes: Sequence[int] | None = None) -> list[EditCue]:
+    """Move the chosen cues (default: all) by ``delta_ms``; nothing moves before 0."""
+    chosen = set(range(len(cues)) if indexes is None else indexes)
+    out = []
+    for i, cue in enumerate(cues):
+        if i in chosen:
+            move = max(delta_ms, -cue.start_ms)
+            cue = replace(cue, start_ms=cue.start_ms + move, end_ms=cue.end_ms + move)
+        out.append(cue)
+    return out
+
+
+def render_edited(cues: Sequence[EditCue], roles: Sequence[str]) -> Mapping[str, bytes]:
+    """The files for ``roles`` (transcript / translation / bilingual), rendered as the pipeline renders them."""
+    timed = [Cue(c.start_ms, c.end_ms, c.original) for c in cues]
+    texts = [c.translation or "" for c in cues]
+    renderers = {"transcript": lambda: render_transcript_srt(timed),
+                 "translation": lambda: render_translation_srt(timed, texts),
+                 "bilingual": lambda: render_bilingual_ass(timed, texts)}
+    return {role: renderers[role]() for role in roles if role in renderers}

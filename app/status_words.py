@@ -1,0 +1,159 @@
+"""The words a person reads for a job and an item: one place for the GUI and ``sidecar status``.
+
+The stored state names (``completed``, ``failed``…) stay as they are: scripts, the
+JSON output and tests key on them. What a person reads is computed here from them and
+from the job's item counts, so "completed" with every item failed reads "finished —
+all 3 failed", and a note ("indexed (no visual model installed)", a skip) never sits
+where errors are shown. Codes get their sentence and advice from
+:data:`app.errors.EXPLANATIONS`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from app.errors import explain
+from app.store.records import ITEM_FACTS, ItemView, JobSummary
+from app.store.states import ItemState, JobStatus
+
+#: Where the stored word is not what a person says; the others (paused, running…) read as they are.
+_JOB_WORDS = {
+    JobStatus.CREATING: "adding files",
+    JobStatus.REVIEW: "needs review",
+    JobStatus.COMPLETED: "finished",
+}
+#: Cue numbers listed in a table cell; the tooltip and ``status`` list them all.
+_SHOWN_CUES = 8
+
+
+def job_label(job: JobSummary) -> str:
+    """``finished``, ``finished — 3 failed``, ``needs review — 2 to decide, 1 failed``…
+
+    Items that completed with a problem result count too ("2 not translated"): their
+    transcript was written, but not what the job asked for.
+    """
+    word = _JOB_WORDS.get(job.status, str(job.status))
+    counts = []
+    if job.status == JobStatus.REVIEW and job.review:
+        counts.append(f"{job.review} to decide")
+    if job.failed:
+        counts.append(f"all {job.failed} failed" if job.failed == job.total and job.total > 1 else f"{job.failed} failed")
+    for code, n in sorted(job.results.items()):
+        explanation = explain(code)
+        if explanation is not None and explanation.counted:
+            counts.append(f"{n} {explanation.counted}")
+    return f"{word} — {', '.join(counts)}" if counts else word
+
+
+@dataclass(frozen=True)
+class Problem:
+    """An item's error: its code, its own message, and the table's sentence and advice."""
+
+    code: str
+    message: str
+    sentence: str
+    advice: str
+
+    def cell(self) -> str:
+        """One line for a table cell: the code and what happened to this item."""
+        return f"{self.code}: {self.message or self.sentence}" if self.code else self.message
+
+    def details(self) -> str:
+        """Every line a person needs: the sentence, this item's message, and what to do."""
+        if not self.sentence:
+            lines = [self.cell()]  # a code the table does not know: its own message is all there is
+        else:
+            lines = [f"{self.code}: {self.sentence}" if self.code else self.sentence]
+            lines += [self.message] if self.message and self.message != self.sentence else []
+        if self.advice:
+            lines.append(f"What to do: {self.advice}")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message, "sentence": self.sentence, "advice": self.advice}
+
+
+@dataclass(frozen=True)
+class ItemWords:
+    """What the queue and ``status`` show for one item: a problem (Error column) and a note apart."""
+
+    problem: Problem | None
+    note: str
+    note_details: str
+
+
+def problem(code: str | None, message: str | None) -> Problem:
+    """``code`` and this occurrence's ``message`` with the table's sentence and advice."""
+    explanation = explain(code)
+    return Problem(code or "", message or "", explanation.sentence if explanation else "",
+                   explanation.advice if explanation else "")
+
+
+def _untranslated(detail: Mapping[str, Any], limit: int | None) -> str:
+    """``3 of 40 lines kept their original text: 4, 17, 30`` from a translation's item detail."""
+    cues = list(detail.get("untranslated_cues") or [])
+    if not cues:
+        return ""
+    shown = cues if limit is None else cues[:limit]
+    more = "…" if len(shown) < len(cues) else ""
+    return (f"{len(cues)} of {detail.get('cues', '?')} lines kept their original text: "
+            f"{', '.join(str(c) for c in shown)}{more}")
+
+
+def item_words(item: ItemView) -> ItemWords:
+    """Split what an item reports into a problem and a note.
+
+    A skip, and codes the table marks as notes, are notes; a failed or waiting item's
+    code is a problem; an item result is a problem only when its code says so
+    (``translation_failed``), otherwise it is a note (``no_speech``, ``indexed …``).
+    """
+    found: Problem | None = None
+    notes: list[str] = []
+    details: list[str] = []
+    if item.error_code or item.error:
+        explanation = explain(item.error_code)
+        if item.status == ItemState.SKIPPED or (explanation is not None and explanation.note):
+            notes.append(item.error or (explanation.sentence if explanation else ""))
+        else:
+            found = problem(item.error_code, item.error)
+    if item.result:
+        explanation = explain(item.result)
+        short, full = _untranslated(item.detail, _SHOWN_CUES), _untranslated(item.detail, None)
+        if explanation is not None and not explanation.note:
+            found = found or problem(item.result, full)
+        else:
+            notes.append(short or (explanation.sentence if explanation else item.result))
+            if explanation is not None:
+                details += [explanation.sentence, full] if full else [explanation.sentence]
+                details += [f"What to do: {explanation.advice}"] if explanation.advice else []
+    note = "; ".join(n for n in notes if n)
+    return ItemWords(found, note, "\n".join(d for d in details if d) or note)
+
+
+def item_json(item: ItemView) -> dict[str, Any]:
+    """An item as ``status --json`` prints it: the stored fields, the detail, and the words above."""
+    words = item_words(item)
+    return {"id": item.id, "path": item.path, "kind": item.kind, "status": item.status, "stage": item.stage,
+            "error_code": item.error_code, "error": item.error, "result": item.result, "detail": item.detail,
+            "problem": words.problem.to_dict() if words.problem else None, "note": words.note, "notes": list(item.notes),
+            **{key: item.facts.get(key) for key in ITEM_FACTS}}
+
+
+def item_line(item: ItemView) -> str:
+    """An item as ``status`` prints it: one line, then the problem's advice or the note indented."""
+    words = item_words(item)
+    line = f"  item {item.id:>5} {item.status:>9} {item.stage or '-':>14}  {item.path}"
+    if words.problem is not None:
+        line += f"  [{words.problem.code}] {words.problem.message or words.problem.sentence}"
+        if words.problem.message and words.problem.sentence:
+            line += f"\n      {words.problem.sentence}"
+        if words.problem.advice:
+            line += f"\n      What to do: {words.problem.advice}"
+    if words.note:
+        note = words.note_details if item.detail else words.note
+        line += "\n      note: " + note.replace("\n", "\n      ")
+    return line
+
+
+__all__ = ["ItemWords", "Problem", "item_json", "item_line", "item_words", "job_label", "problem"]

@@ -1,0 +1,147 @@
+"""A file never names a language it does not hold (issue 15.8), through the real pipeline.
+
+One job, target Chinese, over a German and a ten-sentence English video: real Whisper,
+real e5, the real step protocol, and a scripted translation server (tests/model_server.py)
+reached over HTTP as any server in the settings is. It gives every German line back
+untranslated, as the bundled placeholder model does with Chinese, and two English
+sentences of ten. The German video then gets its transcript only and the item says
+what to do; the English one gets its Chinese files with the two lines listed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from app.cli import main as cli
+from app.pipelines import default_pipelines
+from app.pipelines.video import TRANSLATION_FAILED, TRANSLATION_FALLBACK
+from app.settings import Settings
+from app.status_words import job_label
+from tests.media import MediaFactory
+from tests.model_server import ModelServer
+from tests.video_jobs import FolderRun, assert_loads_everywhere, folder_of, library, run_and_read, run_folder
+
+#: English sentences the weak server leaves untranslated (sentences one and two of ten).
+ECHOED = ("submarine", "chocolate")
+CHINESE = "中文："
+
+
+def weak(language: str, text: str) -> str | None:
+    """Nothing German is translated; English is, except the two sentences above."""
+    if language == "German" or any(word in text.lower() for word in ECHOED):
+        return None
+    return CHINESE + text
+
+
+def good(language: str, text: str) -> str:
+    return CHINESE + text
+
+
+def _pipelines(data_dir: Path, server: ModelServer, model: str) -> dict[str, Any]:
+    settings = Settings(target_lang="zh", translation_endpoint=server.url("/v1"), translation_endpoint_model=model)
+    return default_pipelines(data_dir, settings)
+
+
+@pytest.fixture(scope="module")
+def weak_server() -> Iterator[ModelServer]:
+    server = ModelServer(answer=weak).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def translated(media: MediaFactory, tmp_path_factory: pytest.TempPathFactory, weak_server: ModelServer) -> FolderRun:
+    root = tmp_path_factory.mktemp("untranslated")
+    folder = folder_of(root / "library", {"english_long.mp4": media.english_long(".mp4"),
+                                         "german.mkv": media.german(".mkv")})
+    data_dir = root / "data"
+    lib = library(data_dir, _pipelines(data_dir, weak_server, "weak"))
+    try:
+        return run_and_read(lib, folder, "zh")
+    finally:
+        lib.close()
+
+
+def _status(capsys: pytest.CaptureFixture[str], data_dir: Path, *args: str) -> str:
+    assert cli(["status", "--items", "--data-dir", str(data_dir), *args]) == 0
+    return capsys.readouterr().out
+
+
+def test_a_mostly_untranslated_video_gets_its_transcript_and_no_file_named_chinese(
+    translated: FolderRun, weak_server: ModelServer
+) -> None:
+    german = translated.items["german.mkv"]
+    assert translated.transcripts["german.mkv"]["language"] == "de"
+    cues = translated.transcripts["german.mkv"]["cues"]
+    assert cues, "the German speech was transcribed"
+    assert any(language == "German" for language, _ in weak_server.chats), "the translation was attempted"
+    translation = translated.translations["german.mkv"]
+    assert sorted(translation["fallback"]) == list(range(len(cues)))  # every line came back untranslated
+    assert (german.status, german.result) == ("completed", TRANSLATION_FAILED)
+    assert translated.job.status == "completed" and job_label(translated.job) == "finished — 1 not translated"
+    assert german.detail == {"untranslated_cues": list(range(1, len(cues) + 1)), "cues": len(cues)}
+    written = sorted(p.name for p in translated.folder.iterdir() if p.suffix in (".srt", ".ass"))
+    assert written == ["english_long.en.srt", "english_long.zh.ass", "english_long.zh.srt", "german.de.srt"]
+    transcript = assert_loads_everywhere(translated.folder / "german.de.srt")
+    assert len(transcript) == len(cues)
+
+
+def test_a_few_untranslated_lines_are_written_in_place_and_listed_for_review(translated: FolderRun) -> None:
+    english = translated.items["english_long.mp4"]
+    cues = translated.transcripts["english_long.mp4"]["cues"]
+    expected = [i for i, cue in enumerate(cues) if any(word in cue["text"].lower() for word in ECHOED)]
+    assert expected and len(expected) * 2 < len(cues), f"the clip's cues: {[c['text'] for c in cues]}"
+    assert sorted(translated.translations["english_long.mp4"]["fallback"]) == expected
+    assert (english.status, english.result) == ("completed", TRANSLATION_FALLBACK)
+    assert english.detail == {"untranslated_cues": [i + 1 for i in expected], "cues": len(cues)}
+    transcript = assert_loads_everywhere(translated.folder / "english_long.en.srt")
+    chinese = assert_loads_everywhere(translated.folder / "english_long.zh.srt")
+    assert len(assert_loads_everywhere(translated.folder / "english_long.zh.ass")) == len(transcript)
+    for i, (original, line) in enumerate(zip(transcript, chinese)):
+        if i in expected:
+            assert line.plaintext == original.plaintext
+        else:
+            assert line.plaintext.startswith(CHINESE) and original.plaintext.split()[0] in line.plaintext
+
+
+def test_status_lists_the_untranslated_lines_and_says_what_to_do(translated: FolderRun,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    payload = json.loads(_status(capsys, translated.data_dir, "--json"))
+    (job,) = payload["jobs"]
+    assert (job["status"], job["label"]) == ("completed", "finished — 1 not translated")
+    items = {Path(i["path"]).name: i for i in job["items"]}
+    german, english = items["german.mkv"], items["english_long.mp4"]
+    assert german["problem"]["code"] == TRANSLATION_FAILED and german["note"] == ""
+    assert "Settings → Models" in german["problem"]["advice"] and "OpenAI-compatible" in german["problem"]["advice"]
+    numbers = translated.items["english_long.mp4"].detail["untranslated_cues"]
+    assert english["problem"] is None and english["detail"]["untranslated_cues"] == numbers
+    assert english["note"].endswith(": " + ", ".join(str(n) for n in numbers))
+    text = _status(capsys, translated.data_dir)
+    assert f"[{TRANSLATION_FAILED}]" in text and "What to do: Install a translation model" in text
+    assert "kept their original text: " + ", ".join(str(n) for n in numbers) in text
+
+
+def test_adding_it_again_with_a_working_model_only_translates_the_video_without_chinese(
+    translated: FolderRun, tmp_path: Path
+) -> None:
+    """The skip rule counts english_long.zh.srt, not german.de.srt; German is translated from its stored transcript."""
+    server = ModelServer(answer=good).start()
+    lib = library(translated.data_dir, _pipelines(translated.data_dir, server, "good"))
+    try:
+        job = run_folder(lib, translated.folder, "zh")
+        items = {Path(i.path).name: i for i in lib.items(job.id)}
+        loads = lib.model_loads()
+    finally:
+        lib.close()
+        server.stop()
+    assert (items["english_long.mp4"].status, items["english_long.mp4"].error_code) == ("skipped", "already_subtitled")
+    assert (items["german.mkv"].status, items["german.mkv"].result) == ("completed", None)
+    assert [n for key, n in loads.items() if key.startswith("app.ml.whisper_runtime:")] == [1], "transcript reused"
+    assert {language for language, _ in server.chats} == {"German"}
+    chinese = assert_loads_everywhere(translated.folder / "german.zh.srt")
+    assert all(line.plaintext.startswith(CHINESE) for line in chinese)
+    assert len(assert_loads_everywhere(translated.folder / "german.zh.ass")) == len(chinese)

@@ -1,0 +1,113 @@
+"""The subtitle editor: opened from the queue and from a dialogue hit, follows playback, saves the person's revision."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtMultimedia import QMediaPlayer
+
+from app.gui.app import Gui
+from app.gui.transcript_editor import ORIGINAL
+from tests.gui.conftest import off_gui
+from tests.media import mux
+
+
+def _finished_video(qtbot: Any, tmp_path: Path, gui: Gui) -> Path:
+    folder = tmp_path / "Films"
+    folder.mkdir()
+    video = mux(None, folder / "Holiday.mp4", seconds=3.0)  # real, playable; the fake stages write one cue 0–1 s
+    gui.window.add_paths([folder])
+    qtbot.waitUntil(lambda: gui.window.jobs_model.rowCount() == 1
+                    and gui.window.jobs_model.jobs[0].status == "completed", timeout=30000)
+    return video
+
+
+def test_the_editor_opens_from_the_queue_follows_playback_and_saves_the_persons_edit(
+        qtbot: Any, tmp_path: Path, start_gui: Callable[..., Gui]) -> None:
+    gui = start_gui()
+    video = _finished_video(qtbot, tmp_path, gui)
+    queue = gui.window.queue
+    qtbot.waitUntil(lambda: queue.model.item_at(0) is not None and queue.model.item_at(0).status == "completed",
+                    timeout=10000)
+    queue.table.selectRow(0)
+    assert queue.subtitles_button.isEnabled()
+    qtbot.mouseClick(queue.subtitles_button, Qt.MouseButton.LeftButton)
+    editor = gui.window.editors[video]
+    qtbot.waitUntil(lambda: editor.document is not None, timeout=10000)
+    srt = video.with_name("Holiday.test.srt")
+    assert editor.table.rowCount() == 1 and editor.table.item(0, ORIGINAL).text() == editor.cues[0].original
+    assert editor.cues[0].original in srt.read_text() and editor.table.isColumnHidden(3)  # no translation here
+
+    # Playback: once the video is loaded, a position inside the cue shows it over the picture and selects its row.
+    qtbot.waitUntil(lambda: editor.player.mediaStatus() in (QMediaPlayer.MediaStatus.LoadedMedia,
+                                                            QMediaPlayer.MediaStatus.BufferedMedia), timeout=20000)
+    assert editor.player.duration() > 2500
+    editor.player.setPosition(1800)
+    qtbot.waitUntil(lambda: editor.view.text == "", timeout=5000)
+    editor.table.clearSelection()
+    with qtbot.waitSignal(editor.player.positionChanged, timeout=5000):
+        editor.seek_to_cue(0)
+    qtbot.waitUntil(lambda: editor.view.text == editor.cues[0].original and editor.selected_rows() == [0], timeout=5000)
+
+    # Split at the playhead, merge back, then fix the words and save.
+    editor.player.setPosition(500)
+    qtbot.waitUntil(lambda: editor.player.position() == 500, timeout=5000)
+    editor.split_at_playhead()
+    assert [(c.start_ms, c.end_ms) for c in editor.cues] == [(0, 500), (500, 1000)] and editor.dirty
+    editor.table.selectRow(0)
+    editor.merge_with_next()
+    assert [(c.start_ms, c.end_ms) for c in editor.cues] == [(0, 1000)]
+    editor.table.item(0, ORIGINAL).setText("Welcome back to the show")
+    assert editor.cues[0].original == "Welcome back to the show" and editor.view.text == "Welcome back to the show"
+    with qtbot.waitSignal(gui.facade.subtitlesSaved, timeout=10000):
+        qtbot.mouseClick(editor.save_button, Qt.MouseButton.LeftButton)
+    assert "Welcome back to the show" in srt.read_text() and not editor.dirty
+    assert "Saved" in editor.banner.text()
+    library = gui.facade._library
+    assert library is not None
+    assert off_gui(lambda: library.store.edits.is_person_revision(str(srt), editor.document.hashes["transcript"]))
+
+    # A dialogue hit opens the same editor at its time.
+    gui.window.search.openCue.emit(str(video), 0.4)
+    assert gui.window.editors[video] is editor
+    qtbot.waitUntil(lambda: editor.player.position() == 400, timeout=5000)
+    editor.close()
+
+
+def test_a_file_changed_elsewhere_is_not_saved_over(qtbot: Any, tmp_path: Path, start_gui: Callable[..., Gui]) -> None:
+    gui = start_gui()
+    video = _finished_video(qtbot, tmp_path, gui)
+    editor = gui.window.open_editor(video)
+    qtbot.waitUntil(lambda: editor.document is not None, timeout=10000)
+    srt = video.with_name("Holiday.test.srt")
+    srt.write_text("1\n00:00:00,000 --> 00:00:01,000\nfixed in another editor\n")
+    editor.table.item(0, ORIGINAL).setText("my version")
+    with qtbot.waitSignal(gui.facade.subtitlesFailed, timeout=10000) as failed:
+        editor.save()
+    assert failed.args[1] == "changed_on_disk" and "changed on disk" in editor.banner.text()
+    assert "another editor" in srt.read_text() and editor.dirty
+    editor.dirty = False
+    editor.close()
+
+
+def test_retranslate_adds_a_redo_job_for_the_video_with_the_chosen_model(
+        qtbot: Any, tmp_path: Path, data_dir: Path, start_gui: Callable[..., Gui]) -> None:
+    from app.ml.llm_runtime import smollm2_path
+    from app.ml.local_models import models_register
+
+    models_register(data_dir, smollm2_path(), "translation", "smollm2-local")
+    gui = start_gui()
+    video = _finished_video(qtbot, tmp_path, gui)
+    editor = gui.window.open_editor(video)
+    qtbot.waitUntil(lambda: len(editor.retranslate_menu.actions()) >= 2, timeout=20000)
+    models = [action.data() for action in editor.retranslate_menu.actions()]
+    assert {"gemma3-270m", "smollm2-local"} <= set(models)
+    with qtbot.waitSignal(gui.facade.jobAdded, timeout=20000) as added:
+        editor.retranslate("smollm2-local")
+    job = added.args[0]
+    assert job.folder == str(video) and job.options["redo"] is True and job.total == 1, "the video was skipped"
+    assert job.options["models"]["translation"]["name"] == "smollm2-local"
+    assert "Re-translating with smollm2-local" in editor.banner.text()
+    editor.close()

@@ -1,0 +1,91 @@
+"""Every code a person can meet has a sentence and advice; job labels count what failed (issue 15.5)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from app.errors import EXPLANATIONS, explain
+from app.pipelines.subtitled import ALREADY_SUBTITLED, EMBEDDED_SUBTITLES
+from app.pipelines.video import NO_SPEECH, TRANSLATION_FAILED, TRANSLATION_FALLBACK
+from app.status_words import item_words, job_label
+from app.store.records import ItemView, JobSummary
+from app.store.states import ItemState, JobStatus
+
+APP = Path(__file__).resolve().parent.parent / "app"
+#: Every way the app's source names a stable code: error classes, raises, recorded problems and stage errors.
+_CODE = re.compile(r"""(?:\b(?:error_)?code(?:\s*,\s*\w+)*\s*=\s*|["']code["']\s*:\s*)["']([a-z][a-z0-9_]+)["']""")
+
+
+def _codes_in_source() -> set[str]:
+    return {code for path in APP.rglob("*.py") for code in _CODE.findall(path.read_text(encoding="utf-8"))}
+
+
+def test_every_code_the_app_can_report_has_a_sentence_and_the_problems_say_what_to_do() -> None:
+    codes = _codes_in_source() | {ALREADY_SUBTITLED, EMBEDDED_SUBTITLES, NO_SPEECH, TRANSLATION_FALLBACK,
+                                  TRANSLATION_FAILED}
+    assert {"corrupt_media", "disk_full", "endpoint_error", "not_enough_disk"} <= codes  # the scan finds codes
+    assert sorted(codes - set(EXPLANATIONS)) == []
+    for code in codes:
+        explanation = explain(code)
+        assert explanation is not None and explanation.sentence.endswith("."), code
+        assert explanation.note or explanation.advice, f"{code} is a problem without advice"
+
+
+def test_translation_failed_tells_how_to_get_a_translation() -> None:
+    advice = EXPLANATIONS[TRANSLATION_FAILED].advice
+    assert "Settings → Models" in advice and "OpenAI-compatible" in advice and not EXPLANATIONS[TRANSLATION_FAILED].note
+
+
+def _job(status: JobStatus, total: int, done: int = 0, failed: int = 0, review: int = 0,
+         results: dict[str, int] | None = None) -> JobSummary:
+    return JobSummary(id=1, folder="/m", status=status, paused=False, total=total, done=done, failed=failed,
+                      skipped=0, review=review, running=0, error_code=None, error=None, created_at=0.0,
+                      results=results or {})
+
+
+@pytest.mark.parametrize("job, label", [
+    (_job(JobStatus.COMPLETED, 5, done=5), "finished"),
+    (_job(JobStatus.COMPLETED, 5, done=2, failed=3), "finished — 3 failed"),
+    (_job(JobStatus.COMPLETED, 3, failed=3), "finished — all 3 failed"),
+    (_job(JobStatus.REVIEW, 4, done=1, failed=1, review=2), "needs review — 2 to decide, 1 failed"),
+    (_job(JobStatus.RUNNING, 4, done=1, failed=1), "running — 1 failed"),
+    (_job(JobStatus.PAUSED, 4), "paused"),
+    (_job(JobStatus.CREATING, 0), "adding files"),
+    (_job(JobStatus.COMPLETED, 6, done=5, failed=1,
+          results={TRANSLATION_FAILED: 2, TRANSLATION_FALLBACK: 1, NO_SPEECH: 1, "indexed": 1}),
+     "finished — 1 failed, 2 not translated"),
+])
+def test_the_job_label_counts_what_failed_and_the_stored_status_stays(job: JobSummary, label: str) -> None:
+    assert job_label(job) == label
+
+
+def _item(status: ItemState, result: str | None = None, code: str | None = None, error: str | None = None,
+          detail: dict | None = None) -> ItemView:
+    return ItemView(id=1, job_id=1, path="/m/a.mp4", kind="video", status=status, stage=None, progress=1.0,
+                    error_code=code, error=error, result=result, attempts=1, detail=detail or {})
+
+
+def test_a_long_list_of_untranslated_lines_is_cut_in_the_cell_and_whole_in_the_details() -> None:
+    words = item_words(_item(ItemState.COMPLETED, TRANSLATION_FALLBACK,
+                             detail={"untranslated_cues": list(range(1, 21)), "cues": 60}))
+    assert words.problem is None
+    assert words.note == "20 of 60 lines kept their original text: 1, 2, 3, 4, 5, 6, 7, 8…"
+    assert "20 of 60 lines kept their original text: " + ", ".join(map(str, range(1, 21))) in words.note_details
+    assert words.note_details.startswith(EXPLANATIONS[TRANSLATION_FALLBACK].sentence)
+
+
+def test_a_failed_translation_is_a_problem_carrying_its_count() -> None:
+    words = item_words(_item(ItemState.COMPLETED, TRANSLATION_FAILED,
+                             detail={"untranslated_cues": [1, 2, 3], "cues": 4}))
+    assert words.note == "" and words.problem is not None
+    assert words.problem.cell() == "translation_failed: 3 of 4 lines kept their original text: 1, 2, 3"
+    assert words.problem.details().splitlines()[-1] == f"What to do: {EXPLANATIONS[TRANSLATION_FAILED].advice}"
+
+
+def test_an_unknown_code_still_shows_its_message() -> None:
+    words = item_words(_item(ItemState.FAILED, code="brand_new_code", error="something broke"))
+    assert words.problem is not None and words.problem.cell() == "brand_new_code: something broke"
+    assert words.problem.details() == "brand_new_code: something broke"

@@ -1,0 +1,133 @@
+"""A person's edit saved from the editor: atomic, fenced, and never overwritten by a later run (it goes to review)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.engine.config import EngineConfig
+from app.engine.library import JobOptions, Library
+from app.engine.stage import Pipeline
+from app.engine.subtitle_edits import SubtitleDocument
+from app.errors import SidecarError
+from app.media.cue_edits import EditCue, merge_cues, read_cues, render_edited, shift_cues, split_cue
+from app.media.cues import Cue
+from app.media.subtitles import render_transcript_srt, render_translation_srt
+from tests.engine_stages import fake_pipeline, make_media
+
+CONFIG = EngineConfig(workers=1, backoff_base=0.05, backoff_cap=0.2, poll_interval=0.05)
+
+
+def _processed(data_dir: Path, media: Path, pipeline: Pipeline | None = None) -> Library:
+    make_media(media, 2)
+    lib = Library(data_dir, {"video": pipeline or fake_pipeline()[0]}, CONFIG)
+    lib.add(media, JobOptions())
+    lib.start()
+    lib.run_until_idle()
+    return lib
+
+
+def test_cues_survive_a_render_and_read_round_trip_and_edits_keep_text_with_time() -> None:
+    cues = [Cue(0, 2000, "Hello there world"), Cue(2500, 4000, "Braces {stay} text")]
+    read = read_cues(render_transcript_srt(cues), render_translation_srt(cues, ["Hallo da Welt", "Zweite Zeile"]))
+    assert read == [EditCue(0, 2000, "Hello there world", "Hallo da Welt"),
+                    EditCue(2500, 4000, "Braces {stay} text", "Zweite Zeile")]
+    assert render_edited(read, ["transcript"])["transcript"] == render_transcript_srt(cues)
+    split = split_cue(read, 0, at_ms=1400)
+    assert [(c.start_ms, c.end_ms, c.original, c.translation) for c in split[:2]] == [
+        (0, 1400, "Hello there", "Hallo da"), (1400, 2000, "world", "Welt")]
+    with pytest.raises(ValueError):
+        split_cue(read, 0, at_ms=100)
+    merged = merge_cues(split, 0)
+    assert merged[0] == EditCue(0, 2000, "Hello there world", "Hallo da Welt") and merged[1:] == read[1:]
+    shifted = shift_cues(read, -700, indexes=[1])
+    assert [(c.start_ms, c.end_ms) for c in shifted] == [(0, 2000), (1800, 3300)]
+    assert [(c.start_ms, c.end_ms) for c in shift_cues(read, -500)] == [(0, 2000), (2000, 3500)]  # never before 0
+
+
+def test_a_saved_edit_is_the_persons_revision_and_a_later_run_sends_its_version_to_review(
+        tmp_path: Path, data_dir: Path) -> None:
+    media = tmp_path / "Films"
+    lib = _processed(data_dir, media)
+    try:
+        video = media / "clip000.mp4"
+        document = lib.open_subtitles(video)
+        target = document.files["transcript"]
+        assert target == media / "clip000.test.srt" and not document.has_translation
+        assert len(document.cues) == 1 and document.cues[0].original.startswith("clip000.mp4")
+
+        edited = [EditCue(document.cues[0].start_ms, document.cues[0].end_ms, "Fixed by a person")]
+        saved = lib.save_subtitles(document, edited)
+        assert "Fixed by a person" in target.read_text() and saved.cues[0].original == "Fixed by a person"
+        assert lib.store.edits.is_person_revision(str(target), saved.hashes["transcript"])
+        assert not [p for p in media.iterdir() if p.name.startswith(".")], "a temp file was left next to the video"
+
+        # An edit made elsewhere after the editor opened the file is never saved over.
+        target.write_text("1\n00:00:00,000 --> 00:00:01,000\nedited in another program\n")
+        with pytest.raises(SidecarError) as caught:
+            lib.save_subtitles(saved, [EditCue(0, 1000, "stale editor")])
+        assert caught.value.code == "changed_on_disk" and "another program" in target.read_text()
+        lib.save_subtitles(lib.open_subtitles(video), [EditCue(0, 1000, "Fixed again")])
+
+        # The video is processed again (as Re-translate does: `redo`), even under the overwrite policy.
+        video.write_bytes(b"a new version of the video\n" * 10)
+        job = lib.add(media, JobOptions(existing_policy="overwrite", extra=(("redo", True),)))
+        lib.run_until_idle()
+        assert "Fixed again" in target.read_text(), "a later run overwrote the person's edit"
+        [review] = lib.reviews()
+        assert (review.target, review.job) == (str(target), job.id)
+        assert "your edit" in (review.error or "")
+        assert lib.store.steps.reviews()[0].state == "manual_review"
+        lib.decide(review.id, "not_applied", "take Sidecar's new version", actor="test")
+        lib.run_until_idle()
+        assert "a new version" not in target.read_text() and "Fixed again" not in target.read_text()
+    finally:
+        lib.close()
+
+
+def test_saving_while_sidecar_works_on_the_video_is_refused(tmp_path: Path, data_dir: Path) -> None:
+    pipeline, _ = fake_pipeline()
+    armed: dict[str, SubtitleDocument] = {}
+    refused: list[str] = []
+
+    def save_while_placing(ctx: object) -> None:
+        if "document" in armed:
+            try:
+                lib.save_subtitles(armed["document"], [EditCue(0, 1000, "during a run")])
+            except SidecarError as exc:
+                refused.append(exc.code)
+
+    pipeline.stages[-1].before = save_while_placing  # type: ignore[attr-defined]
+    media = tmp_path / "Films"
+    lib = _processed(data_dir, media, pipeline)
+    try:
+        video = media / "clip001.mp4"
+        for other in media.glob("clip000*"):
+            other.unlink()
+        armed["document"] = lib.open_subtitles(video)
+        video.write_bytes(b"changed\n" * 10)
+        lib.add(media, JobOptions(existing_policy="overwrite", extra=(("redo", True),)))
+        lib.run_until_idle()
+        assert refused == ["item_busy"]
+        assert "during a run" not in armed["document"].files["transcript"].read_text()
+    finally:
+        lib.close()
+
+
+def test_add_redo_queues_an_already_subtitled_video_again(tmp_path: Path, data_dir: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from app.cli import main as cli
+
+    from tests.media import mux
+
+    folder = tmp_path / "Films"
+    folder.mkdir()
+    mux(None, folder / "Pilot.mp4", seconds=1.0)
+    (folder / "Pilot.en.srt").write_text("1\n00:00:00,000 --> 00:00:01,000\nhello\n")
+    for flags, expect in (([], (0, 1)), (["--redo"], (1, 0))):
+        assert cli(["add", str(folder), "--target-lang", "en", "--data-dir", str(data_dir), "--json", *flags]) == 0
+        job = json.loads(capsys.readouterr().out)["jobs"][0]
+        assert (job["total"], job["skipped"]) == expect, flags

@@ -1,0 +1,169 @@
+"""The in-process vector index answers KNN exactly as sqlite-vec does, sees every write, and never serves stale content.
+
+Real SQLite files with sqlite-vec; random unit vectors (the index does not care where
+vectors come from; tests/test_search_index.py runs it with the real e5 model).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from sqlalchemy import text
+
+from app.store import search_queries, search_writes, vector_index
+from tests.search_db import CURRENT, make_engine, open_engine, set_item
+
+E5, CLIP = "e5-test", "clip-test"
+
+
+def _units(rng, n, dim):
+    m = rng.standard_normal((n, dim)).astype(np.float32)
+    return m / np.linalg.norm(m, axis=1, keepdims=True)
+
+
+def _fill(engine, n=300, seed=0, cues_per_video=5):
+    """n images (e5 + CLIP vectors), two thirds held by a current item; videos with cues; a second e5 model."""
+    rng = np.random.default_rng(seed)
+    text_vecs, visual_vecs = _units(rng, n, 384), _units(rng, n, 16)
+    with engine.begin() as conn:
+        for i in range(n):
+            sha = f"img-{i:04d}"
+            if i % 3:
+                set_item(conn, f"/photos/{i}.jpg", sha)
+            search_writes.upsert_image(conn, sha, text_model=E5 if i % 7 else "other-e5", text_vector=text_vecs[i],
+                                       document=f"photo {i}", visual_model=CLIP, visual_vector=visual_vecs[i])
+        for v in range(20):
+            sha = f"vid-{v:02d}"
+            if v % 2:
+                set_item(conn, f"/videos/{v}.mp4", sha)
+            cues = [(c, c + 1.0, f"line {c} of {v}", "en") for c in range(cues_per_video)]
+            search_writes.upsert_dialogue(conn, f"/videos/{v}.mp4", sha, cues, _units(rng, cues_per_video, 384),
+                                          text_model=E5)
+    return rng
+
+
+def _answers(conn, queries_text, queries_visual, *, exact):
+    """``(keys, distances)`` of many KNN calls: which hits, in which order, and how near."""
+    keys, distances = [], []
+
+    def add(hits, key):
+        keys.append([key(h) for h in hits])
+        distances.extend(h.score for h in hits)
+
+    for q in queries_text:
+        for k in (1, 10, 50):
+            add(search_queries.knn_text(conn, q, model=E5, k=k, current=CURRENT, exact=exact), lambda h: (h.sha256, h.path))
+            add(search_queries.knn_text(conn, q, model=E5, kind="cue", k=k, current=CURRENT, exact=exact),
+                lambda h: (h.cue_id, h.path, h.start))
+        add(search_queries.knn_text(conn, q, model=E5, k=10, exact=exact), lambda h: h.sha256)
+    for q in queries_visual:
+        add(search_queries.knn_visual(conn, q, model=CLIP, k=20, current=CURRENT, exact=exact), lambda h: (h.sha256, h.path))
+    return keys, np.array(distances)
+
+
+def test_fast_path_returns_what_sqlite_vec_returns(tmp_path):
+    engine = make_engine(tmp_path / "library.db")
+    rng = _fill(engine)
+    queries_text, queries_visual = _units(rng, 8, 384), _units(rng, 8, 16)
+    with engine.connect() as conn:
+        fast = _answers(conn, queries_text, queries_visual, exact=False)
+        exact = _answers(conn, queries_text, queries_visual, exact=True)
+        assert vector_index.index_for(conn).nbytes > 0  # the fast path answered, not a fallback
+    assert fast[0] == exact[0]
+    np.testing.assert_allclose(fast[1], exact[1], atol=1e-5)
+    assert all(fast[0]) and any(len(a) == 50 for a in fast[0])
+
+
+def test_a_write_is_seen_by_the_next_search_and_old_content_never(tmp_path):
+    engine = make_engine(tmp_path / "library.db")
+    rng = _fill(engine, n=60)
+    query = _units(rng, 1, 384)[0]
+    with engine.connect() as conn:
+        before = search_queries.knn_text(conn, query, model=E5, k=5, current=CURRENT)
+    assert before and all(h.sha256 != "edited" for h in before)
+    target = before[0]
+    # The file is edited: its path now holds new content whose vector is the query itself.
+    with engine.begin() as conn:
+        set_item(conn, target.path, "edited")
+        search_writes.upsert_image(conn, "edited", text_model=E5, text_vector=query, document="edited photo")
+    with engine.connect() as conn:
+        after = search_queries.knn_text(conn, query, model=E5, k=5, current=CURRENT)
+        assert after[0].sha256 == "edited" and after[0].score == pytest.approx(0.0, abs=1e-6)
+        assert target.sha256 not in [h.sha256 for h in after]
+    # A write that rolls back (a crash mid-transaction) is never seen.
+    with pytest.raises(RuntimeError), engine.begin() as conn:
+        search_writes.upsert_image(conn, "edited", text_model=E5, text_vector=-query, document="never committed")
+        raise RuntimeError("crash")
+    with engine.connect() as conn:
+        assert search_queries.knn_text(conn, query, model=E5, k=1, current=CURRENT)[0].sha256 == "edited"
+    with engine.begin() as conn:
+        search_writes.delete_for_sha256(conn, "edited")
+        set_item(conn, target.path, "gone")  # an orphan cleanup plus a path whose content is no longer indexed
+    with engine.connect() as conn:
+        shas = [h.sha256 for h in search_queries.knn_text(conn, query, model=E5, k=50, current=CURRENT)]
+        assert "edited" not in shas and target.sha256 not in shas
+        assert shas == [h.sha256 for h in search_queries.knn_text(conn, query, model=E5, k=50, current=CURRENT, exact=True)]
+
+
+def test_after_a_restart_the_saved_index_catches_up_with_writes_made_since(tmp_path):
+    path = tmp_path / "library.db"
+    engine = make_engine(path)
+    rng = _fill(engine, n=60)
+    query = _units(rng, 1, 384)[0]
+    with engine.connect() as conn:
+        target = search_queries.knn_text(conn, query, model=E5, k=1, current=CURRENT)[0]
+    folder = vector_index.index_folder(str(path))
+    saved = json.loads((folder / vector_index.MANIFEST).read_text())
+    # Another process edits the library while this one is closed.
+    engine.dispose()
+    writer = open_engine(path)
+    with writer.begin() as conn:
+        set_item(conn, target.path, "edited")
+        search_writes.upsert_image(conn, "edited", text_model=E5, text_vector=-query, document="edited photo")
+    writer.dispose()
+    restarted = open_engine(path)
+    with restarted.connect() as conn:
+        hits = search_queries.knn_text(conn, query, model=E5, k=200, current=CURRENT)
+    shas = [h.sha256 for h in hits]
+    assert target.sha256 not in shas and shas[-1] == "edited"
+    # It loaded the saved state and applied the one change (a rebuild would have saved anew).
+    assert json.loads((folder / vector_index.MANIFEST).read_text())["seq"] == saved["seq"]
+
+
+@pytest.mark.parametrize("damage", ["delete", "truncate", "garbage_manifest", "foreign_epoch"])
+def test_a_missing_or_damaged_index_file_is_rebuilt_from_the_database(tmp_path, damage):
+    path = tmp_path / "library.db"
+    engine = make_engine(path)
+    rng = _fill(engine, n=80)
+    queries = _units(rng, 3, 384)
+    with engine.connect() as conn:
+        expected = [[h.sha256 for h in search_queries.knn_text(conn, q, model=E5, k=10, current=CURRENT, exact=True)]
+                    for q in queries]
+        search_queries.knn_text(conn, queries[0], model=E5, current=CURRENT)
+    engine.dispose()
+    folder = vector_index.index_folder(str(path))
+    manifest = json.loads((folder / vector_index.MANIFEST).read_text())
+    if damage == "delete":
+        for file in folder.iterdir():
+            file.unlink()
+        folder.rmdir()
+    elif damage == "truncate":
+        for entry in manifest["matrices"]:
+            (folder / entry["vectors"]).write_bytes((folder / entry["vectors"]).read_bytes()[:200])
+    elif damage == "garbage_manifest":
+        (folder / vector_index.MANIFEST).write_text("{not json")
+    else:
+        # A library whose vectors file belongs to another database: same seq, wrong vectors.
+        for entry in manifest["matrices"]:
+            np.save(folder / entry["vectors"], _units(rng, len(np.load(folder / entry["ids"])), entry["dim"]))
+        (folder / vector_index.MANIFEST).write_text(json.dumps({**manifest, "epoch": "0" * 32}))
+    restarted = open_engine(path)
+    with restarted.connect() as conn:
+        got = [[h.sha256 for h in search_queries.knn_text(conn, q, model=E5, k=10, current=CURRENT)] for q in queries]
+        epoch = conn.execute(text("SELECT epoch FROM search_vector_epoch")).scalar()
+    assert got == expected
+    rebuilt = json.loads((folder / vector_index.MANIFEST).read_text())
+    assert rebuilt["epoch"] == epoch and rebuilt["matrices"]
+    assert {e["vectors"] for e in rebuilt["matrices"]}.isdisjoint({e["vectors"] for e in manifest["matrices"]})
