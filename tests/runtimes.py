@@ -64,6 +64,10 @@ class CudaOomWhisper:
             self._whisper = WhisperRuntime(device="cpu", compute_type="int8", **self._params)  # type: ignore[arg-type]
         return self._whisper
 
+    def detect_language(self, *args: object, **kwargs: object) -> dict[str, object]:
+        """The language vote before transcription: small windows fit on any GPU, so real Whisper answers."""
+        return self._loaded().detect_language(*args, **kwargs)
+
     def transcribe(self, audio_path: str, offset_s: float = 0.0, language: str | None = None):  # noqa: ANN201
         if self.device != "cuda":
             if self.cpu_error is not None:

@@ -18,14 +18,14 @@ def test_a_running_stage_loses_its_claim_and_the_next_claim_carries_the_item_opt
     try:
         job = lib.add(tmp_path / "lib", JobOptions(target_lang="en"))
         claim = lib.store.stages.claim_next_stage("worker-a", gpu=None)
-        assert claim is not None and claim.name == "extract" and "audio_track" not in claim.options
+        assert claim is not None and claim.name == "hash" and "audio_track" not in claim.options
         lib.set_item_option(claim.item_id, "audio_track", 2)
         with pytest.raises(LeaseLost):
             lib.store.stages.record_checkpoint(claim, {"half": True})  # the worker writes nothing more
         again = lib.store.stages.claim_next_stage("worker-b", gpu=None)
         while again is not None and again.item_id != claim.item_id:
             again = lib.store.stages.claim_next_stage("worker-b", gpu=None)
-        assert again is not None and again.name == "extract" and again.partial is None
+        assert again is not None and again.name == "hash" and again.partial is None
         assert again.options["audio_track"] == 2 and again.options["target_lang"] == "en"
         other = [i for i in lib.items(job.id) if i.id != claim.item_id]
         assert all("audio_track" not in lib.item_source(i.id).options for i in other)
