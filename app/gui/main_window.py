@@ -80,7 +80,7 @@ class MainWindow(QMainWindow):
         self.pause_all_action.triggered.connect(lambda: facade.pause(None))
         self.resume_all_action.triggered.connect(lambda: facade.resume(None))
         self.settings_action.triggered.connect(self.open_settings)
-        self.find_action = QAction("Search", self)
+        self.find_action = QAction(self.tr("Search"), self)
         self.find_action.triggered.connect(self.focus_search)
         self.addAction(self.find_action)
         self._dress_actions()
@@ -223,10 +223,10 @@ class MainWindow(QMainWindow):
     def _add_progress(self, folder: str, done: int, total: int) -> None:
         """A folder being added: media files found while it is walked (``total`` 0: not known yet), then recorded."""
         if total:
-            self.add_progress.setFormat("Recording files: %v / %m")
+            self.add_progress.setFormat(self.tr("Recording files: %v / %m"))
             self.add_progress.setRange(0, total)
         else:
-            self.add_progress.setFormat("Finding files: %v found")
+            self.add_progress.setFormat(self.tr("Finding files: %v found"))
             self.add_progress.setRange(0, max(1, done))
         self.add_progress.setValue(done)
         self.add_progress.setToolTip(folder)

@@ -96,13 +96,6 @@
         <source>On disk now</source>
         <translation>Jetzt auf der Platte</translation>
     </message>
-    <message numerus="yes">
-        <source>… %n unchanged lines …</source>
-        <translation>
-            <numerusform>… %n unveränderte Zeilen …</numerusform>
-            <numerusform>… %n unveränderte Zeilen …</numerusform>
-        </translation>
-    </message>
 </context>
 <context>
     <name>JobLabel</name>
@@ -305,6 +298,14 @@
             <numerusform>%n Auftrag, {running} laufen</numerusform>
             <numerusform>%n Aufträge, {running} laufen</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Recording files: %v / %m</source>
+        <translation>Dateien werden erfasst: %v / %m</translation>
+    </message>
+    <message>
+        <source>Finding files: %v found</source>
+        <translation>Dateien werden gesucht: %v gefunden</translation>
     </message>
     <message numerus="yes">
         <source>; %n file(s) not added: {message}</source>

@@ -94,12 +94,6 @@
         <source>On disk now</source>
         <translation>磁盘上的当前内容</translation>
     </message>
-    <message numerus="yes">
-        <source>… %n unchanged lines …</source>
-        <translation>
-            <numerusform>… %n 行未改动 …</numerusform>
-        </translation>
-    </message>
 </context>
 <context>
     <name>JobLabel</name>
@@ -300,6 +294,14 @@
         <translation>
             <numerusform>%n 个任务，{running} 个正在运行</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Recording files: %v / %m</source>
+        <translation>正在记录文件：%v / %m</translation>
+    </message>
+    <message>
+        <source>Finding files: %v found</source>
+        <translation>正在查找文件：已找到 %v 个</translation>
     </message>
     <message numerus="yes">
         <source>; %n file(s) not added: {message}</source>
