@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -29,13 +30,6 @@ MIN_ETA_SECONDS = 5.0
 #: The words of app.status_words.job_label, for the translation catalogues.
 _LABEL_WORDS = (QT_TRANSLATE_NOOP("JobLabel", "adding files"), QT_TRANSLATE_NOOP("JobLabel", "needs review"),
                 QT_TRANSLATE_NOOP("JobLabel", "finished"))
-
-
-def status_label(job: JobSummary) -> str:
-    """The job's label in the window's language: its word translated, the counts after it as they are."""
-    word, sep, counts = job_label(job).partition(" — ")
-    shown = QCoreApplication.translate("JobLabel", word) if word in _LABEL_WORDS else state_word(job.status)
-    return f"{shown} — {counts}" if sep else shown
 
 
 class EtaEstimator:
@@ -82,6 +76,20 @@ class JobsModel(ColumnsModel):
 
     PROGRESS = 2
 
+    def count_words(self, part: str) -> str:
+        """One count of job_label ("2 failed") in the window's language, with the language's plural."""
+        number = re.search(r"\d+", part)
+        n = int(number.group(0)) if number else 0
+        forms = {f"all {n} failed": self.tr("all %n failed", "", n), f"{n} failed": self.tr("%n failed", "", n),
+                 f"{n} to decide": self.tr("%n to decide", "", n), f"{n} not translated": self.tr("%n not translated", "", n)}
+        return forms.get(part, part)
+
+    def status_label(self, job: JobSummary) -> str:
+        """The job's label in the window's language: job_label's word and counts, each translated."""
+        word, sep, counts = job_label(job).partition(" — ")
+        shown = QCoreApplication.translate("JobLabel", word) if word in _LABEL_WORDS else state_word(job.status)
+        return f"{shown} — {', '.join(self.count_words(part) for part in counts.split(', '))}" if sep else shown
+
     def __init__(self, parent: Any = None):
         super().__init__(parent)
         self.jobs: list[JobSummary] = []
@@ -97,7 +105,7 @@ class JobsModel(ColumnsModel):
         job = self.jobs[index.row()]
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return (Path(job.folder).name or job.folder, status_label(job), f"{job.done} / {job.total}", job.failed or "",
+            return (Path(job.folder).name or job.folder, self.status_label(job), f"{job.done} / {job.total}", job.failed or "",
                     job.skipped or "", job.review or "", format_eta(self._eta.get(job.id)))[col]
         if role == Qt.ItemDataRole.ToolTipRole:
             return problem(job.error_code, job.error).details() if col == 1 and job.error else job.folder

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Mapping
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QPoint, QSize, Qt, QUrl, Signal, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QModelIndex, QPoint, QSize, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QIcon, QImage, QPixmap
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMenu, QMessageBox, QPushButton,
                                QTableView, QVBoxLayout, QWidget)
@@ -54,7 +54,9 @@ def audio_text(facts: Mapping[str, Any]) -> str:
         text = f"{stream['track']}/{stream['tracks']} {stream.get('language') or ''}".rstrip()
         text += f" — {stream['title']}" if stream.get("title") else ""
     if facts.get("language"):
-        text += f"{'  · ' if text else ''}heard: {facts['language']} ({round(float(facts.get('language_probability') or 0) * 100)} %)"
+        heard = QCoreApplication.translate("QueueModel", "heard: {language} ({percent} %)").format(
+            language=facts["language"], percent=round(float(facts.get("language_probability") or 0) * 100))
+        text += ("  · " if text else "") + heard
     return text
 
 

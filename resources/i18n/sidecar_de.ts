@@ -33,7 +33,6 @@
     </message>
     <message>
         <source>Item</source>
-        <extracomment>Why a stream was used, as the Audio column&apos;s tooltip says it (keys: ``audio_stream.reason``).</extracomment>
         <translation>Eintrag</translation>
     </message>
     <message>
@@ -117,15 +116,43 @@
     <name>JobsModel</name>
     <message>
         <source>{seconds} s</source>
-        <translation>{seconds} s</translation>
+        <translation>{seconds} Sek.</translation>
     </message>
     <message>
         <source>{minutes} min {seconds:02d} s</source>
-        <translation>{minutes} min {seconds:02d} s</translation>
+        <translation>{minutes} Min. {seconds:02d} Sek.</translation>
     </message>
     <message>
         <source>{hours} h {minutes:02d} min</source>
-        <translation>{hours} h {minutes:02d} min</translation>
+        <translation>{hours} Std. {minutes:02d} Min.</translation>
+    </message>
+    <message numerus="yes">
+        <source>all %n failed</source>
+        <translation>
+            <numerusform>alle %n fehlgeschlagen</numerusform>
+            <numerusform>alle %n fehlgeschlagen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed</source>
+        <translation>
+            <numerusform>%n fehlgeschlagen</numerusform>
+            <numerusform>%n fehlgeschlagen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n to decide</source>
+        <translation>
+            <numerusform>%n zu entscheiden</numerusform>
+            <numerusform>%n zu entscheiden</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n not translated</source>
+        <translation>
+            <numerusform>%n nicht übersetzt</numerusform>
+            <numerusform>%n nicht übersetzt</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -340,6 +367,14 @@
     <message>
         <source>Settings are still loading.</source>
         <translation>Die Einstellungen werden noch geladen.</translation>
+    </message>
+</context>
+<context>
+    <name>QueueModel</name>
+    <message>
+        <source>heard: {language} ({percent} %)</source>
+        <extracomment>Why a stream was used, as the Audio column&apos;s tooltip says it (keys: ``audio_stream.reason``).</extracomment>
+        <translation>gehört: {language} ({percent} %)</translation>
     </message>
 </context>
 <context>

@@ -33,7 +33,6 @@
     </message>
     <message>
         <source>Item</source>
-        <extracomment>Why a stream was used, as the Audio column&apos;s tooltip says it (keys: ``audio_stream.reason``).</extracomment>
         <translation>项目</translation>
     </message>
     <message>
@@ -124,6 +123,30 @@
     <message>
         <source>{hours} h {minutes:02d} min</source>
         <translation>{hours} 小时 {minutes:02d} 分</translation>
+    </message>
+    <message numerus="yes">
+        <source>all %n failed</source>
+        <translation>
+            <numerusform>全部 %n 个失败</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed</source>
+        <translation>
+            <numerusform>%n 个失败</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n to decide</source>
+        <translation>
+            <numerusform>%n 个待决定</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n not translated</source>
+        <translation>
+            <numerusform>%n 个未翻译</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -334,6 +357,14 @@
     <message>
         <source>Settings are still loading.</source>
         <translation>设置仍在加载。</translation>
+    </message>
+</context>
+<context>
+    <name>QueueModel</name>
+    <message>
+        <source>heard: {language} ({percent} %)</source>
+        <extracomment>Why a stream was used, as the Audio column&apos;s tooltip says it (keys: ``audio_stream.reason``).</extracomment>
+        <translation>听到：{language}（{percent} %）</translation>
     </message>
 </context>
 <context>

@@ -209,3 +209,21 @@ def test_committed_catalogue_is_compiled_from_its_source(tmp_path: Path, code: s
     subprocess.run([str(BIN / "pyside6-lrelease"), "-silent", str(I18N / f"sidecar_{code}.ts"), "-qm", str(compiled)],
                    check=True)
     assert compiled.read_bytes() == (I18N / compiled.name).read_bytes(), "run scripts/update-translations"
+
+
+def test_job_label_counts_and_the_heard_language_are_translated(qapp: Any) -> None:
+    from app.gui.jobs_view import JobsModel
+    from app.gui.queue_view import audio_text
+
+    _count = JobsModel().count_words
+
+    try:
+        assert install_translators(qapp, "zh_CN") == "zh_CN"
+        assert [_count(part) for part in ("2 failed", "all 3 failed", "1 to decide", "4 not translated")] == [
+            "2 个失败", "全部 3 个失败", "1 个待决定", "4 个未翻译"]
+        assert audio_text({"language": "de", "language_probability": 0.55}) == "听到：de（55 %）"
+        assert install_translators(qapp, "de") == "de"
+        assert _count("2 failed") == "2 fehlgeschlagen"
+    finally:
+        install_translators(qapp, "en")
+    assert _count("2 failed") == "2 failed"
