@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
 import app.pipelines  # noqa: F401 - registers the media kinds the engine scans for, as the CLI and GUI do
 from app.engine.config import EngineConfig
+from tests.postgres_server import PostgresCluster
 
 # Generated media (espeak-ng / ffmpeg) shared by the video tests.
 pytest_plugins = ["tests.media_fixtures"]
@@ -19,6 +21,22 @@ def data_dir(tmp_path: Path) -> Path:
     d = tmp_path / "data"
     d.mkdir()
     return d
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[PostgresCluster]:
+    """One throwaway PostgreSQL server for the session (tests/postgres_server.py)."""
+    cluster = PostgresCluster().start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster: PostgresCluster) -> str:
+    """A fresh, empty database on the session's server, as a SQLAlchemy URL."""
+    return postgres_cluster.create_database()
 
 
 @pytest.fixture
