@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from contextlib import AbstractContextManager
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Callable, Hashable, Sequence, TypeVar
 
 from sqlalchemy import Connection
@@ -42,7 +42,7 @@ class SearchResult:
     start: float | None = None
 
     def to_dict(self) -> dict[str, object]:
-        return asdict(self)
+        return dict(vars(self))  # asdict() deep-copies every field: a tenth of a fused search at 100k
 
 
 def _safe_embed(embedder: Embedder | None, query: str, what: str) -> list[float] | None:

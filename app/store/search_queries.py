@@ -377,7 +377,7 @@ def _fts(conn: Connection, kind: str, query: str, k: int, current: CurrentConten
     if k <= 0 or not (words or runs):
         return []
     limit = min(MAX_KNN_K, k * 4)
-    rankings: list[list[tuple[Any, str]]] = []
+    rankings: list[list[_Match]] = []
     for tables in _KEYWORD_TABLES[kind]:
         select = "b.id, b.sha256" + (", b.lang, b.start_s, b.end_s, b.video_path" if kind == "cue" else "")
         select += "".join(f", b.{column}" for column in tables.columns)
@@ -395,28 +395,45 @@ def _fts(conn: Connection, kind: str, query: str, k: int, current: CurrentConten
         """An image result is a path of a content (its rows come from two tables), a cue result is the cue."""
         return (row.sha256 if kind == "image" else row.id, row.path)
 
-    first_seen: dict[Hashable, tuple[Any, str]] = {}
+    first_seen: dict[Hashable, _Match] = {}
     for ranking in rankings:
-        for row, snippet in ranking:
-            first_seen.setdefault(result_key(row), (row, snippet))
-    fused = reciprocal_rank_fusion([[result_key(row) for row, _ in ranking] for ranking in rankings])
+        for match in ranking:
+            first_seen.setdefault(result_key(match.row), match)
+    fused = reciprocal_rank_fusion([[result_key(match.row) for match in ranking] for ranking in rankings])
     # Equal scores (one part each) order by row id, not by which part found the row first.
-    ordered = sorted(((*first_seen[key], score) for key, score in fused), key=lambda e: (-e[2], e[0].id))
+    ordered = sorted(((first_seen[key], score) for key, score in fused), key=lambda e: (-e[1], e[0].row.id))
     units: set[Any] = set()
     result = []
-    for row, snippet, score in ordered:
-        unit = row.sha256 if kind == "image" else row.id
+    for match, score in ordered:
+        unit = match.row.sha256 if kind == "image" else match.row.id
         if unit not in units:
             if len(units) == k:
                 break
             units.add(unit)
-        result.append((row, score, snippet))
+        result.append((match.row, score, match.snippet()))
     return result
+
+
+@dataclass(frozen=True)
+class _Match:
+    """A keyword hit and what its snippet is cut from: only hits that make the final list get one.
+
+    Each part of a query ranks up to four times the rows the caller shows, and cutting a
+    snippet (a regex over the row's texts) cost more than ranking them.
+    """
+
+    row: Any
+    columns: tuple[str, ...]
+    terms: tuple[str, ...]
+    whole_words: bool
+
+    def snippet(self) -> str:
+        return _snippet([getattr(self.row, c) for c in self.columns], self.terms, whole_words=self.whole_words)
 
 
 def _word_ranking(
     conn: Connection, tables: _KeywordTables, select: str, join: str, words: Sequence[str], limit: int
-) -> list[tuple[Any, str]]:
+) -> list[_Match]:
     """Whole-word matches of any word (bm25), then documents where a word is only part of a longer one.
 
     Partial matches ("invo" in "invoice", "4711" in "RE4711B") come from the trigram
@@ -428,9 +445,9 @@ def _word_ranking(
     partial_words = [w for w in words if len(w) >= PARTIAL_MIN_CHARS]
     if len(whole) >= limit or not partial_words:
         return whole
-    seen = {(row.id, row.path) for row, _ in whole}
+    seen = {(m.row.id, m.row.path) for m in whole}
     partial = _fts_query(conn, tables, True, select, join, partial_words, limit)
-    return whole + [(row, snip) for row, snip in partial if (row.id, row.path) not in seen][: limit - len(whole)]
+    return whole + [m for m in partial if (m.row.id, m.row.path) not in seen][: limit - len(whole)]
 
 
 def _fts_phrase(term: str) -> str:
@@ -439,7 +456,7 @@ def _fts_phrase(term: str) -> str:
 
 def _fts_query(
     conn: Connection, tables: _KeywordTables, trigram: bool, select: str, join: str, terms: Sequence[str], limit: int
-) -> list[tuple[Any, str]]:
+) -> list[_Match]:
     """The best ``limit`` rows matching any of ``terms`` (words or trigram table) by bm25, joined to their current paths.
 
     Each term is ranked within its bounded candidates (:data:`CANDIDATES_PER_TERM`).
@@ -448,7 +465,7 @@ def _fts_query(
     restricted to those candidates. Only the best are joined to the base table and
     the current contents; rows whose content is no longer current are dropped by the
     join, and when they crowd the head of the ranking more of it is joined. Snippets
-    are cut from the joined text (:func:`_snippet`): FTS5's ``snippet()`` needs its
+    are cut from the joined text (:meth:`_Match.snippet`): FTS5's ``snippet()`` needs its
     match cursor on each row, and looking rows of a common word up again cost more
     than ranking them.
     """
@@ -479,8 +496,7 @@ def _fts_query(
             if fetched >= fetch:  # stale rows took places in the head of the ranking
                 fetch *= 4
                 continue
-        return [(row, _snippet([getattr(row, c) for c in tables.columns], terms, whole_words=not trigram))
-                for row in rows]
+        return [_Match(row, tables.columns, tuple(terms), not trigram) for row in rows]
 
 
 CANDIDATES_PER_TERM = 2000
@@ -497,7 +513,7 @@ of the same query (an invoice number) is ranked over all of its matches.
 
 def _like_query(
     conn: Connection, tables: _KeywordTables, select: str, join: str, term: str, limit: int
-) -> list[tuple[Any, str]]:
+) -> list[_Match]:
     """Substring match for 1–2 character CJK terms, which trigram MATCH cannot express."""
     fts = tables.trigram
     pattern = "%" + term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
@@ -507,7 +523,7 @@ def _like_query(
         f"WHERE {condition} ORDER BY b.id LIMIT :limit"
     )
     rows = conn.execute(text(sql), {"pattern": pattern, "limit": limit}).all()
-    return [(row, _snippet([getattr(row, c) for c in tables.columns], [term], whole_words=False)) for row in rows]
+    return [_Match(row, tables.columns, (term,), False) for row in rows]
 
 
 def _snippet(texts: Sequence[str | None], terms: Sequence[str], *, whole_words: bool) -> str:
