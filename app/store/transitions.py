@@ -18,9 +18,9 @@ own writes still commits them as one short transaction:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
-from sqlalchemy import ColumnElement, Connection, delete, insert, select, update
+from sqlalchemy import ColumnElement, Connection, delete, insert, or_, select, update
 
 from app.store.states import UNFINISHED_ITEMS, UNFINISHED_STAGES, ItemState, StageState
 from app.store.tables import engine_flags, items, jobs, placed_outputs, stages
@@ -40,6 +40,11 @@ def set_paused_all(conn: Connection, paused: bool, now: float) -> None:
         conn.execute(insert(engine_flags).values(name=PAUSE_ALL_FLAG, value="1"))
     else:
         conn.execute(update(jobs).values(paused=0, updated_at=now))
+
+
+def owned_by(instance_ids: Sequence[str]) -> ColumnElement[bool]:
+    """Stage rows whose lease belongs to one of these instances (owners are ``<instance>:<worker>``)."""
+    return or_(*[stages.c.lease_owner.like(f"{iid}:%") for iid in instance_ids])
 
 
 def requeue_running(conn: Connection, where: ColumnElement[bool], now: float, *, refund_attempt: bool) -> int:
