@@ -85,6 +85,26 @@ def test_remote_instance_keeps_its_stage_while_it_beats_and_loses_it_once_expire
         store.close()
 
 
+def test_an_instance_of_this_machine_without_a_lock_here_lives_by_its_heartbeat(data_dir: Path, tmp_path: Path) -> None:
+    """Another data folder on a shared database: its engines' locks are not in ours, so only the row tells."""
+    clock = FakeClock()
+    store = _store_with_stage(data_dir, tmp_path, clock)
+    scheduler = Scheduler(store, {}, data_dir, EngineConfig(workers=1, lease_seconds=10_000))
+    neighbour = InstanceInfo(f"{scheduler.instance.hostname}-2-cccc", scheduler.instance.hostname, 2, "engine")
+    try:
+        store.instances.beat(neighbour, grace=30)
+        assert store.stages.claim_next_stage(f"{neighbour.id}:0", gpu=None) is not None
+        scheduler.recover()
+        assert _stage_owner(store) == f"{neighbour.id}:0"
+        assert [w.alive for w in worker_views(store.instances.rows(), data_dir) if w.id == neighbour.id] == [True]
+        clock.t += 31
+        scheduler.recover()
+        assert _stage_owner(store) is None
+    finally:
+        scheduler.stop()
+        store.close()
+
+
 def test_beat_after_being_pruned_registers_again(data_dir: Path, tmp_path: Path) -> None:
     clock = FakeClock()
     store = _store_with_stage(data_dir, tmp_path, clock)

@@ -5,9 +5,10 @@ commits), so a repository method that makes one of these changes together with i
 own writes still commits them as one short transaction:
 
 * :func:`requeue_running` — a running stage goes back to the queue (its lease is
-  dropped): a dead instance's or an expired lease (:meth:`StageRepo.reclaim`), a
-  pause (:meth:`StageRepo.release_stage`), a rename under the worker
-  (:meth:`CurrentItemRepo.rename`).
+  dropped): a dead instance's or an expired lease (:meth:`StageRepo.reclaim`), an
+  instance whose heartbeat row expired (:meth:`InstanceRepo.reclaim_expired`; both
+  pick an instance's stages with :func:`owned_by`), a pause
+  (:meth:`StageRepo.release_stage`), a rename under the worker (:meth:`CurrentItemRepo.rename`).
 * :func:`stop_unfinished` — unfinished items and their stages end as failed (the
   job's folder is gone: :meth:`JobRepo.fail`) or skipped (the file vanished or
   changed: :meth:`CurrentItemRepo.mark_removed`, :meth:`CurrentItemRepo.supersede_unfinished`).
