@@ -18,10 +18,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from app import __version__
 from app.engine.config import EngineConfig
 from app.engine.context import ClaimContext
 from app.engine.crash_reports import CrashRecorder, take_crash_report
-from app import __version__
 from app.engine.gpu_gate import GpuGate, MemoryProbe, NvmlProbe
 from app.engine.instances import InstanceLock
 from app.engine.model_pool import ModelPool
