@@ -118,6 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     wsub.add_parser("remove", parents=[common]).add_argument("path", type=Path)
     wsub.add_parser("list", parents=[common])
 
+    sub.add_parser("workers", parents=[common], help="the engine processes on this library, on every machine")
+
     doctor = sub.add_parser("doctor", parents=[common], help="check this machine, the database and the models")
     doctor.add_argument("--no-probe", action="store_true", help="skip loading each model")
     return parser
@@ -245,6 +247,20 @@ def _pause_resume(args: argparse.Namespace, lib: Library, pause: bool) -> int:
     return 0
 
 
+def cmd_workers(args: argparse.Namespace, lib: Library) -> int:
+    workers = lib.workers()
+
+    def text() -> str:
+        rows = [("MACHINE", "ROLE", "PID", "RUNNING", "HEARTBEAT", "GPU", "ALIVE")]
+        rows += [(w.machine, w.role, str(w.pid), ", ".join(f"{n}×{k}" for k, n in sorted(w.running.items())) or "idle",
+                  f"{w.heartbeat_age:.0f} s ago", w.gpu or "-", "yes" if w.alive else "no") for w in workers]
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+        return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows) if workers else "no workers"
+
+    _emit(args, {"workers": [w.as_dict() for w in workers]}, text)
+    return 0
+
+
 def cmd_retry(args: argparse.Namespace, lib: Library) -> int:
     n = lib.retry_job(args.target) if args.job else lib.retry_item(args.target)
     _emit(args, {"retried": n}, lambda: f"{n} item(s) queued again")
@@ -351,7 +367,7 @@ WITHOUT_ENGINE: dict[str, Callable[[argparse.Namespace, Path], int]] = {"models"
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, Library], int]] = {
     "add": cmd_add, "run": cmd_run, "status": cmd_status, "retry": cmd_retry, "cancel": cmd_cancel,
-    "review": cmd_review, "search": cmd_search, "watch": cmd_watch,
+    "review": cmd_review, "search": cmd_search, "watch": cmd_watch, "workers": cmd_workers,
     "pause": lambda a, lib: _pause_resume(a, lib, True),
     "resume": lambda a, lib: _pause_resume(a, lib, False),
 }

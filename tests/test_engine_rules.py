@@ -9,6 +9,7 @@ from sqlalchemy import select
 
 from app.engine.library import JobOptions, Library
 from app.paths import workspace_root
+from app.store.instances import InstanceInfo
 from app.store.tables import stages
 from tests.engine_stages import fake_pipeline, make_media
 
@@ -164,7 +165,7 @@ def test_job_left_creating_by_a_dead_process_fails_at_start(data_dir: Path, tmp_
     lib = Library(data_dir, {"video": fake_pipeline()[0]}, fast_config)
     try:
         job_id = lib.store.jobs.create(str(tmp_path), {}, owner="gone-123-abc")
-        lib.store.stages.register_instance("gone-123-abc", 123, "host")
+        lib.store.instances.beat(InstanceInfo("gone-123-abc", "elsewhere", 123, "worker"), grace=0)
         lib.start()
         summary = lib.status(job_id)[0]
     finally:

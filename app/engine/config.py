@@ -23,6 +23,8 @@ class EngineConfig:
     # told from a kill; process-wide, so only the process that is the engine turns it on.
     crash_reports: bool = False
     crash_limit: int = 3
+    # What this process is, as `sidecar workers` lists it: engine (`sidecar run`), worker or gui.
+    role: str = "engine"
 
     @property
     def heartbeat_seconds(self) -> float:

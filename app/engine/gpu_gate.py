@@ -36,6 +36,13 @@ class NvmlProbe:
         except Exception as exc:  # noqa: BLE001 - any NVML failure means "no device"
             log.debug("no NVML device: %s", exc)
 
+    def device_name(self) -> str | None:
+        """The device's name (shown in `sidecar workers`), or None without one."""
+        if self._handle is None:
+            return None
+        name = self._nvml.nvmlDeviceGetName(self._handle)
+        return name.decode() if isinstance(name, bytes) else str(name)
+
     def free_mb(self) -> int | None:
         if self._handle is None:
             return None

@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping, Sequence
 from app.engine import search as fused_search
 from app.engine.config import EngineConfig
 from app.engine.gpu_gate import MemoryProbe
+from app.engine.instances import WorkerView, worker_views
 from app.engine.kinds import ALL, LEFT_OUT_BY_DEFAULT, MEDIA_KINDS, ScanRules
 from app.engine.model_pool import ModelPool
 from app.engine.plan import plan_item, skipped_sha256, with_hash_stage
@@ -277,6 +278,10 @@ class Library:
 
     def model_loads(self) -> dict[str, int]:
         return self.store.stages.model_load_counts()
+
+    def workers(self) -> list[WorkerView]:
+        """Every engine process on this library's database, on any machine, and whether it lives."""
+        return worker_views(self.store.instances.rows(), self.data_dir)
 
     # -- search -------------------------------------------------------------------------
 

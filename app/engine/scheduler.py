@@ -2,8 +2,9 @@
 
 Workers claim runnable stages from the store, run the stage plug-in with a fenced
 context, and hand the outcome back to the store, which owns every transition. No
-transaction is held across a stage's work. A heartbeat thread extends leases, notices
-lost claims and pause requests, and reclaims the work of dead instances.
+transaction is held across a stage's work. A heartbeat thread beats this instance's row,
+extends leases, notices lost claims and pause requests, and reclaims the work of dead
+instances (app.engine.instances says which are dead).
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import socket
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from app import __version__
 from app.engine.config import EngineConfig
 from app.engine.context import ClaimContext
 from app.engine.crash_reports import CrashRecorder, take_crash_report
@@ -29,6 +31,7 @@ from app.engine.stage import Pipeline, Stage
 from app.errors import LeaseLost, NeedsReview, OutOfDeviceMemory, OutOfMemory, SidecarError, StageStopped
 from app.paths import item_workspace, workspace_root
 from app.store import Store
+from app.store.instances import InstanceInfo
 from app.store.records import Claim, Step
 
 log = logging.getLogger(__name__)
@@ -48,11 +51,14 @@ class Scheduler:
         self.data_dir = data_dir
         self.config = config or EngineConfig()
         self.instance = InstanceLock(data_dir)
-        store.stages.register_instance(self.instance.id, os.getpid(), socket.gethostname())
+        probe = probe if probe is not None else NvmlProbe()
+        self._info = InstanceInfo(id=self.instance.id, hostname=self.instance.hostname, pid=os.getpid(),
+                                  role=self.config.role, version=__version__,
+                                  gpu=probe.device_name() if isinstance(probe, NvmlProbe) else None)
+        store.instances.beat(self._info, self.config.lease_seconds)
         self._crashes = CrashRecorder(self.instance.folder, self.instance.id) if self.config.crash_reports else None
         self.pool = ModelPool(on_load=lambda spec: store.stages.count_model_load(spec.key))
-        self.gate = GpuGate(self.config.gpu_budget_mb, self.config.max_gpu_concurrent,
-                            probe if probe is not None else NvmlProbe())
+        self.gate = GpuGate(self.config.gpu_budget_mb, self.config.max_gpu_concurrent, probe)
         self._observe_step = observe_step
         self._active: dict[int, ClaimContext] = {}
         self._active_lock = threading.Lock()
@@ -111,7 +117,7 @@ class Scheduler:
             t.join(timeout=timeout)
         self._threads.clear()
         self.pool.release_all()
-        self.store.stages.forget_instance(self.instance.id)
+        self.store.instances.forget([self.instance.id])
         if self._crashes is not None:
             self._crashes.stop()
         self.instance.release()
@@ -339,6 +345,8 @@ class Scheduler:
                     active = list(self._active.values())
                 if now - last_beat >= self.config.heartbeat_seconds:
                     last_beat = now
+                    self.store.instances.beat(self._info, self.config.lease_seconds,
+                                              Counter(ctx.claim.name for ctx in active))
                     lost = {c.stage_id for c in self.store.stages.heartbeat([ctx.claim for ctx in active])}
                     for ctx in active:
                         if ctx.claim.stage_id in lost:
@@ -352,20 +360,28 @@ class Scheduler:
                 log.exception("heartbeat failed")
 
     def _reclaim_others(self) -> list[str]:
-        """Reclaim at once what dead instances held, and any expired lease; returns the live instances."""
-        others = [i for i in self.store.stages.instance_ids() if i != self.instance.id]
-        dead = [i for i in others if self.instance.is_dead(i)]
+        """Reclaim what dead instances held, and any expired lease; returns the live instances.
+
+        Dead means its lock here is free (this machine: at once, and its crash report is
+        read) or its heartbeat row expired (any machine). Rows of instances dead for a
+        while are pruned.
+        """
+        others = [r for r in self.store.instances.rows() if r.id != self.instance.id]
+        dead = [r.id for r in others if r.hostname == self.instance.hostname and self.instance.is_dead(r.id)]
         for iid in dead:
             crash = take_crash_report(self.instance.folder, iid)
             if crash is not None:
                 self.store.stages.count_crash(crash.owner, crash.error, self.config.crash_limit)
         if dead:
             self.store.stages.reclaim(instances_gone=dead, expired=False)
+            self.store.instances.forget(dead)
             for iid in dead:
-                self.store.stages.forget_instance(iid)
-        if self.store.stages.reclaim(expired=True) or dead:
+                self.instance.remove_lock(iid)
+        expired = self.store.instances.reclaim_expired(exclude=self.instance.id)
+        self.store.instances.prune()
+        if self.store.stages.reclaim(expired=True) or dead or expired:
             self.wake()
-        return [self.instance.id] + [i for i in others if i not in dead]
+        return [self.instance.id] + [r.id for r in others if r.id not in dead and not r.expired]
 
     def _release_idle_models(self, busy: bool, idle_since: float | None, now: float) -> float | None:
         if busy or not self.pool.resident():

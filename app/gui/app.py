@@ -99,7 +99,7 @@ def run_gui(argv_paths: Sequence[Path], data_dir: Path, start_in_tray: bool = Fa
     """
     # The app's process is the engine: a crash report lets the next start tell a crash
     # (counted towards crash_loop) from a kill.
-    gui = build_gui(argv_paths, data_dir, functools.partial(Library.open, crash_reports=True))
+    gui = build_gui(argv_paths, data_dir, functools.partial(Library.open, crash_reports=True, role="gui"))
     if gui is None:
         return 0
     if not (start_in_tray and gui.tray is not None):

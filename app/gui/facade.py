@@ -111,6 +111,7 @@ class EngineFacade(QObject):
     modelsListed = Signal(list)  # list[dict]
     modelProgress = Signal(str, int, int)  # model name, bytes done, bytes in all (0: unknown)
     modelInstallEnded = Signal(str, str)  # model name, "" when installed, else the error code (download_cancelled…)
+    workersChanged = Signal(list)  # list[WorkerView]: every engine process on the library, any machine
     audioTracks = Signal(int, object)  # item id, AudioChoice | None: its file's audio streams and the one used
     notice = Signal(str, str)  # title, message: job finished, items failed, review needed
     error = Signal(str, str)  # code, message
@@ -282,6 +283,15 @@ class EngineFacade(QObject):
                                                                    job.review).format(name=name))
 
 
+
+    def refresh_workers(self) -> None:
+        """Read every engine process on the library (``sidecar workers``); answers ``workersChanged``.
+
+        Quiet before the engine started: a view's timer may ask that early.
+        """
+        library = self._library
+        if library is not None and not self._closing:
+            self._run(lambda _: library.workers(), self.workersChanged.emit, key="workers")
 
     def fetch_items(self, job_id: int, offset: int, limit: int) -> None:
         library = self._lib()

@@ -1,4 +1,4 @@
-"""The main window: jobs on top; Queue, Review, Search and Log tabs below.
+"""The main window: jobs on top; Queue, Review, Search, Workers and Log tabs below.
 
 Folders and files dropped anywhere on the window become jobs. The window keeps no
 engine state of its own: it shows what the facade's signals last said.
@@ -26,6 +26,7 @@ from app.gui.settings_dialog import SettingsDialog
 from app.gui.theme import muted
 from app.gui.transcript_editor import TranscriptEditor
 from app.gui.welcome_page import WelcomePage
+from app.gui.workers_view import WorkersView
 from app.store.records import JobSummary
 from app.store.states import JobStatus
 from app.status_words import problem
@@ -98,11 +99,13 @@ class MainWindow(QMainWindow):
         self.queue = QueueView(facade, self)
         self.review = ReviewPanel(facade, self)
         self.search = SearchPanel(facade, self)
+        self.workers = WorkersView(facade, self)
         self.log_panel = LogPanel(log_handler, self)
         self.tabs = QTabWidget(self)
         self.tabs.addTab(self.queue, self.tr("Queue"))
         self.tabs.addTab(self.review, self.tr("Review"))
         self.tabs.addTab(self.search, self.tr("Search"))
+        self.tabs.addTab(self.workers, self.tr("Workers"))
         self.tabs.addTab(self.log_panel, self.tr("Log"))
         self.hint = QLabel(self.tr("Drop folders or files here, or use “Add folder…”."), self)
         self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from app.store.current_items import CurrentItemRepo
 from app.store.database import Clock, Database
+from app.store.instances import InstanceRepo
 from app.store.jobs import JobRepo
 from app.store.person_edits import PersonEditRepo
 from app.store.stages import StageRepo
@@ -21,6 +22,7 @@ class Store:
         self.db = Database(path, clock)
         self.jobs = JobRepo(self.db, group_size=group_size)
         self.stages = StageRepo(self.db, lease_seconds=lease_seconds)
+        self.instances = InstanceRepo(self.db)
         self.steps = StepRepo(self.db, self.stages)
         self.watches = WatchRepo(self.db, self.jobs)
         self.current = CurrentItemRepo(self.db)

@@ -11,10 +11,9 @@ from typing import Any, Callable, Iterator
 
 from sqlalchemy import Connection
 
+from app.store.clock import Clock, engine_now
 from app.store.sqlite_engine import WRITE_OPTION, open_engine
 from app.store.migrations import upgrade
-
-Clock = Callable[[], float]
 
 _guard_local = threading.local()
 
@@ -60,7 +59,8 @@ class Database:
             yield conn
 
     def now(self) -> float:
-        return self.clock()
+        """The database's clock (app.store.clock): leases written by several machines compare on it."""
+        return engine_now(self.engine, self.clock)
 
     def close(self) -> None:
         self.engine.dispose()

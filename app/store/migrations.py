@@ -179,13 +179,26 @@ V13_IMAGE_NAMES_PER_PATH = [
 # (app.store.vector_index) re-reads only what changed since the state it saved.
 V14_SEARCH_VECTOR_CHANGES = CHANGES_SCHEMA
 
+V15_INSTANCE_HEARTBEATS = [
+    # Liveness across machines: each engine process beats its row every few seconds and is
+    # dead to the others once expires_at (heartbeat + grace, on the database's clock) passes.
+    # The old rows were only live processes of this machine, so the table is simply replaced.
+    "DROP TABLE instances",
+    """CREATE TABLE instances (
+        id TEXT PRIMARY KEY, hostname TEXT NOT NULL, pid INTEGER NOT NULL, role TEXT NOT NULL,
+        started_at DOUBLE PRECISION NOT NULL, heartbeat_at DOUBLE PRECISION NOT NULL,
+        expires_at DOUBLE PRECISION NOT NULL, running TEXT NOT NULL DEFAULT '{}', gpu TEXT,
+        version TEXT NOT NULL DEFAULT '')""",
+    "CREATE INDEX instances_expires ON instances(expires_at)",
+]
+
 Migration = Sequence[str] | Callable[[Connection], None]
 
 MIGRATIONS: list[Migration] = [V1_JOBS_ITEMS_STAGES, V2_STEPS_AND_REVIEW, SEARCH_INDEX_SCHEMA, V4_CURRENT_CONTENT_AND_WATCHES,
                                V5_ITEMS_BY_CONTENT, V6_JOB_CHANGE_COUNTER, V7_SKIPPED_ROWS_KEEP_CONTENT,
                                V8_ENGINE_CRASHES, V9_PERSON_REVISIONS, V10_ITEM_RESULT_DETAIL,
                                V11_ITEM_OPTIONS, V12_ITEM_NOTES,
-                               V13_IMAGE_NAMES_PER_PATH, V14_SEARCH_VECTOR_CHANGES]
+                               V13_IMAGE_NAMES_PER_PATH, V14_SEARCH_VECTOR_CHANGES, V15_INSTANCE_HEARTBEATS]
 
 
 def schema_version(conn: Connection) -> int:

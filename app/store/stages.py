@@ -22,8 +22,8 @@ from app.errors import CrashLoop, LeaseLost, NeedsReview
 from app.store.database import Database, dumps, loads
 from app.store.records import Claim
 from app.store.states import UNFINISHED_ITEMS, UNFINISHED_STAGES, ItemState, JobState, StageState
-from app.store.tables import instances, items, jobs, model_loads, results, stages
-from app.store.transitions import is_paused_all, requeue_running, stop_unfinished
+from app.store.tables import items, jobs, model_loads, results, stages
+from app.store.transitions import is_paused_all, owned_by, requeue_running, stop_unfinished
 
 log = logging.getLogger(__name__)
 
@@ -311,7 +311,7 @@ class StageRepo:
         checkpoints are kept.
         """
         now = self.db.now()
-        cond = [stages.c.lease_owner.like(f"{iid}:%") for iid in instances_gone]
+        cond = [owned_by(instances_gone)] if instances_gone else []
         if expired:
             cond.append(stages.c.lease_expires_at <= now)
         if not cond:
@@ -351,20 +351,7 @@ class StageRepo:
         log.warning("item %s set aside after %d engine crashes in stage %s", row.item_id, len(claims), row.name)
         return True
 
-    # -- instances and counters -----------------------------------------------------------
-
-    def register_instance(self, instance_id: str, pid: int, host: str) -> None:
-        now = self.db.now()
-        with self.db.write() as conn:
-            conn.execute(insert(instances).values(id=instance_id, pid=pid, host=host, started_at=now, seen_at=now))
-
-    def instance_ids(self) -> list[str]:
-        with self.db.read() as conn:
-            return list(conn.execute(select(instances.c.id)).scalars())
-
-    def forget_instance(self, instance_id: str) -> None:
-        with self.db.write() as conn:
-            conn.execute(delete(instances).where(instances.c.id == instance_id))
+    # -- counters -------------------------------------------------------------------------
 
     def count_model_load(self, model_key: str) -> None:
         now = self.db.now()

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Column, Float, Integer, MetaData, Table, Text
+from sqlalchemy import Column, Float, Index, Integer, MetaData, Table, Text
 
 metadata = MetaData()
 
+# Typed and constrained like its migration (V15), so a PostgreSQL test can create it from here.
+# Times are seconds on the database's clock (app.store.clock); Float is double precision.
 instances = Table(
     "instances", metadata,
-    Column("id", Text, primary_key=True), Column("pid", Integer), Column("host", Text),
-    Column("started_at", Float), Column("seen_at", Float),
+    Column("id", Text, primary_key=True), Column("hostname", Text, nullable=False),
+    Column("pid", Integer, nullable=False), Column("role", Text, nullable=False),
+    Column("started_at", Float, nullable=False), Column("heartbeat_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False), Column("running", Text, nullable=False),
+    Column("gpu", Text), Column("version", Text, nullable=False),
+    Index("instances_expires", "expires_at"),
 )
 
 jobs = Table(

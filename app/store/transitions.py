@@ -5,9 +5,10 @@ commits), so a repository method that makes one of these changes together with i
 own writes still commits them as one short transaction:
 
 * :func:`requeue_running` — a running stage goes back to the queue (its lease is
-  dropped): a dead instance's or an expired lease (:meth:`StageRepo.reclaim`), a
-  pause (:meth:`StageRepo.release_stage`), a rename under the worker
-  (:meth:`CurrentItemRepo.rename`).
+  dropped): a dead instance's or an expired lease (:meth:`StageRepo.reclaim`), an
+  instance whose heartbeat row expired (:meth:`InstanceRepo.reclaim_expired`; both
+  pick an instance's stages with :func:`owned_by`), a pause
+  (:meth:`StageRepo.release_stage`), a rename under the worker (:meth:`CurrentItemRepo.rename`).
 * :func:`stop_unfinished` — unfinished items and their stages end as failed (the
   job's folder is gone: :meth:`JobRepo.fail`) or skipped (the file vanished or
   changed: :meth:`CurrentItemRepo.mark_removed`, :meth:`CurrentItemRepo.supersede_unfinished`).
@@ -18,9 +19,9 @@ own writes still commits them as one short transaction:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
-from sqlalchemy import ColumnElement, Connection, delete, insert, select, update
+from sqlalchemy import ColumnElement, Connection, delete, insert, or_, select, update
 
 from app.store.states import UNFINISHED_ITEMS, UNFINISHED_STAGES, ItemState, StageState
 from app.store.tables import engine_flags, items, jobs, placed_outputs, stages
@@ -40,6 +41,11 @@ def set_paused_all(conn: Connection, paused: bool, now: float) -> None:
         conn.execute(insert(engine_flags).values(name=PAUSE_ALL_FLAG, value="1"))
     else:
         conn.execute(update(jobs).values(paused=0, updated_at=now))
+
+
+def owned_by(instance_ids: Sequence[str]) -> ColumnElement[bool]:
+    """Stage rows whose lease belongs to one of these instances (owners are ``<instance>:<worker>``)."""
+    return or_(*[stages.c.lease_owner.like(f"{iid}:%") for iid in instance_ids])
 
 
 def requeue_running(conn: Connection, where: ColumnElement[bool], now: float, *, refund_attempt: bool) -> int:

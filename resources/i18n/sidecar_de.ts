@@ -51,6 +51,34 @@
         <source>Note</source>
         <translation>Hinweis</translation>
     </message>
+    <message>
+        <source>Machine</source>
+        <translation>Rechner</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>Rolle</translation>
+    </message>
+    <message>
+        <source>Process</source>
+        <translation>Prozess</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>Arbeitet an</translation>
+    </message>
+    <message>
+        <source>Heartbeat</source>
+        <translation>Lebenszeichen</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Alive</source>
+        <translation>Aktiv</translation>
+    </message>
 </context>
 <context>
     <name>EngineFacade</name>
@@ -287,6 +315,10 @@
     <message>
         <source>Search</source>
         <translation>Suche</translation>
+    </message>
+    <message>
+        <source>Workers</source>
+        <translation>Arbeitsprozesse</translation>
     </message>
     <message>
         <source>Log</source>
@@ -1092,6 +1124,44 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>The download failed ({code}); the status bar says why.</source>
         <translation>Der Download ist fehlgeschlagen ({code}); die Statusleiste nennt den Grund.</translation>
+    </message>
+</context>
+<context>
+    <name>WorkersModel</name>
+    <message>
+        <source>Engine</source>
+        <translation>Engine</translation>
+    </message>
+    <message>
+        <source>Worker</source>
+        <translation>Arbeitsprozess</translation>
+    </message>
+    <message>
+        <source>Desktop app</source>
+        <translation>Desktop-App</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>wartet</translation>
+    </message>
+    <message>
+        <source>{seconds} s ago</source>
+        <translation>vor {seconds} s</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+</context>
+<context>
+    <name>WorkersView</name>
+    <message>
+        <source>Every Sidecar engine working on this library, on this computer and on others. One that stopped beating is shown grey; its work goes back to the queue.</source>
+        <translation>Jede Sidecar-Engine, die an dieser Bibliothek arbeitet, auf diesem Computer und auf anderen. Eine, die kein Lebenszeichen mehr gibt, erscheint grau; ihre Arbeit kommt zurück in die Warteschlange.</translation>
     </message>
 </context>
 </TS>

@@ -51,6 +51,34 @@
         <source>Note</source>
         <translation>备注</translation>
     </message>
+    <message>
+        <source>Machine</source>
+        <translation>机器</translation>
+    </message>
+    <message>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <source>Process</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>正在处理</translation>
+    </message>
+    <message>
+        <source>Heartbeat</source>
+        <translation>心跳</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Alive</source>
+        <translation>存活</translation>
+    </message>
 </context>
 <context>
     <name>EngineFacade</name>
@@ -281,6 +309,10 @@
     <message>
         <source>Search</source>
         <translation>搜索</translation>
+    </message>
+    <message>
+        <source>Workers</source>
+        <translation>工作进程</translation>
     </message>
     <message>
         <source>Log</source>
@@ -1079,6 +1111,44 @@ Files next to your media are not touched.</source>
     <message>
         <source>The download failed ({code}); the status bar says why.</source>
         <translation>下载失败（{code}）；原因见状态栏。</translation>
+    </message>
+</context>
+<context>
+    <name>WorkersModel</name>
+    <message>
+        <source>Engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>Worker</source>
+        <translation>工作进程</translation>
+    </message>
+    <message>
+        <source>Desktop app</source>
+        <translation>桌面应用</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>{seconds} s ago</source>
+        <translation>{seconds} 秒前</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+</context>
+<context>
+    <name>WorkersView</name>
+    <message>
+        <source>Every Sidecar engine working on this library, on this computer and on others. One that stopped beating is shown grey; its work goes back to the queue.</source>
+        <translation>在此媒体库上工作的每个 Sidecar 引擎，包括本机和其他计算机上的。停止心跳的引擎显示为灰色，其工作会回到队列。</translation>
     </message>
 </context>
 </TS>
