@@ -42,6 +42,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from app.ml.bundled import whisper_base_dir  # noqa: E402
 from tests.media import ENGLISH_SENTENCES, read_wav, speak, write_wav  # noqa: E402
 
 MINUTE_SPEECH_SENTENCES = 3
@@ -231,9 +232,12 @@ def sidecar_run(film: Path, work: Path, kill_at: float | None = None) -> dict:
     return result
 
 
-def bare_run(film: Path, log: Path) -> tuple[float, Tree]:
-    seconds, tree, _ = run_sampled([sys.executable, str(REPO / "bench" / "asr_overhead.py"), "--bare", str(film)],
-                                   dict(os.environ), log, "faster-whisper")
+def bare_run(film: Path, work: Path) -> tuple[float, Tree]:
+    """faster-whisper alone on the model folder Sidecar loads (joined once, as in a data dir)."""
+    work.mkdir(parents=True, exist_ok=True)
+    model_dir = whisper_base_dir(work / "data")
+    seconds, tree, _ = run_sampled([sys.executable, str(REPO / "bench" / "asr_overhead.py"), "--bare", str(model_dir),
+                                    str(film)], dict(os.environ), work / "bare.log", "faster-whisper")
     return seconds, tree
 
 
@@ -310,7 +314,7 @@ def main() -> int:
         print(f"sidecar: {clean['run_s']:.1f} s", flush=True)
         bare = resumed = None
         if not args.sidecar_only:
-            bare = bare_run(film, work / "bare.log")
+            bare = bare_run(film, work / "bare")
             print(f"bare: {bare[0]:.1f} s", flush=True)
             resumed = sidecar_run(film, work / "killed", kill_at=args.kill_at)
         print(report(film, clean, bare, resumed), flush=True)
