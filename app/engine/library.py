@@ -22,7 +22,7 @@ from app.engine.plan import plan_item, skipped_sha256, with_hash_stage
 from app.engine.scan import scan
 from app.engine.scheduler import Scheduler
 from app.engine.stage import Pipeline
-from app.engine.subtitle_edits import SubtitleDocument, open_subtitles, save_subtitles
+from app.engine.subtitle_edits import SubtitleDocument, open_subtitles, reindex_dialogue, save_subtitles
 from app.errors import SidecarError
 from app.media.cue_edits import EditCue
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualChoice, VisualModel
@@ -257,7 +257,11 @@ class Library:
         return open_subtitles(self.store, video)
 
     def save_subtitles(self, document: SubtitleDocument, cues: Sequence[EditCue]) -> SubtitleDocument:
-        return save_subtitles(self.store, document, cues)
+        """Save the person's edit next to the video, then index its words for dialogue search (e5, kept warm here)."""
+        saved = save_subtitles(self.store, document, cues)
+        reindex_dialogue(self.store, saved, lambda texts: self._search_models.get(TEXT_EMBEDDING_SPEC).call(
+            "embed_passages", list(texts)))
+        return saved
 
     def cancel(self, job_id: int) -> None:
         """Delete the job and its workspace; the person's files are never touched."""

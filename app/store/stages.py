@@ -179,6 +179,15 @@ class StageRepo:
             ).first()
         return None if row is None else loads(row.output)
 
+    def succeeded_output(self, item_id: int, name: str) -> dict[str, Any] | None:
+        """What the item's stage ``name`` returned when it succeeded (None: it has not, or the item has no such stage)."""
+        with self.db.read() as conn:
+            row = conn.execute(
+                select(stages.c.output).where(stages.c.item_id == item_id, stages.c.name == name,
+                                              stages.c.status == StageState.SUCCEEDED)
+            ).first()
+        return None if row is None else loads(row.output)
+
     def heartbeat(self, claims: Sequence[Claim]) -> list[Claim]:
         """Extend the leases still held; returns the claims that were lost."""
         lost = []
