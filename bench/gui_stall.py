@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import collections
 import cProfile
+import gc
 import os
 import pstats
 import statistics
@@ -42,6 +43,7 @@ import threading
 import time
 import traceback
 from pathlib import Path
+from typing import Any, Callable
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -92,6 +94,66 @@ def wheel(widget: QWidget, notches: int) -> None:
     QApplication.sendEvent(widget, event)
 
 
+class SlotTimer:
+    """The longest Python calls the event loop made on the GUI thread (slots, model calls, paints): ``--slots``.
+
+    A profile hook on the GUI thread only (``sys.setprofile``) times every call whose
+    caller is the measuring loop, i.e. whatever ``processEvents`` ran in Python, with
+    the thread's own CPU time in it (the rest was waiting: for the GIL or a CPU).
+    """
+
+    def __init__(self, sched: Callable[[], tuple[float, float]]):
+        self.sched = sched
+        self.longest: list[tuple[float, float, float, str]] = []  # wall ms, cpu ms, run-queue ms, where
+        self._loop: Any = None
+        self._open: dict[int, tuple[float, float, float]] = {}
+        self._gui = threading.get_ident()
+        self._gc_began = 0.0
+        self.collections: list[tuple[float, int]] = []  # ms, generation: the collector's runs on the GUI thread
+
+    def start(self) -> None:
+        self._loop = sys._getframe(1)
+        sys.setprofile(self._hook)
+        gc.callbacks.append(self._collected)
+
+    def stop(self) -> None:
+        sys.setprofile(None)
+        gc.callbacks.remove(self._collected)
+
+    def _collected(self, phase: str, info: dict[str, int]) -> None:
+        if threading.get_ident() != self._gui:
+            return
+        if phase == "start":
+            self._gc_began = time.perf_counter()
+        else:
+            self.collections.append(((time.perf_counter() - self._gc_began) * 1000, info["generation"]))
+
+    def _hook(self, frame: Any, event: str, arg: Any) -> None:
+        if frame.f_back is not self._loop:
+            return
+        if event == "call":
+            self._open[id(frame)] = (time.perf_counter(), *self.sched())
+        elif event == "return" and id(frame) in self._open:
+            began, cpu, queue = self._open.pop(id(frame))
+            now_cpu, now_queue = self.sched()
+            wall = (time.perf_counter() - began) * 1000
+            if wall > 8:
+                code = frame.f_code
+                self.longest.append((wall, now_cpu - cpu, now_queue - queue,
+                                     f"{Path(code.co_filename).name}:{code.co_firstlineno} {code.co_qualname}"))
+
+    def report(self, top: int = 15) -> None:
+        print(f"\nLongest Python calls from the GUI event loop (of {len(self.longest)} over 8 ms):")
+        print(f"{'wall ms':>8} {'cpu ms':>7} {'rq ms':>6}  where")
+        for wall, cpu, queue, where in sorted(self.longest, reverse=True)[:top]:
+            print(f"{wall:>8.1f} {cpu:>7.1f} {queue:>6.1f}  {where}")
+        for generation in range(3):
+            runs = [ms for ms, gen in self.collections if gen == generation]
+            if runs:
+                print(f"gc generation {generation} on the GUI thread: {len(runs)} runs, longest {max(runs):.1f} ms, "
+                      f"{sum(runs):.0f} ms in all")
+
+
 class StallTracer:
     """Samples the GUI thread's stack while its event loop is late (``--trace``)."""
 
@@ -135,6 +197,7 @@ def main() -> int:
     parser.add_argument("--items", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=30.0, help="how long to scroll and search")
     parser.add_argument("--trace", action="store_true", help="sample the GUI thread's stack during stalls")
+    parser.add_argument("--slots", action="store_true", help="time each Python call the GUI event loop makes")
     parser.add_argument("--profile", action="store_true", help="profile the GUI thread's Python while measuring")
     parser.add_argument("--trace-ms", type=float, default=30.0, help="how late a tick must be to sample (--trace)")
     args = parser.parse_args()
@@ -183,6 +246,9 @@ def main() -> int:
         ticker.start()
         if tracer is not None:
             tracer.start()
+        slots = SlotTimer(sched_ms) if args.slots else None
+        if slots is not None:
+            slots.start()
         profile = cProfile.Profile() if args.profile else None
         if profile is not None:
             profile.enable()
@@ -216,6 +282,8 @@ def main() -> int:
             tracer.stop()
         if profile is not None:
             profile.disable()
+        if slots is not None:
+            slots.stop()
         ticker.stop()
         job = window.jobs_model.jobs[0]
         done = f"{job.done}/{job.total}"
@@ -237,6 +305,8 @@ def main() -> int:
           f"run queue {100 * queue / total:.0f} %, blocked (GIL) {100 * max(0.0, total - cpu - queue) / total:.0f} %")
     if tracer is not None:
         tracer.report()
+    if slots is not None:
+        slots.report()
     if profile is not None:
         pstats.Stats(profile).sort_stats("tottime").print_stats(25)
     return 0

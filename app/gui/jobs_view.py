@@ -116,13 +116,20 @@ class JobsModel(ColumnsModel):
         return None
 
     def set_jobs(self, jobs: Sequence[JobSummary]) -> None:
-        """Update in place when the same jobs are shown (keeps the selection); reset when the set changed."""
-        self._eta = {j.id: self._estimator.update(j) for j in jobs}
+        """Update in place when the same jobs are shown (keeps the selection); reset when the set changed.
+
+        In place, only rows whose job was re-read (a new object: the facade keeps the
+        same one for a job that did not change) or whose ETA moved are repainted.
+        """
+        eta = {j.id: self._estimator.update(j) for j in jobs}
         if [j.id for j in jobs] == [j.id for j in self.jobs]:
-            self.jobs = list(jobs)
-            if jobs:
-                self.dataChanged.emit(self.index(0, 0), self.index(len(jobs) - 1, len(self.COLUMNS) - 1))
+            changed = [n for n, (old, new) in enumerate(zip(self.jobs, jobs))
+                       if old is not new or self._eta.get(new.id) != eta[new.id]]
+            self.jobs, self._eta = list(jobs), eta
+            for row in changed:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.COLUMNS) - 1))
             return
+        self._eta = eta
         self.beginResetModel()
         self.jobs = list(jobs)
         self.endResetModel()

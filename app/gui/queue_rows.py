@@ -71,6 +71,26 @@ def queue_row(item: ItemView) -> QueueRow:
     return QueueRow(item, display, tooltips, progress)
 
 
-def queue_rows(items: Sequence[ItemView]) -> list[QueueRow]:
-    """:func:`queue_row` of each item (what the facade's worker runs for a page)."""
-    return [queue_row(item) for item in items]
+class RowCache:
+    """:func:`queue_row` for a page of items, reusing the row of an item unchanged since it was last read.
+
+    While a job runs, its pages are re-read a few times a second and most of their items
+    (waiting or done) have not changed: their rows are the same objects as before, so
+    neither the worker formats them again nor the GUI thread compares them field by
+    field. Called on the facade's one-thread store lane only.
+    """
+
+    def __init__(self, limit: int = 5000):
+        self.limit = limit
+        self._rows: dict[int, QueueRow] = {}
+
+    def __call__(self, items: Sequence[ItemView]) -> list[QueueRow]:
+        if len(self._rows) + len(items) > self.limit:
+            self._rows.clear()
+        page = []
+        for item in items:
+            row = self._rows.get(item.id)
+            if row is None or row.item != item:
+                row = self._rows[item.id] = queue_row(item)
+            page.append(row)
+        return page

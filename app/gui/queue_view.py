@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLab
 
 from app.gui.table_model import ColumnsModel, Index
 from app.gui.facade import EngineFacade
-from app.gui.queue_rows import AUDIO, ERROR, NOTE, PROGRESS, QueueRow, queue_rows
+from app.gui.queue_rows import AUDIO, ERROR, NOTE, PROGRESS, QueueRow, RowCache
 from app.gui.theme import ink, tint
 from app.gui.thumbnails import ThumbnailLoader
 from app.media.audio_streams import AudioChoice
@@ -50,7 +50,7 @@ def changed_runs(old: Sequence[QueueRow], new: Sequence[QueueRow]) -> list[tuple
     """``(first, last)`` offsets of each run of rows that differ between two reads of a page."""
     runs: list[tuple[int, int]] = []
     for n in range(max(len(old), len(new))):
-        if n < len(old) and n < len(new) and old[n] == new[n]:
+        if n < len(old) and n < len(new) and (old[n] is new[n] or old[n] == new[n]):
             continue
         if runs and runs[-1][1] == n - 1:
             runs[-1] = (runs[-1][0], n)
@@ -87,6 +87,7 @@ class QueueModel(ColumnsModel):
         self._pages: OrderedDict[int, list[QueueRow]] = OrderedDict()
         self._stale: set[int] = set()
         self._requested: set[int] = set()
+        self._format = RowCache()  # runs on the facade's worker thread
         self._icons: OrderedDict[str, QIcon] = OrderedDict()  # image path → its thumbnail, newest last
         self._asked: set[str] = set()
         self._brushes: dict[int, QBrush] = {}
@@ -191,7 +192,7 @@ class QueueModel(ColumnsModel):
         if self.job is None or page in self._requested:
             return
         self._requested.add(page)
-        self.facade.fetch_items(self.job.id, page * PAGE_SIZE, PAGE_SIZE, queue_rows)
+        self.facade.fetch_items(self.job.id, page * PAGE_SIZE, PAGE_SIZE, self._format)
 
     @Slot(int, int, list)
     def _on_page(self, job_id: int, offset: int, rows: list[QueueRow]) -> None:

@@ -18,9 +18,9 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QModelIndex
 
-import app.gui.queue_view as queue_view
+import app.gui.queue_rows as queue_rows
 from app.gui.app import SWITCH_INTERVAL_S, Gui
-from app.gui.queue_rows import QueueRow, queue_row, queue_rows
+from app.gui.queue_rows import QueueRow, RowCache, queue_row
 from app.gui.queue_view import QueueModel, changed_runs
 from tests.engine_stages import make_media
 
@@ -42,11 +42,11 @@ def test_rows_are_formatted_on_the_facades_worker_thread(qtbot: Any, tmp_path: P
                                                           monkeypatch: Any) -> None:
     threads: list[int] = []
 
-    def recording(items: list[Any]) -> list[QueueRow]:
+    def recording(item: Any) -> QueueRow:
         threads.append(threading.get_ident())
-        return queue_rows(items)
+        return queue_row(item)
 
-    monkeypatch.setattr(queue_view, "queue_rows", recording)
+    monkeypatch.setattr(queue_rows, "queue_row", recording)
     gui = start_gui()
     queue = _finished_queue(qtbot, tmp_path, gui)
     assert threads and threading.get_ident() not in threads, "queue rows were formatted on the GUI thread"
@@ -110,3 +110,16 @@ def test_the_gui_process_hands_the_gil_back_quickly_and_froze_its_start_up_objec
     start_gui()
     qtbot.waitUntil(lambda: gc.get_freeze_count() > 0, timeout=5000)
     assert sys.getswitchinterval() == SWITCH_INTERVAL_S
+
+
+def test_an_unchanged_item_keeps_its_row_object_and_a_changed_one_is_formatted_again(
+        qtbot: Any, tmp_path: Path, start_gui: Callable[..., Gui]) -> None:
+    gui = start_gui()
+    queue = _finished_queue(qtbot, tmp_path, gui)
+    items = [queue.item_at(r) for r in range(ITEMS)]
+    cache = RowCache()
+    first = cache(items)
+    moved = dataclasses.replace(items[2], progress=0.25)
+    second = cache([*items[:2], moved, *items[3:]])
+    assert all(second[n] is first[n] for n in range(ITEMS) if n != 2)
+    assert second[2] is not first[2] and second[2].display[QueueModel.PROGRESS] == "25 %"
