@@ -254,6 +254,7 @@ def main() -> int:
             profile.enable()
         table, scrollbar, search = window.queue.table, window.queue.table.verticalScrollBar(), window.search
         end = time.monotonic() + args.seconds
+        cpu_began, gui_began = time.process_time(), sched_ms()[0]
         direction, typed = -1, 0
         while time.monotonic() < end:
             window.tabs.setCurrentWidget(window.queue)
@@ -285,6 +286,7 @@ def main() -> int:
         if slots is not None:
             slots.stop()
         ticker.stop()
+        process_cpu, gui_cpu = time.process_time() - cpu_began, (sched_ms()[0] - gui_began) / 1000
         job = window.jobs_model.jobs[0]
         done = f"{job.done}/{job.total}"
         closed: list[bool] = []
@@ -297,6 +299,9 @@ def main() -> int:
     print(f"{'items':>6} {'ticks':>7} {'done':>11} {'median ms':>10} {'p99 ms':>8} {'max ms':>8}")
     print(f"{args.items:>6} {len(stalls):>7} {done:>11} {statistics.median(stalls):>10.1f} {p99:>8.1f} "
           f"{max(stalls):>8.1f}")
+    print(f"CPU over {args.seconds:.0f} s: process {process_cpu:.1f} s, GUI thread {gui_cpu:.1f} s, "
+          f"engine and other threads {process_cpu - gui_cpu:.1f} s; load average {os.getloadavg()[0]:.1f} "
+          f"on {os.cpu_count()} CPUs")
     late = [t for t in split if t[0] > 16]
     total = sum(t[0] for t in late) or 1.0
     cpu, queue = sum(min(t[1], t[0]) for t in late), sum(min(t[2], t[0]) for t in late)

@@ -315,11 +315,11 @@ class JobRepo:
                 sq = (
                     select(stages.c.item_id, stages.c.name, stages.c.status, stages.c.progress, stages.c.attempt,
                            stages.c.error_code, stages.c.error, stages.c.idx)
-                    .where(stages.c.item_id.in_(ids)).order_by(stages.c.item_id, stages.c.idx)
-                )
+                    .where(stages.c.item_id.in_(ids), stages.c.status != StageState.SUCCEEDED)
+                    .order_by(stages.c.item_id, stages.c.idx)
+                )  # succeeded stages are never an item's current one: the GUI's page read skips them in SQL
                 for s in conn.execute(sq).mappings():
-                    if s["item_id"] not in current and s["status"] != StageState.SUCCEEDED:
-                        current[s["item_id"]] = s
+                    current.setdefault(s["item_id"], s)
                 facts = self._facts(conn, ids)
         out = []
         for r in rows:
