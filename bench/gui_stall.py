@@ -43,7 +43,7 @@ import threading
 import time
 import traceback
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -63,7 +63,9 @@ TICK_MS = 5
 ALL_EVENTS = QEventLoop.ProcessEventsFlag.AllEvents  # looked up once: an enum member costs a lookup per use
 QUERY = "train to Berlin"
 SCROLL_S = 2.0  # wheel over the queue this long, then type the query
-LETTER_S = 0.15  # a typist's pace
+WHEEL_MS = 40  # a quick flick of the wheel
+LETTER_MS = 150  # a typist's pace
+SETTLE_MS = 500  # after the last letter: the answer arrives and is shown
 WHEEL_NOTCHES = 4  # per wheel event (12 rows with Qt's default three lines per notch)
 
 
@@ -92,6 +94,37 @@ def wheel(widget: QWidget, notches: int) -> None:
     event = QWheelEvent(centre, QPointF(widget.mapToGlobal(centre.toPoint())), QPoint(0, 0), QPoint(0, 120 * notches),
                         Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
     QApplication.sendEvent(widget, event)
+
+
+def person(window: Any) -> Iterator[int]:
+    """What a person does, one action per step; yields the milliseconds until the next action.
+
+    The wheel over the queue, end to end and back, for ``SCROLL_S``; then the search
+    tab, the query typed letter by letter (a longer prefix each time, typed over the
+    last one); the results arrive; back to the queue.
+    """
+    table, search = window.queue.table, window.search
+    scrollbar = table.verticalScrollBar()
+    direction, typed = -1, 0
+    while True:
+        window.tabs.setCurrentWidget(window.queue)
+        phase_end = time.monotonic() + SCROLL_S
+        while time.monotonic() < phase_end:
+            if scrollbar.value() >= scrollbar.maximum():
+                direction = 1
+            elif scrollbar.value() <= scrollbar.minimum():
+                direction = -1
+            wheel(table.viewport(), direction * WHEEL_NOTCHES)
+            yield WHEEL_MS
+        window.tabs.setCurrentWidget(search)
+        search.query.setFocus()
+        if typed:  # a new query: select what is there and type over it
+            QTest.keyClick(search.query, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+        for letter in QUERY[: 4 + typed % (len(QUERY) - 3)]:
+            QTest.keyClick(search.query, letter)
+            yield LETTER_MS
+        typed += 1
+        yield SETTLE_MS
 
 
 class SlotTimer:
@@ -252,33 +285,19 @@ def main() -> int:
         profile = cProfile.Profile() if args.profile else None
         if profile is not None:
             profile.enable()
-        table, scrollbar, search = window.queue.table, window.queue.table.verticalScrollBar(), window.search
         end = time.monotonic() + args.seconds
         cpu_began, gui_began = time.process_time(), sched_ms()[0]
-        direction, typed = -1, 0
-        while time.monotonic() < end:
-            window.tabs.setCurrentWidget(window.queue)
-            phase_end = min(end, time.monotonic() + SCROLL_S)
-            while time.monotonic() < phase_end:  # the wheel, end to end and back
-                if scrollbar.value() >= scrollbar.maximum():
-                    direction = 1
-                elif scrollbar.value() <= scrollbar.minimum():
-                    direction = -1
-                wheel(table.viewport(), direction * WHEEL_NOTCHES)
-                app.processEvents(ALL_EVENTS, 40)
-            window.tabs.setCurrentWidget(search)
-            search.query.setFocus()
-            if typed:  # a new query: select what is there and type over it
-                QTest.keyClick(search.query, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
-            for letter in QUERY[: 4 + typed % (len(QUERY) - 3)]:
-                QTest.keyClick(search.query, letter)
-                letter_end = time.monotonic() + LETTER_S
-                while time.monotonic() < letter_end:
-                    app.processEvents(ALL_EVENTS, 20)
-            typed += 1
-            settle = time.monotonic() + 0.5  # the answer arrives and is shown
-            while time.monotonic() < min(end, settle):
-                app.processEvents(ALL_EVENTS, 20)
+        steps = person(window)
+        measuring = QEventLoop()
+
+        def step() -> None:  # the person's next action, then sleep in the event loop until the one after
+            if time.monotonic() >= end:
+                measuring.quit()
+                return
+            QTimer.singleShot(next(steps), step)
+
+        QTimer.singleShot(0, step)
+        measuring.exec()  # blocks in the event loop like the app's own exec(): no busy polling
         if tracer is not None:
             tracer.stop()
         if profile is not None:
