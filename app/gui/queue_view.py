@@ -20,7 +20,7 @@ from PySide6.QtGui import QBrush, QColor, QDesktopServices, QGradient, QIcon, QI
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMenu, QMessageBox, QPushButton,
                                QTableView, QVBoxLayout, QWidget)
 
-from app.gui.table_model import ColumnsModel, Index
+from app.gui.table_model import ALIGNMENT, BACKGROUND, CENTRED, DECORATION, DISPLAY, TOOLTIP, ColumnsModel, Index
 from app.gui.facade import EngineFacade
 from app.gui.queue_rows import AUDIO, ERROR, NOTE, PROGRESS, QueueRow, RowCache
 from app.gui.theme import ink, tint
@@ -39,11 +39,6 @@ MAX_THUMBNAILS = 600  # a few screens of a photo job; older ones are decoded aga
 PAGE_SIZE = 200
 MAX_PAGES = 8
 
-# Plain ints: each comparison with an enum member costs an attribute lookup in enum.py, per cell per role.
-_DISPLAY, _TOOLTIP, _DECORATION = (int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.ToolTipRole),
-                                   int(Qt.ItemDataRole.DecorationRole))
-_BACKGROUND, _ALIGNMENT = int(Qt.ItemDataRole.BackgroundRole), int(Qt.ItemDataRole.TextAlignmentRole)
-_CENTRED = int(Qt.AlignmentFlag.AlignCenter)
 
 
 def changed_runs(old: Sequence[QueueRow], new: Sequence[QueueRow]) -> list[tuple[int, int]]:
@@ -100,7 +95,7 @@ class QueueModel(ColumnsModel):
     def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else self._rows
 
-    def data(self, index: Index, role: int = _DISPLAY) -> Any:
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
         if not index.isValid():
             return None
         return self._value(self.row_at(index.row()), index.column(), role)
@@ -115,16 +110,16 @@ class QueueModel(ColumnsModel):
 
     def _value(self, row: QueueRow | None, col: int, role: int) -> Any:
         if row is None:
-            return "…" if role == _DISPLAY and col == 0 else None
-        if role == _DISPLAY:
+            return "…" if role == DISPLAY and col == 0 else None
+        if role == DISPLAY:
             return row.display[col]
-        if role == _TOOLTIP:
+        if role == TOOLTIP:
             return row.tooltips[col]
-        if role == _BACKGROUND and col == PROGRESS:
+        if role == BACKGROUND and col == PROGRESS:
             return self._progress_brush(row.progress)
-        if role == _ALIGNMENT and col == PROGRESS:
-            return _CENTRED
-        if role == _DECORATION and col == 0 and row.item.kind == "image":
+        if role == ALIGNMENT and col == PROGRESS:
+            return CENTRED
+        if role == DECORATION and col == 0 and row.item.kind == "image":
             return self._icon(row.item.path)
         return None
 
@@ -167,7 +162,7 @@ class QueueModel(ColumnsModel):
             for n, row in enumerate(rows):
                 if row.item.path == path:
                     index = self.index(page * PAGE_SIZE + n, 0)
-                    self.dataChanged.emit(index, index, [_DECORATION])
+                    self.dataChanged.emit(index, index, [DECORATION])
 
     # -- paging ---------------------------------------------------------------------------
 
