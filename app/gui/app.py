@@ -30,15 +30,16 @@ SWITCH_INTERVAL_S = 0.001
 
 Python's default (5 ms) lets each busy engine thread (stages, store reads, the facade's
 workers) keep the GIL for 5 ms at a time; with a few of them runnable, the GUI thread
-waited tens of milliseconds for its turn and the window stuttered. 1 ms hands it back
-sooner, at a small cost in engine throughput (more switches)."""
+waits several such slices for its turn. 1 ms hands it back sooner, at a small cost in
+engine throughput (more switches). ``bench/gui_stall.py`` shows the share of stalls
+spent blocked this way."""
 
 
 def settle_after_start() -> None:
     """Collect once and freeze what start-up made (modules, widgets, the engine's tables) out of the collector.
 
     Later full collections then walk only what was allocated since, so a gen-2
-    collection in the GUI thread no longer takes tens of milliseconds.
+    collection that happens to run on the GUI thread is shorter.
     """
     gc.collect()
     gc.freeze()

@@ -414,8 +414,12 @@ class EngineFacade(QObject):
                       on_error=lambda exc: self._subtitles_failed(video, exc))
 
     def save_subtitles(self, document: SubtitleDocument, cues: Sequence[EditCue]) -> None:
-        """Save the person's edit of ``document``'s files (atomic; refused while Sidecar works on the video)."""
-        self._command(lambda lib, _: lib.save_subtitles(document, cues), then=self.subtitlesSaved.emit,
+        """Save the person's edit of ``document``'s files (atomic; refused while Sidecar works on the video).
+
+        On the slow lane: the save re-embeds the cues for dialogue search (e5), which must
+        not hold up the store lane's status and queue reads.
+        """
+        self._command(lambda lib, _: lib.save_subtitles(document, cues), lane="slow", then=self.subtitlesSaved.emit,
                       on_error=lambda exc: self._subtitles_failed(document.video, exc))
 
     def retranslate(self, video: Path, kind: str, model: str) -> None:

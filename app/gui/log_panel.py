@@ -4,7 +4,7 @@ Engine threads log from anywhere; a ``logging.Handler`` may not touch a widget f
 those threads, so it only formats the record and emits a signal, which Qt queues to
 the panel's thread. A busy engine logs a line per item and stage; the panel collects
 them and appends them in one batch every :data:`FLUSH_MS` (one layout of the text view
-instead of one per line, which stalled the window during a 1,000-item job).
+per batch instead of one per line).
 """
 
 from __future__ import annotations
