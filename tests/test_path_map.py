@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.engine.path_map import InvalidPathMap, PathMap, parse_mapping
+from app.engine.path_map import PathMap, parse_mapping
+from app.errors import InvalidPathMap
 
 
 def test_posix_library_onto_windows_drive_maps_both_ways() -> None:

@@ -15,20 +15,16 @@ bugs (#362, #986, #1206) are mostly these rules done halfway, hence the many tes
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from app.errors import SidecarError
+from app.errors import InvalidPathMap
+from app.store.claim_scope import ScopePrefix
 
 _DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
 _UNC = re.compile(r"^\\\\[^\\/]+[\\/][^\\/]+")
-
-
-class InvalidPathMap(SidecarError):
-    """A ``--path-map`` argument that is not ``ABSOLUTE_PREFIX=ABSOLUTE_PREFIX``, or clashes with another."""
-
-    code = "invalid_path_map"
 
 
 @dataclass(frozen=True)
@@ -180,3 +176,34 @@ class PathMap:
         if best is None:
             return None
         return best.library.join(best.local.relative(local_path) or [])
+
+    def local_root(self, library_path: str) -> str | None:
+        """The local folder of the mapping covering ``library_path``: when it is gone, so is the mount."""
+        m = self.mapping_for(library_path)
+        return None if m is None else m.local.text
+
+    def reachable_prefixes(self) -> tuple[ScopePrefix, ...]:
+        """The library prefixes whose local folder is there now: what this worker may claim."""
+        return tuple(ScopePrefix(m.library.text, m.library.sep, m.library.windows)
+                     for m in self.mappings if os.path.isdir(m.local.text))
+
+
+class SamePaths:
+    """The library's own machine: every path is local as recorded, and every item is in reach."""
+
+    def to_local(self, library_path: str) -> str | None:
+        return library_path
+
+    def to_library(self, local_path: str) -> str | None:
+        return local_path
+
+    def local_root(self, library_path: str) -> str | None:
+        return None
+
+    def reachable_prefixes(self) -> tuple[ScopePrefix, ...] | None:
+        return None
+
+
+#: What the engine asks of either: a worker's :class:`PathMap`, or :data:`SAME_PATHS`.
+LocalPaths = PathMap | SamePaths
+SAME_PATHS = SamePaths()
