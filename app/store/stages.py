@@ -37,6 +37,7 @@ class StageRepo:
     # -- claims ---------------------------------------------------------------------------
 
     def _runnable(self, now: float, gpu: bool | None, scope: ClaimScope):  # type: ignore[no-untyped-def]
+        """The first runnable stage's id, within ``scope``: what this engine reaches (a worker's path map, kinds, GPU)."""
         earlier = aliased(stages)
         q = (
             select(stages.c.id)
