@@ -18,6 +18,7 @@ from app.engine.gpu_gate import MemoryProbe
 from app.engine.instances import WorkerView, worker_views
 from app.engine.kinds import ALL, LEFT_OUT_BY_DEFAULT, MEDIA_KINDS, ScanRules
 from app.engine.model_pool import ModelPool
+from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.plan import plan_item, skipped_sha256, with_hash_stage
 from app.engine.scan import scan
 from app.engine.scheduler import Scheduler
@@ -30,6 +31,7 @@ from app.ml.model_choice import frozen_models
 from app.paths import database_path, workspace_root
 from app.settings import Settings, load_settings
 from app.store import Store
+from app.store.claim_scope import EVERYTHING, ClaimScope
 from app.store.records import ItemSource, ItemView, JobSummary, NewItem, Review, Step
 from app.store.search_queries import CurrentContent
 
@@ -91,22 +93,29 @@ class JobChanges:
 
 class Library:
     @classmethod
-    def open(cls, data_dir: Path, settings: Settings | None = None, **config_overrides: Any) -> "Library":
+    def open(cls, data_dir: Path, settings: Settings | None = None, *, database: Path | None = None,
+             paths: LocalPaths = SAME_PATHS, scope: ClaimScope = EVERYTHING, **config_overrides: Any) -> "Library":
         """The person's library as the CLI and the GUI open it: their settings, the registered pipelines, their engine config.
 
         The pipelines come from the media-kind registry, which the composition root
         (the CLI, or a test's conftest) fills by importing ``app.pipelines``: they are
-        built on the engine, so the engine never imports them.
+        built on the engine, so the engine never imports them. A ``sidecar worker`` passes
+        the library's ``database`` (else the one in ``data_dir``), its ``paths`` and ``scope``.
         """
         settings = settings if settings is not None else load_settings(data_dir)
-        return cls(data_dir, MEDIA_KINDS.pipelines(data_dir, settings), settings.engine_config(**config_overrides))
+        return cls(data_dir, MEDIA_KINDS.pipelines(data_dir, settings), settings.engine_config(**config_overrides),
+                   database=database, paths=paths, scope=scope)
 
     def __init__(self, data_dir: Path, pipelines: Mapping[str, Pipeline], config: EngineConfig | None = None,
-                 probe: MemoryProbe | None = None, observe_step: Callable[[str, Step], None] | None = None):
+                 probe: MemoryProbe | None = None, observe_step: Callable[[str, Step], None] | None = None, *,
+                 database: Path | None = None, paths: LocalPaths = SAME_PATHS, scope: ClaimScope = EVERYTHING):
         self.data_dir = data_dir
         self.config = config or EngineConfig()
         self.pipelines = {kind: with_hash_stage(pipeline) for kind, pipeline in pipelines.items()}
-        self.store = Store(database_path(data_dir), lease_seconds=self.config.lease_seconds, group_size=self.config.group_size)
+        self.store = Store(database or database_path(data_dir), lease_seconds=self.config.lease_seconds,
+                           group_size=self.config.group_size)
+        self.paths = paths
+        self.scope = scope
         self._probe = probe
         self._observe_step = observe_step
         self._scheduler: Scheduler | None = None
@@ -118,7 +127,8 @@ class Library:
     @property
     def scheduler(self) -> Scheduler:
         if self._scheduler is None:
-            self._scheduler = Scheduler(self.store, self.pipelines, self.data_dir, self.config, self._probe, self._observe_step)
+            self._scheduler = Scheduler(self.store, self.pipelines, self.data_dir, self.config, self._probe,
+                                        self._observe_step, self.paths, self.scope)
         return self._scheduler
 
     def start(self) -> None:

@@ -222,9 +222,15 @@ class TranscribeStage:
 
     @staticmethod
     def _audio(ctx: StageContext) -> tuple[Path, float | None]:
-        """The extracted audio, decoded again only if the workspace lost it (same bytes: decoding is deterministic)."""
+        """The extracted audio, decoded again only if this workspace lacks it (same bytes: decoding is deterministic).
+
+        Always this machine's own workspace, never the path the extract stage recorded: with
+        ``sidecar worker`` that stage may have run on another machine, whose workspace this one
+        cannot see. Decoding again (seconds of CPU) beats shipping the audio through the shared
+        database (115 MB per hour of speech as float32) or asking for a shared workspace folder.
+        """
         extracted = ctx.inputs.get("extract_audio") or {}
-        path = Path(str(extracted.get("path") or ctx.workspace / AUDIO_FILE))
+        path = ctx.workspace / AUDIO_FILE
         media_duration = extracted.get("media_duration_s")
         if not path.is_file():
             log.info("audio of %s is missing from the workspace; extracting it again", ctx.item.path.name)

@@ -22,10 +22,15 @@ Cue = tuple[float, float, str, str]
 
 
 class SearchIndexWriter:
-    """Index writes, each in its own transaction from ``write`` (a fenced one inside a stage)."""
+    """Index writes, each in its own transaction from ``write`` (a fenced one inside a stage).
 
-    def __init__(self, write: WriteTransaction):
+    ``library_path`` turns the path a stage read the file by into the library's name for
+    it (a worker on another machine reads ``D:\\Media\\x.png``; search shows the library's path).
+    """
+
+    def __init__(self, write: WriteTransaction, library_path: Callable[[str], str] = str):
         self._write = write
+        self._library_path = library_path
 
     def upsert_image(self, sha256: str, *, text_model: str, text_vector: Sequence[float], document: str,
                      ocr_text: str = "", visual_model: str | None = None,
@@ -38,13 +43,13 @@ class SearchIndexWriter:
     def name_image(self, path: str, sha256: str, words: str) -> None:
         """See :func:`name_image`."""
         with self._write() as conn:
-            name_image(conn, path, sha256, words)
+            name_image(conn, self._library_path(path), sha256, words)
 
     def upsert_dialogue(self, video_path: str, sha256: str, cues: Sequence[Cue], vectors: Sequence[Sequence[float]],
                         *, text_model: str) -> int:
         """See :func:`upsert_dialogue`."""
         with self._write() as conn:
-            return upsert_dialogue(conn, video_path, sha256, cues, vectors, text_model=text_model)
+            return upsert_dialogue(conn, self._library_path(video_path), sha256, cues, vectors, text_model=text_model)
 
 
 def upsert_image(
