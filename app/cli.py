@@ -29,6 +29,9 @@ log = logging.getLogger(__name__)
 def _common() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--data-dir", default=argparse.SUPPRESS, help="library database and workspace (env SIDECAR_HOME)")
+    p.add_argument("--database-url", default=argparse.SUPPRESS, metavar="URL",
+                   help="a PostgreSQL library (postgresql+psycopg://user@host:port/db) instead of the SQLite file "
+                        "in the data dir (env SIDECAR_DATABASE_URL, setting database_url)")
     p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output")
     return p
 
@@ -416,6 +419,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in WITHOUT_ENGINE:
             return WITHOUT_ENGINE[args.command](args, resolve_data_dir(getattr(args, "data_dir", None)))
         overrides: dict[str, Any] = {}
+        if getattr(args, "database_url", None):
+            overrides["database_url"] = args.database_url
         if args.command == "run":
             # This process is the engine: a crash report lets the next start tell a crash from a kill.
             overrides["crash_reports"] = True

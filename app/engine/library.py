@@ -27,9 +27,10 @@ from app.errors import SidecarError
 from app.media.cue_edits import EditCue
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualChoice, VisualModel
 from app.ml.model_choice import frozen_models
-from app.paths import database_path, workspace_root
+from app.paths import workspace_root
 from app.settings import Settings, load_settings
 from app.store import Store
+from app.store.location import database_location
 from app.store.records import ItemSource, ItemView, JobSummary, NewItem, Review, Step
 from app.store.search_queries import CurrentContent
 
@@ -106,7 +107,7 @@ class Library:
         self.data_dir = data_dir
         self.config = config or EngineConfig()
         self.pipelines = {kind: with_hash_stage(pipeline) for kind, pipeline in pipelines.items()}
-        self.store = Store(database_path(data_dir), lease_seconds=self.config.lease_seconds, group_size=self.config.group_size)
+        self.store = Store(database_location(data_dir, self.config.database_url), lease_seconds=self.config.lease_seconds, group_size=self.config.group_size)
         self._probe = probe
         self._observe_step = observe_step
         self._scheduler: Scheduler | None = None
@@ -296,6 +297,7 @@ class Library:
         thread) and end in :meth:`close`. Only paths' current content is returned.
         """
         kinds = MEDIA_KINDS.search_selection(kind)
+        self.store.require_search()
         if (image is None) == (not (query or "").strip()):
             raise SidecarError("give either a text query or an image to search with", code="invalid_argument")
         current = CurrentContent("current_items")

@@ -1,6 +1,7 @@
 """Stage rows: claims, heartbeats and every fenced write a worker makes.
 
-A claim is one short ``BEGIN IMMEDIATE`` transaction that picks the first runnable
+A claim is one short write transaction (``BEGIN IMMEDIATE`` on SQLite; on PostgreSQL the
+store's write lock and ``SELECT … FOR UPDATE SKIP LOCKED``) that picks the first runnable
 stage and stamps it with (owner, claim_generation + 1, lease expiry). Every later write
 by that worker is an UPDATE conditioned on the same three facts with its row count
 checked: zero rows means the claim is gone and the worker must stop. The claim query
@@ -20,6 +21,7 @@ from sqlalchemy.orm import aliased
 
 from app.errors import CrashLoop, LeaseLost, NeedsReview
 from app.store.database import Database, dumps, loads
+from app.store.dialect import lock_claim
 from app.store.records import Claim
 from app.store.states import UNFINISHED_ITEMS, UNFINISHED_STAGES, ItemState, JobState, StageState
 from app.store.tables import items, jobs, model_loads, results, stages
@@ -94,7 +96,7 @@ class StageRepo:
             q = self._runnable(now, gpu, ())
             if stage_id is not None:
                 q = q.where(stages.c.id == stage_id)
-            sid = conn.execute(q).scalar()
+            sid = conn.execute(lock_claim(conn, q, stages)).scalar()
             if sid is None:
                 return None
             changed = conn.execute(
