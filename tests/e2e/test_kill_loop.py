@@ -70,7 +70,7 @@ def test_killed_engine_never_duplicates_or_loses_outputs(tmp_path: Path, databas
 
     media, data = tmp_path / "lib", tmp_path / "data"
     make_media(media, 30)
-    data.mkdir()
+    data.mkdir(exist_ok=True)  # the data_dir fixture behind database_url made it
     job_id = _add_job(data, media, database_url)
     location = database_location(data, database_url)
     planned = KILLS if not database_url else max(1, KILLS // 5)
