@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 import sqlite3
 import threading
 from pathlib import Path
@@ -169,3 +170,28 @@ def test_a_library_of_the_last_hand_written_schema_upgrades_in_place(tmp_path: P
             assert current_revision(conn) == head_revision()
     finally:
         reopened.close()
+
+
+# -- the command line -------------------------------------------------------------------------------
+
+
+def test_the_cli_works_on_a_postgres_library_named_by_flag_or_environment(
+        data_dir: Path, tmp_path: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from app.cli import main
+
+    media = tmp_path / "media"
+    media.mkdir()
+    (media / "a.mp4").write_bytes(b"not really a video")
+    monkeypatch.delenv(ENV, raising=False)
+    assert main(["--data-dir", str(data_dir), "--database-url", postgres_url, "add", str(media), "--json"]) == 0
+    capsys.readouterr()
+
+    monkeypatch.setenv(ENV, postgres_url)
+    assert main(["--data-dir", str(data_dir), "status", "--json"]) == 0
+    (job,) = json.loads(capsys.readouterr().out)["jobs"]
+    assert job["folder"] == str(media) and job["total"] == 1
+    assert not database_path(data_dir).exists(), "nothing went into the SQLite file"
+
+    assert main(["--data-dir", str(data_dir), "search", "cat", "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "search_unavailable"
