@@ -11,12 +11,14 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, insert, inspect, select
 
-from app.errors import SidecarError
+from app.errors import LeaseLost, SidecarError
 from app.paths import database_path
 from app.store import Store
+from app.store.instances import InstanceInfo
 from app.store.location import ENV, database_location
 from app.store.migrate import current_revision, head_revision
 from app.store.records import NewItem, NewStage
+from app.store.search_writes import SearchIndexWriter
 from app.store.tables import jobs, stages
 from tests.store_backends import open_store
 
@@ -134,6 +136,46 @@ def test_two_processes_opening_one_new_postgres_library_create_it_once(postgres_
     finally:
         for store in opened:
             store.close()
+
+
+def test_heartbeat_rows_and_their_expiry_on_the_real_schema(store_location: Path | str) -> None:
+    store = Store(store_location, lease_seconds=30)
+    try:
+        remote = InstanceInfo("far-box-1-aaaa", "far-box", 2**31 + 5, "worker", gpu="RTX 4090", version="0.1.0")
+        store.instances.beat(remote, grace=30, running={"transcribe": 1})
+        store.instances.beat(remote, grace=30, running={"place": 2})
+        (row,) = store.instances.rows()
+        assert (row.id, row.pid, row.running, row.expired) == (remote.id, 2**31 + 5, {"place": 2}, False)
+        store.instances.beat(remote, grace=-1)
+        assert store.instances.reclaim_expired(exclude="me") == []  # expired, but it ran nothing
+        assert store.instances.rows()[0].expired
+    finally:
+        store.close()
+
+
+def test_a_stage_writing_the_search_index_completes_on_either_backend_and_a_stale_one_writes_nothing(
+        store_location: Path | str) -> None:
+    now = [1_000.0]
+    store = open_store(store_location, lambda: now[0], lease_seconds=10)
+    try:
+        _one_job(store, "a.png")
+        claim = store.stages.claim_next_stage("w:0", gpu=None)
+        assert claim is not None
+        index = SearchIndexWriter(lambda: store.stages.fenced_write(claim))
+        index.upsert_image("sha-a.png", text_model="e5", text_vector=[0.5] * 384, document="a cat")
+        index.name_image("/lib/a.png", "sha-a.png", "a")
+        assert index.upsert_dialogue("/lib/a.png", "sha-a.png", [(0.0, 1.0, "hello", "en")], [[0.5] * 384],
+                                     text_model="e5") == (1 if isinstance(store_location, Path) else 0)
+        store.stages.complete_stage(claim, {"indexed": "sha-a.png"})
+
+        stale = store.stages.claim_next_stage("w:0", gpu=None)
+        assert stale is not None
+        now[0] += 11
+        assert store.stages.reclaim(expired=True) == 1
+        with pytest.raises(LeaseLost):
+            SearchIndexWriter(lambda: store.stages.fenced_write(stale)).name_image("/lib/a.png", "sha-x", "x")
+    finally:
+        store.close()
 
 
 # -- an existing SQLite library -------------------------------------------------------------------
