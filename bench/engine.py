@@ -19,6 +19,7 @@ from typing import Any, Mapping
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import app.pipelines  # noqa: E402,F401 - registers the media kinds (the video kind's extensions)
 from app.engine.config import EngineConfig  # noqa: E402
 from app.engine.library import JobOptions, Library  # noqa: E402
 from app.engine.stage import ModelSpec, Pipeline, StageContext  # noqa: E402
