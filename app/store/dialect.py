@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import Connection, Engine, Select, func
+from sqlalchemy.dialects.postgresql import JSON
 from sqlalchemy.sql.elements import ColumnElement
 
 from app.errors import SearchUnavailable
@@ -54,13 +55,7 @@ def json_field(conn: Connection, column: Any, key: str) -> ColumnElement[Any]:
     """``column``'s top-level ``key`` as SQL reads it: numbers as numbers, objects and lists as JSON."""
     if is_sqlite(conn):
         return func.json_extract(column, f"$.{key}")
-    return column.cast(_json_type()).op("->")(key)
-
-
-def _json_type() -> Any:
-    from sqlalchemy.dialects.postgresql import JSON
-
-    return JSON()
+    return column.cast(JSON()).op("->")(key)
 
 
 def integrity_check(conn: Connection) -> str:
