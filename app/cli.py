@@ -32,6 +32,9 @@ WORKER_REFUSED_EXIT = 3
 def _common() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--data-dir", default=argparse.SUPPRESS, help="library database and workspace (env SIDECAR_HOME)")
+    p.add_argument("--database-url", default=argparse.SUPPRESS, metavar="URL",
+                   help="a PostgreSQL library (postgresql+psycopg://user@host:port/db) instead of the SQLite file "
+                        "in the data dir (env SIDECAR_DATABASE_URL, setting database_url)")
     p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output")
     return p
 
@@ -135,8 +138,6 @@ def build_parser() -> argparse.ArgumentParser:
         "worker", parents=[common], help="run the engine on another machine, on the library's database",
         description="A headless engine for another machine: it takes only the files its --path-map reaches. "
                     f"Exit status {WORKER_REFUSED_EXIT} when a mapping is wrong (nothing was claimed).")
-    worker.add_argument("--database-url", required=True, metavar="URL",
-                        help="the library database: a SQLite file path or sqlite:///absolute/path")
     worker.add_argument("--path-map", action="append", default=[], metavar="LIBRARY_PREFIX=LOCAL_PREFIX",
                         help="where this machine sees a library folder (repeatable), e.g. '/mnt/nas/media=D:\\Media'")
     worker.add_argument("--kinds", type=_kinds, help="only these media kinds, comma-separated (e.g. video,image)")
@@ -364,7 +365,7 @@ def cmd_watch(args: argparse.Namespace, lib: Library) -> int:
 def cmd_worker(args: argparse.Namespace, root: Path) -> int:
     """``sidecar worker``: check every mapping, then run like ``sidecar run`` within the worker's scope."""
     from app.engine.path_map import PathMap
-    from app.engine.worker import check_mappings, database_file, worker_scope
+    from app.engine.worker import check_mappings, worker_database, worker_scope
 
     paths = PathMap.parse(args.path_map)
     workspace = resolve_data_dir(args.workspace) if args.workspace else root
@@ -372,7 +373,7 @@ def cmd_worker(args: argparse.Namespace, root: Path) -> int:
     if args.workers:
         overrides["workers"] = args.workers
     try:
-        database = database_file(args.database_url)
+        database = worker_database(getattr(args, "database_url", None))
         lib = Library.open(workspace, database=database, paths=paths, scope=worker_scope(args.kinds, args.gpu_only),
                            **overrides)
         try:
@@ -488,6 +489,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in WITHOUT_ENGINE:
             return WITHOUT_ENGINE[args.command](args, resolve_data_dir(getattr(args, "data_dir", None)))
         overrides: dict[str, Any] = {}
+        if getattr(args, "database_url", None):
+            overrides["database_url"] = args.database_url
         if args.command == "run":
             # This process is the engine: a crash report lets the next start tell a crash from a kill.
             overrides["crash_reports"] = True

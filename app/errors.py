@@ -134,6 +134,18 @@ class NotMapped(SidecarError):
     code = "not_mapped"
 
 
+class SearchUnavailable(SidecarError):
+    """The library database cannot answer searches yet (the search index lives in SQLite only for now)."""
+
+    code = "search_unavailable"
+
+
+class DatabaseUnusable(SidecarError):
+    """The database URL names no backend Sidecar speaks, or its schema is newer than this Sidecar."""
+
+    code = "bad_database_url"
+
+
 class ModelError(SidecarError):
     """A model-manager request that cannot be done as asked; ``code`` says why."""
 
@@ -273,6 +285,12 @@ EXPLANATIONS: dict[str, Explanation] = {
     "no_media_kinds": Explanation("This Sidecar has no media pipelines registered.", _REPORT),
     "no_visual_model": Explanation("Searching by image needs a visual (CLIP) model.",
                                    "Install one in Settings → Models (or `sidecar models`)."),
+    "search_unavailable": Explanation("Search is not available on a PostgreSQL library yet.",
+                                      "Search a SQLite library, or wait for a Sidecar with search on PostgreSQL."),
+    "bad_database_url": Explanation("The library database cannot be opened from that URL.",
+                                    "Use postgresql+psycopg://user@host:port/db or sqlite:///absolute/path (--database-url, "
+                                    "SIDECAR_DATABASE_URL or the database_url setting)."),
+    "database_too_new": Explanation("This library was written by a newer Sidecar.", "Update Sidecar."),
     "resource_missing": Explanation("A file of the installation is missing.", "Reinstall Sidecar."),
     # models and downloads
     "bundled_model_missing": Explanation("A model that ships with Sidecar is missing.", "Reinstall Sidecar."),

@@ -3,7 +3,6 @@ what it cannot reach: unmapped items stay queued, a vanished mount gives the cla
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,7 +12,7 @@ from sqlalchemy import select
 from app.engine.config import EngineConfig
 from app.engine.library import JobOptions, Library
 from app.engine.path_map import PathMap
-from app.engine.worker import check_mappings, database_file, worker_scope
+from app.engine.worker import check_mappings, worker_database, worker_scope
 from app.errors import WorkerRefused
 from app.paths import database_path
 from app.store.states import StageState
@@ -149,8 +148,7 @@ def test_a_worker_refuses_a_missing_folder_and_a_folder_without_the_librarys_fil
 def test_the_database_url_names_a_sqlite_file(data_dir: Path, fast_config: EngineConfig) -> None:
     Library(data_dir, {}, fast_config).close()
     db = database_path(data_dir)
-    assert database_file(str(db)) == db
-    assert database_file(f"sqlite:///{db}") == db
-    assert database_file(f"sqlite:///{str(db).lstrip(os.sep)}") == db
+    assert worker_database(str(db)) == db
+    assert worker_database(f"sqlite:///{db}") == db
     with pytest.raises(WorkerRefused):
-        database_file(str(data_dir / "missing.sqlite3"))
+        worker_database(str(data_dir / "missing.sqlite3"))

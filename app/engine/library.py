@@ -28,10 +28,11 @@ from app.errors import SidecarError
 from app.media.cue_edits import EditCue
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualChoice, VisualModel
 from app.ml.model_choice import frozen_models
-from app.paths import database_path, workspace_root
+from app.paths import workspace_root
 from app.settings import Settings, load_settings
 from app.store import Store
 from app.store.claim_scope import EVERYTHING, ClaimScope
+from app.store.location import database_location
 from app.store.records import ItemSource, ItemView, JobSummary, NewItem, Review, Step
 from app.store.search_queries import CurrentContent
 
@@ -93,7 +94,7 @@ class JobChanges:
 
 class Library:
     @classmethod
-    def open(cls, data_dir: Path, settings: Settings | None = None, *, database: Path | None = None,
+    def open(cls, data_dir: Path, settings: Settings | None = None, *, database: Path | str | None = None,
              paths: LocalPaths = SAME_PATHS, scope: ClaimScope = EVERYTHING, **config_overrides: Any) -> "Library":
         """The person's library as the CLI and the GUI open it: their settings, the registered pipelines, their engine config.
 
@@ -108,12 +109,12 @@ class Library:
 
     def __init__(self, data_dir: Path, pipelines: Mapping[str, Pipeline], config: EngineConfig | None = None,
                  probe: MemoryProbe | None = None, observe_step: Callable[[str, Step], None] | None = None, *,
-                 database: Path | None = None, paths: LocalPaths = SAME_PATHS, scope: ClaimScope = EVERYTHING):
+                 database: Path | str | None = None, paths: LocalPaths = SAME_PATHS, scope: ClaimScope = EVERYTHING):
         self.data_dir = data_dir
         self.config = config or EngineConfig()
         self.pipelines = {kind: with_hash_stage(pipeline) for kind, pipeline in pipelines.items()}
-        self.store = Store(database or database_path(data_dir), lease_seconds=self.config.lease_seconds,
-                           group_size=self.config.group_size)
+        self.store = Store(database or database_location(data_dir, self.config.database_url),
+                           lease_seconds=self.config.lease_seconds, group_size=self.config.group_size)
         self.paths = paths
         self.scope = scope
         self._probe = probe
@@ -310,6 +311,7 @@ class Library:
         thread) and end in :meth:`close`. Only paths' current content is returned.
         """
         kinds = MEDIA_KINDS.search_selection(kind)
+        self.store.require_search()
         if (image is None) == (not (query or "").strip()):
             raise SidecarError("give either a text query or an image to search with", code="invalid_argument")
         current = CurrentContent("current_items")

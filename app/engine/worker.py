@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Sequence
 
 from app.engine.path_map import PathMap
-from app.errors import SidecarError, WorkerRefused
+from app.errors import WorkerRefused
 from app.store import Store
 from app.store.claim_scope import ClaimScope, ScopePrefix, listed_under
+from app.store.location import ENV as DATABASE_URL_ENV, database_location
 
 log = logging.getLogger(__name__)
 
@@ -31,21 +32,22 @@ log = logging.getLogger(__name__)
 SAMPLE_SIZE = 16
 
 
-def database_file(url: str) -> Path:
-    """The library database a ``--database-url`` names: a SQLite file path or ``sqlite:///abs/path``.
+def worker_database(url: str | None) -> Path | str:
+    """The library database a worker opens: a PostgreSQL URL, a SQLite URL, or a SQLite file path.
 
-    The one place the URL is read, so the PostgreSQL store's resolver replaces it whole.
+    Read by the store's one resolver (``database_location``); a worker never creates a
+    library, so a SQLite file that is not there refuses the start instead of making an
+    empty database that would hand out no work.
     """
-    if url.startswith("sqlite:///"):
-        path = Path("/" + url[len("sqlite:///"):].lstrip("/"))
-    elif "://" in url:
-        raise SidecarError(f"{url.split('://')[0]} databases are not supported by this Sidecar "
-                           "(give the SQLite file, or sqlite:///absolute/path)", code="invalid_argument")
-    else:
-        path = Path(url).expanduser().absolute()
-    if not path.is_file():
-        raise WorkerRefused(f"no library database at {path}")
-    return path
+    url = url or os.environ.get(DATABASE_URL_ENV)
+    if not url:
+        raise WorkerRefused(f"a worker needs the library's database: --database-url or {DATABASE_URL_ENV}")
+    if "://" not in url:
+        url = f"sqlite:///{Path(url).expanduser().absolute()}"
+    location = database_location(Path.cwd(), url)
+    if isinstance(location, Path) and not location.is_file():
+        raise WorkerRefused(f"no library database at {location}")
+    return location
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """Stage rows: claims, heartbeats and every fenced write a worker makes.
 
-A claim is one short ``BEGIN IMMEDIATE`` transaction that picks the first runnable
+A claim is one short write transaction (``BEGIN IMMEDIATE`` on SQLite; on PostgreSQL the
+store's write lock and ``SELECT … FOR UPDATE SKIP LOCKED``) that picks the first runnable
 stage and stamps it with (owner, claim_generation + 1, lease expiry). Every later write
 by that worker is an UPDATE conditioned on the same three facts with its row count
 checked: zero rows means the claim is gone and the worker must stop. The claim query
@@ -21,6 +22,7 @@ from sqlalchemy.orm import aliased
 from app.errors import CrashLoop, LeaseLost, NeedsReview
 from app.store.claim_scope import EVERYTHING, ClaimScope
 from app.store.database import Database, dumps, loads
+from app.store.dialect import lock_claim
 from app.store.records import Claim
 from app.store.states import UNFINISHED_ITEMS, UNFINISHED_STAGES, ItemState, JobState, StageState
 from app.store.tables import items, jobs, model_loads, results, stages
@@ -98,7 +100,7 @@ class StageRepo:
             q = self._runnable(now, gpu, scope)
             if stage_id is not None:
                 q = q.where(stages.c.id == stage_id)
-            sid = conn.execute(q).scalar()
+            sid = conn.execute(lock_claim(conn, q, stages)).scalar()
             if sid is None:
                 return None
             changed = conn.execute(
