@@ -134,12 +134,6 @@ class NotMapped(SidecarError):
     code = "not_mapped"
 
 
-class SearchUnavailable(SidecarError):
-    """The library database cannot answer searches yet (the search index lives in SQLite only for now)."""
-
-    code = "search_unavailable"
-
-
 class DatabaseUnusable(SidecarError):
     """The database URL names no backend Sidecar speaks, or its schema is newer than this Sidecar."""
 
@@ -285,8 +279,6 @@ EXPLANATIONS: dict[str, Explanation] = {
     "no_media_kinds": Explanation("This Sidecar has no media pipelines registered.", _REPORT),
     "no_visual_model": Explanation("Searching by image needs a visual (CLIP) model.",
                                    "Install one in Settings → Models (or `sidecar models`)."),
-    "search_unavailable": Explanation("Search is not available on a PostgreSQL library yet.",
-                                      "Search a SQLite library, or wait for a Sidecar with search on PostgreSQL."),
     "bad_database_url": Explanation("The library database cannot be opened from that URL.",
                                     "Use postgresql+psycopg://user@host:port/db or sqlite:///absolute/path (--database-url, "
                                     "SIDECAR_DATABASE_URL or the database_url setting)."),

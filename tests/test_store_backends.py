@@ -18,6 +18,7 @@ from app.store.instances import InstanceInfo
 from app.store.location import ENV, database_location
 from app.store.migrate import current_revision, head_revision
 from app.store.records import NewItem, NewStage
+from app.store.search_queries import fts_dialogue, fts_images
 from app.store.search_writes import SearchIndexWriter
 from app.store.tables import jobs, stages
 from tests.store_backends import open_store
@@ -99,19 +100,6 @@ def test_ids_are_never_reused_after_a_delete(store_location: Path | str) -> None
         store.close()
 
 
-def test_search_answers_search_unavailable_on_postgres_and_runs_on_sqlite(store_location: Path | str) -> None:
-    store = Store(store_location)
-    try:
-        if isinstance(store_location, Path):
-            store.require_search()
-        else:
-            with pytest.raises(SidecarError) as raised:
-                store.require_search()
-            assert raised.value.code == "search_unavailable"
-    finally:
-        store.close()
-
-
 def test_two_processes_opening_one_new_postgres_library_create_it_once(postgres_url: str) -> None:
     opened: list[Store] = []
     errors: list[BaseException] = []
@@ -165,8 +153,11 @@ def test_a_stage_writing_the_search_index_completes_on_either_backend_and_a_stal
         index.upsert_image("sha-a.png", text_model="e5", text_vector=[0.5] * 384, document="a cat")
         index.name_image("/lib/a.png", "sha-a.png", "a")
         assert index.upsert_dialogue("/lib/a.png", "sha-a.png", [(0.0, 1.0, "hello", "en")], [[0.5] * 384],
-                                     text_model="e5") == (1 if isinstance(store_location, Path) else 0)
+                                     text_model="e5") == 1
         store.stages.complete_stage(claim, {"indexed": "sha-a.png"})
+        with store.db.read() as conn:
+            assert [h.text for h in fts_dialogue(conn, "hello")] == ["hello"]
+            assert [h.sha256 for h in fts_images(conn, "cat")] == ["sha-a.png"]
 
         stale = store.stages.claim_next_stage("w:0", gpu=None)
         assert stale is not None
@@ -235,5 +226,17 @@ def test_the_cli_works_on_a_postgres_library_named_by_flag_or_environment(
     assert job["folder"] == str(media) and job["total"] == 1
     assert not database_path(data_dir).exists(), "nothing went into the SQLite file"
 
-    assert main(["--data-dir", str(data_dir), "search", "cat", "--json"]) == 2
-    assert json.loads(capsys.readouterr().out)["error"]["code"] == "search_unavailable"
+    # an image the index stage wrote on the server is found by `sidecar search` there
+    store = Store(postgres_url)
+    try:
+        job = store.jobs.create(str(media), {}, owner="test")
+        store.jobs.add_items(job, [NewItem(str(media / "scan.png"), "image", 1, 1, "sha-scan")])
+        store.jobs.finish_creating(job, {})
+        index = SearchIndexWriter(store.db.write)
+        index.upsert_image("sha-scan", text_model="e5", text_vector=[0.5] * 384, document="Invoice number 4471")
+        index.name_image(str(media / "scan.png"), "sha-scan", "scan media")
+    finally:
+        store.close()
+    assert main(["--data-dir", str(data_dir), "search", "invoice", "--json"]) == 0
+    (hit,) = json.loads(capsys.readouterr().out)["results"]
+    assert (hit["path"], hit["kind"], hit["snippet"]) == (str(media / "scan.png"), "image", "[Invoice] number 4471")

@@ -311,7 +311,6 @@ class Library:
         thread) and end in :meth:`close`. Only paths' current content is returned.
         """
         kinds = MEDIA_KINDS.search_selection(kind)
-        self.store.require_search()
         if (image is None) == (not (query or "").strip()):
             raise SidecarError("give either a text query or an image to search with", code="invalid_argument")
         current = CurrentContent("current_items")

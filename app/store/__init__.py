@@ -7,7 +7,7 @@ from pathlib import Path
 
 from app.store.current_items import CurrentItemRepo
 from app.store.database import Clock, Database
-from app.store.dialect import integrity_check, require_search_index
+from app.store.dialect import integrity_check
 from app.store.instances import InstanceRepo
 from app.store.jobs import JobRepo
 from app.store.person_edits import PersonEditRepo
@@ -33,10 +33,6 @@ class Store:
     def integrity_check(self) -> str:
         with self.db.read() as conn:
             return integrity_check(conn)
-
-    def require_search(self) -> None:
-        """Raise ``search_unavailable`` unless this database holds the search index (SQLite only, for now)."""
-        require_search_index(self.db.engine)
 
     def close(self) -> None:
         self.db.close()

@@ -22,7 +22,6 @@ from sqlalchemy import Connection, Engine, Select, func
 from sqlalchemy.dialects.postgresql import JSON
 from sqlalchemy.sql.elements import ColumnElement
 
-from app.errors import SearchUnavailable
 
 SQLITE = "sqlite"
 POSTGRESQL = "postgresql"
@@ -64,13 +63,3 @@ def integrity_check(conn: Connection) -> str:
         return str(conn.exec_driver_sql("PRAGMA integrity_check").scalar_one())
     return "ok" if conn.exec_driver_sql("SELECT 1").scalar_one() == 1 else "unreachable"
 
-
-def has_search_index(bind: Connection | Engine) -> bool:
-    """Whether this database holds the search index (sqlite-vec and FTS5: SQLite only for now)."""
-    return is_sqlite(bind)
-
-
-def require_search_index(bind: Connection | Engine) -> None:
-    """Raise ``search_unavailable`` where the database has no search index."""
-    if not has_search_index(bind):
-        raise SearchUnavailable("search is not available on a PostgreSQL library yet")

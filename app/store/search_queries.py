@@ -28,7 +28,8 @@ from typing import Any, Hashable, Iterable, Sequence
 import numpy as np
 from sqlalchemy import Connection, text
 
-from app.store import vector_index
+from app.store import search_postgres, vector_index
+from app.store.dialect import is_sqlite
 from app.store.search_schema import TEXT_DIM, table_exists, vector_blob, visual_table
 
 SNIPPET_OPEN, SNIPPET_CLOSE, SNIPPET_ELLIPSIS = "[", "]", "…"
@@ -237,7 +238,8 @@ def _knn(
     """KNN filtered on model, then joined to the current contents.
 
     The nearest rows come from the in-process index (:mod:`app.store.vector_index`)
-    or, with ``exact`` or when the index cannot answer for this snapshot, from vec0.
+    or, with ``exact`` or when the index cannot answer for this snapshot, from vec0
+    on SQLite and from a scan of the stored vectors on PostgreSQL (no pgvector).
     The join drops stale ones afterwards, so when stale rows crowd the top we ask for
     more (up to sqlite-vec's 4096 on the SQL path) until ``k`` distinct contents
     survive or the table has no more.
@@ -245,22 +247,31 @@ def _knn(
     if k <= 0:
         return []
     blob = vector_blob(vector, dim)
-    if not exact:
+    sqlite = is_sqlite(conn)
+    if not exact or not sqlite:
         # Candidates cost nothing to rank here but each costs a join below: over-fetch by a quarter.
         fetch = k + max(16, k // 4) if current is not None else k
-        index = vector_index.index_for(conn)
+        index = vector_index.index_for(conn, None if sqlite else search_postgres.PostgresVectorRows())
         base = "search_cue" if cues else "search_image"
+        query = np.frombuffer(blob, dtype=np.float32)
         while True:
-            found = index.nearest(conn, table, model, np.frombuffer(blob, dtype=np.float32), fetch)
+            found = None if exact else index.nearest(conn, table, model, query, fetch)
             if found is None:
-                break
+                if sqlite:
+                    break
+                found = vector_index.scan_nearest(conn, index.rows, table, dim, model, query, fetch)
             candidates, available = found
-            nearest = (
-                "SELECT CAST(json_extract(j.value, '$[0]') AS INTEGER) AS id, json_extract(j.value, '$[1]') AS distance, "
-                f"b.sha256 AS sha256 FROM json_each(:candidates) AS j "
-                f"JOIN {base} AS b ON b.id = CAST(json_extract(j.value, '$[0]') AS INTEGER)"
-            )
-            kept, units = _current_rows(conn, nearest, {"candidates": json.dumps(candidates)}, k, current, cues)
+            if sqlite:
+                nearest = (
+                    "SELECT CAST(json_extract(j.value, '$[0]') AS INTEGER) AS id, json_extract(j.value, '$[1]') AS distance, "
+                    f"b.sha256 AS sha256 FROM json_each(:candidates) AS j "
+                    f"JOIN {base} AS b ON b.id = CAST(json_extract(j.value, '$[0]') AS INTEGER)"
+                )
+                params: dict[str, Any] = {"candidates": json.dumps(candidates)}
+            else:
+                nearest = search_postgres.candidates_sql(base)
+                params = {"ids": [c[0] for c in candidates], "distances": [c[1] for c in candidates]}
+            kept, units = _current_rows(conn, nearest, params, k, current, cues)
             if units >= k or current is None or fetch >= available:
                 return kept
             fetch *= 4
@@ -469,20 +480,21 @@ def _fts_query(
     match cursor on each row, and looking rows of a common word up again cost more
     than ranking them.
     """
-    fts = tables.trigram if trigram else tables.words
     parts: list[str] = []
     params: dict[str, Any] = {}
     for i, term in enumerate(terms):
-        params[f"m{i}"] = _fts_phrase(term)
+        fts, source, match, score, term_params = _term_sql(conn, tables, trigram, term, f"m{i}")
+        params.update(term_params)
         cutoff = conn.execute(
-            text(f"SELECT rowid FROM {fts} WHERE {fts} MATCH :m ORDER BY rowid DESC LIMIT 1 OFFSET :skip"),
-            {"m": params[f"m{i}"], "skip": CANDIDATES_PER_TERM},
+            text(f"SELECT {fts}.rowid FROM {fts} WHERE {match} ORDER BY {fts}.rowid DESC LIMIT 1 OFFSET :skip"),
+            {**term_params, "skip": CANDIDATES_PER_TERM},
         ).scalar()
         newest = ""
         if cutoff is not None:
-            params[f"c{i}"], newest = cutoff, f" AND rowid > :c{i}"
-        parts.append(f"SELECT rowid AS id, rank AS r FROM {fts} WHERE {fts} MATCH :m{i}{newest}")
-    ranked = f"SELECT id, sum(r) AS score FROM ({' UNION ALL '.join(parts)}) GROUP BY id ORDER BY score, id LIMIT :fetch"
+            params[f"c{i}"], newest = cutoff, f" AND {fts}.rowid > :c{i}"
+        parts.append(f"SELECT {fts}.rowid AS id, {score} AS r FROM {source} WHERE {match}{newest}")
+    ranked = (f"SELECT id, sum(r) AS score FROM ({' UNION ALL '.join(parts)}) AS parts "
+              "GROUP BY id ORDER BY score, id LIMIT :fetch")
     sql = (
         f"WITH hits AS MATERIALIZED ({ranked}) SELECT {select}, (SELECT count(*) FROM hits) AS fetched "
         f"FROM hits JOIN {tables.base} AS b ON b.id = hits.id {join} ORDER BY hits.score, hits.id, path LIMIT :limit"
@@ -492,7 +504,7 @@ def _fts_query(
         rows = conn.execute(text(sql), {**params, "fetch": fetch, "limit": limit}).all()
         if len(rows) < limit and join:
             fetched = rows[0].fetched if rows else conn.execute(
-                text(f"SELECT count(*) FROM ({ranked})"), {**params, "fetch": fetch}).scalar()
+                text(f"SELECT count(*) FROM ({ranked}) AS ranked"), {**params, "fetch": fetch}).scalar()
             if fetched >= fetch:  # stale rows took places in the head of the ranking
                 fetch *= 4
                 continue
@@ -511,13 +523,34 @@ of the same query (an invoice number) is ranked over all of its matches.
 """
 
 
+def _term_sql(
+    conn: Connection, tables: _KeywordTables, trigram: bool, term: str, param: str
+) -> tuple[str, str, str, str, dict[str, Any]]:
+    """``(table, FROM, condition, score, params)`` of one query term: the only keyword SQL that differs by backend.
+
+    ``table.rowid`` is the base row's id and a lower score is better, on both: FTS5's
+    ``rank`` on SQLite, the same bm25 over the stored tokens on PostgreSQL
+    (:mod:`app.store.search_postgres`).
+    """
+    if is_sqlite(conn):
+        fts = tables.trigram if trigram else tables.words
+        return fts, fts, f"{fts} MATCH :{param}", "rank", {param: _fts_phrase(term)}
+    source, score = search_postgres.bm25(tables.words, trigram, param)
+    match = search_postgres.term_match(tables.words, trigram, param)
+    return tables.words, source, match, score, search_postgres.term_params(param, term, trigram)
+
+
 def _like_query(
     conn: Connection, tables: _KeywordTables, select: str, join: str, term: str, limit: int
 ) -> list[_Match]:
     """Substring match for 1–2 character CJK terms, which trigram MATCH cannot express."""
-    fts = tables.trigram
-    pattern = "%" + term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-    condition = " OR ".join(f"{fts}.{c} LIKE :pattern ESCAPE '\\'" for c in tables.columns)
+    pattern = search_postgres.like_pattern(term)
+    if is_sqlite(conn):
+        fts = tables.trigram
+        condition = " OR ".join(f"{fts}.{c} LIKE :pattern ESCAPE '\\'" for c in tables.columns)
+    else:
+        fts = tables.words
+        condition = search_postgres.term_match(fts, True, "pattern")
     sql = (
         f"SELECT {select} FROM {fts} JOIN {tables.base} AS b ON b.id = {fts}.rowid {join} "
         f"WHERE {condition} ORDER BY b.id LIMIT :limit"

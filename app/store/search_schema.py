@@ -64,6 +64,11 @@ Writes are in :mod:`app.store.search_writes`, queries in :mod:`app.store.search_
 Every function of the three takes a ``sqlalchemy.Connection`` and runs inside the
 caller's transaction (it neither begins nor commits): the store decides transaction
 boundaries and keeps them short. The connection must have sqlite-vec loaded.
+
+On PostgreSQL (revision 0002) the same tables exist as plain tables: the vector tables
+keep these names and columns with ``bytea`` vectors, and each ``*_fts`` table holds the
+tokens and folded text that stand in for both FTS5 tables (:mod:`app.store.search_postgres`);
+there are no ``*_trigram`` tables.
 """
 
 from __future__ import annotations
@@ -72,6 +77,9 @@ from typing import Sequence
 
 import numpy as np
 from sqlalchemy import Connection, text
+
+from app.store import search_postgres
+from app.store.dialect import is_sqlite
 
 TEXT_DIM = 384
 
@@ -141,6 +149,9 @@ def visual_table(dim: int) -> str:
 def ensure_visual_table(conn: Connection, dim: int) -> str:
     """Create the CLIP vector table for ``dim`` when missing; returns its name."""
     name = visual_table(dim)
+    if not is_sqlite(conn):
+        search_postgres.ensure_visual_table(conn, name)
+        return name
     conn.exec_driver_sql(
         f"CREATE VIRTUAL TABLE IF NOT EXISTS {name} USING vec0("
         f"embedding float[{dim}] distance_metric=cosine, sha256 text, model text)"
@@ -150,6 +161,8 @@ def ensure_visual_table(conn: Connection, dim: int) -> str:
 
 def table_exists(conn: Connection, name: str) -> bool:
     """Whether a (lazily created) table is there yet."""
+    if not is_sqlite(conn):
+        return search_postgres.table_exists(conn, name)
     return (
         conn.execute(text("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = :n"), {"n": name}).first()
         is not None

@@ -14,7 +14,8 @@ from typing import Any, Callable, Sequence
 
 from sqlalchemy import Connection, text
 
-from app.store.dialect import has_search_index
+from app.store import search_postgres
+from app.store.dialect import is_sqlite
 from app.store.search_schema import TEXT_DIM, ensure_visual_table, table_exists, vector_blob, visual_table
 
 WriteTransaction = Callable[[], AbstractContextManager[Connection]]
@@ -24,12 +25,6 @@ Cue = tuple[float, float, str, str]
 
 class SearchIndexWriter:
     """Index writes, each in its own transaction from ``write`` (a fenced one inside a stage).
-
-    On a database without the search index (PostgreSQL, for now) each call still opens its
-    transaction, so a stale worker still fails its fence, and writes nothing: the stage
-    completes and its files are placed; the content is indexed once search exists there
-    (re-adding the folder re-runs only the index stage). A plain vector table now would
-    need a second migration into whatever layout PostgreSQL search settles on.
 
     ``library_path`` turns the path a stage read the file by into the library's name for
     it (a worker on another machine reads ``D:\\Media\\x.png``; search shows the library's path).
@@ -44,23 +39,18 @@ class SearchIndexWriter:
                      visual_vector: Sequence[float] | None = None) -> None:
         """See :func:`upsert_image`."""
         with self._write() as conn:
-            if not has_search_index(conn):
-                return
             upsert_image(conn, sha256, text_model=text_model, text_vector=text_vector, document=document,
                          ocr_text=ocr_text, visual_model=visual_model, visual_vector=visual_vector)
 
     def name_image(self, path: str, sha256: str, words: str) -> None:
         """See :func:`name_image`."""
         with self._write() as conn:
-            if has_search_index(conn):
-                name_image(conn, self._library_path(path), sha256, words)
+            name_image(conn, self._library_path(path), sha256, words)
 
     def upsert_dialogue(self, video_path: str, sha256: str, cues: Sequence[Cue], vectors: Sequence[Sequence[float]],
                         *, text_model: str) -> int:
         """See :func:`upsert_dialogue`."""
         with self._write() as conn:
-            if not has_search_index(conn):
-                return 0
             return upsert_dialogue(conn, self._library_path(video_path), sha256, cues, vectors, text_model=text_model)
 
 
@@ -129,11 +119,7 @@ def upsert_image(
             text(f"INSERT INTO {table} (rowid, embedding, sha256, model) VALUES (:id, :v, :sha, :model)"),
             {"id": row_id, "v": visual_blob, "sha": sha256, "model": visual_model},
         )
-    for table in ("search_image_fts", "search_image_trigram"):
-        conn.execute(
-            text(f"INSERT INTO {table} (rowid, document, ocr_text) VALUES (:id, :document, :ocr)"),
-            {"id": row_id, "document": document, "ocr": ocr_text or ""},
-        )
+    _index_words(conn, "search_image", row_id, {"document": document, "ocr_text": ocr_text or ""})
     return int(row_id)
 
 
@@ -149,8 +135,7 @@ def name_image(conn: Connection, path: str, sha256: str, words: str) -> int:
              "RETURNING id"),
         {"path": path, "sha": sha256, "words": words, "now": time.time()},
     ).scalar_one()
-    for table in ("search_image_name_fts", "search_image_name_trigram"):
-        conn.execute(text(f"INSERT INTO {table} (rowid, words) VALUES (:id, :words)"), {"id": row_id, "words": words})
+    _index_words(conn, "search_image_name", row_id, {"words": words})
     return int(row_id)
 
 
@@ -199,8 +184,7 @@ def upsert_dialogue(
             text("INSERT INTO search_cue_text_vec (rowid, embedding, sha256, model) VALUES (:id, :v, :sha, :model)"),
             {"id": cue_id, "v": vector_blob(vector, TEXT_DIM), "sha": sha256, "model": text_model},
         )
-        for table in ("search_cue_fts", "search_cue_trigram"):
-            conn.execute(text(f"INSERT INTO {table} (rowid, text) VALUES (:id, :text)"), {"id": cue_id, "text": line})
+        _index_words(conn, "search_cue", cue_id, {"text": line})
     return len(cues)
 
 
@@ -224,24 +208,41 @@ def _delete_image_rows(conn: Connection, row_id: int, visual_dim: int | None, *,
     conn.execute(text("DELETE FROM search_image_text_vec WHERE rowid = :id"), params)
     if visual_dim and table_exists(conn, visual_table(visual_dim)):
         conn.execute(text(f"DELETE FROM {visual_table(visual_dim)} WHERE rowid = :id"), params)
-    conn.execute(text("DELETE FROM search_image_fts WHERE rowid = :id"), params)
-    conn.execute(text("DELETE FROM search_image_trigram WHERE rowid = :id"), params)
+    _unindex_words(conn, "search_image", row_id)
     if not keep_base:
         conn.execute(text("DELETE FROM search_image WHERE id = :id"), params)
 
 
 def _delete_names(conn: Connection, where: str, params: dict[str, Any]) -> None:
     for row_id in list(conn.execute(text(f"SELECT id FROM search_image_name WHERE {where}"), params).scalars()):
-        for table in ("search_image_name_fts", "search_image_name_trigram"):
-            conn.execute(text(f"DELETE FROM {table} WHERE rowid = :id"), {"id": row_id})
+        _unindex_words(conn, "search_image_name", row_id)
     conn.execute(text(f"DELETE FROM search_image_name WHERE {where}"), params)
 
 
 def _delete_cues(conn: Connection, where: str, params: dict[str, Any]) -> int:
     ids = list(conn.execute(text(f"SELECT id FROM search_cue WHERE {where}"), params).scalars())
     for cue_id in ids:
-        for table in ("search_cue_text_vec", "search_cue_fts", "search_cue_trigram"):
-            conn.execute(text(f"DELETE FROM {table} WHERE rowid = :id"), {"id": cue_id})
+        conn.execute(text("DELETE FROM search_cue_text_vec WHERE rowid = :id"), {"id": cue_id})
+        _unindex_words(conn, "search_cue", cue_id)
     if ids:
         conn.execute(text(f"DELETE FROM search_cue WHERE {where}"), params)
     return len(ids)
+
+
+def _index_words(conn: Connection, base: str, row_id: int, columns: dict[str, str]) -> None:
+    """Make a row findable by its words: FTS5's word and trigram tables, or PostgreSQL's one words row."""
+    if not is_sqlite(conn):
+        conn.execute(
+            text(f"INSERT INTO {base}_fts (rowid, tokens, folded, ngrams) VALUES (:id, :tokens, :folded, :ngrams)"),
+            {"id": row_id, **search_postgres.word_row(list(columns.values()))},
+        )
+        return
+    names = ", ".join(columns)
+    values = ", ".join(f":{name}" for name in columns)
+    for table in (f"{base}_fts", f"{base}_trigram"):
+        conn.execute(text(f"INSERT INTO {table} (rowid, {names}) VALUES (:id, {values})"), {"id": row_id, **columns})
+
+
+def _unindex_words(conn: Connection, base: str, row_id: int) -> None:
+    for table in (f"{base}_fts", f"{base}_trigram") if is_sqlite(conn) else (f"{base}_fts",):
+        conn.execute(text(f"DELETE FROM {table} WHERE rowid = :id"), {"id": row_id})

@@ -36,7 +36,8 @@ Design choices (measured on the development machine, numpy 2 with OpenBLAS):
   start-up scan.
 - **Backend-neutral.** Everything here is numpy over rows read through SQLAlchemy. The
   SQLite specifics (the vec0 ``rowid`` column, finding the lazily created visual tables)
-  are in :class:`VectorRows`; a PostgreSQL store provides its own.
+  are in :class:`VectorRows`; a PostgreSQL library reads through
+  :class:`app.store.search_postgres.PostgresVectorRows`.
 
 Every vector must be written through :mod:`app.store.search_writes`, whose base-row
 writes fire the change triggers (vec0 virtual tables cannot carry triggers).
@@ -60,6 +61,8 @@ from typing import Iterable, Iterator
 
 import numpy as np
 from sqlalchemy import Connection, Engine, text
+
+from app.store.dialect import is_sqlite
 
 log = logging.getLogger(__name__)
 
@@ -109,10 +112,14 @@ class VectorRows:
         seq = conn.execute(text(f"SELECT coalesce(max(seq), 0) FROM {CHANGES_TABLE}")).scalar()
         return (str(epoch), int(seq or 0)) if epoch else None
 
+    def visual_names(self, conn: Connection) -> list[str]:
+        """Names of the CLIP vector tables created so far (one per dimension)."""
+        return list(conn.execute(text("SELECT name FROM sqlite_master WHERE name LIKE 'search_visual_vec_%'")).scalars())
+
     def tables(self, conn: Connection) -> dict[str, tuple[str, int]]:
         """``table → (kind, dim)`` of every vec table there is (the visual ones appear lazily)."""
         found = {"search_image_text_vec": ("image", 384), "search_cue_text_vec": ("cue", 384)}
-        for (name,) in conn.execute(text("SELECT name FROM sqlite_master WHERE name LIKE 'search_visual_vec_%'")):
+        for name in self.visual_names(conn):
             match = _VISUAL.match(name)
             if match:
                 found[name] = ("image", int(match.group(1)))
@@ -220,6 +227,24 @@ def _unit_rows(blobs: list[bytes], dim: int) -> np.ndarray:
     matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), dim)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     return matrix / np.where(norms > 0, norms, 1.0)
+
+
+def scan_nearest(
+    conn: Connection, rows: VectorRows, table: str, dim: int, model: str, vector: np.ndarray, fetch: int
+) -> tuple[list[tuple[int, float]], int]:
+    """What :meth:`VectorIndex.nearest` answers, from a fresh read of ``table`` in ``conn``'s snapshot.
+
+    For a database without another exact KNN (PostgreSQL without pgvector) when the
+    shared index cannot answer for this snapshot, and for ``exact`` queries there.
+    """
+    matrix = _Matrix(dim)
+    for chunk in rows.scan(conn, table):
+        found = [(row_id, blob) for row_id, row_model, blob in chunk if row_model == model]
+        if found:
+            matrix.add([row_id for row_id, _ in found], _unit_rows([blob for _, blob in found], dim))
+    query = np.asarray(vector, dtype=np.float32).reshape(-1)
+    norm = float(np.linalg.norm(query))
+    return matrix.nearest(query / norm if norm > 0 else query, fetch), matrix.size
 
 
 class VectorIndex:
@@ -403,12 +428,16 @@ def index_folder(database: str | None) -> Path | None:
     return path.with_name(path.name + "-vectors")
 
 
-def index_for(conn: Connection) -> VectorIndex:
-    """The one index of ``conn``'s database in this process (made on first use)."""
+def index_for(conn: Connection, rows: VectorRows | None = None) -> VectorIndex:
+    """The one index of ``conn``'s database in this process (made on first use, reading through ``rows``).
+
+    Only a SQLite library's index is saved beside its file; a server's is rebuilt by
+    each process from the server at its first search.
+    """
     engine = conn.engine
     with _INDEXES_LOCK:
         index = _INDEXES.get(engine)
         if index is None:
-            index = VectorIndex(index_folder(engine.url.database))
+            index = VectorIndex(index_folder(engine.url.database) if is_sqlite(engine) else None, rows)
             _INDEXES[engine] = index
         return index

@@ -5,7 +5,7 @@ of it for a new file, nothing for a V15 library), so every older library upgrade
 place. On PostgreSQL it creates the same tables in PostgreSQL's types: identity ids
 (never reused, like SQLite's AUTOINCREMENT, so a stale fence cannot match a new row),
 BIGINT sizes, nanosecond mtimes and pids (a Windows pid is 32 bits unsigned), DOUBLE
-PRECISION times, and the job change-counter triggers as PL/pgSQL. The search index (sqlite-vec, FTS5) stays SQLite-only for now.
+PRECISION times, and the job change-counter triggers as PL/pgSQL. The search index on PostgreSQL is revision 0002.
 
 Revision ID: 0001
 Revises:

@@ -1,0 +1,116 @@
+"""Search on the shared store: one small library indexed on SQLite and on PostgreSQL answers the same.
+
+Real models (RapidOCR reads rendered images, e5 embeds), the real store on both
+backends (Alembic's schema, the ``current_items`` view, the write lock), and the real
+write path (:class:`~app.store.search_writes.SearchIndexWriter`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from app.engine.search import search
+from app.ml.text_embedding import MODEL_ID as E5
+from app.store import Store, search_queries
+from app.store.records import NewItem
+from app.store.search_queries import CurrentContent
+from app.store.search_writes import SearchIndexWriter
+
+CURRENT = CurrentContent("current_items")
+VIDEO = "/videos/Movie.mkv"
+CUES = [(1.0, 3.5, "Don't forget your umbrella tonight.", "en"), (4.0, 6.0, "The train leaves at nine.", "en"),
+        (1.0, 3.5, "今晚别忘了带伞。", "zh"), (4.0, 6.0, "火车九点出发。", "zh")]
+WORD_QUERIES = ["invoice", "invo", "4471", "total due", "猫", "東京タワー", "京タワ", "chocolate cake", "rain umbrella"]
+DIALOGUE_QUERIES = ["umbrella", "umbr", "火车", "九点出发", "train nine"]
+FUSED_QUERIES = ["invoice", "cat", "weather tomorrow", "train"]
+
+
+def _add(store: Store, files: dict[str, tuple[str, str]]) -> None:
+    """Record that each path (``path → (kind, sha256)``) holds that content now."""
+    job = store.jobs.create("/", {}, owner="test")
+    store.jobs.add_items(job, [NewItem(path, kind, 1, 1, sha) for path, (kind, sha) in files.items()])
+    store.jobs.finish_creating(job, {})
+
+
+def _index(store: Store, documents, e5) -> None:
+    _add(store, {path: ("image", sha) for path, (sha, *_rest) in documents.items()} | {VIDEO: ("video", "video-1")})
+    writer = SearchIndexWriter(store.db.write)
+    for path, (sha, document, ocr_text, vector) in documents.items():
+        writer.upsert_image(sha, text_model=E5, text_vector=vector, document=document, ocr_text=ocr_text)
+        writer.name_image(path, sha, Path(path).stem.replace("_", " "))
+    assert writer.upsert_dialogue(VIDEO, "video-1", CUES, e5.embed_passages([c[2] for c in CUES]), text_model=E5) == 4
+
+
+@pytest.fixture
+def libraries(data_dir: Path, postgres_url: str, documents, e5) -> Iterator[dict[str, Store]]:
+    stores = {"sqlite": Store(data_dir / "library.sqlite3"), "postgres": Store(postgres_url)}
+    try:
+        for store in stores.values():
+            _index(store, documents, e5)
+        yield stores
+    finally:
+        for store in stores.values():
+            store.close()
+
+
+def _answers(store: Store, e5) -> dict[str, list]:
+    with store.db.read() as conn:
+        answers: dict[str, list] = {
+            f"words {q}": [(h.path, h.snippet) for h in search_queries.fts_images(conn, q, current=CURRENT)]
+            for q in WORD_QUERIES
+        }
+        answers |= {f"dialogue {q}": [(h.path, h.lang, h.start, h.snippet) for h in
+                                      search_queries.fts_dialogue(conn, q, current=CURRENT)]
+                    for q in DIALOGUE_QUERIES}
+        for kind in ("image", "cue"):
+            for exact in (False, True):  # the in-process index; vec0 or a scan of the stored vectors
+                hits = search_queries.knn_text(conn, e5.embed_queries(["umbrella"])[0], model=E5, kind=kind, k=3,
+                                               current=CURRENT, exact=exact)
+                answers[f"knn {kind} {exact}"] = [(h.path, round(h.score, 5)) for h in hits]
+    for q in FUSED_QUERIES:
+        results = search(q, connect=store.db.read, current=CURRENT, text_model=E5,
+                         embed_text=lambda text: e5.embed_queries([text])[0])
+        answers[f"fused {q}"] = [(r["path"], r["kind"], r["start"], r["snippet"]) for r in results]
+    return answers
+
+
+def test_a_library_indexed_on_sqlite_and_on_postgres_gives_the_same_results(libraries, documents, e5):
+    sqlite, postgres = _answers(libraries["sqlite"], e5), _answers(libraries["postgres"], e5)
+    assert postgres == sqlite
+    # and they are the right answers, not two equal wrong ones
+    invoice = next(p for p in documents if p.endswith("invoice_scan.png"))
+    assert sqlite["words invo"][0][0] == invoice and "[Invo]" in sqlite["words invo"][0][1]
+    assert [p for p, _ in sqlite["words 猫"]] == [next(p for p in documents if p.endswith("IMG_0042.png"))]
+    assert [p for p, _ in sqlite["words 京タワ"]] == [next(p for p in documents if p.endswith("IMG_0043.png"))]
+    assert sqlite["dialogue 火车"] == [(VIDEO, "zh", 4.0, "[火车]九点出发。")]
+    assert sqlite["dialogue umbr"][0][:3] == (VIDEO, "en", 1.0)
+    assert sqlite["knn cue False"][0][0] == VIDEO and sqlite["fused invoice"][0][0] == invoice
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_an_edited_files_old_content_is_never_returned(libraries, documents, e5, backend):
+    store = libraries[backend]
+    invoice = next(p for p in documents if p.endswith("invoice_scan.png"))
+    old_sha, *_ = documents[invoice]
+    vector = e5.embed_passages(["a photo of a lighthouse"])[0]
+    _add(store, {invoice: ("image", "sha-edited")})  # the file was overwritten with other bytes
+    SearchIndexWriter(store.db.write).upsert_image("sha-edited", text_model=E5, text_vector=vector,
+                                                   document="a photo of a lighthouse")
+    query = e5.embed_queries(["invoice"])[0]
+    with store.db.read() as conn:
+        assert all(h.path != invoice for h in search_queries.fts_images(conn, "4471", current=CURRENT))
+        assert all(h.sha256 != old_sha for h in search_queries.knn_text(conn, query, model=E5, k=10, current=CURRENT))
+        assert [h.path for h in search_queries.fts_images(conn, "lighthouse", current=CURRENT)] == [invoice]
+    assert store.current.drop_orphaned_content([old_sha]) == 1
+    with store.db.read() as conn:
+        assert search_queries.fts_images(conn, "4471", current=CURRENT) == []
+        assert old_sha not in search_queries.indexed_sha256s(conn)
+
+
+def test_a_word_is_ranked_within_its_newest_candidates_alike_on_both(libraries, e5, monkeypatch):
+    monkeypatch.setattr(search_queries, "CANDIDATES_PER_TERM", 1)
+    sqlite, postgres = _answers(libraries["sqlite"], e5), _answers(libraries["postgres"], e5)
+    assert postgres == sqlite
