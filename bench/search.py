@@ -52,10 +52,11 @@ def unit(rng: np.random.Generator, n: int, dim: int) -> np.ndarray:
     return m / np.linalg.norm(m, axis=1, keepdims=True)
 
 
-def build(data_dir: Path, n: int, seed: int = 0) -> tuple[Store, np.ndarray, np.ndarray]:
+def build(location: Path | str, n: int, seed: int = 0) -> tuple[Store, np.ndarray, np.ndarray]:
+    """``n`` indexed images in the library at ``location`` (a SQLite file or a PostgreSQL URL)."""
     rng = np.random.default_rng(seed)
     text_vecs, visual_vecs = unit(rng, n, search_schema.TEXT_DIM), unit(rng, n, VISUAL_DIM)
-    store = Store(database_path(data_dir))
+    store = Store(location)
     now = time.time()
     with store.db.write() as conn:
         conn.execute(text("INSERT INTO jobs (id, folder, state, created_at, updated_at) VALUES (1, '/bench', 'ready', :t, :t)"),
@@ -96,7 +97,7 @@ def brute_force(matrix: np.ndarray, query: np.ndarray, k: int) -> np.ndarray:
 def bench(n: int, queries: int) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
-        store, text_vecs, visual_vecs = build(Path(tmp), n)
+        store, text_vecs, visual_vecs = build(database_path(Path(tmp)), n)
         build_s = time.perf_counter() - started
         print(f"  built {n} images in {build_s:.0f} s", flush=True, file=sys.stderr)
         rng = np.random.default_rng(1)

@@ -5,9 +5,11 @@ each word is in ~28 % of the documents and a two-word query matches about half t
 library): the worst case for ranking, which only has to return the best 50.
 
 ``--db DIR`` keeps the built library in DIR and reuses it on the next run, so two
-versions of the query code can be timed on the same database.
+versions of the query code can be timed on the same database. ``--database-url`` builds
+it on an empty PostgreSQL database instead (words and bm25 as app.store.search_postgres
+makes them).
 
-Usage: ``python -m bench.word_search [--size 100000] [--queries 30] [--db DIR]``.
+Usage: ``python -m bench.word_search [--size 100000] [--queries 30] [--db DIR | --database-url URL]``.
 """
 
 from __future__ import annotations
@@ -32,12 +34,12 @@ KINDS = {
 }
 
 
-def run(data_dir: Path, size: int, queries: int) -> None:
-    if database_path(data_dir).exists():
-        store = Store(database_path(data_dir))
+def run(location: Path | str, size: int, queries: int) -> None:
+    if isinstance(location, Path) and location.exists():
+        store = Store(location)
     else:
         started = time.perf_counter()
-        store, _, _ = build(data_dir, size)
+        store, _, _ = build(location, size)
         print(f"built {size} images in {time.perf_counter() - started:.0f} s", flush=True)
     try:
         for name, make in KINDS.items():
@@ -60,13 +62,16 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=30)
     parser.add_argument("--db", type=Path, help="keep the built library here and reuse it")
+    parser.add_argument("--database-url", help="build it on this empty PostgreSQL database instead")
     args = parser.parse_args()
-    if args.db:
+    if args.database_url:
+        run(args.database_url, args.size, args.queries)
+    elif args.db:
         args.db.mkdir(parents=True, exist_ok=True)
-        run(args.db, args.size, args.queries)
+        run(database_path(args.db), args.size, args.queries)
     else:
         with tempfile.TemporaryDirectory() as tmp:
-            run(Path(tmp), args.size, args.queries)
+            run(database_path(Path(tmp)), args.size, args.queries)
 
 
 if __name__ == "__main__":

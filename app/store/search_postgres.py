@@ -86,19 +86,21 @@ def term_params(param: str, term: str, partial: bool) -> dict[str, str]:
 def bm25(table: str, partial: bool, param: str) -> tuple[str, str]:
     """``(FROM clause, score expression)``: FTS5's bm25 of the term in ``:param`` for each row of ``table``.
 
-    The statistics (rows, average length, rows holding the term) are one scan of the
-    table per term; FTS5 keeps them in its own structures.
+    Rows and total length come from ``search_word_stats`` (kept by triggers), the rows
+    holding the term from the term's index, as FTS5 reads them from its own structures.
     """
     match = term_match(table, partial, param)
     length = f"{table}.ngrams" if partial else f"cardinality({table}.tokens)"
+    total = "ngrams" if partial else "tokens"
     if partial:
         raw = f"{table}.folded"
         frequency = f"((length({raw}) - length(replace({raw}, CAST(:{param}_raw AS text), ''))) / length(CAST(:{param}_raw AS text)))"
     else:
         frequency = f"cardinality(array_positions({table}.tokens, CAST(:{param} AS text)))"
     stats = (
-        f"(SELECT count(*) AS n, coalesce(sum({length}), 0)::float8 / greatest(count(*), 1) AS avgdl, "
-        f"count(*) FILTER (WHERE {match}) AS hits FROM {table}) AS stats"
+        f"(SELECT s.rows AS n, s.{total}::float8 / greatest(s.rows, 1) AS avgdl, "
+        f"(SELECT count(*) FROM {table} WHERE {match}) AS hits FROM search_word_stats AS s "
+        f"WHERE s.name = '{table}') AS stats"
     )
     idf = "greatest(ln((stats.n - stats.hits + 0.5) / (stats.hits + 0.5)), 1e-6)"
     score = (f"-({idf} * ({frequency} * {K1 + 1}) / ({frequency} + {K1} * (1 - {B} + {B} * {length} / "

@@ -10,6 +10,8 @@ created on first use.
 Words: one ``*_fts`` table per searchable kind holds what FTS5 derives on SQLite, made
 by app.store.search_postgres: the unicode61-like tokens (``text[]``, GIN), the case-folded
 text (pg_trgm GIN, for partial words and CJK substrings) and its trigram count (for bm25).
+``search_word_stats`` keeps each such table's row and length totals (bm25's average
+length), kept by triggers so a query does not count them by scanning the table.
 
 Revision ID: 0002_pg_search
 Revises: 0001
@@ -43,10 +45,27 @@ POSTGRES_SCHEMA = [
         id {ID}, path TEXT NOT NULL UNIQUE, sha256 TEXT NOT NULL, words TEXT NOT NULL, indexed_at {TIME} NOT NULL)""",
     "CREATE INDEX search_image_name_sha256 ON search_image_name(sha256)",
     *[f"CREATE TABLE {kind}_text_vec ({VECTORS})" for kind in ("search_image", "search_cue")],
+    """CREATE TABLE search_word_stats (
+        name TEXT PRIMARY KEY, rows BIGINT NOT NULL DEFAULT 0, tokens BIGINT NOT NULL DEFAULT 0,
+        ngrams BIGINT NOT NULL DEFAULT 0)""",
+    """CREATE FUNCTION sidecar_search_words_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP = 'INSERT' THEN
+                UPDATE search_word_stats SET rows = rows + 1, tokens = tokens + cardinality(NEW.tokens),
+                    ngrams = ngrams + NEW.ngrams WHERE name = TG_TABLE_NAME;
+            ELSE
+                UPDATE search_word_stats SET rows = rows - 1, tokens = tokens - cardinality(OLD.tokens),
+                    ngrams = ngrams - OLD.ngrams WHERE name = TG_TABLE_NAME;
+            END IF;
+            RETURN NULL;
+        END $$""",
     *[statement for table in ("search_image_fts", "search_cue_fts", "search_image_name_fts") for statement in (
         f"CREATE TABLE {table} ({WORDS})",
         f"CREATE INDEX {table}_tokens ON {table} USING gin (tokens)",
         f"CREATE INDEX {table}_folded ON {table} USING gin (folded gin_trgm_ops)",
+        f"INSERT INTO search_word_stats (name) VALUES ('{table}')",
+        f"""CREATE TRIGGER {table}_counted AFTER INSERT OR DELETE ON {table}
+            FOR EACH ROW EXECUTE FUNCTION sidecar_search_words_counted()""",
     )],
     """CREATE TABLE search_vector_changes (
         kind TEXT NOT NULL, row_id BIGINT NOT NULL, seq BIGINT NOT NULL, PRIMARY KEY (kind, row_id))""",
