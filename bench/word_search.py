@@ -7,7 +7,7 @@ library): the worst case for ranking, which only has to return the best 50.
 ``--db DIR`` keeps the built library in DIR and reuses it on the next run, so two
 versions of the query code can be timed on the same database. ``--database-url`` builds
 it on an empty PostgreSQL database instead (words and bm25 as app.store.search_postgres
-makes them).
+makes them), or reuses the library built there before.
 
 Usage: ``python -m bench.word_search [--size 100000] [--queries 30] [--db DIR | --database-url URL]``.
 """
@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+from sqlalchemy import text
 
 from app.paths import database_path
 from app.store import Store, search_queries
@@ -34,10 +36,15 @@ KINDS = {
 }
 
 
+def _has_images(store: Store) -> bool:
+    with store.db.read() as conn:
+        return conn.execute(text("SELECT 1 FROM search_image LIMIT 1")).first() is not None
+
+
 def run(location: Path | str, size: int, queries: int) -> None:
-    if isinstance(location, Path) and location.exists():
-        store = Store(location)
-    else:
+    store = Store(location)
+    if not _has_images(store):
+        store.close()
         started = time.perf_counter()
         store, _, _ = build(location, size)
         print(f"built {size} images in {time.perf_counter() - started:.0f} s", flush=True)

@@ -90,21 +90,22 @@ def bm25(table: str, partial: bool, param: str) -> tuple[str, str]:
     holding the term from the term's index, as FTS5 reads them from its own structures.
     """
     match = term_match(table, partial, param)
-    length = f"{table}.ngrams" if partial else f"cardinality({table}.tokens)"
+    length = f"{table}.ngrams::float8" if partial else f"cardinality({table}.tokens)::float8"
     total = "ngrams" if partial else "tokens"
     if partial:
         raw = f"{table}.folded"
-        frequency = f"((length({raw}) - length(replace({raw}, CAST(:{param}_raw AS text), ''))) / length(CAST(:{param}_raw AS text)))"
+        needle = f"CAST(:{param}_raw AS text)"
+        frequency = f"((length({raw}) - length(replace({raw}, {needle}, ''))) / length({needle}))::float8"
     else:
-        frequency = f"cardinality(array_positions({table}.tokens, CAST(:{param} AS text)))"
+        frequency = f"cardinality(array_positions({table}.tokens, CAST(:{param} AS text)))::float8"
+    hits = f"(SELECT count(*) FROM {table} WHERE {match})::float8"
     stats = (
-        f"(SELECT s.rows AS n, s.{total}::float8 / greatest(s.rows, 1) AS avgdl, "
-        f"(SELECT count(*) FROM {table} WHERE {match}) AS hits FROM search_word_stats AS s "
-        f"WHERE s.name = '{table}') AS stats"
+        f"(SELECT greatest(ln((s.rows - t.hits + 0.5) / (t.hits + 0.5)), 1e-6) AS idf, "
+        f"greatest(s.{total}::float8 / greatest(s.rows, 1), 1e-9) AS avgdl "
+        f"FROM search_word_stats AS s CROSS JOIN (SELECT {hits} AS hits) AS t WHERE s.name = '{table}') AS stats"
     )
-    idf = "greatest(ln((stats.n - stats.hits + 0.5) / (stats.hits + 0.5)), 1e-6)"
-    score = (f"-({idf} * ({frequency} * {K1 + 1}) / ({frequency} + {K1} * (1 - {B} + {B} * {length} / "
-             f"greatest(stats.avgdl, 1e-9))))")
+    score = (f"-(stats.idf * ({frequency} * {K1 + 1}) / ({frequency} + {K1} * (1 - {B} + {B} * {length} / "
+             f"stats.avgdl)))")
     return f"{table} CROSS JOIN {stats}", score
 
 
