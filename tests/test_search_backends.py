@@ -122,3 +122,19 @@ def test_a_word_is_ranked_within_its_newest_candidates_alike_on_both(libraries, 
     monkeypatch.setattr(search_queries, "CANDIDATES_PER_TERM", 1)
     sqlite, postgres = _answers(libraries["sqlite"], e5), _answers(libraries["postgres"], e5)
     assert postgres == sqlite
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_a_renamed_image_is_found_by_its_words_under_its_new_path_and_a_deleted_one_is_gone(
+        libraries, documents, backend):
+    store = libraries[backend]
+    recipe = next(p for p in documents if p.endswith("recipe.png"))
+    moved = recipe.replace("recipe.png", "cake.png")
+    assert store.current.rename(recipe, moved)
+    with store.db.read() as conn:
+        assert [h.path for h in search_queries.fts_images(conn, "chocolate", current=CURRENT)] == [moved]
+        assert [h.path for h in search_queries.fts_images(conn, "recipe", current=CURRENT)] == [moved]
+    assert store.current.mark_removed([moved], "deleted") == 1
+    with store.db.read() as conn:
+        assert search_queries.fts_images(conn, "chocolate", current=CURRENT) == []
+        assert documents[recipe][0] not in search_queries.indexed_sha256s(conn)

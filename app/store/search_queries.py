@@ -14,6 +14,10 @@ Keyword search ranks words within a bounded candidate set per term
 and finds partial words ("invo" → "invoice") through the trigram table, after the
 whole-word matches.
 
+The same queries run on SQLite and PostgreSQL: the only keyword SQL that differs is one
+term's match and score (:func:`_term_sql`, PostgreSQL's in :mod:`app.store.search_postgres`),
+and on PostgreSQL every KNN comes from the in-process index (no vec0, no pgvector).
+
 Over 400 lines, kept whole: vector and keyword queries share the hit types, the
 current-content join and the fusion, and callers use them as one query API.
 """
