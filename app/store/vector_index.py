@@ -242,9 +242,13 @@ def scan_nearest(
         found = [(row_id, blob) for row_id, row_model, blob in chunk if row_model == model]
         if found:
             matrix.add([row_id for row_id, _ in found], _unit_rows([blob for _, blob in found], dim))
+    return matrix.nearest(_unit_query(vector), fetch), matrix.size
+
+
+def _unit_query(vector: np.ndarray) -> np.ndarray:
     query = np.asarray(vector, dtype=np.float32).reshape(-1)
     norm = float(np.linalg.norm(query))
-    return matrix.nearest(query / norm if norm > 0 else query, fetch), matrix.size
+    return query / norm if norm > 0 else query
 
 
 class VectorIndex:
@@ -280,9 +284,7 @@ class VectorIndex:
         state = self.rows.state(conn)
         if state is None:
             return None
-        query = np.asarray(vector, dtype=np.float32).reshape(-1)
-        norm = float(np.linalg.norm(query))
-        query = query / norm if norm > 0 else query
+        query = _unit_query(vector)
         with self._lock:
             if not self._sync(conn, *state):
                 return None
