@@ -60,6 +60,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 from sqlalchemy import Connection, Engine, text
+from threadpoolctl import threadpool_limits
 
 from app.store import vector_graph
 from app.store.vector_graph import VectorGraph
@@ -515,6 +516,18 @@ class VectorIndex:
             return None
 
 
+def _one_blas_thread() -> None:
+    """Run this process's BLAS on one thread: the matrix-vector product is bound by memory, not cores.
+
+    OpenBLAS's worker threads spin for a while after each product, and on two cores
+    they took the CPU from the SQL that follows: the keyword part of a fused search
+    ran 2× slower after the KNN parts than alone (``bench/search.py`` at 10k, fused
+    search ~200 → ~100 ms), while one thread scans the matrix as fast as two. Models
+    run in spawned child processes, which start with their own BLAS threads.
+    """
+    threadpool_limits(1, user_api="blas")
+
+
 _INDEXES: "weakref.WeakKeyDictionary[Engine, VectorIndex]" = weakref.WeakKeyDictionary()
 _INDEXES_LOCK = threading.Lock()
 
@@ -533,6 +546,8 @@ def index_for(conn: Connection) -> VectorIndex:
     with _INDEXES_LOCK:
         index = _INDEXES.get(engine)
         if index is None:
+            if not _INDEXES:
+                _one_blas_thread()
             index = VectorIndex(index_folder(engine.url.database))
             _INDEXES[engine] = index
         return index
