@@ -284,3 +284,30 @@ def test_a_missing_or_damaged_graph_file_is_built_again(tmp_path, graph_everywhe
     with restarted.connect() as conn:
         assert [[h.sha256 for h in search_queries.knn_text(conn, q, model=E5, k=10, current=CURRENT)]
                 for q in queries] == expected
+
+
+def test_a_graph_is_used_only_where_it_finds_the_exact_neighbours(monkeypatch):
+    # A beam of just the candidates asked for: at 3000 vectors the walk misses as much as a wide one at 100k.
+    monkeypatch.setattr(vector_graph, "EXPANSION_SEARCH", 1)
+    rng = np.random.default_rng(3)
+    slots = np.arange(3000)
+    # Near a 16-d subspace, as embeddings are: the graph finds the exact top 10.
+    structured = _units(rng, 3000, 16) @ rng.standard_normal((16, 384)).astype(np.float32)
+    structured /= np.linalg.norm(structured, axis=1, keepdims=True)
+    assert vector_graph.VectorGraph.build(384, slots, structured).recall(slots, structured) >= vector_graph.MIN_RECALL
+    # Uniform on the sphere: every vector about as far as any other, and the walk misses.
+    noise = _units(rng, 3000, 384)
+    assert vector_graph.VectorGraph.build(384, slots, noise).recall(slots, noise) < vector_graph.MIN_RECALL
+
+
+def test_a_graph_that_fails_its_recall_check_is_not_used(tmp_path, graph_everywhere, monkeypatch):
+    monkeypatch.setattr(vector_graph, "MIN_RECALL", 1.01)
+    engine = make_engine(tmp_path / "library.db")
+    rng = _fill(engine, n=60)
+    queries = _units(rng, 3, 384)
+    index = _warm_graphs(engine, queries[0])
+    assert index.graph_sizes() == {}
+    with engine.connect() as conn:
+        assert ([[h.sha256 for h in search_queries.knn_text(conn, q, model=E5, k=10, current=CURRENT)] for q in queries]
+                == [[h.sha256 for h in search_queries.knn_text(conn, q, model=E5, k=10, current=CURRENT, exact=True)]
+                    for q in queries])

@@ -16,10 +16,16 @@ Design choices (measured on the development machine, numpy 2 with OpenBLAS):
   fast as brute force can be. The cost is memory: 4 × dim bytes per vector, 1.5 GB for
   1M e5 vectors plus 2 GB for 1M 512-d CLIP vectors. The matrices are memory-mapped
   copy-on-write from their files, so the operating system can share and page them.
-- **No HNSW library.** usearch/hnswlib/faiss-cpu would answer in under a millisecond at
-  1M, but they add a compiled dependency per platform (faiss-cpu's wheel is ~30 MB),
-  approximate results with their own recall to watch, and deletion bookkeeping; the
-  exact matrix meets the 100k goals without any of that.
+- **A graph above 20k vectors.** The exact scan reads every vector per query: fine
+  at 100k (~15 ms), but 1M e5 plus 1M CLIP vectors are 3.5 GB to stream per fused
+  search. Each matrix of more than :data:`~app.store.vector_graph.THRESHOLD` rows also
+  gets an HNSW graph (:mod:`app.store.vector_graph`, usearch) keyed by the matrix's
+  slots, kept in step with every slot change; its candidates are re-scored exactly
+  against the float32 rows, so the graph decides only which rows are looked at, never
+  what a row holds or how near it is. Graphs are built in a background thread (minutes
+  at 1M) and the matrix answers exactly until one is ready; a graph that does not find
+  :data:`~app.store.vector_graph.MIN_RECALL` of the exact top 10 on sample queries is
+  not used. The float32 matrix stays: it is the re-scoring source and the fallback.
 - **Kept in sync by a change counter.** The store's triggers (:data:`CHANGES_SCHEMA`)
   give every write of an image or cue row a new, increasing ``seq`` in
   ``search_vector_changes``, in the same transaction as the vectors. The index
@@ -28,12 +34,13 @@ Design choices (measured on the development machine, numpy 2 with OpenBLAS):
   sees the write, and a write that rolled back (a crash) is never seen. An index newer
   than the reader's snapshot (another thread synced with a later one) does not answer:
   the caller uses the exact SQL path for that query.
-- **Persisted, never trusted.** The matrices are saved (``np.save``) with the database's
+- **Persisted, never trusted.** The matrices (and graphs) are saved (``np.save``, usearch's own file) with the database's
   ``epoch`` (a random id made with its schema) and ``seq`` in a folder beside the
   database, written to fresh file names and published by an atomic manifest replace. A
   missing, unreadable, inconsistent or foreign file (another database's epoch, a ``seq``
-  ahead of the database) is rebuilt from the vec tables; the saved state only saves the
-  start-up scan.
+  ahead of the database) is rebuilt from the vec tables; a missing or damaged graph is
+  built again from its matrix; the saved state only saves the start-up work. Saves
+  keep slots where they are (the graph's keys) and rewrite only what changed.
 - **Backend-neutral.** Everything here is numpy over rows read through SQLAlchemy. The
   SQLite specifics (the vec0 ``rowid`` column, finding the lazily created visual tables)
   are in :class:`VectorRows`; a PostgreSQL store provides its own.
@@ -41,8 +48,8 @@ Design choices (measured on the development machine, numpy 2 with OpenBLAS):
 Every vector must be written through :mod:`app.store.search_writes`, whose base-row
 writes fire the change triggers (vec0 virtual tables cannot carry triggers).
 
-The module is a little over 400 lines because the matrix, its sync protocol and its
-files are one unit: each half is only correct together with the other.
+The module is about 550 lines because the matrix, its graph's upkeep, its sync protocol
+and its files are one unit: each part is only correct together with the others.
 """
 
 from __future__ import annotations
