@@ -34,9 +34,10 @@ Design choices (measured on the development machine, numpy 2 with OpenBLAS):
   sees the write, and a write that rolled back (a crash) is never seen. An index newer
   than the reader's snapshot (another thread synced with a later one) does not answer:
   the caller uses the exact SQL path for that query.
-- **Persisted, never trusted.** The matrices (and graphs) are saved (``np.save``, usearch's own file) with the database's
-  ``epoch`` (a random id made with its schema) and ``seq`` in a folder beside the
-  database, written to fresh file names and published by an atomic manifest replace. A
+- **Persisted, never trusted.** The matrices (``np.save``) and graphs (usearch's file)
+  are saved with the database's ``epoch`` (a random id made with its schema) and
+  ``seq`` in a folder beside the database, written to fresh file names and published
+  by an atomic manifest replace. A
   missing, unreadable, inconsistent or foreign file (another database's epoch, a ``seq``
   ahead of the database) is rebuilt from the vec tables; a missing or damaged graph is
   built again from its matrix; the saved state only saves the start-up work. Saves
@@ -297,7 +298,7 @@ class VectorIndex:
 
     @property
     def nbytes(self) -> int:
-        """Memory the matrices take (vectors and ids), for the bench's report."""
+        """Memory the matrices (vectors and ids) and their graphs take, for the bench's report."""
         with self._lock:
             return sum(m.nbytes for m in self._matrices.values())
 
@@ -507,7 +508,8 @@ class VectorIndex:
                     raise ValueError(f"matrix {entry['table']}/{entry['model']} has the wrong shape")
                 matrix = _Matrix(dim, ids, vectors, files={"ids": entry["ids"], "vectors": entry["vectors"]})
                 if entry.get("graph"):
-                    matrix.graph, matrix.graph_file = self._load_graph(entry, matrix), entry["graph"]
+                    matrix.graph = self._load_graph(entry, matrix)
+                    matrix.graph_file = entry["graph"] if matrix.graph is not None else None
                 matrices[(str(entry["table"]), str(entry["model"]))] = matrix
         except (OSError, ValueError, KeyError, TypeError) as error:
             log.warning("vector index file unreadable (%s); rebuilding from the database", error)
