@@ -31,6 +31,11 @@ Design choices:
 - **Removal marks, rebuild when marked a lot.** usearch's ``remove`` leaves the node
   in the graph as a tombstone that the walk still crosses; past
   :data:`TOMBSTONE_FRACTION` of the live size the owner builds a new graph.
+- **Measured** (``bench/search.py --sizes 10000 100000``, 2 loaded cores, vectors near
+  a 32-d subspace): at 100k, KNN p50 15.5 ms e5 / 14.1 ms CLIP (0.7× / 0.5× numpy brute
+  force, recall@10 0.95 / 0.97), fused search 66 ms p50 with recall@10 1.0 against the
+  exact path; both graphs 155 MiB beside the 350 MiB of matrices, built in 7 min on one
+  thread each, loaded in 0.43 s at a restart.
 - **Built off the query path.** Building is ~1–3 min per 100k vectors on two cores;
   the owner builds in a background thread and answers exactly until the graph is
   ready (see :class:`app.store.vector_index.VectorIndex`).
