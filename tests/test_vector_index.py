@@ -10,6 +10,7 @@ import json
 
 import numpy as np
 import pytest
+import threadpoolctl
 from sqlalchemy import text
 
 from app.store import search_queries, search_writes, vector_graph, vector_index
@@ -311,3 +312,13 @@ def test_a_graph_that_fails_its_recall_check_is_not_used(tmp_path, graph_everywh
         assert ([[h.sha256 for h in search_queries.knn_text(conn, q, model=E5, k=10, current=CURRENT)] for q in queries]
                 == [[h.sha256 for h in search_queries.knn_text(conn, q, model=E5, k=10, current=CURRENT, exact=True)]
                     for q in queries])
+
+
+def test_the_process_scans_vectors_on_one_blas_thread(tmp_path):
+    """OpenBLAS's spinning workers took the CPU from the SQL after each KNN (a fused search ran 2× slower)."""
+    threadpoolctl.threadpool_limits(2, user_api="blas")
+    engine = make_engine(tmp_path / "library.db")
+    rng = _fill(engine, n=20)
+    with engine.connect() as conn:
+        assert search_queries.knn_text(conn, _units(rng, 1, 384)[0], model=E5, k=3, current=CURRENT)
+    assert {pool["num_threads"] for pool in threadpoolctl.threadpool_info() if pool["user_api"] == "blas"} == {1}

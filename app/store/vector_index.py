@@ -555,8 +555,7 @@ def index_for(conn: Connection) -> VectorIndex:
     with _INDEXES_LOCK:
         index = _INDEXES.get(engine)
         if index is None:
-            if not _INDEXES:
-                _one_blas_thread()
+            _one_blas_thread()
             index = VectorIndex(index_folder(engine.url.database))
             _INDEXES[engine] = index
         return index
