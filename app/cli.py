@@ -17,7 +17,7 @@ from app.add_progress import AddProgressLine
 import app.pipelines  # noqa: F401 - the CLI is the composition root: this registers the shipped media kinds
 from app.engine.kinds import ALL, MEDIA_KINDS
 from app.engine.library import JobOptions, Library
-from app.errors import SidecarError
+from app.errors import SidecarError, WorkerRefused
 from app.paths import data_dir as resolve_data_dir
 from app.settings import load_settings
 from app.status_words import item_json, item_line, job_label, problem
@@ -25,10 +25,16 @@ from app.store.states import JobStatus
 
 log = logging.getLogger(__name__)
 
+#: ``sidecar worker``'s exit status when a mapping is wrong and it did not start.
+WORKER_REFUSED_EXIT = 3
+
 
 def _common() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--data-dir", default=argparse.SUPPRESS, help="library database and workspace (env SIDECAR_HOME)")
+    p.add_argument("--database-url", default=argparse.SUPPRESS, metavar="URL",
+                   help="a PostgreSQL library (postgresql+psycopg://user@host:port/db) instead of the SQLite file "
+                        "in the data dir (env SIDECAR_DATABASE_URL, setting database_url)")
     p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output")
     return p
 
@@ -41,6 +47,14 @@ def _track_number(text: str) -> int:
     if n < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a track number (1 is a file's first audio track)")
     return n
+
+
+def _kinds(text: str) -> list[str]:
+    kinds = [k.strip() for k in text.split(",") if k.strip()]
+    unknown = [k for k in kinds if k not in MEDIA_KINDS.choices() or k == ALL]
+    if not kinds or unknown:
+        raise argparse.ArgumentTypeError(f"{text!r}: choose from {', '.join(k for k in MEDIA_KINDS.choices() if k != ALL)}")
+    return kinds
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -120,6 +134,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("workers", parents=[common], help="the engine processes on this library, on every machine")
 
+    worker = sub.add_parser(
+        "worker", parents=[common], help="run the engine on another machine, on the library's database",
+        description="A headless engine for another machine: it takes only the files its --path-map reaches. "
+                    f"Exit status {WORKER_REFUSED_EXIT} when a mapping is wrong (nothing was claimed).")
+    worker.add_argument("--path-map", action="append", default=[], metavar="LIBRARY_PREFIX=LOCAL_PREFIX",
+                        help="where this machine sees a library folder (repeatable), e.g. '/mnt/nas/media=D:\\Media'")
+    worker.add_argument("--kinds", type=_kinds, help="only these media kinds, comma-separated (e.g. video,image)")
+    worker.add_argument("--gpu-only", action="store_true", help="take only the stages that run a model on the GPU")
+    worker.add_argument("--until-idle", action="store_true", help="exit once nothing it can take is runnable or running")
+    worker.add_argument("--workers", type=int)
+    worker.add_argument("--workspace", type=Path, help="this machine's workspace folder (default: the data dir)")
+
     doctor = sub.add_parser("doctor", parents=[common], help="check this machine, the database and the models")
     doctor.add_argument("--no-probe", action="store_true", help="skip loading each model")
     return parser
@@ -181,6 +207,19 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
     return code
 
 
+def _wait_for_signal() -> None:
+    """Block until SIGINT or SIGTERM: the engine then stops at its next checkpoints."""
+    stop = {"flag": False}
+
+    def _stop(signum: int, frame: Any) -> None:
+        stop["flag"] = True
+
+    signal.signal(signal.SIGINT, _stop)
+    signal.signal(signal.SIGTERM, _stop)
+    while not stop["flag"]:
+        time.sleep(0.5)
+
+
 def cmd_run(args: argparse.Namespace, lib: Library) -> int:
     from app.engine.watch import WatchService
 
@@ -192,16 +231,12 @@ def cmd_run(args: argparse.Namespace, lib: Library) -> int:
     else:
         lib.start()
         watches.start()
-        stop = {"flag": False}
-
-        def _stop(signum: int, frame: Any) -> None:
-            stop["flag"] = True
-
-        signal.signal(signal.SIGINT, _stop)
-        signal.signal(signal.SIGTERM, _stop)
-        while not stop["flag"]:
-            time.sleep(0.5)
+        _wait_for_signal()
         watches.stop()
+    return _report_jobs(args, lib)
+
+
+def _report_jobs(args: argparse.Namespace, lib: Library) -> int:
     jobs = lib.status()
     loads = lib.model_loads()
     bad = any(j.failed or j.review or j.status == JobStatus.FAILED for j in jobs)
@@ -327,6 +362,43 @@ def cmd_watch(args: argparse.Namespace, lib: Library) -> int:
     return 0
 
 
+def cmd_worker(args: argparse.Namespace, root: Path) -> int:
+    """``sidecar worker``: check every mapping, then run like ``sidecar run`` within the worker's scope."""
+    from app.engine.path_map import PathMap
+    from app.engine.worker import check_mappings, worker_database, worker_scope
+
+    paths = PathMap.parse(args.path_map)
+    workspace = resolve_data_dir(args.workspace) if args.workspace else root
+    overrides: dict[str, Any] = {"crash_reports": True, "role": "worker"}
+    if args.workers:
+        overrides["workers"] = args.workers
+    try:
+        database = worker_database(getattr(args, "database_url", None))
+        lib = Library.open(workspace, database=database, paths=paths, scope=worker_scope(args.kinds, args.gpu_only),
+                           **overrides)
+        try:
+            checks = check_mappings(lib.store, paths)
+        except WorkerRefused:
+            lib.close()
+            raise
+    except WorkerRefused as exc:
+        if getattr(args, "json", False):
+            print(json.dumps({"error": {"code": exc.code, "message": exc.message}}))
+        print(f"sidecar worker: not starting: {exc.message} ({exc.code})", file=sys.stderr)
+        return WORKER_REFUSED_EXIT
+    try:
+        for c in checks:
+            log.info("--path-map %s: %d of %d sampled files visible", c.given, c.visible, c.listed)
+        lib.start()
+        if args.until_idle:
+            lib.run_until_idle()
+        else:
+            _wait_for_signal()
+        return _report_jobs(args, lib)
+    finally:
+        lib.close()
+
+
 def cmd_models(args: argparse.Namespace, root: Path) -> int:
     from app.ml.local_models import models_register
     from app.ml.model_choice import models_list, models_use
@@ -363,7 +435,8 @@ def cmd_doctor(args: argparse.Namespace, root: Path) -> int:
     return 0 if report.get("ok") else 1
 
 
-WITHOUT_ENGINE: dict[str, Callable[[argparse.Namespace, Path], int]] = {"models": cmd_models, "doctor": cmd_doctor}
+WITHOUT_ENGINE: dict[str, Callable[[argparse.Namespace, Path], int]] = {"models": cmd_models, "doctor": cmd_doctor,
+                                                                         "worker": cmd_worker}
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, Library], int]] = {
     "add": cmd_add, "run": cmd_run, "status": cmd_status, "retry": cmd_retry, "cancel": cmd_cancel,
@@ -407,7 +480,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         return run_gui(gui.paths, resolve_data_dir(gui.data_dir), start_in_tray=gui.tray)
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.command == "run" else logging.WARNING,
+    logging.basicConfig(level=logging.INFO if args.command in ("run", "worker") else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     if args.command is None:
         parser.print_help()
@@ -416,6 +489,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in WITHOUT_ENGINE:
             return WITHOUT_ENGINE[args.command](args, resolve_data_dir(getattr(args, "data_dir", None)))
         overrides: dict[str, Any] = {}
+        if getattr(args, "database_url", None):
+            overrides["database_url"] = args.database_url
         if args.command == "run":
             # This process is the engine: a crash report lets the next start tell a crash from a kill.
             overrides["crash_reports"] = True

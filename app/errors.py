@@ -110,6 +110,42 @@ class CrashLoop(SidecarError):
     code = "crash_loop"
 
 
+class InvalidPathMap(SidecarError):
+    """A ``--path-map`` argument that is not ``ABSOLUTE_PREFIX=ABSOLUTE_PREFIX``, or clashes with another."""
+
+    code = "invalid_path_map"
+
+
+class WorkerRefused(SidecarError):
+    """``sidecar worker`` will not start: a mapping's folder is missing or does not show the library's files."""
+
+    code = "worker_refused"
+
+
+class MappingUnavailable(TransientError):
+    """The mount a mapping points at vanished while a worker held a stage: the claim is given back, not failed."""
+
+    code = "mapping_unavailable"
+
+
+class NotMapped(SidecarError):
+    """No ``--path-map`` of this worker covers the item's path: the stage is left for another machine."""
+
+    code = "not_mapped"
+
+
+class SearchUnavailable(SidecarError):
+    """The library database cannot answer searches yet (the search index lives in SQLite only for now)."""
+
+    code = "search_unavailable"
+
+
+class DatabaseUnusable(SidecarError):
+    """The database URL names no backend Sidecar speaks, or its schema is newer than this Sidecar."""
+
+    code = "bad_database_url"
+
+
 class ModelError(SidecarError):
     """A model-manager request that cannot be done as asked; ``code`` says why."""
 
@@ -234,6 +270,14 @@ EXPLANATIONS: dict[str, Explanation] = {
     "stopped": Explanation("The work stopped at a checkpoint (paused or closing) and resumes later.", note=True),
     "lease_lost": Explanation("Another worker took over this step.", note=True),
     "cancelled": Explanation("Cancelled.", note=True),
+    "invalid_path_map": Explanation("A --path-map is not LIBRARY_PREFIX=LOCAL_PREFIX with two absolute paths.",
+                                    "Write it as /mnt/nas/media=D:\\Media (quote it in the shell)."),
+    "worker_refused": Explanation("The worker did not start: a mapped folder is missing or does not show the library's files.",
+                                  "Mount the share, or fix the --path-map so its local side shows the same files."),
+    "mapping_unavailable": Explanation("A worker's mapped folder disappeared while it worked; the step was given back.",
+                                       "Another machine (or this one, once the folder is back) takes it over.", note=True),
+    "not_mapped": Explanation("No --path-map of the worker covers this file; it was left for another machine.",
+                              note=True),
     "engine_starting": Explanation("The engine is still starting.", "Try again in a moment."),
     "gui_thread_blocked": Explanation("The window called the engine on its own thread.", _REPORT),
     "invalid_argument": Explanation("The request is not valid.", "Check the command's options (`--help`)."),
@@ -241,6 +285,12 @@ EXPLANATIONS: dict[str, Explanation] = {
     "no_media_kinds": Explanation("This Sidecar has no media pipelines registered.", _REPORT),
     "no_visual_model": Explanation("Searching by image needs a visual (CLIP) model.",
                                    "Install one in Settings → Models (or `sidecar models`)."),
+    "search_unavailable": Explanation("Search is not available on a PostgreSQL library yet.",
+                                      "Search a SQLite library, or wait for a Sidecar with search on PostgreSQL."),
+    "bad_database_url": Explanation("The library database cannot be opened from that URL.",
+                                    "Use postgresql+psycopg://user@host:port/db or sqlite:///absolute/path (--database-url, "
+                                    "SIDECAR_DATABASE_URL or the database_url setting)."),
+    "database_too_new": Explanation("This library was written by a newer Sidecar.", "Update Sidecar."),
     "resource_missing": Explanation("A file of the installation is missing.", "Reinstall Sidecar."),
     # models and downloads
     "bundled_model_missing": Explanation("A model that ships with Sidecar is missing.", "Reinstall Sidecar."),

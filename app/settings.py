@@ -59,10 +59,11 @@ class Settings:
     translation_endpoint_model: str = ""
     welcome_dismissed: bool = False  # the first-run page was skipped or used; a library with jobs never shows it
     scan_ignore: list[str] = field(default_factory=lambda: list(LEFT_OUT_BY_DEFAULT))  # names scans and watches leave out
+    database_url: str = ""  # a PostgreSQL library shared by several machines; "" is the SQLite file here
 
     def engine_config(self, **overrides: Any) -> EngineConfig:
         values = {"workers": self.workers, "gpu_budget_mb": self.gpu_budget_mb, "group_size": self.group_size,
-                  "existing_policy": self.existing_policy}
+                  "existing_policy": self.existing_policy, "database_url": self.database_url}
         values.update(overrides)
         return EngineConfig(**values)
 

@@ -30,18 +30,16 @@ from typing import Any, Callable, Mapping
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from sqlalchemy import Engine, create_engine, select  # noqa: E402
+from sqlalchemy import select  # noqa: E402
 
 import app.pipelines  # noqa: E402,F401 - registers the media kinds, as the CLI does
 from app.engine.config import EngineConfig  # noqa: E402
 from app.engine.library import JobOptions, Library  # noqa: E402
 from app.engine.stage import ModelSpec, Pipeline, StageContext  # noqa: E402
-from app.paths import database_path  # noqa: E402
 from app.store import Store  # noqa: E402
-from app.store.clock import Clock  # noqa: E402
 from app.store.database import Database  # noqa: E402
 from app.store.instances import InstanceInfo, InstanceRepo  # noqa: E402
-from app.store.tables import instances, metadata, stages  # noqa: E402
+from app.store.tables import stages  # noqa: E402
 from tests.engine_stages import fake_pipeline, make_media  # noqa: E402
 
 REMOTE = InstanceInfo("far-box-1-bench", "far-box", 1, "worker")
@@ -82,15 +80,6 @@ def beat_cost(db: Database, beats: int) -> tuple[float, float, float]:
         repo.beat(REMOTE, 30.0, {"transcribe": 1, "place": n % 3})
         samples.append((time.perf_counter() - t0) * 1000)
     return percentiles(samples)
-
-
-class PostgresDatabase(Database):
-    """The store's Database over a PostgreSQL engine (until the store opens PostgreSQL URLs itself)."""
-
-    def __init__(self, engine: Engine, clock: Clock = time.time):
-        self.path = None
-        self.engine = engine
-        self.clock = clock
 
 
 def _slow_job(tmp: Path, config: EngineConfig) -> Library:
@@ -183,10 +172,9 @@ def main() -> None:
 
         cluster = PostgresCluster().start()
         try:
-            engine = create_engine(cluster.create_database())
-            metadata.create_all(engine, tables=[instances])
-            mean, p50, p95 = beat_cost(PostgresDatabase(engine), args.beats)
-            engine.dispose()
+            db = Database(cluster.create_database())
+            mean, p50, p95 = beat_cost(db, args.beats)
+            db.close()
         finally:
             cluster.stop()
         print(f"{'heartbeat write, PostgreSQL (ms)':<36} {mean:>8.2f} {p50:>8.2f} {p95:>8.2f}")

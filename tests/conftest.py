@@ -12,8 +12,8 @@ import app.pipelines  # noqa: F401 - registers the media kinds the engine scans 
 from app.engine.config import EngineConfig
 from tests.postgres_server import PostgresCluster
 
-# Generated media (espeak-ng / ffmpeg) shared by the video tests.
-pytest_plugins = ["tests.media_fixtures"]
+# Generated media (espeak-ng / ffmpeg) shared by the video tests; both database backends (store_location).
+pytest_plugins = ["tests.media_fixtures", "tests.store_backends"]
 
 
 @pytest.fixture

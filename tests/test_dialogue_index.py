@@ -17,7 +17,7 @@ from app.media.cues import Cue, cues_to_dicts
 from app.ml.host import ModelHost
 from app.ml.index_models import TEXT_EMBEDDING_SPEC
 from app.ml.spec import ModelSpec
-from app.pipelines.dialogue import index_dialogue
+from app.engine.dialogue_index import index_dialogue
 from app.pipelines.video import video_pipeline
 from app.settings import Settings
 from app.store.search_writes import SearchIndexWriter

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from app.engine.library import JobOptions, Library
@@ -20,9 +21,10 @@ def run_job(data_dir: Path, folder: Path, config, **kw):  # type: ignore[no-unty
         lib.close()
 
 
-def test_job_completes_and_places_one_file_per_video(data_dir: Path, tmp_path: Path, fast_config) -> None:
+def test_job_completes_and_places_one_file_per_video(data_dir: Path, tmp_path: Path, fast_config, database_url: str) -> None:
+    """On either backend (``database_url`` "" is the SQLite file)."""
     media = make_media(tmp_path / "lib", 5)
-    summary, items, _ = run_job(data_dir, tmp_path / "lib", fast_config)
+    summary, items, _ = run_job(data_dir, tmp_path / "lib", dataclasses.replace(fast_config, database_url=database_url))
     assert summary.status == "completed"
     assert (summary.total, summary.done, summary.failed) == (5, 5, 0)
     for m in media:

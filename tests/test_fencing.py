@@ -1,4 +1,4 @@
-"""A worker whose lease expired and was reclaimed can write nothing: no checkpoint, status or file."""
+"""A worker whose lease expired and was reclaimed can write nothing: no checkpoint, status or file (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 from app.engine.placement import Placement
 from app.engine.stage import Output
 from app.errors import LeaseLost
-from app.paths import database_path
 from app.store import Store
 from app.store.records import NewItem, NewStage
+from tests.store_backends import open_store
 
 
 class Clock:
@@ -23,8 +23,8 @@ class Clock:
         return self.t
 
 
-def _store_with_item(data_dir: Path, media: Path, clock: Clock) -> Store:
-    store = Store(database_path(data_dir), clock=clock, lease_seconds=10)
+def _store_with_item(location: Path | str, media: Path, clock: Clock) -> Store:
+    store = open_store(location, clock, lease_seconds=10)
     job = store.jobs.create(str(media.parent), {}, owner="test")
     sha = hashlib.sha256(media.read_bytes()).hexdigest()
     st = media.stat()
@@ -34,11 +34,11 @@ def _store_with_item(data_dir: Path, media: Path, clock: Clock) -> Store:
     return store
 
 
-def test_reclaimed_worker_cannot_write_checkpoint_status_or_file(data_dir: Path, tmp_path: Path) -> None:
+def test_reclaimed_worker_cannot_write_checkpoint_status_or_file(store_location: Path | str, tmp_path: Path) -> None:
     media = tmp_path / "movie.mp4"
     media.write_bytes(b"video")
     clock = Clock()
-    store = _store_with_item(data_dir, media, clock)
+    store = _store_with_item(store_location, media, clock)
     stale = store.stages.claim_next_stage("dead:0")
     assert stale is not None and stale.generation == 1
 
@@ -73,13 +73,13 @@ def test_reclaimed_worker_cannot_write_checkpoint_status_or_file(data_dir: Path,
     store.close()
 
 
-def test_lease_lost_between_plan_and_replace_writes_no_file(data_dir: Path, tmp_path: Path) -> None:
+def test_lease_lost_between_plan_and_replace_writes_no_file(store_location: Path | str, tmp_path: Path) -> None:
     """The fence is checked again right before the rename: a claim lost mid-write leaves no target and no temp."""
     (tmp_path / "lib").mkdir()
     media = tmp_path / "lib" / "movie.mp4"
     media.write_bytes(b"video")
     clock = Clock()
-    store = _store_with_item(data_dir, media, clock)
+    store = _store_with_item(store_location, media, clock)
     claim = store.stages.claim_next_stage("w:0")
     assert claim is not None
 

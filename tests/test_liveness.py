@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, create_engine, insert, select
+from sqlalchemy import insert, select
 
 from app.engine.config import EngineConfig
 from app.engine.instances import worker_views
@@ -15,12 +15,11 @@ from app.engine.scheduler import Scheduler
 from app.errors import LeaseLost
 from app.paths import database_path
 from app.store import Store
-from app.store.clock import Clock
 from app.store.database import Database
 from app.store.instances import PRUNE_AFTER_SECONDS, InstanceInfo, InstanceRepo
 from app.store.records import NewItem, NewStage
 from app.store.stages import StageRepo
-from app.store.tables import instances, items, metadata, stages
+from app.store.tables import items, jobs, stages
 
 REMOTE = InstanceInfo("far-box-1-aaaa", "far-box", 1, "worker", gpu="RTX 4090", version="0.1.0")
 
@@ -119,28 +118,21 @@ def test_beat_after_being_pruned_registers_again(data_dir: Path, tmp_path: Path)
         store.close()
 
 
-class PostgresDatabase(Database):
-    """The store's Database over a PostgreSQL engine (until the store opens PostgreSQL URLs itself)."""
-
-    def __init__(self, engine: Engine, clock: Clock):
-        self.path = None
-        self.engine = engine
-        self.clock = clock
-
-
 def test_a_machine_whose_clock_runs_an_hour_ahead_steals_no_live_work(postgres_url: str) -> None:
-    engine = create_engine(postgres_url)
-    metadata.create_all(engine, tables=[instances, items, stages])
+    honest = Database(postgres_url, time.time)
+    ahead = Database(postgres_url, lambda: time.time() + 3600)
+    engine = honest.engine
     try:
-        honest = PostgresDatabase(engine, time.time)
-        ahead = PostgresDatabase(engine, lambda: time.time() + 3600)
         assert abs(ahead.now() - time.time()) < 60, "on PostgreSQL the server's clock counts, not the local one"
 
         InstanceRepo(honest).beat(REMOTE, grace=30, running={"transcribe": 1})
         lease_until = honest.now() + 30
         with engine.begin() as conn:
-            conn.execute(insert(items).values(id=1, status="running", updated_at=0))
-            conn.execute(insert(stages).values(id=1, item_id=1, idx=0, name="transcribe", status="running",
+            conn.execute(insert(jobs).values(id=1, folder="/lib", state="ready", created_at=0, updated_at=0))
+            conn.execute(insert(items).values(id=1, job_id=1, ordinal=0, path="/lib/a.mp4", kind="video",
+                                              status="running", updated_at=0))
+            conn.execute(insert(stages).values(id=1, item_id=1, job_id=1, idx=0, name="transcribe", status="running",
+                                               fingerprint="fp",
                                                lease_owner=f"{REMOTE.id}:0", lease_expires_at=lease_until,
                                                claim_generation=1, attempt=1, updated_at=0))
 
@@ -157,4 +149,5 @@ def test_a_machine_whose_clock_runs_an_hour_ahead_steals_no_live_work(postgres_u
             assert conn.execute(select(stages.c.status, stages.c.lease_owner)).one() == ("queued", None)
             assert conn.execute(select(items.c.status)).scalar() == "pending"
     finally:
-        engine.dispose()
+        honest.close()
+        ahead.close()

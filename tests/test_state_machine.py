@@ -1,4 +1,4 @@
-"""Random sequences of queue operations never break the store's invariants (hypothesis state machine)."""
+"""Random sequences of queue operations never break the store's invariants (hypothesis state machine), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -7,24 +7,29 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
 from sqlalchemy import select
 
 from app.errors import LeaseLost, NotFound
-from app.store import Store
 from app.store.records import Claim, NewItem, NewStage
 from app.store.tables import items, jobs, stages
+from tests.postgres_server import PostgresCluster
+from tests.store_backends import open_store
 
 STAGES = 3
 LEASE = 10.0
 
 
 class QueueMachine(RuleBasedStateMachine):
+    cluster: PostgresCluster | None = None
+    """Set for the PostgreSQL run: each example gets a fresh database of this server."""
+
     def __init__(self) -> None:
         super().__init__()
         self.tmp = tempfile.TemporaryDirectory()
         self.t = 1000.0
-        self.store = Store(Path(self.tmp.name) / "lib.sqlite3", clock=lambda: self.t, lease_seconds=LEASE)
+        location = Path(self.tmp.name) / "lib.sqlite3" if self.cluster is None else self.cluster.create_database()
+        self.store = open_store(location, lambda: self.t, lease_seconds=LEASE)
         self.claims: list[Claim] = []
         self.stale: list[Claim] = []
         self.generations: dict[int, int] = {}
@@ -196,3 +201,14 @@ class QueueMachine(RuleBasedStateMachine):
 QueueMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=40, deadline=None,
                                           suppress_health_check=[HealthCheck.too_slow])
 test_queue_state_machine = QueueMachine.TestCase
+
+
+class PostgresQueueMachine(QueueMachine):
+    pass
+
+
+def test_queue_state_machine_on_postgres(postgres_cluster: PostgresCluster) -> None:
+    """Fewer examples than SQLite's: each one creates and migrates a database on the server."""
+    PostgresQueueMachine.cluster = postgres_cluster
+    run_state_machine_as_test(PostgresQueueMachine, settings=settings(
+        QueueMachine.TestCase.settings, max_examples=20))

@@ -8,7 +8,8 @@ from sqlalchemy import text
 
 from app.store import Store
 from app.store.sqlite_engine import open_engine
-from app.store.migrations import MIGRATIONS, upgrade
+from app.store.legacy_migrations import upgrade
+from app.store.migrate import head_revision
 
 
 def test_connections_are_wal_full_sync_with_sqlite_vec(data_dir: Path) -> None:
@@ -47,7 +48,7 @@ def test_database_from_schema_v1_upgrades_without_losing_rows(data_dir: Path) ->
 
     store = Store(path)
     try:
-        assert store.db.schema_version == len(MIGRATIONS)
+        assert store.db.schema_version == head_revision()
         summary = store.jobs.summaries(7)[0]
         assert (summary.folder, summary.done, summary.status) == ("/media", 1, "completed")
         with store.db.read() as conn:

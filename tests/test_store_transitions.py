@@ -1,4 +1,4 @@
-"""Each shared transition (app/store/transitions.py) on a real SQLite file, through the repository methods that make it."""
+"""Each shared transition (app/store/transitions.py) on real SQLite and PostgreSQL, through the repository methods that make it."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from app.store.records import NewItem, NewStage
 from app.store.states import ItemState, JobState, JobStatus, StageState
 from app.store.tables import jobs, placed_outputs, stages
 from app.store.transitions import is_paused_all, remember_placed_output
+from tests.store_backends import open_store
 
 
 class Clock:
@@ -30,8 +31,8 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def store(data_dir: Path, clock: Clock) -> Iterator[Store]:
-    s = Store(data_dir / "library.sqlite3", clock=clock, lease_seconds=10)
+def store(store_location: Path | str, clock: Clock) -> Iterator[Store]:
+    s = open_store(store_location, clock, lease_seconds=10)
     yield s
     s.close()
 

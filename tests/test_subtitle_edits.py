@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Mapping
 
 import pytest
 
 from app.engine.config import EngineConfig
 from app.engine.library import JobOptions, Library
 from app.engine.stage import Pipeline
-from app.engine.subtitle_edits import SubtitleDocument
+from app.engine.stage import ModelSpec, StageContext
+from app.engine.subtitle_edits import SubtitleDocument, edited_dialogue
 from app.errors import SidecarError
 from app.media.cue_edits import EditCue, merge_cues, read_cues, render_edited, shift_cues, split_cue
 from app.media.cues import Cue
 from app.media.subtitles import render_transcript_srt, render_translation_srt
-from tests.engine_stages import fake_pipeline, make_media
+from tests.engine_stages import DigestStage, PlaceStage, fake_pipeline, make_media
 
 CONFIG = EngineConfig(workers=1, backoff_base=0.05, backoff_cap=0.2, poll_interval=0.05)
 
@@ -131,3 +134,47 @@ def test_add_redo_queues_an_already_subtitled_video_again(tmp_path: Path, data_d
         assert cli(["add", str(folder), "--target-lang", "en", "--data-dir", str(data_dir), "--json", *flags]) == 0
         job = json.loads(capsys.readouterr().out)["jobs"][0]
         assert (job["total"], job["skipped"]) == expect, flags
+
+
+@dataclass
+class RenderLanguages:
+    """The video pipeline's render stage as far as the editor cares: it names the transcript's language."""
+
+    name: str = "render"
+    durable: bool = True
+
+    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        return {"v": 1}
+
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        return None
+
+    def run(self, ctx: StageContext) -> dict[str, Any]:
+        return {"source_lang": "en", "target_lang": None}
+
+
+def test_a_saved_edit_replaces_the_videos_cues_in_dialogue_search(tmp_path: Path, data_dir: Path) -> None:
+    media = tmp_path / "Films"
+    lib = _processed(data_dir, media, Pipeline("video", [DigestStage("extract"), RenderLanguages(), PlaceStage()]))
+    try:
+        video = media / "clip000.mp4"
+        document = lib.open_subtitles(video)
+        first = document.cues[0]
+        assert lib.search("buried treasure oak tree", kind="dialogue") == []
+        lib.save_subtitles(document, [EditCue(first.start_ms, first.end_ms, "The treasure is buried under the old oak tree.")])
+        [hit, *_] = lib.search("buried treasure oak tree", kind="dialogue")
+        assert (hit["path"], hit["start"]) == (str(video), first.start_ms / 1000) and "oak" in hit["snippet"]
+
+        lib.save_subtitles(lib.open_subtitles(video), [EditCue(first.start_ms, first.end_ms, "We sail at dawn.")])
+        assert lib.search("sail at dawn", kind="dialogue")[0]["path"] == str(video)
+        assert not any("oak" in h["snippet"] for h in lib.search("oak tree", kind="dialogue")), "the old words stayed findable"
+    finally:
+        lib.close()
+
+
+def test_edited_dialogue_indexes_the_translation_under_its_language_but_not_its_fallback_lines() -> None:
+    document = SubtitleDocument(1, Path("film.mp4"), {"transcript": Path("film.en.srt"), "translation": Path("film.de.srt")},
+                                {}, (EditCue(0, 1000, "Hello", "Hallo"), EditCue(1000, 2000, "OK", "OK")))
+    assert edited_dialogue(document, "en", "de") == [(0.0, 1.0, "Hello", "en"), (1.0, 2.0, "OK", "en"),
+                                                     (0.0, 1.0, "Hallo", "de")]
+    assert edited_dialogue(document, None, "de") == []

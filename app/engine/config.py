@@ -25,6 +25,9 @@ class EngineConfig:
     crash_limit: int = 3
     # What this process is, as `sidecar workers` lists it: engine (`sidecar run`), worker or gui.
     role: str = "engine"
+    # The library database's URL (`--database-url` or the `database_url` setting); "" is the
+    # SQLite file in the data dir unless SIDECAR_DATABASE_URL names one (app.store.location).
+    database_url: str = ""
 
     @property
     def heartbeat_seconds(self) -> float:

@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from app.engine.model_pool import ModelPool
+from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.placement import Placement
 from app.engine.stage import ItemRef, ModelClient, Output, Placed
-from app.errors import LeaseLost, SidecarError, StageStopped, TargetChanged
+from app.errors import LeaseLost, NotMapped, SidecarError, StageStopped, TargetChanged
 from app.ml.spec import ModelSpec
 from app.store import Store
 from app.store.records import Claim, Step
@@ -23,17 +24,26 @@ log = logging.getLogger(__name__)
 
 
 class ClaimContext:
-    """Everything a stage may touch, all of it fenced on the claim."""
+    """Everything a stage may touch, all of it fenced on the claim.
+
+    ``item.path`` is where this machine reads the file (``paths`` maps the library's path);
+    what the stage records — placed files, search rows — goes back under the library's path.
+    """
 
     def __init__(self, store: Store, claim: Claim, workspace: Path, pool: ModelPool, policy: str,
-                 progress_interval: float, observe_step: Callable[[str, Step], None] | None = None):
+                 progress_interval: float, observe_step: Callable[[str, Step], None] | None = None,
+                 paths: LocalPaths = SAME_PATHS):
         self.store = store
         self.claim = claim
+        self.paths = paths
+        local = paths.to_local(claim.item_path)
+        if local is None:
+            raise NotMapped(f"no --path-map of this worker covers {claim.item_path}")
         self.workspace = workspace
         self.pool = pool
         self.policy = policy
         self.item = ItemRef(
-            id=claim.item_id, job_id=claim.job_id, path=Path(claim.item_path), kind=claim.item_kind,
+            id=claim.item_id, job_id=claim.job_id, path=Path(local), kind=claim.item_kind,
             sha256=claim.item_sha256, size=claim.item_size, mtime_ns=claim.item_mtime_ns, revision=claim.item_revision,
         )
         self.options: Mapping[str, Any] = claim.options
@@ -50,7 +60,7 @@ class ClaimContext:
         self._progress_interval = progress_interval
         self._last_progress = 0.0
         self._observe_step = observe_step
-        self.search_index = SearchIndexWriter(self._fenced_write)
+        self.search_index = SearchIndexWriter(self._fenced_write, self._library_path)
 
     def save_partial(self, data: Any) -> None:
         self.store.stages.record_checkpoint(self.claim, data)
@@ -89,6 +99,9 @@ class ClaimContext:
     def computed_output(self) -> dict[str, Any] | None:
         return self.store.stages.computed_output(self.claim)
 
+    def _library_path(self, local: str) -> str:
+        return self.paths.to_library(str(local)) or str(local)
+
     def _fenced_write(self) -> AbstractContextManager[Any]:
         """The transaction of one index write: refused when stopping, and checked on the claim inside it."""
         self.check()
@@ -106,4 +119,4 @@ class ClaimContext:
         self.check()
         self.verify_source_unchanged()
         return Placement(self.store, self.claim, self.workspace, self.policy, self.verify_source_unchanged,
-                         self._observe_step).place(outputs)
+                         self._observe_step, self.paths).place(outputs)

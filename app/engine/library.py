@@ -18,18 +18,21 @@ from app.engine.gpu_gate import MemoryProbe
 from app.engine.instances import WorkerView, worker_views
 from app.engine.kinds import ALL, LEFT_OUT_BY_DEFAULT, MEDIA_KINDS, ScanRules
 from app.engine.model_pool import ModelPool
+from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.plan import plan_item, skipped_sha256, with_hash_stage
 from app.engine.scan import scan
 from app.engine.scheduler import Scheduler
 from app.engine.stage import Pipeline
-from app.engine.subtitle_edits import SubtitleDocument, open_subtitles, save_subtitles
+from app.engine.subtitle_edits import SubtitleDocument, open_subtitles, reindex_dialogue, save_subtitles
 from app.errors import SidecarError
 from app.media.cue_edits import EditCue
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualChoice, VisualModel
 from app.ml.model_choice import frozen_models
-from app.paths import database_path, workspace_root
+from app.paths import workspace_root
 from app.settings import Settings, load_settings
 from app.store import Store
+from app.store.claim_scope import EVERYTHING, ClaimScope
+from app.store.location import database_location
 from app.store.records import ItemSource, ItemView, JobSummary, NewItem, Review, Step
 from app.store.search_queries import CurrentContent
 
@@ -91,22 +94,29 @@ class JobChanges:
 
 class Library:
     @classmethod
-    def open(cls, data_dir: Path, settings: Settings | None = None, **config_overrides: Any) -> "Library":
+    def open(cls, data_dir: Path, settings: Settings | None = None, *, database: Path | str | None = None,
+             paths: LocalPaths = SAME_PATHS, scope: ClaimScope = EVERYTHING, **config_overrides: Any) -> "Library":
         """The person's library as the CLI and the GUI open it: their settings, the registered pipelines, their engine config.
 
         The pipelines come from the media-kind registry, which the composition root
         (the CLI, or a test's conftest) fills by importing ``app.pipelines``: they are
-        built on the engine, so the engine never imports them.
+        built on the engine, so the engine never imports them. A ``sidecar worker`` passes
+        the library's ``database`` (else the one in ``data_dir``), its ``paths`` and ``scope``.
         """
         settings = settings if settings is not None else load_settings(data_dir)
-        return cls(data_dir, MEDIA_KINDS.pipelines(data_dir, settings), settings.engine_config(**config_overrides))
+        return cls(data_dir, MEDIA_KINDS.pipelines(data_dir, settings), settings.engine_config(**config_overrides),
+                   database=database, paths=paths, scope=scope)
 
     def __init__(self, data_dir: Path, pipelines: Mapping[str, Pipeline], config: EngineConfig | None = None,
-                 probe: MemoryProbe | None = None, observe_step: Callable[[str, Step], None] | None = None):
+                 probe: MemoryProbe | None = None, observe_step: Callable[[str, Step], None] | None = None, *,
+                 database: Path | str | None = None, paths: LocalPaths = SAME_PATHS, scope: ClaimScope = EVERYTHING):
         self.data_dir = data_dir
         self.config = config or EngineConfig()
         self.pipelines = {kind: with_hash_stage(pipeline) for kind, pipeline in pipelines.items()}
-        self.store = Store(database_path(data_dir), lease_seconds=self.config.lease_seconds, group_size=self.config.group_size)
+        self.store = Store(database or database_location(data_dir, self.config.database_url),
+                           lease_seconds=self.config.lease_seconds, group_size=self.config.group_size)
+        self.paths = paths
+        self.scope = scope
         self._probe = probe
         self._observe_step = observe_step
         self._scheduler: Scheduler | None = None
@@ -118,7 +128,8 @@ class Library:
     @property
     def scheduler(self) -> Scheduler:
         if self._scheduler is None:
-            self._scheduler = Scheduler(self.store, self.pipelines, self.data_dir, self.config, self._probe, self._observe_step)
+            self._scheduler = Scheduler(self.store, self.pipelines, self.data_dir, self.config, self._probe,
+                                        self._observe_step, self.paths, self.scope)
         return self._scheduler
 
     def start(self) -> None:
@@ -257,7 +268,11 @@ class Library:
         return open_subtitles(self.store, video)
 
     def save_subtitles(self, document: SubtitleDocument, cues: Sequence[EditCue]) -> SubtitleDocument:
-        return save_subtitles(self.store, document, cues)
+        """Save the person's edit next to the video, then index its words for dialogue search (e5, kept warm here)."""
+        saved = save_subtitles(self.store, document, cues)
+        reindex_dialogue(self.store, saved, lambda texts: self._search_models.get(TEXT_EMBEDDING_SPEC).call(
+            "embed_passages", list(texts)))
+        return saved
 
     def cancel(self, job_id: int) -> None:
         """Delete the job and its workspace; the person's files are never touched."""
@@ -296,6 +311,7 @@ class Library:
         thread) and end in :meth:`close`. Only paths' current content is returned.
         """
         kinds = MEDIA_KINDS.search_selection(kind)
+        self.store.require_search()
         if (image is None) == (not (query or "").strip()):
             raise SidecarError("give either a text query or an image to search with", code="invalid_argument")
         current = CurrentContent("current_items")

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from app.atomic_write import atomic_write, remove_stray_temp, sha256_file
+from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.stage import Output, Placed
-from app.errors import NeedsReview, SidecarError
+from app.errors import MappingUnavailable, NeedsReview, SidecarError
 from app.store import Store
 from app.store.records import Claim, Step, StepIntent
 from app.store.states import StepState
@@ -57,22 +58,41 @@ def operation_id(item_id: int, revision: int, target: Path, sha256: str) -> str:
 
 
 class Placement:
-    """Executes one item's placements for one claim; ``observe`` sees each step event (logs, tests)."""
+    """Executes one item's placements for one claim; ``observe`` sees each step event (logs, tests).
+
+    Step rows name targets by the library's path, so every machine (and the person's
+    edits, and `is_our_output`) agrees on them; bytes go through ``paths``, this
+    machine's view of that path (a worker's ``--path-map``).
+    """
 
     def __init__(self, store: Store, claim: Claim, workspace: Path, policy: str,
-                 verify_source: Callable[[], None], observe: Callable[[str, Step], None] | None = None):
+                 verify_source: Callable[[], None], observe: Callable[[str, Step], None] | None = None,
+                 paths: LocalPaths = SAME_PATHS):
         if policy not in POLICIES:
             raise SidecarError(f"unknown existing-file policy {policy!r}", code="invalid_setting")
         self.store, self.claim, self.workspace, self.policy = store, claim, workspace, policy
         self.verify_source = verify_source
         self.observe = observe or (lambda event, step: None)
+        self.paths = paths
+
+    def _local(self, library_path: str) -> Path:
+        local = self.paths.to_local(library_path)
+        if local is None:
+            raise MappingUnavailable(f"no --path-map of this worker covers {library_path}")
+        return Path(local)
+
+    def _library(self, local: Path) -> str:
+        library = self.paths.to_library(str(local))
+        if library is None:
+            raise MappingUnavailable(f"{local} is outside every --path-map of this worker")
+        return library
 
     def place(self, outputs: Sequence[Output]) -> list[Placed]:
         steps = self.store.steps.freeze_plan(self.claim, self._plan(outputs))
         return [self._execute(step) for step in steps]
 
     def _plan(self, outputs: Sequence[Output]) -> list[StepIntent]:
-        folder = Path(self.claim.item_path).parent
+        folder = self._local(self.claim.item_path).parent
         content_dir = self.workspace / "place"
         content_dir.mkdir(parents=True, exist_ok=True)
         taken: set[Path] = set()
@@ -85,9 +105,9 @@ class Placement:
                 atomic_write(content, out.data, expected)
             prior = sha256_file(target)
             action = "write"
-            if prior is not None and prior != expected and self.store.edits.is_person_revision(str(target), prior):
+            if prior is not None and prior != expected and self.store.edits.is_person_revision(self._library(target), prior):
                 action = "ask"  # the person edited this file in Sidecar: whatever the policy, they decide
-            elif prior is not None and prior != expected and not self.store.steps.is_our_output(str(target), prior):
+            elif prior is not None and prior != expected and not self.store.steps.is_our_output(self._library(target), prior):
                 if self.policy == "skip":
                     action = "skip"
                 elif self.policy == "overwrite":
@@ -98,9 +118,10 @@ class Placement:
             elif prior is not None and prior != expected:
                 action = "overwrite"
             taken.add(target)
+            library_target = self._library(target)
             intents.append(StepIntent(
-                op_id=operation_id(self.claim.item_id, self.claim.item_revision, target, expected), seq=seq,
-                role=out.role, target=str(target), content_path=str(content), expected_sha256=expected,
+                op_id=operation_id(self.claim.item_id, self.claim.item_revision, Path(library_target), expected),
+                seq=seq, role=out.role, target=library_target, content_path=str(content), expected_sha256=expected,
                 prior_sha256=prior, action=action,
             ))
         return intents
@@ -118,8 +139,9 @@ class Placement:
         if step.state == StepState.MANUAL_REVIEW:
             raise NeedsReview(f"{target.name} awaits a review decision")
         if step.state == StepState.STARTED:
-            found = sha256_file(target)
-            remove_stray_temp(target, step.op_id)
+            local = self._local(step.target)
+            found = sha256_file(local)
+            remove_stray_temp(local, step.op_id)
             if found == step.expected_sha256:
                 self._move(step, (StepState.STARTED,), StepState.SUCCEEDED, found_sha256=found)
                 return Placed(step.role, target, "written")
@@ -129,12 +151,12 @@ class Placement:
         return self._apply(step)
 
     def _apply(self, step: Step) -> Placed:
-        target = Path(step.target)
+        target, local = Path(step.target), self._local(step.target)
         if step.action == "skip":
             self._move(step, (StepState.PREPARED,), StepState.SKIPPED)
             return Placed(step.role, target, "skipped_existing")
         self.verify_source()
-        found = sha256_file(target)
+        found = sha256_file(local)
         if found == step.expected_sha256:
             self._move(step, (StepState.PREPARED,), StepState.SUCCEEDED, found_sha256=found)
             return Placed(step.role, target, "unchanged")
@@ -143,7 +165,7 @@ class Placement:
             self._to_review(step, (StepState.PREPARED,), found, edited=True)
         if not self._known(step, found) and step.action != "overwrite" and step.decision != "not_applied":
             self._to_review(step, (StepState.PREPARED,), found)
-        data = Path(step.content_path).read_bytes()
+        data = self._content(step).read_bytes()
         if hashlib.sha256(data).hexdigest() != step.expected_sha256:
             raise SidecarError(f"the prepared content for {target.name} is damaged", code="workspace_damaged", transient=False)
         self._move(step, (StepState.PREPARED,), StepState.STARTED)
@@ -154,14 +176,21 @@ class Placement:
             self.store.stages.assert_held(self.claim)
 
         try:
-            atomic_write(target, data, step.op_id, before_replace=fence)
+            atomic_write(local, data, step.op_id, before_replace=fence)
         except BaseException:
-            if sha256_file(target) != step.expected_sha256:
+            if sha256_file(local) != step.expected_sha256:
                 self._try_move(step, (StepState.STARTED,), StepState.PREPARED)
             raise
         self.observe("replaced", step)
         self._move(step, (StepState.STARTED,), StepState.SUCCEEDED, found_sha256=step.expected_sha256)
         return Placed(step.role, target, "written")
+
+    def _content(self, step: Step) -> Path:
+        """The prepared bytes: where the plan put them, or (planned by another machine, whose
+        workspace this one cannot see) the same name in this claim's workspace, which ``_plan``
+        has just filled with this run's outputs; a differing output there is caught as damaged."""
+        planned = Path(step.content_path)
+        return planned if planned.is_file() else self.workspace / "place" / planned.name
 
     def _move(self, step: Step, src: Sequence[StepState], dst: StepState, **values: object) -> None:
         self.store.steps.transition(self.claim, step.id, src, dst, **values)
@@ -185,12 +214,18 @@ class Placement:
         raise NeedsReview(message)
 
 
-def cleanup_stray_temps(store: Store) -> int:
-    """Start-up recovery: remove temp files that steps of unheld stages may have left next to media."""
+def cleanup_stray_temps(store: Store, paths: LocalPaths = SAME_PATHS) -> int:
+    """Start-up recovery: remove temp files that steps of unheld stages may have left next to media.
+
+    A worker cleans only what its mappings reach; the rest is for the machines that see it.
+    """
     removed = 0
     for step in store.steps.unsettled_steps():
+        local = paths.to_local(step.target)
+        if local is None:
+            continue
         try:
-            removed += remove_stray_temp(Path(step.target), step.op_id)
+            removed += remove_stray_temp(Path(local), step.op_id)
         except OSError as exc:
             log.warning("could not clean %s: %s", step.target, exc)
     if removed:

@@ -15,6 +15,7 @@ import shutil
 import threading
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -25,12 +26,15 @@ from app.engine.crash_reports import CrashRecorder, take_crash_report
 from app.engine.gpu_gate import GpuGate, MemoryProbe, NvmlProbe
 from app.engine.instances import InstanceLock
 from app.engine.model_pool import ModelPool
+from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.placement import cleanup_stray_temps
 from app.engine.plan import HashStage, reused_after_hash
 from app.engine.stage import Pipeline, Stage
-from app.errors import LeaseLost, NeedsReview, OutOfDeviceMemory, OutOfMemory, SidecarError, StageStopped
+from app.errors import (LeaseLost, MappingUnavailable, NeedsReview, NotMapped, OutOfDeviceMemory, OutOfMemory,
+                        SidecarError, StageStopped)
 from app.paths import item_workspace, workspace_root
 from app.store import Store
+from app.store.claim_scope import EVERYTHING, ClaimScope
 from app.store.instances import InstanceInfo
 from app.store.records import Claim, Step
 
@@ -43,10 +47,17 @@ GPU_FALLBACK_CPU = "gpu_fallback_cpu"
 
 
 class Scheduler:
+    """``paths`` and ``scope`` make it a ``sidecar worker``: it claims only what its mappings
+    reach (and its kinds, and GPU stages with ``--gpu-only``) and reads and writes through them."""
+
     def __init__(self, store: Store, pipelines: Mapping[str, Pipeline], data_dir: Path,
                  config: EngineConfig | None = None, probe: MemoryProbe | None = None,
-                 observe_step: Callable[[str, Step], None] | None = None):
+                 observe_step: Callable[[str, Step], None] | None = None,
+                 paths: LocalPaths = SAME_PATHS, scope: ClaimScope = EVERYTHING):
         self.store = store
+        self.paths = paths
+        self.scope = scope
+        self._given_back: set[int] = set()  # items the mapping refused although the claim query let them through
         self.pipelines = dict(pipelines)
         self.data_dir = data_dir
         self.config = config or EngineConfig()
@@ -76,7 +87,7 @@ class Scheduler:
         failed = self.store.jobs.fail_abandoned_creating(live)
         if failed:
             log.warning("jobs %s were interrupted while scanning and are marked failed", failed)
-        cleanup_stray_temps(self.store)
+        cleanup_stray_temps(self.store, self.paths)
         self._sweep_workspaces()
 
     def _sweep_workspaces(self) -> None:
@@ -137,7 +148,7 @@ class Scheduler:
         while not self._stopping.is_set():
             with self._active_lock:
                 busy = bool(self._active)
-            runnable, running, next_retry = self.store.stages.has_runnable_or_running()
+            runnable, running, next_retry = self.store.stages.has_runnable_or_running(self._scope())
             if not (busy or runnable or running or next_retry is not None):
                 return
             self.wake()
@@ -176,19 +187,28 @@ class Scheduler:
                 self._idle.notify_all()
             self.on_change()
 
+    def _scope(self) -> ClaimScope:
+        """This engine's claim scope now: mappings whose folder is there, less the items given back."""
+        prefixes = self.paths.reachable_prefixes()
+        return replace(self.scope, prefixes=self.scope.prefixes if prefixes is None else prefixes,
+                       exclude_items=self.scope.exclude_items | frozenset(self._given_back))
+
     def _next_claim(self, owner: str) -> Claim | None:
         """A GPU stage when the gate admits the next one in order, else the next CPU stage."""
+        scope = self._scope()
         with self.gate.lock:
-            candidate = self.store.stages.peek_gpu_candidate()
+            candidate = self.store.stages.peek_gpu_candidate(scope)
             if candidate is not None:
                 sid, need, key = candidate
                 if self.gate.try_admit(sid, need, key, self.pool.resident(), self.pool.release,
                                        in_use=self._models_in_use()):
-                    claim = self.store.stages.claim_next_stage(owner, gpu=True, stage_id=sid)
+                    claim = self.store.stages.claim_next_stage(owner, gpu=True, stage_id=sid, scope=scope)
                     if claim is not None:
                         return claim
                     self.gate.release(sid)
-        return self.store.stages.claim_next_stage(owner, gpu=False)
+        if scope.gpu_only:
+            return None
+        return self.store.stages.claim_next_stage(owner, gpu=False, scope=scope)
 
     def _models_in_use(self) -> set[str]:
         """Models running stages hold: the gate never releases these to make room.
@@ -206,15 +226,19 @@ class Scheduler:
     def _execute(self, claim: Claim) -> None:
         pipeline = self.pipelines.get(claim.item_kind)
         workspace = item_workspace(self.data_dir, claim.job_id, claim.item_id)
-        ctx = ClaimContext(self.store, claim, workspace, self.pool,
-                           str(claim.options.get("existing_policy") or self.config.existing_policy),
-                           self.config.progress_interval, self._observe_step)
+        try:
+            self._check_source(claim)
+            ctx = ClaimContext(self.store, claim, workspace, self.pool,
+                               str(claim.options.get("existing_policy") or self.config.existing_policy),
+                               self.config.progress_interval, self._observe_step, self.paths)
+        except SidecarError as exc:
+            self._not_started(claim, exc)
+            return
         with self._active_lock:
             self._active[claim.stage_id] = ctx
         try:
             if pipeline is None or claim.idx >= len(pipeline.stages):
                 raise SidecarError(f"no pipeline handles {claim.item_kind} items", code="unsupported_media")
-            self._check_source(claim)
             workspace.mkdir(parents=True, exist_ok=True)
             self._prewarm_next(claim, pipeline)
             stage = pipeline.stages[claim.idx]
@@ -232,8 +256,12 @@ class Scheduler:
             log.info("stage %s of item %s: claim lost, its result is discarded", claim.name, claim.item_id)
         except NeedsReview as exc:
             self._settle(self.store.stages.to_review, claim, exc.message)
+        except (NotMapped, MappingUnavailable) as exc:
+            self._give_back(claim, exc)
         except SidecarError as exc:
-            if exc.code == "folder_missing":
+            if self._mount_gone(claim):
+                self._give_back(claim, MappingUnavailable(f"{exc.message} (the mapped folder is gone)"))
+            elif exc.code == "folder_missing":
                 self.store.jobs.fail(claim.job_id, exc.code, exc.message)
             elif exc.code == OutOfDeviceMemory.code:
                 # No CPU fallback for this stage's models: give every resident model's memory back,
@@ -246,8 +274,11 @@ class Scheduler:
                 log.info("stage %s of %s failed: %s (%s)", claim.name, claim.item_path, exc.message, exc.code)
                 self._settle(self._fail, claim, exc.code, exc.message, exc.transient)
         except Exception as exc:  # noqa: BLE001 - one bad file never stops the others
-            log.exception("stage %s of %s crashed", claim.name, claim.item_path)
-            self._settle(self._fail, claim, "internal_error", f"{type(exc).__name__}: {exc}", True)
+            if self._mount_gone(claim):
+                self._give_back(claim, MappingUnavailable(f"{type(exc).__name__}: {exc} (the mapped folder is gone)"))
+            else:
+                log.exception("stage %s of %s crashed", claim.name, claim.item_path)
+                self._settle(self._fail, claim, "internal_error", f"{type(exc).__name__}: {exc}", True)
         finally:
             self.gate.release(claim.stage_id)
             with self._active_lock:
@@ -325,13 +356,46 @@ class Scheduler:
         except LeaseLost:
             log.info("claim lost before its outcome could be recorded")
 
-    @staticmethod
-    def _check_source(claim: Claim) -> None:
-        if os.path.exists(claim.item_path):
+    def _check_source(self, claim: Claim) -> None:
+        """The file is where this machine looks for it; a vanished mount is not a vanished file."""
+        local = self.paths.to_local(claim.item_path)
+        if local is None:
+            raise NotMapped(f"no --path-map of this worker covers {claim.item_path}")
+        if os.path.exists(local):
             return
-        if not os.path.exists(claim.job_folder):
+        if self._mount_gone(claim):
+            raise MappingUnavailable(f"the mapped folder {self.paths.local_root(claim.item_path)} is gone")
+        folder = self.paths.to_local(claim.job_folder)
+        if folder is not None and not os.path.exists(folder):
             raise SidecarError(f"the folder {claim.job_folder} is gone", code="folder_missing")
         raise SidecarError(f"{Path(claim.item_path).name} is gone", code="file_missing")
+
+    def _mount_gone(self, claim: Claim) -> bool:
+        root = self.paths.local_root(claim.item_path)
+        return root is not None and not os.path.isdir(root)
+
+    def _not_started(self, claim: Claim, exc: SidecarError) -> None:
+        """The file is out of reach before the stage began: give it back, or fail it as the stage would have."""
+        try:
+            if isinstance(exc, (NotMapped, MappingUnavailable)):
+                self._give_back(claim, exc)
+            elif exc.code == "folder_missing":
+                self.store.jobs.fail(claim.job_id, exc.code, exc.message)
+            else:
+                self._settle(self._fail, claim, exc.code, exc.message, exc.transient)
+        finally:
+            self.gate.release(claim.stage_id)
+
+    def _give_back(self, claim: Claim, exc: SidecarError) -> None:
+        """Hand the claim back unfailed (its attempt refunded, its checkpoint kept) for a machine that reaches it.
+
+        A vanished mount leaves the scope by itself (:meth:`_scope` checks each mapping's
+        folder); an item the mapping refuses is remembered so it is not claimed again.
+        """
+        log.warning("stage %s of %s given back (%s): %s", claim.name, claim.item_path, exc.code, exc.message)
+        if isinstance(exc, NotMapped):
+            self._given_back.add(claim.item_id)
+        self._settle(self.store.stages.release_stage, claim)
 
     # -- heartbeat ----------------------------------------------------------------------
 

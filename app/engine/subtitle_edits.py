@@ -6,6 +6,9 @@ the new content is recorded as the person's revision *before* the file is replac
 is replaced atomically, and the replacement is fenced twice: no stage of the video
 may be running (an engine could be writing the same file), and the file must still
 hold what the editor opened (an edit made elsewhere in between is never lost).
+
+The saved words then replace the video's cues in the dialogue search index, under the
+languages its render stage named, so dialogue search finds what the files now say.
 """
 
 from __future__ import annotations
@@ -17,13 +20,18 @@ from pathlib import Path
 from typing import Sequence
 
 from app.atomic_write import atomic_write, sha256_file
+from app.engine.dialogue_index import Cue, PassageEmbedder, index_dialogue
 from app.errors import SidecarError
 from app.media.cue_edits import EditCue, read_cues, render_edited
+from app.media.naming import normalise_language
 from app.store import Store
+from app.store.search_writes import SearchIndexWriter
 
 log = logging.getLogger(__name__)
 
 EDITABLE_ROLES = ("transcript", "translation", "bilingual")
+LANGUAGES_STAGE = "render"
+"""The video and audio pipelines' stage whose output names the transcript's and translation's languages."""
 
 
 @dataclass(frozen=True)
@@ -81,3 +89,33 @@ def save_subtitles(store: Store, document: SubtitleDocument, cues: Sequence[Edit
                      before_replace=lambda target=target, opened=opened: _check_unchanged(target, opened))
         log.info("saved the person's edit of %s", target)
     return open_subtitles(store, document.video)
+
+
+def edited_dialogue(document: SubtitleDocument, source_lang: str | None, target_lang: str | None) -> list[Cue]:
+    """The document's cues as dialogue search indexes them: the transcript, and the translation where it differs.
+
+    Like the place stage, a translated line equal to its original (a fallback) is not
+    indexed again under the target language. Without a known source language nothing is.
+    """
+    if not source_lang:
+        return []
+    source = normalise_language(source_lang)
+    cues: list[Cue] = [(c.start_ms / 1000, c.end_ms / 1000, c.original, source) for c in document.cues]
+    if target_lang and document.has_translation:
+        target = normalise_language(target_lang)
+        cues += [(c.start_ms / 1000, c.end_ms / 1000, c.translation, target) for c in document.cues
+                 if c.translation and c.translation != c.original]
+    return cues
+
+
+def reindex_dialogue(store: Store, document: SubtitleDocument, embed: PassageEmbedder) -> int:
+    """Replace the video's cues in the dialogue index with the saved ``document``'s; returns how many were indexed."""
+    languages = store.stages.succeeded_output(document.item_id, LANGUAGES_STAGE) or {}
+    cues = edited_dialogue(document, languages.get("source_lang"), languages.get("target_lang"))
+    if not cues:
+        log.info("%s: no language known for its subtitles; the dialogue index keeps its earlier cues", document.video.name)
+        return 0
+    sha256 = store.jobs.item_source(document.item_id).sha256
+    if not sha256:
+        return 0
+    return index_dialogue(SearchIndexWriter(store.db.write), document.video, sha256, cues, embed)

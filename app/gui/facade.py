@@ -49,7 +49,7 @@ from app.media.cue_edits import EditCue
 from app.ml.host import ModelHost
 from app.settings import Settings, load_settings, save_settings
 from app.store.database import Database
-from app.store.records import JobSummary, Review
+from app.store.records import ItemView, JobSummary, Review
 from app.store.states import JobStatus
 
 log = logging.getLogger(__name__)
@@ -94,7 +94,7 @@ class EngineFacade(QObject):
     started = Signal()
     closed = Signal()
     jobsChanged = Signal(list)  # list[JobSummary]; a job not re-read keeps its identical object
-    itemsPage = Signal(int, int, list)  # job id, offset, list[ItemView]
+    itemsPage = Signal(int, int, list)  # job id, offset, list[ItemView] (or what fetch_items' shape made of them)
     reviewsChanged = Signal(list)  # list[Review]
     reviewDecided = Signal(object)  # Review
     decisionFailed = Signal(int, str, str)  # review id, code (review_conflict…), message
@@ -293,10 +293,20 @@ class EngineFacade(QObject):
         if library is not None and not self._closing:
             self._run(lambda _: library.workers(), self.workersChanged.emit, key="workers")
 
-    def fetch_items(self, job_id: int, offset: int, limit: int) -> None:
+    def fetch_items(self, job_id: int, offset: int, limit: int,
+                    shape: Callable[[list[ItemView]], list[Any]] | None = None) -> None:
+        """A page of the job's items; answers ``itemsPage``.
+
+        ``shape`` turns the page into what the view shows (the queue's cell words) on the
+        worker thread too, so the GUI thread receives rows ready to paint.
+        """
         library = self._lib()
         if library is not None:
-            self._run(lambda _: library.items(job_id, offset, limit), lambda rows: self.itemsPage.emit(job_id, offset, rows))
+            def read(_: Operation) -> list[Any]:
+                items = library.items(job_id, offset, limit)
+                return shape(items) if shape is not None else items
+
+            self._run(read, lambda rows: self.itemsPage.emit(job_id, offset, rows))
 
     # -- commands -------------------------------------------------------------------------
 
@@ -404,8 +414,12 @@ class EngineFacade(QObject):
                       on_error=lambda exc: self._subtitles_failed(video, exc))
 
     def save_subtitles(self, document: SubtitleDocument, cues: Sequence[EditCue]) -> None:
-        """Save the person's edit of ``document``'s files (atomic; refused while Sidecar works on the video)."""
-        self._command(lambda lib, _: lib.save_subtitles(document, cues), then=self.subtitlesSaved.emit,
+        """Save the person's edit of ``document``'s files (atomic; refused while Sidecar works on the video).
+
+        On the slow lane: the save re-embeds the cues for dialogue search (e5), which must
+        not hold up the store lane's status and queue reads.
+        """
+        self._command(lambda lib, _: lib.save_subtitles(document, cues), lane="slow", then=self.subtitlesSaved.emit,
                       on_error=lambda exc: self._subtitles_failed(document.video, exc))
 
     def retranslate(self, video: Path, kind: str, model: str) -> None:

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHeaderView, QSt
                                QStyleOptionProgressBar, QStyleOptionViewItem, QTableView, QWidget)
 
 from app.gui.state_words import state_word
-from app.gui.table_model import ColumnsModel, Index
+from app.gui.table_model import ALIGNMENT, CENTRED, DISPLAY, TOOLTIP, ColumnsModel, Index
 from app.status_words import job_label, problem
 from app.store.records import JobSummary
 from app.store.states import JobStatus
@@ -94,6 +94,7 @@ class JobsModel(ColumnsModel):
         super().__init__(parent)
         self.jobs: list[JobSummary] = []
         self._eta: dict[int, float | None] = {}
+        self._display: list[tuple[Any, ...]] = []  # per row, its cells' text
         self._estimator = EtaEstimator()
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
@@ -104,27 +105,40 @@ class JobsModel(ColumnsModel):
             return None
         job = self.jobs[index.row()]
         col = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return (Path(job.folder).name or job.folder, self.status_label(job), f"{job.done} / {job.total}", job.failed or "",
-                    job.skipped or "", job.review or "", format_eta(self._eta.get(job.id)))[col]
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == DISPLAY:
+            return self._display[index.row()][col]
+        if role == TOOLTIP:
             return problem(job.error_code, job.error).details() if col == 1 and job.error else job.folder
         if role == ProgressRole and col == self.PROGRESS:
             return (job.done, job.total)
-        if role == Qt.ItemDataRole.TextAlignmentRole and col >= 3:
-            return int(Qt.AlignmentFlag.AlignCenter)
+        if role == ALIGNMENT and col >= 3:
+            return CENTRED
         return None
 
+    def _cells(self, job: JobSummary, eta: float | None) -> tuple[Any, ...]:
+        """The row's text, worked out once per change: the header sizes its columns to it many times per refresh."""
+        return (Path(job.folder).name or job.folder, self.status_label(job), f"{job.done} / {job.total}", job.failed or "",
+                job.skipped or "", job.review or "", format_eta(eta))
+
     def set_jobs(self, jobs: Sequence[JobSummary]) -> None:
-        """Update in place when the same jobs are shown (keeps the selection); reset when the set changed."""
-        self._eta = {j.id: self._estimator.update(j) for j in jobs}
+        """Update in place when the same jobs are shown (keeps the selection); reset when the set changed.
+
+        In place, only rows whose job was re-read (a new object: the facade keeps the
+        same one for a job that did not change) or whose ETA moved are repainted.
+        """
+        eta = {j.id: self._estimator.update(j) for j in jobs}
         if [j.id for j in jobs] == [j.id for j in self.jobs]:
-            self.jobs = list(jobs)
-            if jobs:
-                self.dataChanged.emit(self.index(0, 0), self.index(len(jobs) - 1, len(self.COLUMNS) - 1))
+            changed = [n for n, (old, new) in enumerate(zip(self.jobs, jobs))
+                       if old is not new or self._eta.get(new.id) != eta[new.id]]
+            self.jobs, self._eta = list(jobs), eta
+            for row in changed:
+                self._display[row] = self._cells(jobs[row], eta[jobs[row].id])
+                self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.COLUMNS) - 1))
             return
+        self._eta = eta
         self.beginResetModel()
         self.jobs = list(jobs)
+        self._display = [self._cells(job, eta[job.id]) for job in jobs]
         self.endResetModel()
 
     def job_at(self, row: int) -> JobSummary | None:

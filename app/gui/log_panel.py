@@ -2,20 +2,23 @@
 
 Engine threads log from anywhere; a ``logging.Handler`` may not touch a widget from
 those threads, so it only formats the record and emits a signal, which Qt queues to
-the panel's thread.
+the panel's thread. A busy engine logs a line per item and stage; the panel collects
+them and appends them in one batch every :data:`FLUSH_MS` (one layout of the text view
+per batch instead of one per line).
 """
 
 from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QVBoxLayout, QWidget
 
 log = logging.getLogger(__name__)
 
 MAX_LINES = 5000
+FLUSH_MS = 250
 
 
 class _Emitter(QObject):
@@ -47,11 +50,26 @@ class LogPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
+        self._pending: list[str] = []
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setSingleShot(True)
+        self._flush_timer.setInterval(FLUSH_MS)
+        self._flush_timer.timeout.connect(self.flush)
         handler.emitter.record.connect(self.append)
 
     @Slot(str, str)
     def append(self, level: str, line: str) -> None:
-        self.view.appendPlainText(line)
+        """Queue ``line``; it is shown with the others of its batch at the next flush."""
+        self._pending.append(line)
+        if not self._flush_timer.isActive():
+            self._flush_timer.start()
+
+    @Slot()
+    def flush(self) -> None:
+        """Append the queued lines in one go (only the last ``MAX_LINES`` matter: older ones would be dropped)."""
+        lines, self._pending = self._pending[-MAX_LINES:], []
+        if lines:
+            self.view.appendPlainText("\n".join(lines))
 
 
 def install_handler(logger_name: str = "app") -> QtLogHandler:

@@ -8,6 +8,13 @@ from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, Q
 
 Index = QModelIndex | QPersistentModelIndex
 
+# Roles and alignment as plain ints for data()/multiData(): comparing with an enum member
+# costs an attribute lookup in enum.py, per cell, per role, per repaint.
+DISPLAY, TOOLTIP, DECORATION = (int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.ToolTipRole),
+                                int(Qt.ItemDataRole.DecorationRole))
+BACKGROUND, ALIGNMENT = int(Qt.ItemDataRole.BackgroundRole), int(Qt.ItemDataRole.TextAlignmentRole)
+CENTRED = int(Qt.AlignmentFlag.AlignCenter)
+
 
 class ColumnsModel(QAbstractTableModel):
     """A flat table whose header is the ``COLUMNS`` tuple (marked for translation in the "Columns" context)."""

@@ -1,29 +1,21 @@
-"""Dialogue in the search index (SPEC §9): every cue Sidecar wrote, with its video and start time.
+"""The video pipeline's half of dialogue search: e5 through the engine's model host.
 
-The video pipeline's ``place`` stage calls :func:`index_dialogue` once per subtitle it
-wrote (the transcript and the translation), so one query box finds a line in either
-language and opens the video at that cue. Cues are embedded with the same e5 model as
-image documents and search queries (:data:`app.ml.index_models.TEXT_EMBEDDING_SPEC`),
-*before* the write transaction opens: no transaction is held across inference.
+The ``place`` stage indexes every subtitle it wrote (the transcript and the
+translation) with :func:`app.engine.dialogue_index.index_dialogue`, so one query box
+finds a line in either language and opens the video at that cue; the embedder here
+runs e5 in the stage's hosted model and checks for pause between batches.
 """
 
 from __future__ import annotations
 
 import logging
-from pathlib import Path
-from typing import Callable, Sequence
+from typing import Sequence
 
-from app.engine.stage import SearchIndex, StageContext
-from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID
+from app.engine.dialogue_index import PassageEmbedder
+from app.engine.stage import StageContext
+from app.ml.index_models import TEXT_EMBEDDING_SPEC
 
 log = logging.getLogger(__name__)
-
-Cue = tuple[float, float, str, str]
-"""``(start_s, end_s, text, lang)``: plain text (no ASS tags), ISO 639-1 language."""
-PassageEmbedder = Callable[[Sequence[str]], Sequence[Sequence[float]]]
-
-EMBED_BATCH = 64
-"""Cues per e5 call: big enough to amortise the pipe round trip, small enough to poll for pause."""
 
 
 def hosted_passage_embedder(ctx: StageContext) -> PassageEmbedder:
@@ -35,29 +27,3 @@ def hosted_passage_embedder(ctx: StageContext) -> PassageEmbedder:
         return client.call("embed_passages", list(texts))
 
     return embed
-
-
-def index_dialogue(
-    index: SearchIndex,
-    video_path: str | Path,
-    sha256: str,
-    cues: Sequence[Cue],
-    embed: PassageEmbedder,
-    *,
-    text_model: str = TEXT_MODEL_ID,
-) -> int:
-    """Embed ``cues`` and index them for the video content ``sha256``; returns how many were indexed.
-
-    ``index`` is the stage's ``ctx.search_index`` (elsewhere the store's
-    :class:`~app.store.search_writes.SearchIndexWriter`). ``embed`` turns cue texts into
-    passage vectors of ``text_model``. Each language present in ``cues`` replaces that
-    language's earlier cues of this content. Empty cues are left out (they cannot match anything).
-    """
-    kept = [(float(start), float(end), " ".join(text.split()), lang) for start, end, text, lang in cues if text.strip()]
-    vectors: list[Sequence[float]] = []
-    for first in range(0, len(kept), EMBED_BATCH):
-        batch = [cue[2] for cue in kept[first : first + EMBED_BATCH]]
-        vectors.extend(embed(batch))
-    count = index.upsert_dialogue(str(video_path), sha256, kept, vectors, text_model=text_model)
-    log.info("indexed %d dialogue cue(s) of %s", count, Path(video_path).name)
-    return count

@@ -16,7 +16,7 @@ The work is split where a crash or a pause should cost the least:
   most), so ``place`` can be replayed byte for byte after a crash.
 * ``place`` (model host: e5, GPU gate) writes through the engine's step protocol
   (atomic, fenced, existing-file policy) under the naming preset, then indexes the
-  dialogue for search (:mod:`app.pipelines.dialogue`; idempotent, so a replayed place
+  dialogue for search (:mod:`app.engine.dialogue_index`; idempotent, so a replayed place
   indexes again harmlessly).
 
 Model specs depend only on settings (model identity, device, compute type), never on
@@ -35,6 +35,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from app.engine.dialogue_index import Cue as IndexedCue
+from app.engine.dialogue_index import index_dialogue
 from app.engine.kinds import MediaKind
 from app.engine.stage import ModelSpec, Output, Pipeline, StageContext
 from app.errors import LeaseLost, StageStopped
@@ -58,8 +60,7 @@ from app.media.translation import (
 )
 from app.ml.index_models import TEXT_EMBEDDING_SPEC
 from app.ml.model_choice import ChosenModel, chosen_model
-from app.pipelines.dialogue import Cue as IndexedCue
-from app.pipelines.dialogue import hosted_passage_embedder, index_dialogue
+from app.pipelines.dialogue import hosted_passage_embedder
 from app.pipelines.subtitled import subtitled_beside_or_inside
 from app.settings import Settings
 
@@ -221,9 +222,15 @@ class TranscribeStage:
 
     @staticmethod
     def _audio(ctx: StageContext) -> tuple[Path, float | None]:
-        """The extracted audio, decoded again only if the workspace lost it (same bytes: decoding is deterministic)."""
+        """The extracted audio, decoded again only if this workspace lacks it (same bytes: decoding is deterministic).
+
+        Always this machine's own workspace, never the path the extract stage recorded: with
+        ``sidecar worker`` that stage may have run on another machine, whose workspace this one
+        cannot see. Decoding again (seconds of CPU) beats shipping the audio through the shared
+        database (115 MB per hour of speech as float32) or asking for a shared workspace folder.
+        """
         extracted = ctx.inputs.get("extract_audio") or {}
-        path = Path(str(extracted.get("path") or ctx.workspace / AUDIO_FILE))
+        path = ctx.workspace / AUDIO_FILE
         media_duration = extracted.get("media_duration_s")
         if not path.is_file():
             log.info("audio of %s is missing from the workspace; extracting it again", ctx.item.path.name)

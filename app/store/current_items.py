@@ -26,6 +26,7 @@ from typing import Any, Sequence
 from sqlalchemy import Connection, exists, func, select, update
 
 from app.store.database import Database
+from app.store.dialect import has_search_index
 from app.store.search_writes import delete_for_sha256, move_image_name
 from app.store.states import UNFINISHED_ITEMS, ItemState, StepState
 from app.store.tables import current_items, items, stages, steps
@@ -142,7 +143,8 @@ class CurrentItemRepo:
                 return False
             ids = list(conn.execute(select(items.c.id).where(items.c.path == old_path)).scalars())
             conn.execute(update(items).where(items.c.id.in_(ids)).values(path=new_path, updated_at=now))
-            move_image_name(conn, old_path, new_path)
+            if has_search_index(conn):
+                move_image_name(conn, old_path, new_path)
             # A stage running on the old path would fail (source gone) or place under the old
             # name: take the claim back so it runs again on the new path.
             requeue_running(conn, stages.c.item_id.in_(ids), now, refund_attempt=True)
@@ -187,6 +189,8 @@ class CurrentItemRepo:
     @staticmethod
     def _drop_orphans(conn: Connection, sha256s: set[str]) -> int:
         removed = 0
+        if not has_search_index(conn):
+            return removed
         for sha in sorted(s for s in sha256s if s):
             if conn.execute(select(exists().where(current_items.c.sha256 == sha))).scalar():
                 continue

@@ -1,4 +1,4 @@
-"""The store's handle on the library database: short read and write transactions."""
+"""The store's handle on the library database: short read and write transactions, on SQLite or PostgreSQL."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Engine
 
+from app.store import postgres_engine, sqlite_engine
 from app.store.clock import Clock, engine_now
-from app.store.sqlite_engine import WRITE_OPTION, open_engine
-from app.store.migrations import upgrade
+from app.store.dialect import WRITE_OPTION, take_write_lock
+from app.store.migrate import upgrade_to_head
 
 _guard_local = threading.local()
 
@@ -26,6 +27,13 @@ def loads(value: str | None) -> Any:
     return None if value is None else json.loads(value)
 
 
+def open_location(location: Path | str) -> Engine:
+    """The engine for a SQLite file (a Path) or a PostgreSQL URL (a string)."""
+    if isinstance(location, Path):
+        return sqlite_engine.open_engine(location)
+    return postgres_engine.open_engine(location)
+
+
 class Database:
     """Owns the SQLAlchemy engine; every store call is one short transaction from here.
 
@@ -35,11 +43,12 @@ class Database:
 
     thread_guard: Callable[[], None] | None = None
 
-    def __init__(self, path: Path, clock: Clock = time.time):
-        self.path = path
+    def __init__(self, location: Path | str, clock: Clock = time.time):
+        """``location`` is a SQLite file or a PostgreSQL URL (app.store.location decides which)."""
+        self.location = location
         self.clock = clock
-        self.engine = open_engine(path)
-        self.schema_version = upgrade(self.engine)
+        self.engine = open_location(location)
+        self.schema_version = upgrade_to_head(self.engine)
 
     def _check_thread(self) -> None:
         if Database.thread_guard is not None:
@@ -53,9 +62,10 @@ class Database:
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
-        """A ``BEGIN IMMEDIATE`` transaction: it holds SQLite's write lock, so keep it short."""
+        """A transaction holding the database's one write lock (app.store.dialect), so keep it short."""
         self._check_thread()
         with self.engine.connect().execution_options(**{WRITE_OPTION: True}) as conn, conn.begin():
+            take_write_lock(conn)
             yield conn
 
     def now(self) -> float:

@@ -9,6 +9,7 @@ from sqlalchemy import Connection, and_, delete, func, insert, select, update
 
 from app.errors import ItemNotChangeable, NotFound
 from app.store.database import Database, dumps, loads
+from app.store.dialect import json_field
 from app.store.records import ITEM_FACTS, ItemSource, ItemView, JobSummary, NewItem, NewStage
 from app.store.states import SETTLED_ITEMS, UNFINISHED_ITEMS, ItemState, JobState, JobStatus, StageState, StepState
 from app.store.tables import items, jobs, results, stages, steps
@@ -315,11 +316,11 @@ class JobRepo:
                 sq = (
                     select(stages.c.item_id, stages.c.name, stages.c.status, stages.c.progress, stages.c.attempt,
                            stages.c.error_code, stages.c.error, stages.c.idx)
-                    .where(stages.c.item_id.in_(ids)).order_by(stages.c.item_id, stages.c.idx)
-                )
+                    .where(stages.c.item_id.in_(ids), stages.c.status != StageState.SUCCEEDED)
+                    .order_by(stages.c.item_id, stages.c.idx)
+                )  # succeeded stages are never an item's current one: the GUI's page read skips them in SQL
                 for s in conn.execute(sq).mappings():
-                    if s["item_id"] not in current and s["status"] != StageState.SUCCEEDED:
-                        current[s["item_id"]] = s
+                    current.setdefault(s["item_id"], s)
                 facts = self._facts(conn, ids)
         out = []
         for r in rows:
@@ -340,8 +341,8 @@ class JobRepo:
 
     @staticmethod
     def _facts(conn: Connection, item_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
-        """ITEM_FACTS from the items' finished stages (SQLite's json_extract: no stage output is loaded whole)."""
-        columns = [func.json_extract(stages.c.output, f"$.{key}").label(key) for key in ITEM_FACTS]
+        """ITEM_FACTS from the items' finished stages (read by the database: no stage output is loaded whole)."""
+        columns = [json_field(conn, stages.c.output, key).label(key) for key in ITEM_FACTS]
         q = (select(stages.c.item_id, *columns)
              .where(stages.c.item_id.in_(list(item_ids)), stages.c.status == StageState.SUCCEEDED,
                     stages.c.output.is_not(None))

@@ -14,6 +14,7 @@ from typing import Any, Callable, Sequence
 
 from sqlalchemy import Connection, text
 
+from app.store.dialect import has_search_index
 from app.store.search_schema import TEXT_DIM, ensure_visual_table, table_exists, vector_blob, visual_table
 
 WriteTransaction = Callable[[], AbstractContextManager[Connection]]
@@ -22,29 +23,45 @@ Cue = tuple[float, float, str, str]
 
 
 class SearchIndexWriter:
-    """Index writes, each in its own transaction from ``write`` (a fenced one inside a stage)."""
+    """Index writes, each in its own transaction from ``write`` (a fenced one inside a stage).
 
-    def __init__(self, write: WriteTransaction):
+    On a database without the search index (PostgreSQL, for now) each call still opens its
+    transaction, so a stale worker still fails its fence, and writes nothing: the stage
+    completes and its files are placed; the content is indexed once search exists there
+    (re-adding the folder re-runs only the index stage). A plain vector table now would
+    need a second migration into whatever layout PostgreSQL search settles on.
+
+    ``library_path`` turns the path a stage read the file by into the library's name for
+    it (a worker on another machine reads ``D:\\Media\\x.png``; search shows the library's path).
+    """
+
+    def __init__(self, write: WriteTransaction, library_path: Callable[[str], str] = str):
         self._write = write
+        self._library_path = library_path
 
     def upsert_image(self, sha256: str, *, text_model: str, text_vector: Sequence[float], document: str,
                      ocr_text: str = "", visual_model: str | None = None,
                      visual_vector: Sequence[float] | None = None) -> None:
         """See :func:`upsert_image`."""
         with self._write() as conn:
+            if not has_search_index(conn):
+                return
             upsert_image(conn, sha256, text_model=text_model, text_vector=text_vector, document=document,
                          ocr_text=ocr_text, visual_model=visual_model, visual_vector=visual_vector)
 
     def name_image(self, path: str, sha256: str, words: str) -> None:
         """See :func:`name_image`."""
         with self._write() as conn:
-            name_image(conn, path, sha256, words)
+            if has_search_index(conn):
+                name_image(conn, self._library_path(path), sha256, words)
 
     def upsert_dialogue(self, video_path: str, sha256: str, cues: Sequence[Cue], vectors: Sequence[Sequence[float]],
                         *, text_model: str) -> int:
         """See :func:`upsert_dialogue`."""
         with self._write() as conn:
-            return upsert_dialogue(conn, video_path, sha256, cues, vectors, text_model=text_model)
+            if not has_search_index(conn):
+                return 0
+            return upsert_dialogue(conn, self._library_path(video_path), sha256, cues, vectors, text_model=text_model)
 
 
 def upsert_image(

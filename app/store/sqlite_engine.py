@@ -17,10 +17,11 @@ import sqlite_vec
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.pool import QueuePool
 
+from app.store.dialect import WRITE_OPTION
+
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 30_000
-WRITE_OPTION = "sidecar_write"
 
 
 def sqlite_module() -> ModuleType:

@@ -1,6 +1,7 @@
 """Stage rows: claims, heartbeats and every fenced write a worker makes.
 
-A claim is one short ``BEGIN IMMEDIATE`` transaction that picks the first runnable
+A claim is one short write transaction (``BEGIN IMMEDIATE`` on SQLite; on PostgreSQL the
+store's write lock and ``SELECT … FOR UPDATE SKIP LOCKED``) that picks the first runnable
 stage and stamps it with (owner, claim_generation + 1, lease expiry). Every later write
 by that worker is an UPDATE conditioned on the same three facts with its row count
 checked: zero rows means the claim is gone and the worker must stop. The claim query
@@ -19,7 +20,9 @@ from sqlalchemy import Connection, and_, delete, exists, insert, or_, select, up
 from sqlalchemy.orm import aliased
 
 from app.errors import CrashLoop, LeaseLost, NeedsReview
+from app.store.claim_scope import EVERYTHING, ClaimScope
 from app.store.database import Database, dumps, loads
+from app.store.dialect import lock_claim
 from app.store.records import Claim
 from app.store.states import UNFINISHED_ITEMS, UNFINISHED_STAGES, ItemState, JobState, StageState
 from app.store.tables import items, jobs, model_loads, results, stages
@@ -35,7 +38,8 @@ class StageRepo:
 
     # -- claims ---------------------------------------------------------------------------
 
-    def _runnable(self, now: float, gpu: bool | None, exclude_items: Sequence[int]):  # type: ignore[no-untyped-def]
+    def _runnable(self, now: float, gpu: bool | None, scope: ClaimScope):  # type: ignore[no-untyped-def]
+        """The first runnable stage's id, within ``scope``: what this engine reaches (a worker's path map, kinds, GPU)."""
         earlier = aliased(stages)
         q = (
             select(stages.c.id)
@@ -48,15 +52,16 @@ class StageRepo:
                 jobs.c.paused == 0,
                 ~exists().where(earlier.c.item_id == stages.c.item_id, earlier.c.idx < stages.c.idx,
                                 earlier.c.status != StageState.SUCCEEDED),
+                scope.items_where(items),
+                scope.stages_where(stages),
             )
         )
-        if exclude_items:
-            q = q.where(stages.c.item_id.not_in(list(exclude_items)))
         if gpu is True:
             # GPU stages: lowest stage index first within a group, so a group is transcribed
             # before it is translated and each model loads once per group. "First" includes
             # earlier GPU stages still waiting on a CPU stage: a translate is not admitted while
             # a live item of its group has yet to be transcribed, or whisper would load twice.
+            # Only items in this engine's scope count: one it will never take must not hold it back.
             other, other_item = aliased(stages), aliased(items)
             q = q.where(
                 stages.c.gpu_mb > 0,
@@ -64,7 +69,7 @@ class StageRepo:
                     other.c.job_id == stages.c.job_id, other.c.gpu_mb > 0, other.c.idx < stages.c.idx,
                     other.c.status.in_(UNFINISHED_STAGES),
                     other_item.c.id == other.c.item_id, other_item.c.grp == items.c.grp,
-                    other_item.c.status.in_(UNFINISHED_ITEMS),
+                    other_item.c.status.in_(UNFINISHED_ITEMS), scope.items_where(other_item),
                 ),
             ).order_by(jobs.c.id, items.c.grp, stages.c.idx, items.c.ordinal)
         elif gpu is False:
@@ -74,27 +79,28 @@ class StageRepo:
             q = q.order_by(jobs.c.id, items.c.grp, stages.c.idx, items.c.ordinal)
         return q.limit(1)
 
-    def peek_gpu_candidate(self) -> tuple[int, int, str | None] | None:
-        """(stage id, gpu_mb, model_key) of the GPU stage the gate should consider next."""
+    def peek_gpu_candidate(self, scope: ClaimScope = EVERYTHING) -> tuple[int, int, str | None] | None:
+        """(stage id, gpu_mb, model_key) of the GPU stage in ``scope`` the gate should consider next."""
         with self.db.read() as conn:
             if is_paused_all(conn):
                 return None
-            sid = conn.execute(self._runnable(self.db.now(), True, ())).scalar()
+            sid = conn.execute(self._runnable(self.db.now(), True, scope)).scalar()
             if sid is None:
                 return None
             row = conn.execute(select(stages.c.gpu_mb, stages.c.model_key).where(stages.c.id == sid)).one()
             return int(sid), int(row.gpu_mb), row.model_key
 
-    def claim_next_stage(self, owner: str, gpu: bool | None = False, stage_id: int | None = None) -> Claim | None:
-        """Claim the next runnable stage (or exactly ``stage_id`` if still runnable)."""
+    def claim_next_stage(self, owner: str, gpu: bool | None = False, stage_id: int | None = None,
+                         scope: ClaimScope = EVERYTHING) -> Claim | None:
+        """Claim the next runnable stage in ``scope`` (or exactly ``stage_id`` if still runnable)."""
         now = self.db.now()
         with self.db.write() as conn:
             if is_paused_all(conn):
                 return None
-            q = self._runnable(now, gpu, ())
+            q = self._runnable(now, gpu, scope)
             if stage_id is not None:
                 q = q.where(stages.c.id == stage_id)
-            sid = conn.execute(q).scalar()
+            sid = conn.execute(lock_claim(conn, q, stages)).scalar()
             if sid is None:
                 return None
             changed = conn.execute(
@@ -176,6 +182,15 @@ class StageRepo:
                 select(results.c.output).where(
                     results.c.sha256 == claim.item_sha256, results.c.stage == claim.name, results.c.fingerprint == fp
                 )
+            ).first()
+        return None if row is None else loads(row.output)
+
+    def succeeded_output(self, item_id: int, name: str) -> dict[str, Any] | None:
+        """What the item's stage ``name`` returned when it succeeded (None: it has not, or the item has no such stage)."""
+        with self.db.read() as conn:
+            row = conn.execute(
+                select(stages.c.output).where(stages.c.item_id == item_id, stages.c.name == name,
+                                              stages.c.status == StageState.SUCCEEDED)
             ).first()
         return None if row is None else loads(row.output)
 
@@ -364,19 +379,27 @@ class StageRepo:
         with self.db.read() as conn:
             return {r.model_key: int(r.loads) for r in conn.execute(select(model_loads))}
 
-    def has_runnable_or_running(self) -> tuple[bool, bool, float | None]:
-        """(something runnable now, something running, earliest future retry time)."""
+    def has_runnable_or_running(self, scope: ClaimScope = EVERYTHING) -> tuple[bool, bool, float | None]:
+        """(something in ``scope`` runnable now, something running, earliest future retry time in ``scope``).
+
+        "Running" counts any stage of an item in scope, whoever runs it and whatever
+        ``gpu_only`` says: a CPU stage another machine runs queues the GPU stage after it.
+        """
         now = self.db.now()
+        items_scope = ClaimScope(scope.prefixes, scope.kinds, False, scope.exclude_items)
         with self.db.read() as conn:
             if is_paused_all(conn):
                 runnable = False
             else:
-                runnable = conn.execute(self._runnable(now, None, ())).first() is not None
-            running = conn.execute(select(stages.c.id).where(stages.c.status == StageState.RUNNING).limit(1)).first() is not None
+                runnable = conn.execute(self._runnable(now, None, scope)).first() is not None
+            running = conn.execute(
+                select(stages.c.id).join(items, items.c.id == stages.c.item_id)
+                .where(stages.c.status == StageState.RUNNING, items_scope.items_where(items)).limit(1)
+            ).first() is not None
             next_retry = conn.execute(
-                select(stages.c.retry_at).join(jobs, jobs.c.id == stages.c.job_id)
+                select(stages.c.retry_at).join(jobs, jobs.c.id == stages.c.job_id).join(items, items.c.id == stages.c.item_id)
                 .where(stages.c.status == StageState.QUEUED, stages.c.retry_at > now, jobs.c.paused == 0,
-                       jobs.c.state == JobState.READY)
+                       jobs.c.state == JobState.READY, scope.items_where(items), scope.stages_where(stages))
                 .order_by(stages.c.retry_at).limit(1)
             ).scalar()
         return runnable, running, next_retry

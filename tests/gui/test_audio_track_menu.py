@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from app.engine.library import Library
 from app.gui.app import Gui
-from app.gui.queue_view import audio_text
+from app.gui.queue_rows import audio_text
 from app.pipelines.video import video_pipeline
 from app.settings import Settings
 from app.store.tables import stages

@@ -213,7 +213,7 @@ def test_committed_catalogue_is_compiled_from_its_source(tmp_path: Path, code: s
 
 def test_job_label_counts_and_the_heard_language_are_translated(qapp: Any) -> None:
     from app.gui.jobs_view import JobsModel
-    from app.gui.queue_view import audio_text
+    from app.gui.queue_rows import audio_text
 
     _count = JobsModel().count_words
 

@@ -1,8 +1,9 @@
-"""Versioned schema, tracked in ``PRAGMA user_version``.
+"""The SQLite schema's hand-written history (V1–V15), tracked in ``PRAGMA user_version``.
 
-Each migration is a list of DDL statements applied in one transaction; a database made
-by an older version opens and upgrades in place without losing rows. Migrations are
-append-only: never edit one that has shipped.
+Frozen: new schema changes are Alembic revisions (app/store/alembic/versions). The
+baseline revision runs what is missing of this list on a SQLite library, so a library
+made by any older Sidecar opens and upgrades in place without losing rows, then Alembic
+takes over. Never edit a migration here.
 """
 
 from __future__ import annotations
@@ -11,6 +12,9 @@ import logging
 from typing import Callable, Sequence
 
 from sqlalchemy import Connection, Engine
+
+from app.errors import DatabaseUnusable
+from app.store.dialect import WRITE_OPTION
 
 from app.store.search_schema import IMAGE_NAME_SCHEMA
 from app.store.search_schema import SCHEMA as SEARCH_INDEX_SCHEMA
@@ -205,23 +209,26 @@ def schema_version(conn: Connection) -> int:
     return int(conn.exec_driver_sql("PRAGMA user_version").scalar_one())
 
 
-def upgrade(engine: Engine, target: int | None = None) -> int:
-    """Bring the database up to ``target`` (default: latest); returns the version reached."""
+def apply(conn: Connection, target: int | None = None) -> int:
+    """Bring a SQLite database up to ``target`` (default: V15) inside the caller's transaction; returns the version."""
     target = len(MIGRATIONS) if target is None else target
-    with engine.connect().execution_options(sidecar_write=True) as conn:
-        with conn.begin():
-            current = schema_version(conn)
-            if current > len(MIGRATIONS):
-                raise RuntimeError(
-                    f"this library was written by a newer Sidecar (schema {current}); please update the app"
-                )
-            for version in range(current + 1, target + 1):
-                migration = MIGRATIONS[version - 1]
-                if callable(migration):
-                    migration(conn)
-                else:
-                    for statement in migration:
-                        conn.exec_driver_sql(statement)
-                conn.exec_driver_sql(f"PRAGMA user_version = {version}")
-                log.info("library schema upgraded to version %d", version)
-            return max(current, target)
+    current = schema_version(conn)
+    if current > len(MIGRATIONS):
+        raise DatabaseUnusable(f"this library was written by a newer Sidecar (schema {current}); please update the app",
+                               code="database_too_new")
+    for version in range(current + 1, target + 1):
+        migration = MIGRATIONS[version - 1]
+        if callable(migration):
+            migration(conn)
+        else:
+            for statement in migration:
+                conn.exec_driver_sql(statement)
+        conn.exec_driver_sql(f"PRAGMA user_version = {version}")
+        log.info("library schema upgraded to version %d", version)
+    return max(current, target)
+
+
+def upgrade(engine: Engine, target: int) -> int:
+    """A SQLite file left at ``target`` as the Sidecar of that schema left it (tests make old libraries so)."""
+    with engine.connect().execution_options(**{WRITE_OPTION: True}) as conn, conn.begin():
+        return apply(conn, target)

@@ -1,0 +1,64 @@
+"""Schema upgrades through Alembic, for both backends, run by every process that opens the library.
+
+Why Alembic: it is SQLAlchemy's migration tool, it speaks both dialects, and a revision
+is a plain Python file. It runs here inside one write transaction of the store's own (on
+SQLite ``BEGIN IMMEDIATE``, on PostgreSQL the advisory write lock), so two engines
+starting on a new library migrate it once and a failed revision changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.script import ScriptDirectory
+from alembic.util import CommandError
+from sqlalchemy import Connection, Engine, inspect, text
+
+from app.errors import DatabaseUnusable
+from app.store.dialect import WRITE_OPTION, take_write_lock
+
+log = logging.getLogger(__name__)
+
+SCRIPTS = Path(__file__).resolve().parent / "alembic"
+VERSION_TABLE = "alembic_version"
+
+
+def _config(conn: Connection | None = None) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(SCRIPTS))
+    config.attributes["connection"] = conn
+    return config
+
+
+def head_revision() -> str:
+    """The newest revision this Sidecar knows."""
+    head = ScriptDirectory.from_config(_config()).get_current_head()
+    assert head is not None, "app/store/alembic/versions holds no revision"
+    return head
+
+
+def current_revision(conn: Connection) -> str | None:
+    """The revision the database was last upgraded to (None before Alembic first ran on it)."""
+    if not inspect(conn).has_table(VERSION_TABLE):
+        return None
+    return conn.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalar()
+
+
+def upgrade_to_head(engine: Engine) -> str:
+    """Bring the database to the newest revision; returns it."""
+    head = head_revision()
+    with engine.connect().execution_options(**{WRITE_OPTION: True}) as conn, conn.begin():
+        take_write_lock(conn)
+        current = current_revision(conn)
+        if current == head:
+            return head
+        try:
+            command.upgrade(_config(conn), "head")
+        except CommandError as exc:
+            raise DatabaseUnusable(f"this library was written by a newer Sidecar (schema {current}); please update the app",
+                                   code="database_too_new") from exc
+    log.info("library schema upgraded from %s to %s", current or "nothing", head)
+    return head

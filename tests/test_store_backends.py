@@ -1,0 +1,239 @@
+"""One store, two backends: where the database is, Alembic's baseline on each, and an old library upgrading in place."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, insert, inspect, select
+
+from app.errors import LeaseLost, SidecarError
+from app.paths import database_path
+from app.store import Store
+from app.store.instances import InstanceInfo
+from app.store.location import ENV, database_location
+from app.store.migrate import current_revision, head_revision
+from app.store.records import NewItem, NewStage
+from app.store.search_writes import SearchIndexWriter
+from app.store.tables import jobs, stages
+from tests.store_backends import open_store
+
+OLD_LIBRARY = Path(__file__).parent / "data" / "library-v15.sqlite3.gz"
+"""Made by the Sidecar of the last hand-written schema (V15, commit 19637fe), before Alembic:
+one job of three videos with two stages each (one claimed and finished) and an image's name
+row; gzipped, as the empty vec0 tables take 430 kB."""
+
+
+# -- where the database is --------------------------------------------------------------------
+
+
+def test_location_is_the_data_dirs_sqlite_file_unless_a_url_says_otherwise(data_dir: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV, raising=False)
+    assert database_location(data_dir) == database_path(data_dir)
+    assert database_location(data_dir, "") == database_path(data_dir)
+
+    monkeypatch.setenv(ENV, "postgresql+psycopg://sidecar@10.0.0.2:5432/lib")
+    assert database_location(data_dir) == "postgresql+psycopg://sidecar@10.0.0.2:5432/lib"
+    # the flag (or setting) the caller passes wins over the environment
+    assert database_location(data_dir, f"sqlite:///{data_dir}/other.sqlite3") == data_dir / "other.sqlite3"
+
+
+@pytest.mark.parametrize("url", ["mysql://u@h/db", "sqlite://", "not a url"])
+def test_a_url_sidecar_cannot_use_is_refused_with_a_code(data_dir: Path, url: str) -> None:
+    with pytest.raises(SidecarError) as raised:
+        database_location(data_dir, url)
+    assert raised.value.code == "bad_database_url"
+
+
+# -- the schema on each backend -----------------------------------------------------------------
+
+
+def _one_job(store: Store, *names: str) -> int:
+    job = store.jobs.create("/lib", {}, owner="test")
+    store.jobs.add_items(job, [NewItem(f"/lib/{n}", "video", 2**40, 1_700_000_000_123_456_789, f"sha-{n}",
+                                       (NewStage(0, "probe", "fp0"), NewStage(1, "place", "fp1"))) for n in names])
+    store.jobs.finish_creating(job, {})
+    return job
+
+
+def test_a_new_library_gets_the_whole_schema_at_alembics_head(store_location: Path | str) -> None:
+    now = [1_000.0]
+    store = open_store(store_location, lambda: now[0], lease_seconds=10)
+    try:
+        with store.db.read() as conn:
+            assert current_revision(conn) == head_revision()
+            names = set(inspect(conn).get_table_names())
+        assert {"jobs", "items", "stages", "steps", "instances", "watches", "results", "person_revisions"} <= names
+        assert store.integrity_check() == "ok"
+
+        job = _one_job(store, "a.mp4", "b.mp4")
+        marks_before = store.jobs.change_counts()[1][job]
+        claim = store.stages.claim_next_stage("w:0", gpu=None)
+        assert claim is not None and claim.item_size == 2**40 and claim.item_mtime_ns == 1_700_000_000_123_456_789
+        store.stages.complete_stage(claim, {"language": "de", "language_probability": 0.75, "audio_stream": {"index": 1}})
+        assert store.jobs.change_counts()[1][job] > marks_before, "the change-counter triggers bump the job"
+        (done, _) = store.jobs.items(job)
+        assert done.facts == {"language": "de", "language_probability": 0.75, "audio_stream": {"index": 1}}
+    finally:
+        store.close()
+
+
+def test_ids_are_never_reused_after_a_delete(store_location: Path | str) -> None:
+    """A stale (stage id, owner, generation) fence must never match a new row (no ABA)."""
+    store = open_store(store_location, lambda: 1_000.0)
+    try:
+        first = _one_job(store, "a.mp4")
+        with store.db.read() as conn:
+            top = conn.execute(select(func.max(stages.c.id))).scalar_one()
+        with store.db.write() as conn:
+            conn.execute(jobs.delete().where(jobs.c.id == first))
+        _one_job(store, "b.mp4")
+        with store.db.read() as conn:
+            assert conn.execute(select(func.min(stages.c.id))).scalar_one() > top
+    finally:
+        store.close()
+
+
+def test_search_answers_search_unavailable_on_postgres_and_runs_on_sqlite(store_location: Path | str) -> None:
+    store = Store(store_location)
+    try:
+        if isinstance(store_location, Path):
+            store.require_search()
+        else:
+            with pytest.raises(SidecarError) as raised:
+                store.require_search()
+            assert raised.value.code == "search_unavailable"
+    finally:
+        store.close()
+
+
+def test_two_processes_opening_one_new_postgres_library_create_it_once(postgres_url: str) -> None:
+    opened: list[Store] = []
+    errors: list[BaseException] = []
+
+    def open_it() -> None:
+        try:
+            opened.append(Store(postgres_url))
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_it) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    try:
+        assert errors == [] and len(opened) == 4
+        with opened[0].db.write() as conn:
+            conn.execute(insert(jobs).values(folder="/x", state="ready", created_at=1, updated_at=1))
+        with opened[3].db.read() as conn:
+            assert conn.execute(select(func.count()).select_from(jobs)).scalar_one() == 1
+    finally:
+        for store in opened:
+            store.close()
+
+
+def test_heartbeat_rows_and_their_expiry_on_the_real_schema(store_location: Path | str) -> None:
+    store = Store(store_location, lease_seconds=30)
+    try:
+        remote = InstanceInfo("far-box-1-aaaa", "far-box", 2**31 + 5, "worker", gpu="RTX 4090", version="0.1.0")
+        store.instances.beat(remote, grace=30, running={"transcribe": 1})
+        store.instances.beat(remote, grace=30, running={"place": 2})
+        (row,) = store.instances.rows()
+        assert (row.id, row.pid, row.running, row.expired) == (remote.id, 2**31 + 5, {"place": 2}, False)
+        store.instances.beat(remote, grace=-1)
+        assert store.instances.reclaim_expired(exclude="me") == []  # expired, but it ran nothing
+        assert store.instances.rows()[0].expired
+    finally:
+        store.close()
+
+
+def test_a_stage_writing_the_search_index_completes_on_either_backend_and_a_stale_one_writes_nothing(
+        store_location: Path | str) -> None:
+    now = [1_000.0]
+    store = open_store(store_location, lambda: now[0], lease_seconds=10)
+    try:
+        _one_job(store, "a.png")
+        claim = store.stages.claim_next_stage("w:0", gpu=None)
+        assert claim is not None
+        index = SearchIndexWriter(lambda: store.stages.fenced_write(claim))
+        index.upsert_image("sha-a.png", text_model="e5", text_vector=[0.5] * 384, document="a cat")
+        index.name_image("/lib/a.png", "sha-a.png", "a")
+        assert index.upsert_dialogue("/lib/a.png", "sha-a.png", [(0.0, 1.0, "hello", "en")], [[0.5] * 384],
+                                     text_model="e5") == (1 if isinstance(store_location, Path) else 0)
+        store.stages.complete_stage(claim, {"indexed": "sha-a.png"})
+
+        stale = store.stages.claim_next_stage("w:0", gpu=None)
+        assert stale is not None
+        now[0] += 11
+        assert store.stages.reclaim(expired=True) == 1
+        with pytest.raises(LeaseLost):
+            SearchIndexWriter(lambda: store.stages.fenced_write(stale)).name_image("/lib/a.png", "sha-x", "x")
+    finally:
+        store.close()
+
+
+# -- an existing SQLite library -------------------------------------------------------------------
+
+
+def test_a_library_of_the_last_hand_written_schema_upgrades_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "library.sqlite3"
+    path.write_bytes(gzip.decompress(OLD_LIBRARY.read_bytes()))
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone() == (15,)
+        assert raw.execute("SELECT count(*) FROM sqlite_master WHERE name = 'alembic_version'").fetchone() == (0,)
+
+    store = Store(path, clock=lambda: 1_700_000_100.0, lease_seconds=30)
+    try:
+        with store.db.read() as conn:
+            assert current_revision(conn) == head_revision()
+            assert conn.exec_driver_sql("PRAGMA user_version").scalar() == 15
+            assert conn.exec_driver_sql("SELECT path, words FROM search_image_name").one() == ("/media/cat.png", "cat")
+            finished = conn.execute(select(stages.c.name, stages.c.output).where(stages.c.status == "succeeded")).all()
+        assert [tuple(r) for r in finished] == [("s0", '{"done":true}')]
+        (summary,) = store.jobs.summaries()
+        assert (summary.folder, summary.total) == ("/media", 3)
+        assert [i.status for i in store.jobs.items(summary.id)] == ["pending", "pending", "pending"]
+        assert store.integrity_check() == "ok"
+        # the queue goes on where the old Sidecar left it
+        claim = store.stages.claim_next_stage("new:0", gpu=None)
+        assert claim is not None and claim.item_path.startswith("/media/")
+    finally:
+        store.close()
+
+    reopened = Store(path)  # a second open finds the head and changes nothing
+    try:
+        with reopened.db.read() as conn:
+            assert current_revision(conn) == head_revision()
+    finally:
+        reopened.close()
+
+
+# -- the command line -------------------------------------------------------------------------------
+
+
+def test_the_cli_works_on_a_postgres_library_named_by_flag_or_environment(
+        data_dir: Path, tmp_path: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from app.cli import main
+
+    media = tmp_path / "media"
+    media.mkdir()
+    (media / "a.mp4").write_bytes(b"not really a video")
+    monkeypatch.delenv(ENV, raising=False)
+    assert main(["--data-dir", str(data_dir), "--database-url", postgres_url, "add", str(media), "--json"]) == 0
+    capsys.readouterr()
+
+    monkeypatch.setenv(ENV, postgres_url)
+    assert main(["--data-dir", str(data_dir), "status", "--json"]) == 0
+    (job,) = json.loads(capsys.readouterr().out)["jobs"]
+    assert job["folder"] == str(media) and job["total"] == 1
+    assert not database_path(data_dir).exists(), "nothing went into the SQLite file"
+
+    assert main(["--data-dir", str(data_dir), "search", "cat", "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "search_unavailable"
