@@ -13,7 +13,6 @@ from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
 from app.errors import DatabaseUnavailable
-
 from app.store import postgres_engine, sqlite_engine
 from app.store.clock import Clock, engine_now
 from app.store.dialect import WRITE_OPTION, snapshot_reads, take_write_lock

@@ -4,8 +4,8 @@ Connections are pooled like SQLite's and checked before use (``pool_pre_ping``):
 server restart or a cut connection costs one reconnect, not a failed stage. A connection
 cut while in use, or a server that cannot be reached at all, is told apart from other
 database errors by :func:`unreachable`, so the store can raise its one transient
-``database_unavailable`` instead of a driver error the engine would treat as a bug. Times come
-from the server's clock (app.store.clock); write transactions take the advisory lock
+``database_unavailable`` instead of a driver error the engine would treat as a bug.
+Times come from the server's clock (app.store.clock); write transactions take the advisory lock
 of app.store.dialect first.
 """
 
@@ -21,9 +21,10 @@ log = logging.getLogger(__name__)
 
 DRIVER = "postgresql+psycopg"
 
-#: SQLSTATE classes of a server out of reach: connection exception, operator intervention
-#: (``pg_terminate_backend``, shutdown, starting up) and a refused login.
-_UNREACHABLE_CLASSES = ("08", "57", "28")
+#: SQLSTATEs of a server out of reach: any connection exception (class 08) or refused login
+#: (class 28), and the server ending the session (``pg_terminate_backend``, shutdown, starting up).
+_UNREACHABLE_CLASSES = ("08", "28")
+_UNREACHABLE_STATES = ("57P01", "57P02", "57P03")
 
 
 def normalised_url(url: str) -> str:
@@ -52,4 +53,4 @@ def unreachable(exc: DBAPIError) -> bool:
     if exc.connection_invalidated:
         return True
     state = getattr(exc.orig, "sqlstate", None)
-    return state is None or state[:2] in _UNREACHABLE_CLASSES
+    return state is None or state[:2] in _UNREACHABLE_CLASSES or state in _UNREACHABLE_STATES
