@@ -140,6 +140,16 @@ class DatabaseUnusable(SidecarError):
     code = "bad_database_url"
 
 
+class DatabaseUnavailable(TransientError):
+    """The library's database server cannot be reached now (a cut connection, a restart, a partition).
+
+    Transient: the engine keeps running and tries again; a claim it held while cut off is
+    left to expire, so another machine (or this one, once reconnected) runs the stage.
+    """
+
+    code = "database_unavailable"
+
+
 class ModelError(SidecarError):
     """A model-manager request that cannot be done as asked; ``code`` says why."""
 
@@ -282,6 +292,8 @@ EXPLANATIONS: dict[str, Explanation] = {
     "bad_database_url": Explanation("The library database cannot be opened from that URL.",
                                     "Use postgresql+psycopg://user@host:port/db or sqlite:///absolute/path (--database-url, "
                                     "SIDECAR_DATABASE_URL or the database_url setting)."),
+    "database_unavailable": Explanation("The library database's server cannot be reached.",
+                                        "Check the network and that PostgreSQL runs; Sidecar reconnects by itself."),
     "database_too_new": Explanation("This library was written by a newer Sidecar.", "Update Sidecar."),
     "resource_missing": Explanation("A file of the installation is missing.", "Reinstall Sidecar."),
     # models and downloads

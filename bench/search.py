@@ -1,8 +1,8 @@
 """Search latency at 10k and 100k stored images vs numpy brute-force KNN over the same vectors.
 
 Builds a real library database (the store's schema, sqlite-vec, FTS5) with N image
-contents — random unit vectors (384-d e5, 512-d CLIP) and short word documents — each
-held by one current item, then times:
+contents — unit vectors (384-d e5, 512-d CLIP) and short word documents — each held by
+one current item, then times:
 
 - ``knn_text`` / ``knn_visual``: KNN (k=50) through the in-process vector index
   (:mod:`app.store.vector_index`) joined to ``current_items``, and the same through
@@ -13,10 +13,19 @@ held by one current item, then times:
   query vectors given, i.e. everything but the query embedding;
 - ``recall_at_10``: the share of the exact top 10 returned (numpy for KNN, the
   sqlite-vec path for fused search);
-- the index: its memory, the time to build it from the database (first search of a
-  library without an index file) and to the first answer after a restart (loading it).
+- the index: its memory (matrices and graphs), the time to build it from the database
+  (first search of a library without an index file), to build the graphs in the
+  background (libraries over 20k, :mod:`app.store.vector_graph`) and to the first
+  answer after a restart (loading it).
 
-Usage: ``python -m bench.search [--sizes 10000 100000 1000000] [--queries 50] [--json]``;
+Vectors (``--vectors``): ``embedding`` (the default) draws them near a 32-dimensional
+subspace (a random linear map of a 32-d Gaussian, plus 2 % noise in every dimension),
+as real embeddings lie near a low-dimensional manifold; ``isotropic`` draws them
+uniformly on the sphere, the adversarial case where every vector is about as far from
+every other and no graph index can beat the scan (the graph then fails its recall check
+and search stays exact).
+
+Usage: ``python -m bench.search [--sizes 10000 100000 1000000] [--queries 50] [--vectors embedding|isotropic] [--json]``;
 ``--json`` prints ``{"results": [{"size", "kind", "p50_ms", "p95_ms", "numpy_p50_ms",
 "recall_at_10", …}], "index": [{"size", "memory_bytes", …}]}``.
 """
@@ -47,8 +56,21 @@ WORDS = ("invoice receipt beach cat dog mountain sunset city street car train me
 CURRENT = CurrentContent("current_items")
 
 
+LATENT_DIM, NOISE = 32, 0.02
+VECTORS = "embedding"
+
+
 def unit(rng: np.random.Generator, n: int, dim: int) -> np.ndarray:
-    m = rng.standard_normal((n, dim)).astype(np.float32)
+    """``n`` unit vectors of the kind chosen by ``--vectors`` (the map to ``dim`` is fixed per ``dim``)."""
+    if VECTORS == "isotropic":
+        m = rng.standard_normal((n, dim)).astype(np.float32)
+    else:
+        basis = np.random.default_rng(dim).standard_normal((LATENT_DIM, dim)).astype(np.float32) / np.sqrt(LATENT_DIM)
+        m = np.empty((n, dim), dtype=np.float32)
+        for start in range(0, n, 100_000):  # in chunks: 1M × 512 float64 intermediates would not fit
+            rows = min(n, start + 100_000) - start
+            m[start:start + rows] = (rng.standard_normal((rows, LATENT_DIM)).astype(np.float32) @ basis
+                                     + NOISE * rng.standard_normal((rows, dim)).astype(np.float32))
     return m / np.linalg.norm(m, axis=1, keepdims=True)
 
 
@@ -105,13 +127,20 @@ def bench(n: int, queries: int) -> dict[str, object]:
         it = iter(range(10**9))
         try:
             index_build_s = first_answer(store, qt[0])  # no index file yet: built from the database and saved
+            started = time.perf_counter()
+            with store.db.read() as conn:
+                index = vector_index.index_for(conn)
+            index.wait_for_graphs()  # built in the background; the app answers exactly meanwhile
+            graph_build_s = time.perf_counter() - started
             store.close()
             store = Store(database_path(Path(tmp)))
             startup_s = first_answer(store, qt[0])  # a new process's view: loads the saved file
             with store.db.read() as conn:
-                index_bytes = vector_index.index_for(conn).nbytes
-            print(f"  index: built in {index_build_s:.1f} s, first answer after a restart {startup_s:.2f} s, "
-                  f"{index_bytes / 2**20:.0f} MiB", flush=True, file=sys.stderr)
+                index = vector_index.index_for(conn)
+            index_bytes, graphs = index.nbytes, index.graph_sizes()
+            print(f"  index: built in {index_build_s:.1f} s, graphs of {sorted(graphs.values())} vectors in "
+                  f"{graph_build_s:.1f} s, first answer after a restart {startup_s:.2f} s, {index_bytes / 2**20:.0f} MiB",
+                  flush=True, file=sys.stderr)
 
             def knn(kind: str, exact: bool) -> Callable[[], object]:
                 def run() -> object:
@@ -149,6 +178,7 @@ def bench(n: int, queries: int) -> dict[str, object]:
             **({"sqlite_vec_p50_ms": p(times[exact], 50)} if exact else {}),
         })
     return {"results": results, "index": {"size": n, "memory_bytes": index_bytes, "index_build_s": index_build_s,
+                                          "graph_build_s": graph_build_s, "graph_vectors": sum(graphs.values()),
                                           "startup_to_first_answer_s": startup_s, "library_build_s": build_s}}
 
 
@@ -186,11 +216,15 @@ def recalls(store: Store, qt: np.ndarray, qv: np.ndarray, text_vecs: np.ndarray,
 
 
 def main() -> None:
+    global VECTORS
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--queries", type=int, default=50)
+    parser.add_argument("--vectors", choices=("embedding", "isotropic"), default="embedding",
+                        help="vectors near a 32-d subspace, as embeddings are, or uniform on the sphere (no index helps)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     args = parser.parse_args()
+    VECTORS = args.vectors
     runs = []
     for n in args.sizes:
         print(f"n={n}", flush=True, file=sys.stderr)
@@ -210,7 +244,8 @@ def main() -> None:
     print()
     for run in runs:
         i = run["index"]
-        print(f"{i['size']:>8} index {i['memory_bytes'] / 2**20:.0f} MiB, built in {i['index_build_s']:.1f} s, "
+        print(f"{i['size']:>8} index {i['memory_bytes'] / 2**20:.0f} MiB ({i['graph_vectors']} vectors in graphs, built in "
+              f"{i['graph_build_s']:.0f} s), built in {i['index_build_s']:.1f} s, "
               f"first answer after a restart {i['startup_to_first_answer_s']:.2f} s (library written in {i['library_build_s']:.0f} s)")
 
 

@@ -11,6 +11,7 @@ import argparse
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from app.engine.config import EngineConfig
@@ -38,6 +39,8 @@ def main() -> int:
     p.add_argument("--crash-after", choices=("started", "replaced"))
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--abort-on", help="file name whose extract stage aborts the whole process (os.abort)")
+    p.add_argument("--hold-place", type=Path,
+                   help="place prints 'placing NAME' and waits until this file exists before it writes")
     args = p.parse_args()
 
     def observe(event: str, step: object) -> None:
@@ -48,7 +51,13 @@ def main() -> int:
         if ctx.item.path.name == args.abort_on:
             os.abort()
 
-    pipeline, _ = fake_pipeline(args.max_sleep, journal=args.journal, on_run=abort_on)
+    def hold_place(ctx: StageContext) -> None:
+        print(f"placing {ctx.item.path.name}", flush=True)
+        while not args.hold_place.exists():
+            time.sleep(0.05)
+
+    pipeline, _ = fake_pipeline(args.max_sleep, journal=args.journal, on_run=abort_on,
+                                place_before=hold_place if args.hold_place else None)
     # Like `sidecar run`, this process is the engine: it writes a crash report.
     config = EngineConfig(workers=args.workers, lease_seconds=5.0, backoff_base=0.05, backoff_cap=0.2,
                           poll_interval=0.05, progress_interval=0.0, crash_reports=True)

@@ -99,12 +99,14 @@ class PlaceStage:
 
 
 def fake_pipeline(max_sleep: float = 0.02, gpu_spec: ModelSpec | None = None, journal: Path | None = None,
+                  place_before: Callable[[StageContext], None] | None = None,
                   **kw: Any) -> tuple[Pipeline, list[DigestStage]]:
-    """extract → transcribe (optionally on a hosted model) → translate → place; ``kw`` configures extract."""
+    """extract → transcribe (optionally on a hosted model) → translate → place; ``kw`` configures extract,
+    ``place_before`` runs in place before it writes."""
     digests = [DigestStage("extract", max_sleep, journal=journal, **kw),
                DigestStage("transcribe", max_sleep, spec=gpu_spec, journal=journal),
                DigestStage("translate", max_sleep, journal=journal)]
-    return Pipeline("video", [*digests, PlaceStage()]), digests
+    return Pipeline("video", [*digests, PlaceStage(before=place_before)]), digests
 
 
 def make_media(folder: Path, n: int, prefix: str = "clip") -> list[Path]:

@@ -46,6 +46,10 @@ GERMAN_TEXT = (
     "Morgen fahren wir mit dem Zug nach Berlin."
 )
 SHORT_ENGLISH_TEXT = "Hello there. This is a short test of the subtitle machine. The weather is lovely today."
+#: Words of SHORT_ENGLISH_TEXT that Whisper base hears whatever the decoder's rounding. Not
+#: "subtitle": the same clip decoded by faster-whisper and by Sidecar (samples within one
+#: 16-bit step of each other) is heard as "on the subtitle" and as "of some title".
+SHORT_ENGLISH_KEY_WORDS = ["hello", "short", "machine", "lovely"]
 
 #: Short sentences with one key word each, spoken apart: each becomes its own cue.
 TIMELINE_SENTENCES = [

@@ -10,9 +10,10 @@ import json
 
 import numpy as np
 import pytest
+import threadpoolctl
 from sqlalchemy import text
 
-from app.store import search_queries, search_writes, vector_index
+from app.store import search_queries, search_writes, vector_graph, vector_index
 from tests.search_db import CURRENT, make_engine, open_engine, set_item
 
 E5, CLIP = "e5-test", "clip-test"
@@ -167,3 +168,157 @@ def test_a_missing_or_damaged_index_file_is_rebuilt_from_the_database(tmp_path, 
     rebuilt = json.loads((folder / vector_index.MANIFEST).read_text())
     assert rebuilt["epoch"] == epoch and rebuilt["matrices"]
     assert {e["vectors"] for e in rebuilt["matrices"]}.isdisjoint({e["vectors"] for e in manifest["matrices"]})
+
+
+@pytest.fixture
+def graph_everywhere(monkeypatch):
+    """Every matrix gets a graph and every query walks it, exhaustively at this size: results must be the exact ones."""
+    monkeypatch.setattr(vector_graph, "THRESHOLD", 10)
+    monkeypatch.setattr(vector_graph, "EXACT_SHARE", 1.0)
+    monkeypatch.setattr(vector_graph, "EXPANSION_SEARCH", 2_000)
+    monkeypatch.setattr(vector_graph, "MIN_RECALL", 0.0)
+
+
+def _warm_graphs(engine, query):
+    """Start the graph builds (a first search), wait for them, and return the index."""
+    with engine.connect() as conn:
+        search_queries.knn_text(conn, query, model=E5, k=1, current=CURRENT)
+        index = vector_index.index_for(conn)
+    index.wait_for_graphs()
+    return index
+
+
+def test_graph_path_returns_what_the_exact_path_returns(tmp_path, graph_everywhere):
+    engine = make_engine(tmp_path / "library.db")
+    rng = _fill(engine)
+    queries_text, queries_visual = _units(rng, 8, 384), _units(rng, 8, 16)
+    index = _warm_graphs(engine, queries_text[0])
+    assert set(index.graph_sizes()) >= {("search_image_text_vec", E5), ("search_cue_text_vec", E5),
+                                        ("search_visual_vec_16", CLIP)}
+    with engine.connect() as conn:
+        fast = _answers(conn, queries_text, queries_visual, exact=False)
+        exact = _answers(conn, queries_text, queries_visual, exact=True)
+    assert fast[0] == exact[0]
+    np.testing.assert_allclose(fast[1], exact[1], atol=1e-5)
+
+
+def test_with_a_graph_an_edit_is_found_and_old_content_never_warm_and_after_a_restart(tmp_path, graph_everywhere):
+    path = tmp_path / "library.db"
+    engine = make_engine(path)
+    rng = _fill(engine, n=120)
+    query = _units(rng, 1, 384)[0]
+    index = _warm_graphs(engine, query)
+    with engine.connect() as conn:
+        target = search_queries.knn_text(conn, query, model=E5, k=1, current=CURRENT)[0]
+    with engine.begin() as conn:
+        set_item(conn, target.path, "edited")
+        search_writes.upsert_image(conn, "edited", text_model=E5, text_vector=-query, document="edited photo")
+    with engine.connect() as conn:
+        hits = search_queries.knn_text(conn, query, model=E5, k=200, current=CURRENT)
+        assert index.graph_sizes()[("search_image_text_vec", E5)] == 103  # 120 images, 1 in 7 of another model, plus the edit: kept in step
+    assert target.sha256 not in [h.sha256 for h in hits] and hits[-1].sha256 == "edited"
+    with engine.begin() as conn:  # a second edit, not yet saved when the process ends
+        search_writes.upsert_image(conn, "edited", text_model=E5, text_vector=query, document="edited again")
+    engine.dispose()
+    restarted = open_engine(path)
+    with restarted.connect() as conn:
+        hits = search_queries.knn_text(conn, query, model=E5, k=200, current=CURRENT)
+        assert vector_index.index_for(conn).graph_sizes()  # the saved graph was loaded, not waited for
+    assert hits[0].sha256 == "edited" and hits[0].score == pytest.approx(0.0, abs=1e-6)
+    assert target.sha256 not in [h.sha256 for h in hits]
+
+
+def test_a_write_made_while_the_graph_is_built_is_in_the_graph(tmp_path, graph_everywhere, monkeypatch):
+    engine = make_engine(tmp_path / "library.db")
+    rng = _fill(engine, n=60)
+    query = _units(rng, 1, 384)[0]
+    build = vector_graph.VectorGraph.build
+
+    def build_then_write(dim, slots, vectors):
+        graph = build(dim, slots, vectors)
+        if dim == 384:
+            with engine.begin() as conn:
+                set_item(conn, "/photos/new.jpg", "new")
+                search_writes.upsert_image(conn, "new", text_model=E5, text_vector=query, document="new photo")
+            with engine.connect() as conn:  # the index catches up with the write while this graph is unfinished
+                assert search_queries.knn_text(conn, query, model=E5, k=1, current=CURRENT)[0].sha256 == "new"
+        return graph
+
+    monkeypatch.setattr(vector_graph.VectorGraph, "build", staticmethod(build_then_write))
+    index = _warm_graphs(engine, query)
+    assert index.graph_sizes()[("search_image_text_vec", E5)] == 52  # 60 images, 1 in 7 of another model, plus the new one
+    with engine.connect() as conn:
+        assert search_queries.knn_text(conn, query, model=E5, k=1, current=CURRENT)[0].sha256 == "new"
+
+
+@pytest.mark.parametrize("damage", ["delete", "garbage"])
+def test_a_missing_or_damaged_graph_file_is_built_again(tmp_path, graph_everywhere, damage):
+    path = tmp_path / "library.db"
+    engine = make_engine(path)
+    rng = _fill(engine, n=80)
+    queries = _units(rng, 3, 384)
+    _warm_graphs(engine, queries[0])
+    with engine.connect() as conn:
+        expected = [[h.sha256 for h in search_queries.knn_text(conn, q, model=E5, k=10, current=CURRENT, exact=True)]
+                    for q in queries]
+    engine.dispose()
+    folder = vector_index.index_folder(str(path))
+    manifest = json.loads((folder / vector_index.MANIFEST).read_text())
+    graphs = {e["graph"] for e in manifest["matrices"]}
+    assert len(graphs) == len(manifest["matrices"])
+    for name in graphs:
+        if damage == "delete":
+            (folder / name).unlink()
+        else:
+            (folder / name).write_bytes(b"not a graph" * 50)
+    restarted = open_engine(path)
+    with restarted.connect() as conn:
+        # Exact until the graphs are built again: the same answers either way.
+        got = [[h.sha256 for h in search_queries.knn_text(conn, q, model=E5, k=10, current=CURRENT)] for q in queries]
+        index = vector_index.index_for(conn)
+    assert got == expected
+    index.wait_for_graphs()
+    rebuilt = json.loads((folder / vector_index.MANIFEST).read_text())
+    assert all((folder / e["graph"]).exists() for e in rebuilt["matrices"])
+    assert {e["graph"] for e in rebuilt["matrices"]}.isdisjoint(graphs)
+    assert {e["vectors"] for e in rebuilt["matrices"]} == {e["vectors"] for e in manifest["matrices"]}  # only the graphs were written
+    with restarted.connect() as conn:
+        assert [[h.sha256 for h in search_queries.knn_text(conn, q, model=E5, k=10, current=CURRENT)]
+                for q in queries] == expected
+
+
+def test_a_graph_is_used_only_where_it_finds_the_exact_neighbours(monkeypatch):
+    # A beam of just the candidates asked for: at 3000 vectors the walk misses as much as a wide one at 100k.
+    monkeypatch.setattr(vector_graph, "EXPANSION_SEARCH", 1)
+    rng = np.random.default_rng(3)
+    slots = np.arange(3000)
+    # Near a 16-d subspace, as embeddings are: the graph finds the exact top 10.
+    structured = _units(rng, 3000, 16) @ rng.standard_normal((16, 384)).astype(np.float32)
+    structured /= np.linalg.norm(structured, axis=1, keepdims=True)
+    assert vector_graph.VectorGraph.build(384, slots, structured).recall(slots, structured) >= vector_graph.MIN_RECALL
+    # Uniform on the sphere: every vector about as far as any other, and the walk misses.
+    noise = _units(rng, 3000, 384)
+    assert vector_graph.VectorGraph.build(384, slots, noise).recall(slots, noise) < vector_graph.MIN_RECALL
+
+
+def test_a_graph_that_fails_its_recall_check_is_not_used(tmp_path, graph_everywhere, monkeypatch):
+    monkeypatch.setattr(vector_graph, "MIN_RECALL", 1.01)
+    engine = make_engine(tmp_path / "library.db")
+    rng = _fill(engine, n=60)
+    queries = _units(rng, 3, 384)
+    index = _warm_graphs(engine, queries[0])
+    assert index.graph_sizes() == {}
+    with engine.connect() as conn:
+        assert ([[h.sha256 for h in search_queries.knn_text(conn, q, model=E5, k=10, current=CURRENT)] for q in queries]
+                == [[h.sha256 for h in search_queries.knn_text(conn, q, model=E5, k=10, current=CURRENT, exact=True)]
+                    for q in queries])
+
+
+def test_the_process_scans_vectors_on_one_blas_thread(tmp_path):
+    """OpenBLAS's spinning workers took the CPU from the SQL after each KNN (a fused search ran 2× slower)."""
+    threadpoolctl.threadpool_limits(2, user_api="blas")
+    engine = make_engine(tmp_path / "library.db")
+    rng = _fill(engine, n=20)
+    with engine.connect() as conn:
+        assert search_queries.knn_text(conn, _units(rng, 1, 384)[0], model=E5, k=3, current=CURRENT)
+    assert {pool["num_threads"] for pool in threadpoolctl.threadpool_info() if pool["user_api"] == "blas"} == {1}

@@ -30,8 +30,8 @@ from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.placement import cleanup_stray_temps
 from app.engine.plan import HashStage, reused_after_hash
 from app.engine.stage import Pipeline, Stage
-from app.errors import (LeaseLost, MappingUnavailable, NeedsReview, NotMapped, OutOfDeviceMemory, OutOfMemory,
-                        SidecarError, StageStopped)
+from app.errors import (DatabaseUnavailable, LeaseLost, MappingUnavailable, NeedsReview, NotMapped, OutOfDeviceMemory,
+                        OutOfMemory, SidecarError, StageStopped)
 from app.paths import item_workspace, workspace_root
 from app.store import Store
 from app.store.claim_scope import EVERYTHING, ClaimScope
@@ -148,7 +148,10 @@ class Scheduler:
         while not self._stopping.is_set():
             with self._active_lock:
                 busy = bool(self._active)
-            runnable, running, next_retry = self.store.stages.has_runnable_or_running(self._scope())
+            try:
+                runnable, running, next_retry = self.store.stages.has_runnable_or_running(self._scope())
+            except DatabaseUnavailable:
+                runnable = True  # unknown until the database answers again: idle is never assumed
             if not (busy or runnable or running or next_retry is not None):
                 return
             self.wake()
@@ -170,8 +173,12 @@ class Scheduler:
         if self._crashes is not None:
             self._crashes.worker_started(owner)
         while not self._stopping.is_set():
+            wait = self.config.poll_interval
             try:
                 claim = self._next_claim(owner)
+            except DatabaseUnavailable as exc:
+                log.warning("cannot claim work: %s (%s)", exc.message, exc.code)
+                claim, wait = None, max(wait, _FLAG_REFRESH_SECONDS)
             except Exception:  # noqa: BLE001 - a store hiccup must not kill the worker
                 log.exception("claim failed")
                 claim = None
@@ -179,7 +186,7 @@ class Scheduler:
                 with self._wake:
                     # Checked under the lock that stop() notifies with, so a stop is never missed.
                     if not self._stopping.is_set():
-                        self._wake.wait(timeout=self.config.poll_interval)
+                        self._wake.wait(timeout=wait)
                 continue
             self._execute(claim)
             self.wake()
@@ -254,6 +261,11 @@ class Scheduler:
             self._settle(self.store.stages.release_stage, claim)
         except LeaseLost:
             log.info("stage %s of item %s: claim lost, its result is discarded", claim.name, claim.item_id)
+        except DatabaseUnavailable as exc:
+            # Nothing can be recorded or fenced now, so nothing was placed: the lease runs out and
+            # whichever engine reaches the database runs the stage again, uncounted as a failure.
+            log.warning("stage %s of item %s stopped: %s (%s); its claim is left to expire",
+                        claim.name, claim.item_id, exc.message, exc.code)
         except NeedsReview as exc:
             self._settle(self.store.stages.to_review, claim, exc.message)
         except (NotMapped, MappingUnavailable) as exc:
@@ -355,6 +367,9 @@ class Scheduler:
             fn(*args)
         except LeaseLost:
             log.info("claim lost before its outcome could be recorded")
+        except DatabaseUnavailable as exc:
+            log.warning("the outcome of a claim could not be recorded: %s (%s); its claim is left to expire",
+                        exc.message, exc.code)
 
     def _check_source(self, claim: Claim) -> None:
         """The file is where this machine looks for it; a vanished mount is not a vanished file."""
@@ -420,6 +435,8 @@ class Scheduler:
                     last_recover = now
                     self._reclaim_others()
                 idle_since = self._release_idle_models(bool(active), idle_since, now)
+            except DatabaseUnavailable as exc:
+                log.warning("heartbeat failed: %s (%s)", exc.message, exc.code)
             except Exception:  # noqa: BLE001 - keep beating through transient store errors
                 log.exception("heartbeat failed")
 

@@ -10,10 +10,12 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import DBAPIError
 
+from app.errors import DatabaseUnavailable
 from app.store import postgres_engine, sqlite_engine
 from app.store.clock import Clock, engine_now
-from app.store.dialect import WRITE_OPTION, take_write_lock
+from app.store.dialect import WRITE_OPTION, snapshot_reads, take_write_lock
 from app.store.migrate import upgrade_to_head
 
 _guard_local = threading.local()
@@ -55,22 +57,37 @@ class Database:
             Database.thread_guard()
 
     @contextmanager
+    def _reachable(self) -> Iterator[None]:
+        """Turn a PostgreSQL server out of reach into ``database_unavailable`` (transient, typed).
+
+        The transaction is gone with its connection (nothing it wrote committed), and the
+        pool reconnects on the next call; callers decide whether to wait or give up.
+        """
+        try:
+            yield
+        except DBAPIError as exc:
+            if isinstance(self.location, str) and postgres_engine.unreachable(exc):
+                raise DatabaseUnavailable(f"the library database cannot be reached: {exc.orig}") from exc
+            raise
+
+    @contextmanager
     def read(self) -> Iterator[Connection]:
         self._check_thread()
-        with self.engine.connect() as conn, conn.begin():
+        with self._reachable(), self.engine.connect() as conn, snapshot_reads(conn).begin():
             yield conn
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
         """A transaction holding the database's one write lock (app.store.dialect), so keep it short."""
         self._check_thread()
-        with self.engine.connect().execution_options(**{WRITE_OPTION: True}) as conn, conn.begin():
+        with self._reachable(), self.engine.connect().execution_options(**{WRITE_OPTION: True}) as conn, conn.begin():
             take_write_lock(conn)
             yield conn
 
     def now(self) -> float:
         """The database's clock (app.store.clock): leases written by several machines compare on it."""
-        return engine_now(self.engine, self.clock)
+        with self._reachable():
+            return engine_now(self.engine, self.clock)
 
     def close(self) -> None:
         self.engine.dispose()

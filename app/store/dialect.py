@@ -12,6 +12,12 @@ its job's row) were written for one writer at a time; with rows locked in whatev
 order each transaction touches them, a claim (stage, then job) and a cancel (job, then
 stages) could deadlock. One lock taken first is a consistent lock order by construction.
 Reads never take it.
+
+Read transactions: on SQLite (WAL) a read transaction sees one snapshot; PostgreSQL's
+default (READ COMMITTED) gives each statement a fresh one, so a read of several
+statements could see a stage neither runnable (first statement) nor running (second,
+after a commit requeued it) and call a busy library idle. Reads there run at
+REPEATABLE READ: one snapshot, and a read-only transaction never fails serialisation.
 """
 
 from __future__ import annotations
@@ -35,6 +41,13 @@ WRITE_LOCK_KEY = 0x51DECA12
 
 def is_sqlite(bind: Connection | Engine) -> bool:
     return bind.dialect.name == SQLITE
+
+
+def snapshot_reads(conn: Connection) -> Connection:
+    """``conn`` with its read transactions seeing one snapshot, as on SQLite (see the module's docstring)."""
+    if is_sqlite(conn):
+        return conn
+    return conn.execution_options(isolation_level="REPEATABLE READ")
 
 
 def take_write_lock(conn: Connection) -> None:

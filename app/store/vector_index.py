@@ -16,10 +16,16 @@ Design choices (measured on the development machine, numpy 2 with OpenBLAS):
   fast as brute force can be. The cost is memory: 4 × dim bytes per vector, 1.5 GB for
   1M e5 vectors plus 2 GB for 1M 512-d CLIP vectors. The matrices are memory-mapped
   copy-on-write from their files, so the operating system can share and page them.
-- **No HNSW library.** usearch/hnswlib/faiss-cpu would answer in under a millisecond at
-  1M, but they add a compiled dependency per platform (faiss-cpu's wheel is ~30 MB),
-  approximate results with their own recall to watch, and deletion bookkeeping; the
-  exact matrix meets the 100k goals without any of that.
+- **A graph above 20k vectors.** The exact scan reads every vector per query: fine
+  at 100k (~15 ms), but 1M e5 plus 1M CLIP vectors are 3.5 GB to stream per fused
+  search. Each matrix of more than :data:`~app.store.vector_graph.THRESHOLD` rows also
+  gets an HNSW graph (:mod:`app.store.vector_graph`, usearch) keyed by the matrix's
+  slots, kept in step with every slot change; its candidates are re-scored exactly
+  against the float32 rows, so the graph decides only which rows are looked at, never
+  what a row holds or how near it is. Graphs are built in a background thread (minutes
+  at 1M) and the matrix answers exactly until one is ready; a graph that does not find
+  :data:`~app.store.vector_graph.MIN_RECALL` of the exact top 10 on sample queries is
+  not used. The float32 matrix stays: it is the re-scoring source and the fallback.
 - **Kept in sync by a change counter.** The store's triggers (:data:`CHANGES_SCHEMA`)
   give every write of an image or cue row a new, increasing ``seq`` in
   ``search_vector_changes``, in the same transaction as the vectors. The index
@@ -28,12 +34,14 @@ Design choices (measured on the development machine, numpy 2 with OpenBLAS):
   sees the write, and a write that rolled back (a crash) is never seen. An index newer
   than the reader's snapshot (another thread synced with a later one) does not answer:
   the caller uses the exact SQL path for that query.
-- **Persisted, never trusted.** The matrices are saved (``np.save``) with the database's
-  ``epoch`` (a random id made with its schema) and ``seq`` in a folder beside the
-  database, written to fresh file names and published by an atomic manifest replace. A
+- **Persisted, never trusted.** The matrices (``np.save``) and graphs (usearch's file)
+  are saved with the database's ``epoch`` (a random id made with its schema) and
+  ``seq`` in a folder beside the database, written to fresh file names and published
+  by an atomic manifest replace. A
   missing, unreadable, inconsistent or foreign file (another database's epoch, a ``seq``
-  ahead of the database) is rebuilt from the vec tables; the saved state only saves the
-  start-up scan.
+  ahead of the database) is rebuilt from the vec tables; a missing or damaged graph is
+  built again from its matrix; the saved state only saves the start-up work. Saves
+  keep slots where they are (the graph's keys) and rewrite only what changed.
 - **Backend-neutral.** Everything here is numpy over rows read through SQLAlchemy. The
   SQLite specifics (the vec0 ``rowid`` column, finding the lazily created visual tables)
   are in :class:`VectorRows`; a PostgreSQL library reads through
@@ -42,8 +50,8 @@ Design choices (measured on the development machine, numpy 2 with OpenBLAS):
 Every vector must be written through :mod:`app.store.search_writes`, whose base-row
 writes fire the change triggers (vec0 virtual tables cannot carry triggers).
 
-The module is a little over 400 lines because the matrix, its sync protocol and its
-files are one unit: each half is only correct together with the other.
+The module is about 550 lines because the matrix, its graph's upkeep, its sync protocol
+and its files are one unit: each part is only correct together with the others.
 """
 
 from __future__ import annotations
@@ -61,14 +69,18 @@ from typing import Iterable, Iterator
 
 import numpy as np
 from sqlalchemy import Connection, Engine, text
+from threadpoolctl import threadpool_limits
 
+from app.store import vector_graph
 from app.store.dialect import is_sqlite
+from app.store.vector_graph import VectorGraph
 
 log = logging.getLogger(__name__)
 
 CHANGES_TABLE = "search_vector_changes"
-FORMAT = 1
+FORMAT = 2
 MANIFEST = "manifest.json"
+GRAPH_SUFFIX = ".usearch"
 BUILD_CHUNK = 20_000
 REBUILD_FRACTION = 0.25
 """Past this share of changed rows a full rebuild (one scan) beats point lookups."""
@@ -156,12 +168,22 @@ class VectorRows:
 
 @dataclass
 class _Matrix:
-    """The unit vectors of one ``(table, model)``; ``ids[i] == -1`` marks a free slot."""
+    """The unit vectors of one ``(table, model)``; ``ids[i] == -1`` marks a free slot.
+
+    ``graph`` (large matrices only) is kept in step with every change of a slot;
+    ``journal`` collects the slots changed while a new graph is built off the lock.
+    ``files`` and ``graph_file`` name the saved copies while they still hold.
+    """
 
     dim: int
     ids: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))
     vectors: np.ndarray | None = None
     _slots: dict[int, int] | None = None
+    graph: VectorGraph | None = None
+    journal: set[int] | None = None
+    graph_failed: bool = False
+    files: dict[str, str] | None = None
+    graph_file: str | None = None
 
     def __post_init__(self) -> None:
         if self.vectors is None:
@@ -172,6 +194,10 @@ class _Matrix:
         """Rows held (free slots excluded)."""
         return int(np.count_nonzero(self.ids >= 0))
 
+    @property
+    def nbytes(self) -> int:
+        return self.vectors.nbytes + self.ids.nbytes + (self.graph.nbytes if self.graph else 0)  # type: ignore[union-attr]
+
     def slots(self) -> dict[int, int]:
         """id → row, built on the first change (a search alone never needs it)."""
         if self._slots is None:
@@ -180,10 +206,12 @@ class _Matrix:
 
     def remove(self, ids: Iterable[int]) -> None:
         slots = self.slots()
-        for row_id in ids:
-            at = slots.pop(row_id, None)
-            if at is not None:
-                self.ids[at] = -1
+        freed = [at for at in (slots.pop(row_id, None) for row_id in ids) if at is not None]
+        if freed:
+            self.ids[freed] = -1
+            self._changed(np.asarray(freed, dtype=np.int64))
+            if self.graph is not None:
+                self.graph.drop(np.asarray(freed, dtype=np.int64))
 
     def add(self, ids: list[int], vectors: np.ndarray) -> None:
         """Put rows in free slots first, then append (doubling the capacity, so appends stay cheap)."""
@@ -202,25 +230,53 @@ class _Matrix:
         self.vectors[free] = vectors  # type: ignore[index]
         if self._slots is not None:
             self._slots.update(zip(ids, free.tolist()))
+        self._changed(free)
+        if self.graph is not None:
+            self.graph.put(free, vectors)
+
+    def _changed(self, slots: np.ndarray) -> None:
+        self.files = self.graph_file = None
+        if self.journal is not None:
+            self.journal.update(slots.tolist())
 
     def compact(self) -> None:
-        """Drop free slots and spare capacity (after a build, whose appends over-allocate)."""
+        """Drop free slots and spare capacity (after a build, whose appends over-allocate; before any graph)."""
         keep = self.ids >= 0
         self.ids, self.vectors, self._slots = self.ids[keep], self.vectors[keep], None  # type: ignore[index]
 
     def nearest(self, query: np.ndarray, fetch: int) -> list[tuple[int, float]]:
-        """The ``fetch`` nearest rows as ``(id, cosine distance)``, nearest first, ties by id."""
+        """The ``fetch`` nearest rows as ``(id, cosine distance)``, nearest first, ties by id.
+
+        With a graph, its candidates are re-scored exactly; without one (or when the
+        query wants a large share of the rows) every row is scored.
+        """
         live = self.size
         fetch = min(fetch, live)
         if fetch <= 0:
             return []
-        scores = self.vectors @ query  # type: ignore[operator]
-        if live < len(scores):
-            scores[self.ids < 0] = -np.inf
+        wanted = fetch * vector_graph.OVERSAMPLE
+        if self.graph is not None and wanted <= vector_graph.EXACT_SHARE * live:
+            slots = self.graph.candidates(query, wanted)
+            slots = slots[self.ids[slots] >= 0]
+            scores = self.vectors[slots] @ query  # type: ignore[index]
+        else:
+            slots = None
+            scores = self.vectors @ query  # type: ignore[operator]
+            if live < len(scores):
+                scores[self.ids < 0] = -np.inf
+        fetch = min(fetch, len(scores))
+        if fetch <= 0:
+            return []
         top = np.argpartition(-scores, fetch - 1)[:fetch] if fetch < len(scores) else np.arange(len(scores))
-        found = [(int(self.ids[i]), float(1.0 - scores[i])) for i in top if self.ids[i] >= 0]
+        rows = top if slots is None else slots[top]
+        found = [(int(self.ids[r]), float(1.0 - scores[t])) for r, t in zip(rows, top) if self.ids[r] >= 0]
         found.sort(key=lambda pair: (pair[1], pair[0]))
         return found
+
+    def end(self) -> int:
+        """One past the last slot in use: what a save keeps (slots are the graph's keys, so they are not renumbered)."""
+        used = np.flatnonzero(self.ids >= 0)
+        return int(used[-1]) + 1 if len(used) else 0
 
 
 def _unit_rows(blobs: list[bytes], dim: int) -> np.ndarray:
@@ -266,12 +322,18 @@ class VectorIndex:
         self._seq = -1
         self._loaded = False
         self._unsaved = 0
+        self._growing: list[threading.Thread] = []
 
     @property
     def nbytes(self) -> int:
-        """Memory the matrices take (vectors and ids), for the bench's report."""
+        """Memory the matrices (vectors and ids) and their graphs take, for the bench's report."""
         with self._lock:
-            return sum(m.vectors.nbytes + m.ids.nbytes for m in self._matrices.values())  # type: ignore[union-attr]
+            return sum(m.nbytes for m in self._matrices.values())
+
+    def graph_sizes(self) -> dict[tuple[str, str], int]:
+        """Vectors in the graph of each ``(table, model)`` that has one in use (the rest are scanned exactly)."""
+        with self._lock:
+            return {key: m.graph.size for key, m in self._matrices.items() if m.graph is not None}
 
     def nearest(
         self, conn: Connection, table: str, model: str, vector: np.ndarray, fetch: int
@@ -288,6 +350,7 @@ class VectorIndex:
         with self._lock:
             if not self._sync(conn, *state):
                 return None
+            self._plan_graphs()
             matrix = self._matrices.get((table, model))
             if matrix is None or matrix.dim != query.shape[0]:
                 return [], 0
@@ -352,6 +415,57 @@ class VectorIndex:
         if self._unsaved >= SAVE_EVERY:
             self._save()
 
+    # ------------------------------------------------------------------ graphs
+
+    def _plan_graphs(self) -> None:
+        """Start building a graph for each large matrix that has none (or a worn one) and is not building one."""
+        for key, matrix in self._matrices.items():
+            if matrix.journal is not None or matrix.graph_failed or matrix.size < vector_graph.THRESHOLD:
+                continue
+            if matrix.graph is None or matrix.graph.worn:
+                matrix.journal = set()
+                thread = threading.Thread(target=self._grow_graph, args=(key, matrix), name="vector-graph", daemon=True)
+                self._growing.append(thread)
+                thread.start()
+
+    def _grow_graph(self, key: tuple[str, str], matrix: _Matrix) -> None:
+        """Build a graph of ``matrix`` without the lock, then catch it up with the slots changed meanwhile.
+
+        Rows are read while other threads may rewrite them; every slot written since the
+        journal opened is in it and is set again from the matrix under the lock.
+        """
+        try:
+            with self._lock:
+                slots = np.flatnonzero(matrix.ids >= 0)
+                vectors = matrix.vectors
+            graph = VectorGraph.build(matrix.dim, slots, vectors)  # type: ignore[arg-type]
+            recall = graph.recall(slots, vectors)  # type: ignore[arg-type]
+            with self._lock:
+                if self._matrices.get(key) is not matrix:
+                    return  # rebuilt or forgotten meanwhile
+                changed = np.fromiter(sorted(matrix.journal or ()), dtype=np.int64)
+                matrix.journal = None
+                if recall < vector_graph.MIN_RECALL:
+                    log.warning("vector graph of %s/%s finds %.2f of the exact top 10; searching exactly", *key, recall)
+                    matrix.graph_failed = True
+                    return
+                graph.drop(changed)
+                live = changed[matrix.ids[changed] >= 0] if len(changed) else changed
+                graph.put(live, matrix.vectors[live])  # type: ignore[index]
+                graph.removed = 0
+                matrix.graph, matrix.graph_file = graph, None
+                log.info("vector graph of %s/%s built: %d vectors, recall@10 %.3f", *key, graph.size, recall)
+                self._save()
+        except Exception:  # noqa: BLE001 - a failed graph costs speed, never answers: search stays exact
+            log.warning("could not build the vector graph of %s/%s; searching exactly", *key, exc_info=True)
+            with self._lock:
+                matrix.journal, matrix.graph_failed = None, True
+
+    def wait_for_graphs(self, timeout: float | None = None) -> None:
+        """Block until the graphs being built are in use (tests and the bench; the app never waits)."""
+        while self._growing:
+            self._growing.pop().join(timeout)
+
     # ------------------------------------------------------------------ files
 
     def _save(self) -> None:
@@ -364,11 +478,18 @@ class VectorIndex:
             token = uuid.uuid4().hex[:12]
             entries = []
             for n, ((table, model), matrix) in enumerate(self._matrices.items()):
-                keep = matrix.ids >= 0
-                names = {part: f"{token}-{n}-{part}.npy" for part in ("ids", "vectors")}
-                self._write_array(names["ids"], matrix.ids[keep])
-                self._write_array(names["vectors"], matrix.vectors[keep])  # type: ignore[index]
-                entries.append({"table": table, "model": model, "dim": matrix.dim, **names})
+                if matrix.files is None:
+                    end = matrix.end()
+                    names = {part: f"{token}-{n}-{part}.npy" for part in ("ids", "vectors")}
+                    self._write_array(names["ids"], matrix.ids[:end])
+                    self._write_array(names["vectors"], matrix.vectors[:end])  # type: ignore[index]
+                    matrix.files = names
+                if matrix.graph is not None and matrix.graph_file is None:
+                    name = f"{token}-{n}-graph{GRAPH_SUFFIX}"
+                    matrix.graph.save(self.folder / name)
+                    matrix.graph_file = name
+                graph = {"graph": matrix.graph_file, "removed": matrix.graph.removed} if matrix.graph is not None else {}
+                entries.append({"table": table, "model": model, "dim": matrix.dim, **matrix.files, **graph})
             manifest = {"format": FORMAT, "epoch": self._epoch, "seq": self._seq, "matrices": entries}
             temporary = self.folder / f"{MANIFEST}.{token}.tmp"
             with open(temporary, "w", encoding="utf-8") as handle:
@@ -376,7 +497,7 @@ class VectorIndex:
                 handle.flush()
                 os.fsync(handle.fileno())
             os.replace(temporary, self.folder / MANIFEST)
-            self._remove_unlisted({name for e in entries for name in (e["ids"], e["vectors"])})
+            self._remove_unlisted({e[part] for e in entries for part in ("ids", "vectors", "graph") if part in e})
         except OSError:
             log.warning("could not save the vector index in %s; it is rebuilt at the next start", self.folder,
                         exc_info=True)
@@ -389,7 +510,7 @@ class VectorIndex:
 
     def _remove_unlisted(self, keep: set[str]) -> None:
         for path in self.folder.iterdir():  # type: ignore[union-attr]
-            if path.name != MANIFEST and path.name not in keep and path.suffix in (".npy", ".tmp"):
+            if path.name != MANIFEST and path.name not in keep and path.suffix in (".npy", ".tmp", GRAPH_SUFFIX):
                 try:
                     path.unlink()
                 except OSError:  # mapped by another process (Windows): removed by a later save
@@ -411,11 +532,35 @@ class VectorIndex:
                 vectors = np.load(self.folder / entry["vectors"], mmap_mode="c", allow_pickle=False)
                 if ids.dtype != np.int64 or vectors.dtype != np.float32 or vectors.shape != (len(ids), dim):
                     raise ValueError(f"matrix {entry['table']}/{entry['model']} has the wrong shape")
-                matrices[(str(entry["table"]), str(entry["model"]))] = _Matrix(dim, ids, vectors)
+                matrix = _Matrix(dim, ids, vectors, files={"ids": entry["ids"], "vectors": entry["vectors"]})
+                if entry.get("graph"):
+                    matrix.graph = self._load_graph(entry, matrix)
+                    matrix.graph_file = entry["graph"] if matrix.graph is not None else None
+                matrices[(str(entry["table"]), str(entry["model"]))] = matrix
         except (OSError, ValueError, KeyError, TypeError) as error:
             log.warning("vector index file unreadable (%s); rebuilding from the database", error)
             return
         self._matrices, self._epoch, self._seq = matrices, epoch, int(manifest["seq"])
+
+    def _load_graph(self, entry: dict, matrix: _Matrix) -> VectorGraph | None:
+        """The saved graph of a matrix, or None (it is built again) when it is missing or does not match."""
+        try:
+            return VectorGraph.load(self.folder / entry["graph"], matrix.dim, matrix.size, int(entry.get("removed", 0)))  # type: ignore[operator]
+        except (OSError, ValueError, RuntimeError) as error:
+            log.warning("vector graph file unreadable (%s); building it again", error)
+            return None
+
+
+def _one_blas_thread() -> None:
+    """Run this process's BLAS on one thread: the matrix-vector product is bound by memory, not cores.
+
+    OpenBLAS's worker threads spin for a while after each product, and on two cores
+    they took the CPU from the SQL that follows: the keyword part of a fused search
+    ran 2× slower after the KNN parts than alone (``bench/search.py`` at 10k, fused
+    search ~200 → ~100 ms), while one thread scans the matrix as fast as two. Models
+    run in spawned child processes, which start with their own BLAS threads.
+    """
+    threadpool_limits(1, user_api="blas")
 
 
 _INDEXES: "weakref.WeakKeyDictionary[Engine, VectorIndex]" = weakref.WeakKeyDictionary()
@@ -440,6 +585,7 @@ def index_for(conn: Connection, rows: VectorRows | None = None) -> VectorIndex:
     with _INDEXES_LOCK:
         index = _INDEXES.get(engine)
         if index is None:
+            _one_blas_thread()
             index = VectorIndex(index_folder(engine.url.database) if is_sqlite(engine) else None, rows)
             _INDEXES[engine] = index
         return index

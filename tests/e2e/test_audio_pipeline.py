@@ -16,11 +16,11 @@ import pytest
 
 from app.cli import main as cli_main
 from app.store.records import JobSummary
-from tests.media import MediaFactory
+from tests.media import SHORT_ENGLISH_KEY_WORDS, MediaFactory
 from tests.video_jobs import assert_loads_everywhere, folder_of, library, run_folder, stage_rows
 
 AUDIO = ("Podcast.mp3", "Voice Memo.opus", "Vortrag.flac")
-KEY_WORDS = {"Podcast.mp3": ["hello", "subtitle", "machine"], "Voice Memo.opus": ["hello", "subtitle", "machine"],
+KEY_WORDS = {"Podcast.mp3": SHORT_ENGLISH_KEY_WORDS, "Voice Memo.opus": SHORT_ENGLISH_KEY_WORDS,
              "Vortrag.flac": ["morgen", "kaffee", "zeitung", "berlin"]}
 
 

@@ -15,8 +15,8 @@ from app.engine.library import Library
 from app.ml.llm_runtime import smollm2_path
 from app.ml.local_models import models_register
 from app.ml.model_choice import models_use
-from app.pipelines.video import TRANSLATION_FALLBACK
-from tests.media import MediaFactory, media_duration
+from app.pipelines.video import TRANSLATION_FAILED, TRANSLATION_FALLBACK, translation_failed
+from tests.media import SHORT_ENGLISH_KEY_WORDS, MediaFactory, media_duration
 from tests.video_jobs import (
     FolderRun,
     assert_loads_everywhere,
@@ -31,8 +31,8 @@ from tests.video_jobs import (
 
 VIDEOS = ("english_short.mp4", "Hello Again.mkv", "german.mkv", "Deutsch Clip.webm")
 KEY_WORDS = {
-    "english_short.mp4": ["hello", "subtitle", "machine"],
-    "Hello Again.mkv": ["hello", "subtitle", "machine"],
+    "english_short.mp4": SHORT_ENGLISH_KEY_WORDS,
+    "Hello Again.mkv": SHORT_ENGLISH_KEY_WORDS,
     "german.mkv": ["morgen", "park", "kaffee", "berlin"],
     "Deutsch Clip.webm": ["morgen", "park", "kaffee", "berlin"],
 }
@@ -167,6 +167,11 @@ def test_adding_it_again_with_another_target_translates_from_the_stored_transcri
     assert len(assert_loads_everywhere(folder / "english_short.fr.ass")) == len(transcript)
 
 
+def _words(text: str) -> str:
+    """A cue's text without its line breaks (files wrap long lines, stage outputs do not)."""
+    return " ".join(text.split())
+
+
 def test_smollm2_translation_keeps_the_1_to_1_mapping_with_fallbacks_flagged(
     subtitled: FolderRun, media: MediaFactory, tmp_path: Path
 ) -> None:
@@ -185,15 +190,24 @@ def test_smollm2_translation_keeps_the_1_to_1_mapping_with_fallbacks_flagged(
     assert (job.status, job.done) == ("completed", 1)
     assert _loads_of(loads, "app.ml.whisper_runtime:") == [1]  # the transcript was reused, not redone
     assert any("model_path=" + str(smollm2_path()) in key and n == 1 for key, n in loads.items())
-    assert translation["model"].startswith("local:") and translation["fallback"], translation
-    assert item.result == TRANSLATION_FALLBACK
+    assert translation["model"].startswith("local:"), translation
     transcript = assert_loads_everywhere(folder / "english_short.en.srt")
+    originals = [_words(e.plaintext) for e in transcript]
+    texts = [_words(t) for t in translation["texts"]]
+    assert len(texts) == len(originals), "one translated line per cue"
+    for i, text in enumerate(texts):
+        if i in translation["fallback"]:
+            assert text == originals[i]
+        else:  # never another cue's line
+            assert all(text != other for j, other in enumerate(originals) if j != i)
+    # The tiny model leaves some cues untranslated; how many decides what is written (issue 15.8).
+    if translation_failed(translation):
+        assert item.result == TRANSLATION_FAILED
+        assert not list(folder.glob("english_short.de.*")), "no file named German that holds English"
+        return
+    assert translation["fallback"], "SmolLM2 135M keeps some lines as they were"
+    assert item.result == TRANSLATION_FALLBACK
     translated = assert_loads_everywhere(folder / "english_short.de.srt")
     assert [(e.start, e.end) for e in translated] == [(e.start, e.end) for e in transcript]
-    originals = [e.plaintext for e in transcript]
-    for i, event in enumerate(translated):
-        if i in translation["fallback"]:
-            assert event.plaintext == originals[i]
-        else:  # never another cue's line
-            assert all(event.plaintext != other for j, other in enumerate(originals) if j != i)
+    assert [_words(e.plaintext) for e in translated] == texts
     assert len(assert_loads_everywhere(folder / "english_short.de.ass")) == len(originals)
