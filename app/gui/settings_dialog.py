@@ -45,6 +45,7 @@ LEFT_OUT_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "New jobs leave out the ch
                                                       "the next time Sidecar starts.")
 RESTART_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "Workers and the GPU budget apply the next time Sidecar starts.")
 LANGUAGE_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "Sidecar shows the chosen language the next time it starts.")
+DATABASE_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "Sidecar opens the other library database the next time it starts.")
 
 
 INSTALLED_COLUMN = 3
@@ -91,6 +92,9 @@ class SettingsDialog(QDialog):
         self.gpu_budget.setSingleStep(512)
         self.gpu_budget.setSuffix(self.tr(" MB"))
         self.close_to_tray = QCheckBox(self.tr("Closing the window keeps processing in the tray"), self)
+        self.database_url = QLineEdit(self)  # a library shared with other machines (README: When one machine is not enough)
+        self.database_url.setPlaceholderText(self.tr("empty: the library on this computer"))
+        self.database_url.setToolTip(self.tr("A library shared by several machines: postgresql+psycopg://user@server/sidecar"))
         self.ui_language = QComboBox(self)
         for code, name in UI_LANGUAGES:
             self.ui_language.addItem(self.tr(name) if not code else name, code)
@@ -148,6 +152,7 @@ class SettingsDialog(QDialog):
         ef.addRow(self.tr("Workers:"), self.workers)
         ef.addRow(self.tr("GPU memory budget:"), self.gpu_budget)
         ef.addRow("", self.close_to_tray)
+        ef.addRow(self.tr("Library database:"), self.database_url)
         ef.addRow(self.tr("Language:"), self.ui_language)
         ef.addRow("", QLabel(self.tr("The language of Sidecar's windows changes the next time Sidecar starts."), self))
         scanning = QGroupBox(self.tr("Scanning"), self)
@@ -195,7 +200,8 @@ class SettingsDialog(QDialog):
         for signal in (self.source_lang.currentTextChanged, self.target_lang.currentTextChanged,
                        self.naming.currentIndexChanged, self.policy.currentIndexChanged, self.endpoint.textChanged,
                        self.sidecar_json.toggled, self.embedded_subtitles.toggled, self.workers.valueChanged,
-                       self.gpu_budget.valueChanged, self.left_out.textChanged, self.ui_language.currentIndexChanged):
+                       self.gpu_budget.valueChanged, self.left_out.textChanged, self.database_url.textChanged,
+                       self.ui_language.currentIndexChanged):
             signal.connect(self._changed)
         facade.modelsListed.connect(self.show_models)
         facade.modelProgress.connect(self._model_progress)
@@ -220,6 +226,7 @@ class SettingsDialog(QDialog):
         self.workers.setValue(s.workers)
         self.gpu_budget.setValue(s.gpu_budget_mb)
         self.close_to_tray.setChecked(s.close_to_tray)
+        self.database_url.setText(s.database_url)
         self.ui_language.setCurrentIndex(max(0, self.ui_language.findData(s.ui_language)))
         self.left_out.setPlainText("\n".join(s.scan_ignore))
         self.watched.clear()
@@ -235,6 +242,7 @@ class SettingsDialog(QDialog):
             translation_endpoint=self.endpoint.text().strip(),
             workers=self.workers.value(), gpu_budget_mb=self.gpu_budget.value(),
             close_to_tray=self.close_to_tray.isChecked(), ui_language=str(self.ui_language.currentData()),
+            database_url=self.database_url.text().strip(),
             scan_ignore=[line.strip() for line in self.left_out.toPlainText().splitlines() if line.strip()],
             watched_folders=[self.watched.item(n).text() for n in range(self.watched.count())],
         )
@@ -259,6 +267,8 @@ class SettingsDialog(QDialog):
             notes.append(self.tr(RESTART_NOTICE))
         if s.ui_language != self.original.ui_language:
             notes.append(self.tr(LANGUAGE_NOTICE))
+        if s.database_url != self.original.database_url:
+            notes.append(self.tr(DATABASE_NOTICE))
         self.notice.setText("\n".join(notes))
         self.notice.setVisible(bool(notes))
 

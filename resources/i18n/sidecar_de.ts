@@ -630,6 +630,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Sidecar zeigt die gewählte Sprache beim nächsten Start.</translation>
     </message>
     <message>
+        <source>Sidecar opens the other library database the next time it starts.</source>
+        <translation>Sidecar öffnet die andere Bibliotheksdatenbank beim nächsten Start.</translation>
+    </message>
+    <message>
         <source>Sidecar settings</source>
         <translation>Sidecar-Einstellungen</translation>
     </message>
@@ -656,6 +660,14 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>Closing the window keeps processing in the tray</source>
         <translation>Beim Schließen des Fensters geht die Arbeit im Infobereich weiter</translation>
+    </message>
+    <message>
+        <source>empty: the library on this computer</source>
+        <translation>leer: die Bibliothek auf diesem Computer</translation>
+    </message>
+    <message>
+        <source>A library shared by several machines: postgresql+psycopg://user@server/sidecar</source>
+        <translation>Eine Bibliothek, die mehrere Rechner teilen: postgresql+psycopg://user@server/sidecar</translation>
     </message>
     <message>
         <source>One name a line; * and ? match any text; a name ending in / matches folders only</source>
@@ -752,6 +764,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>GPU memory budget:</source>
         <translation>GPU-Speicherbudget:</translation>
+    </message>
+    <message>
+        <source>Library database:</source>
+        <translation>Bibliotheksdatenbank:</translation>
     </message>
     <message>
         <source>Language:</source>

@@ -617,6 +617,10 @@ Files next to your media are not touched.</source>
         <translation>Sidecar 下次启动时将显示所选语言。</translation>
     </message>
     <message>
+        <source>Sidecar opens the other library database the next time it starts.</source>
+        <translation>Sidecar 将在下次启动时打开另一个媒体库数据库。</translation>
+    </message>
+    <message>
         <source>Sidecar settings</source>
         <translation>Sidecar 设置</translation>
     </message>
@@ -643,6 +647,14 @@ Files next to your media are not touched.</source>
     <message>
         <source>Closing the window keeps processing in the tray</source>
         <translation>关闭窗口后在系统托盘中继续处理</translation>
+    </message>
+    <message>
+        <source>empty: the library on this computer</source>
+        <translation>留空：使用本机上的媒体库</translation>
+    </message>
+    <message>
+        <source>A library shared by several machines: postgresql+psycopg://user@server/sidecar</source>
+        <translation>多台计算机共享的媒体库：postgresql+psycopg://user@server/sidecar</translation>
     </message>
     <message>
         <source>One name a line; * and ? match any text; a name ending in / matches folders only</source>
@@ -739,6 +751,10 @@ Files next to your media are not touched.</source>
     <message>
         <source>GPU memory budget:</source>
         <translation>GPU 显存预算：</translation>
+    </message>
+    <message>
+        <source>Library database:</source>
+        <translation>媒体库数据库：</translation>
     </message>
     <message>
         <source>Language:</source>

@@ -10,9 +10,10 @@ from typing import Any, Callable
 
 from app.gui.app import Gui
 from app.engine.kinds import LEFT_OUT_BY_DEFAULT
-from app.gui.settings_dialog import INSTALLED_COLUMN, LEFT_OUT_NOTICE, NEW_JOBS_NOTICE, SettingsDialog
+from app.engine.library import JobOptions, Library
+from app.gui.settings_dialog import DATABASE_NOTICE, INSTALLED_COLUMN, LEFT_OUT_NOTICE, NEW_JOBS_NOTICE, SettingsDialog
 from app.paths import database_path
-from app.settings import load_settings
+from app.settings import Settings, load_settings
 from app.store import Store
 from tests.engine_stages import make_media
 
@@ -76,3 +77,33 @@ def test_second_launch_hands_its_folder_to_the_running_instance(qtbot: Any, tmp_
     second = subprocess.Popen([sys.executable, "-m", "app", "--data-dir", str(data_dir), str(media)], cwd=REPO, env=env)
     qtbot.waitUntil(lambda: [(j.folder, j.total) for j in gui.window.jobs_model.jobs] == [(str(media), 2)], timeout=90000)
     assert second.wait(timeout=90) == 0, "the second launch did not exit after handing over"
+
+
+def test_the_app_opens_the_shared_library_database_its_settings_name(qtbot: Any, tmp_path: Path, data_dir: Path,
+                                                                      postgres_url: str,
+                                                                      start_gui: Callable[..., Gui]) -> None:
+    """Issue 14.5: a person points the app at the PostgreSQL library another machine fills."""
+    gui = start_gui()
+    dialog = gui.window.open_settings()
+    assert isinstance(dialog, SettingsDialog)
+    dialog.database_url.setText(f"  {postgres_url}  ")
+    assert dialog.notice.isVisibleTo(dialog) and DATABASE_NOTICE in dialog.notice.text()
+    with qtbot.waitSignal(gui.facade.settingsSaved, timeout=10000):
+        dialog.save()
+    with qtbot.waitSignal(gui.facade.closed, timeout=60000):
+        gui.quit()
+    assert load_settings(data_dir).database_url == postgres_url
+
+    shared = tmp_path / "Shared"
+    make_media(shared, 2)
+    nas = Library.open(tmp_path / "nas", Settings(database_url=postgres_url, workers=1))
+    try:  # another machine adds the folder; nobody runs it
+        job = nas.add(shared, JobOptions())
+        nas.pause(None)
+    finally:
+        nas.close()
+    again = start_gui(factory=Library.open)
+    qtbot.waitUntil(lambda: [j.id for j in again.window.jobs_model.jobs] == [job.id], timeout=20000)
+    assert again.window.jobs_model.jobs[0].total == 2
+    reopened = again.window.open_settings()
+    assert isinstance(reopened, SettingsDialog) and reopened.database_url.text() == postgres_url
