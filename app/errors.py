@@ -150,6 +150,16 @@ class DatabaseUnavailable(TransientError):
     code = "database_unavailable"
 
 
+class DowngradeRefused(SidecarError):
+    """A schema downgrade was asked for: the library database only moves forward.
+
+    Going back would drop tables and columns that stage outputs, fences and other
+    machines' leases live in; an older Sidecar opens a copy of the library instead.
+    """
+
+    code = "downgrade_refused"
+
+
 class ModelError(SidecarError):
     """A model-manager request that cannot be done as asked; ``code`` says why."""
 
@@ -294,6 +304,8 @@ EXPLANATIONS: dict[str, Explanation] = {
                                     "SIDECAR_DATABASE_URL or the database_url setting)."),
     "database_unavailable": Explanation("The library database's server cannot be reached.",
                                         "Check the network and that PostgreSQL runs; Sidecar reconnects by itself."),
+    "downgrade_refused": Explanation("The library database cannot be moved back to an older schema.",
+                                     "Open a backup of the library with the older Sidecar instead."),
     "database_too_new": Explanation("This library was written by a newer Sidecar.", "Update Sidecar."),
     "resource_missing": Explanation("A file of the installation is missing.", "Reinstall Sidecar."),
     # models and downloads

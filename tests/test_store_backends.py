@@ -9,14 +9,16 @@ import threading
 from pathlib import Path
 
 import pytest
+from alembic import command
+from alembic.config import Config
 from sqlalchemy import func, insert, inspect, select
 
-from app.errors import LeaseLost, SidecarError
+from app.errors import DowngradeRefused, LeaseLost, SidecarError
 from app.paths import database_path
 from app.store import Store
 from app.store.instances import InstanceInfo
 from app.store.location import ENV, database_location
-from app.store.migrate import current_revision, head_revision
+from app.store.migrate import SCRIPTS, current_revision, head_revision
 from app.store.records import NewItem, NewStage
 from app.store.search_queries import fts_dialogue, fts_images
 from app.store.search_writes import SearchIndexWriter
@@ -80,6 +82,22 @@ def test_a_new_library_gets_the_whole_schema_at_alembics_head(store_location: Pa
         assert store.jobs.change_counts()[1][job] > marks_before, "the change-counter triggers bump the job"
         (done, _) = store.jobs.items(job)
         assert done.facts == {"language": "de", "language_probability": 0.75, "audio_stream": {"index": 1}}
+    finally:
+        store.close()
+
+
+def test_a_schema_downgrade_is_refused_and_leaves_the_library_at_head(store_location: Path | str) -> None:
+    store = open_store(store_location, lambda: 1_000.0, lease_seconds=10)
+    try:
+        config = Config()
+        config.set_main_option("script_location", str(SCRIPTS))
+        with store.db.write() as conn:
+            config.attributes["connection"] = conn
+            with pytest.raises(DowngradeRefused) as refused:
+                command.downgrade(config, "-1")
+        assert refused.value.code == "downgrade_refused"
+        with store.db.read() as conn:
+            assert current_revision(conn) == head_revision()
     finally:
         store.close()
 

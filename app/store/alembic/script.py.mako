@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from alembic import op
 
+from app.errors import DowngradeRefused
+
 revision = ${repr(up_revision)}
 down_revision = ${repr(down_revision)}
 branch_labels = None
@@ -20,4 +22,4 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    raise NotImplementedError("the library database only moves forward")
+    raise DowngradeRefused("the library database only moves forward")

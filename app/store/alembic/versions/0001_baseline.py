@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from alembic import op
 
+from app.errors import DowngradeRefused
+
 from app.store.legacy_migrations import apply
 
 revision = "0001"
@@ -124,4 +126,4 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    raise NotImplementedError("the library database only moves forward")
+    raise DowngradeRefused("the library database only moves forward")

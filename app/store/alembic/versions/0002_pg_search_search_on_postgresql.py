@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from alembic import op
 
+from app.errors import DowngradeRefused
+
 revision = "0002_pg_search"
 down_revision = "0001"
 branch_labels = None
@@ -95,4 +97,4 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    raise NotImplementedError("the library database only moves forward")
+    raise DowngradeRefused("the library database only moves forward")
