@@ -75,11 +75,13 @@ def test_a_new_library_gets_the_whole_schema_at_alembics_head(store_location: Pa
         assert store.integrity_check() == "ok"
 
         job = _one_job(store, "a.mp4", "b.mp4")
-        marks_before = store.jobs.change_counts()[1][job]
+        _, marks_before, _ = store.jobs.changes(None, None)
         claim = store.stages.claim_next_stage("w:0", gpu=None)
         assert claim is not None and claim.item_size == 2**40 and claim.item_mtime_ns == 1_700_000_000_123_456_789
         store.stages.complete_stage(claim, {"language": "de", "language_probability": 0.75, "audio_stream": {"index": 1}})
-        assert store.jobs.change_counts()[1][job] > marks_before, "the change-counter triggers bump the job"
+        _, marks_after, changed = store.jobs.changes(marks_before, False)
+        assert marks_after[job] > marks_before[job], "the change-counter triggers bump the job"
+        assert [s.id for s in changed] == [job], "only the moved job is re-read"
         (done, _) = store.jobs.items(job)
         assert done.facts == {"language": "de", "language_probability": 0.75, "audio_stream": {"index": 1}}
     finally:

@@ -216,12 +216,8 @@ class Library:
         A viewer polling each second reads one small row per job instead of counting
         every job's items; a change by any writer (a CLI, another instance) moves the counter.
         """
-        all_paused, marks = self.store.jobs.change_counts()
-        if since is None or all_paused != since.all_paused:
-            ids = list(marks)
-        else:
-            ids = [job_id for job_id, mark in marks.items() if since.marks.get(job_id) != mark]
-        changed = self.store.jobs.summaries(ids=ids) if ids else []
+        all_paused, marks, changed = self.store.jobs.changes(since.marks if since else None,
+                                                             since.all_paused if since else None)
         removed = tuple(job_id for job_id in (since.marks if since else {}) if job_id not in marks)
         return JobChanges(marks, all_paused, tuple(changed), removed)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Collection, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 from sqlalchemy import Connection, and_, delete, func, insert, select, update
 
@@ -157,12 +157,21 @@ class JobRepo:
             if conn.execute(update(jobs).where(jobs.c.id == job_id).values(paused=int(paused), updated_at=self.db.now())).rowcount == 0:
                 raise NotFound(f"no job {job_id}")
 
-    def change_counts(self) -> tuple[bool, dict[int, int]]:
-        """(all paused?, job id -> change counter): one small row per job, for finding the jobs worth re-reading."""
+    def changes(self, since: Mapping[int, int] | None, all_paused_before: bool | None) -> tuple[bool, dict[int, int], list[JobSummary]]:
+        """(all paused?, job id -> change counter, summaries of the jobs whose counter moved since ``since``).
+
+        Counters and summaries come from one read snapshot: read apart, a write landing
+        between them left a summary newer than its counter, and the next look re-read that job.
+        """
         with self.db.read() as conn:
             all_paused = is_paused_all(conn)
             marks = {int(job_id): int(n) for job_id, n in conn.execute(select(jobs.c.id, jobs.c.change_count))}
-        return all_paused, marks
+            if since is None or all_paused != all_paused_before:
+                ids = list(marks)
+            else:
+                ids = [job_id for job_id, mark in marks.items() if since.get(job_id) != mark]
+            changed = self._read_summaries(conn, None, ids) if ids else []
+        return all_paused, marks, changed
 
     def paused_state(self) -> tuple[bool, set[int]]:
         """(all paused?, ids of paused jobs) — read by the heartbeat to stop stages at checkpoints."""
@@ -254,24 +263,27 @@ class JobRepo:
     def summaries(self, job_id: int | None = None, *, ids: Collection[int] | None = None) -> list[JobSummary]:
         """Every job, one (``job_id``, NotFound if missing) or those of ``ids`` that still exist."""
         with self.db.read() as conn:
-            all_paused = is_paused_all(conn)
-            q = select(jobs).order_by(jobs.c.id)
-            cq = (select(items.c.job_id, items.c.status, items.c.result, func.count())
-                  .group_by(items.c.job_id, items.c.status, items.c.result))
-            if job_id is not None:
-                q, cq = q.where(jobs.c.id == job_id), cq.where(items.c.job_id == job_id)
-            if ids is not None:
-                q, cq = q.where(jobs.c.id.in_(list(ids))), cq.where(items.c.job_id.in_(list(ids)))
-            rows = conn.execute(q).mappings().all()
-            if job_id is not None and not rows:
-                raise NotFound(f"no job {job_id}")
-            counts: dict[int, dict[str, int]] = {}
-            done_results: dict[int, dict[str, int]] = {}
-            for jid, status, result, n in conn.execute(cq):
-                per_status = counts.setdefault(jid, {})
-                per_status[status] = per_status.get(status, 0) + n
-                if status == ItemState.COMPLETED and result:
-                    done_results.setdefault(jid, {})[result] = n
+            return self._read_summaries(conn, job_id, ids)
+
+    def _read_summaries(self, conn: Connection, job_id: int | None, ids: Collection[int] | None) -> list[JobSummary]:
+        all_paused = is_paused_all(conn)
+        q = select(jobs).order_by(jobs.c.id)
+        cq = (select(items.c.job_id, items.c.status, items.c.result, func.count())
+              .group_by(items.c.job_id, items.c.status, items.c.result))
+        if job_id is not None:
+            q, cq = q.where(jobs.c.id == job_id), cq.where(items.c.job_id == job_id)
+        if ids is not None:
+            q, cq = q.where(jobs.c.id.in_(list(ids))), cq.where(items.c.job_id.in_(list(ids)))
+        rows = conn.execute(q).mappings().all()
+        if job_id is not None and not rows:
+            raise NotFound(f"no job {job_id}")
+        counts: dict[int, dict[str, int]] = {}
+        done_results: dict[int, dict[str, int]] = {}
+        for jid, status, result, n in conn.execute(cq):
+            per_status = counts.setdefault(jid, {})
+            per_status[status] = per_status.get(status, 0) + n
+            if status == ItemState.COMPLETED and result:
+                done_results.setdefault(jid, {})[result] = n
         return [self._summary(row, counts.get(row["id"], {}), all_paused, done_results.get(row["id"], {}))
                 for row in rows]
 
