@@ -11,10 +11,14 @@ from sqlalchemy import func, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ProgrammingError
 
+from app.engine.config import EngineConfig
+from app.engine.library import Library
 from app.errors import DatabaseUnavailable
 from app.store import Store
 from app.store.instances import InstanceInfo
 from app.store.tables import instances
+
+GONE_ROLE = "gone_box"
 
 
 def _terminate_others(url: str) -> int:
@@ -61,3 +65,27 @@ def test_a_read_of_several_statements_sees_one_snapshot(store_location: Path | s
     finally:
         other.close()
         store.close()
+
+
+def test_an_engine_closed_while_the_server_is_out_of_reach_stops_and_leaves_its_heartbeat_to_expire(
+        postgres_url: str, data_dir: Path, fast_config: EngineConfig) -> None:
+    """Quitting the app during an outage must not raise: the heartbeat row it cannot delete expires by itself."""
+    box_url = make_url(postgres_url).set(username=GONE_ROLE).render_as_string(hide_password=False)
+    u = make_url(postgres_url)
+    with psycopg.connect(host=u.host, port=u.port, user=u.username, dbname=u.database, autocommit=True) as admin:
+        admin.execute(f"CREATE ROLE {GONE_ROLE} LOGIN SUPERUSER")
+        lib = Library(data_dir, {}, fast_config, database=box_url)
+        try:
+            lib.start()
+            instance, engine_threads = lib.scheduler.instance.id, list(lib.scheduler._threads)
+            admin.execute(f"ALTER ROLE {GONE_ROLE} NOLOGIN")
+            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s", (GONE_ROLE,))
+            lib.close()
+            assert engine_threads and not any(t.is_alive() for t in engine_threads), "engine threads outlived close"
+            left = admin.execute("SELECT count(*) FROM instances WHERE id = %s", (instance,)).fetchone()
+            assert left == (1,), "the row it could not delete is still there, to expire"
+        finally:
+            admin.execute(f"ALTER ROLE {GONE_ROLE} LOGIN")
+            lib.close()
+            admin.execute(f"DROP OWNED BY {GONE_ROLE}")
+            admin.execute(f"DROP ROLE {GONE_ROLE}")

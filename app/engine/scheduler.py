@@ -128,7 +128,10 @@ class Scheduler:
             t.join(timeout=timeout)
         self._threads.clear()
         self.pool.release_all()
-        self.store.instances.forget([self.instance.id])
+        try:
+            self.store.instances.forget([self.instance.id])
+        except DatabaseUnavailable as exc:
+            log.warning("left this engine's heartbeat row to expire: %s", exc)
         if self._crashes is not None:
             self._crashes.stop()
         self.instance.release()
