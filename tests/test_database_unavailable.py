@@ -3,6 +3,7 @@ stay theirs; a read sees one snapshot on both backends."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import psycopg
@@ -68,8 +69,9 @@ def test_a_read_of_several_statements_sees_one_snapshot(store_location: Path | s
 
 
 def test_an_engine_closed_while_the_server_is_out_of_reach_stops_and_leaves_its_heartbeat_to_expire(
-        postgres_url: str, data_dir: Path, fast_config: EngineConfig) -> None:
-    """Quitting the app during an outage must not raise: the heartbeat row it cannot delete expires by itself."""
+        postgres_url: str, data_dir: Path, fast_config: EngineConfig, caplog: pytest.LogCaptureFixture) -> None:
+    """Quitting the app during an outage must not raise: the heartbeat row it cannot delete expires by itself.
+    Meanwhile the outage is one line in the log, not one a second per worker."""
     box_url = make_url(postgres_url).set(username=GONE_ROLE).render_as_string(hide_password=False)
     u = make_url(postgres_url)
     with psycopg.connect(host=u.host, port=u.port, user=u.username, dbname=u.database, autocommit=True) as admin:
@@ -80,6 +82,9 @@ def test_an_engine_closed_while_the_server_is_out_of_reach_stops_and_leaves_its_
             instance, engine_threads = lib.scheduler.instance.id, list(lib.scheduler._threads)
             admin.execute(f"ALTER ROLE {GONE_ROLE} NOLOGIN")
             admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s", (GONE_ROLE,))
+            time.sleep(3)  # each of the two workers retries its claim about once a second
+            lines = [r for r in caplog.records if "cannot claim work" in r.getMessage()]
+            assert len(lines) == 1, [r.getMessage() for r in lines]
             lib.close()
             assert engine_threads and not any(t.is_alive() for t in engine_threads), "engine threads outlived close"
             left = admin.execute("SELECT count(*) FROM instances WHERE id = %s", (instance,)).fetchone()

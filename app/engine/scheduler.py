@@ -76,6 +76,7 @@ class Scheduler:
         self._wake = threading.Condition()
         self._idle = threading.Condition()
         self._stopping = threading.Event()
+        self._database_lost = threading.Event()  # set while claims fail with database_unavailable
         self._threads: list[threading.Thread] = []
         self.on_change: Callable[[], None] = lambda: None
 
@@ -179,8 +180,14 @@ class Scheduler:
             wait = self.config.poll_interval
             try:
                 claim = self._next_claim(owner)
+                if self._database_lost.is_set():
+                    self._database_lost.clear()
+                    log.warning("the library database answers again; claiming work")
             except DatabaseUnavailable as exc:
-                log.warning("cannot claim work: %s (%s)", exc.message, exc.code)
+                # Once per outage, not once a second per worker: an hour's outage is one line.
+                if not self._database_lost.is_set():
+                    self._database_lost.set()
+                    log.warning("cannot claim work until the library database answers: %s (%s)", exc.message, exc.code)
                 claim, wait = None, max(wait, _FLAG_REFRESH_SECONDS)
             except Exception:  # noqa: BLE001 - a store hiccup must not kill the worker
                 log.exception("claim failed")
