@@ -50,8 +50,8 @@ def _timed(args: list[str], env: dict[str, str] | None = None) -> float:
     return time.perf_counter() - started
 
 
-def pipeline_once(clip: Path, lang: str, work: Path, model_dir: Path) -> float:
-    """One run on a fresh library whose data dir already holds the joined model (as after a first run)."""
+def fresh_library(work: Path, model_dir: Path) -> tuple[Path, dict[str, str]]:
+    """(media folder, environment) of a new library whose data dir already holds the joined model, as after a first run."""
     folder, data = work / "media", work / "data"
     shutil.rmtree(work, ignore_errors=True)
     folder.mkdir(parents=True)
@@ -59,8 +59,13 @@ def pipeline_once(clip: Path, lang: str, work: Path, model_dir: Path) -> float:
     joined.mkdir(parents=True)
     for file in model_dir.iterdir():
         os.link(file, joined / file.name)
+    return folder, {**os.environ, "SIDECAR_HOME": str(data)}
+
+
+def pipeline_once(clip: Path, lang: str, work: Path, model_dir: Path) -> float:
+    """One run on a fresh library whose data dir already holds the joined model (as after a first run)."""
+    folder, env = fresh_library(work, model_dir)
     shutil.copyfile(clip, folder / clip.name)
-    env = {**os.environ, "SIDECAR_HOME": str(data)}
     subprocess.run([sys.executable, "-m", "app", "add", str(folder), "--kind", "video", "--target-lang", lang],
                    cwd=REPO, env=env, check=True, stdout=subprocess.DEVNULL)
     seconds = _timed([sys.executable, "-m", "app", "run", "--until-idle"], env)

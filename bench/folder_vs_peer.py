@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -36,6 +35,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.asr_overhead import fresh_library  # noqa: E402
 from bench.long_film import Tree, run_sampled  # noqa: E402
 from app.ml.bundled import whisper_base_dir  # noqa: E402
 from app.ml.whisper_runtime import choose_device  # noqa: E402
@@ -84,16 +84,9 @@ def run_peer(clips: list[Path], model_dir: Path, site: Path, out: Path, log: Pat
 
 
 def run_sidecar(clips: list[Path], model_dir: Path, work: Path, log: Path) -> tuple[float, Tree]:
-    folder, data = work / "media", work / "data"
-    shutil.rmtree(work, ignore_errors=True)
-    folder.mkdir(parents=True)
-    joined = data / "models" / "bundled" / model_dir.name
-    joined.mkdir(parents=True)
-    for file in model_dir.iterdir():
-        os.link(file, joined / file.name)
+    folder, env = fresh_library(work, model_dir)
     for clip in clips:
         os.link(clip, folder / clip.name)
-    env = {**os.environ, "SIDECAR_HOME": str(data)}
     added, _, _ = run_sampled([sys.executable, "-m", "app", "add", str(folder), "--kind", "video", "--target-lang", "en"],
                               env, log, name="sidecar add")
     ran, tree, _ = run_sampled([sys.executable, "-m", "app", "run", "--until-idle"], env, log, name="sidecar run")
