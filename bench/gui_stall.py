@@ -327,6 +327,10 @@ def main() -> int:
     print(f"goal: max ≤ 50 ms   max − rq {max((t[0] - min(t[2], t[0]) for t in split), default=0):.1f} ms   "
           f"stalls > 16 ms: {len(late)}, their late time: GUI work {100 * cpu / total:.0f} %, "
           f"run queue {100 * queue / total:.0f} %, blocked (GIL) {100 * max(0.0, total - cpu - queue) / total:.0f} %")
+    worst = sorted(split, reverse=True)[:5]
+    print("worst stalls (ms: GUI work / run queue / blocked): " + ", ".join(
+        f"{stall:.0f}: {min(cpu, stall):.0f}/{min(queue, stall):.0f}/{max(0.0, stall - cpu - queue):.0f}"
+        for stall, cpu, queue in worst))
     if tracer is not None:
         tracer.report()
     if slots is not None:
