@@ -16,7 +16,7 @@ import time
 from contextlib import contextmanager
 from typing import Any, Iterator, Mapping, Sequence
 
-from sqlalchemy import BigInteger, Connection, Float, and_, bindparam, delete, exists, insert, or_, select, update
+from sqlalchemy import BigInteger, Connection, Float, Text, and_, bindparam, delete, exists, insert, or_, select, update
 from sqlalchemy.orm import aliased
 
 from app.errors import CrashLoop, LeaseLost, NeedsReview
@@ -31,6 +31,15 @@ from app.store.transitions import is_paused_all, owned_by, requeue_running, stop
 log = logging.getLogger(__name__)
 
 _QUERY_CACHE = 16  # built claim queries kept per repo: (gpu, scope) pairs; a scope changes rarely
+
+#: :meth:`StageRepo.fence` with the claim and the time as parameters; the SET columns are the other parameters.
+_FENCED_UPDATE = update(stages).where(
+    stages.c.id == bindparam("fence_id", type_=BigInteger),
+    stages.c.status == StageState.RUNNING,
+    stages.c.lease_owner == bindparam("fence_owner", type_=Text),
+    stages.c.claim_generation == bindparam("fence_generation", type_=BigInteger),
+    stages.c.lease_expires_at > bindparam("fence_now", type_=Float),
+)
 
 
 class StageRepo:
@@ -165,8 +174,16 @@ class StageRepo:
         )
 
     def _fenced_update(self, conn: Connection, claim: Claim, **values: Any) -> None:
+        """Set ``values`` on the claim's stage row if the claim still holds (``LeaseLost`` if not).
+
+        One prepared statement (``_FENCED_UPDATE``) whose SET columns come from the
+        parameters: every progress report, checkpoint and outcome goes through here, and
+        building the fence and the update afresh each time was most of their Python.
+        """
         now = self.db.now()
-        if conn.execute(update(stages).where(self.fence(claim, now)).values(updated_at=now, **values)).rowcount != 1:
+        params = {**values, "updated_at": now, "fence_id": claim.stage_id, "fence_owner": claim.owner,
+                  "fence_generation": claim.generation, "fence_now": now}
+        if conn.execute(_FENCED_UPDATE, params).rowcount != 1:
             raise LeaseLost(f"stage {claim.stage_id} is no longer held by this worker")
 
     def assert_held(self, claim: Claim) -> None:
