@@ -20,7 +20,8 @@ thread's own CPU time and its run-queue wait (``/proc/thread-self/schedstat``) a
 late time of the stalls over 16 ms is split into: GUI work (the thread ran Python or
 Qt), run queue (ready but no CPU: the machine's load) and the rest (blocked: waiting
 for the GIL held by an engine thread). "max − rq" is the worst stall with the
-run-queue wait taken out: what Sidecar's own threads cost the window.
+run-queue wait taken out: what Sidecar's own threads cost the window. The five worst
+stalls are printed with that split each, since one long stall decides the goal.
 
 ``--trace`` names the stalls: a watchdog thread samples the GUI thread's Python stack
 whenever a tick is more than ``--trace-ms`` late and prints the most frequent stacks
