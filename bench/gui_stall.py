@@ -20,7 +20,8 @@ thread's own CPU time and its run-queue wait (``/proc/thread-self/schedstat``) a
 late time of the stalls over 16 ms is split into: GUI work (the thread ran Python or
 Qt), run queue (ready but no CPU: the machine's load) and the rest (blocked: waiting
 for the GIL held by an engine thread). "max − rq" is the worst stall with the
-run-queue wait taken out: what Sidecar's own threads cost the window.
+run-queue wait taken out: what Sidecar's own threads cost the window. The five worst
+stalls are printed with that split each, since one long stall decides the goal.
 
 ``--trace`` names the stalls: a watchdog thread samples the GUI thread's Python stack
 whenever a tick is more than ``--trace-ms`` late and prints the most frequent stacks
@@ -327,6 +328,10 @@ def main() -> int:
     print(f"goal: max ≤ 50 ms   max − rq {max((t[0] - min(t[2], t[0]) for t in split), default=0):.1f} ms   "
           f"stalls > 16 ms: {len(late)}, their late time: GUI work {100 * cpu / total:.0f} %, "
           f"run queue {100 * queue / total:.0f} %, blocked (GIL) {100 * max(0.0, total - cpu - queue) / total:.0f} %")
+    worst = sorted(split, reverse=True)[:5]
+    print("worst stalls (ms: GUI work / run queue / blocked): " + ", ".join(
+        f"{stall:.0f}: {min(cpu, stall):.0f}/{min(queue, stall):.0f}/{max(0.0, stall - cpu - queue):.0f}"
+        for stall, cpu, queue in worst))
     if tracer is not None:
         tracer.report()
     if slots is not None:

@@ -43,7 +43,7 @@ from app.engine.review_evidence import ReviewEvidence, review_evidence
 from app.engine.subtitle_edits import SubtitleDocument
 from app.engine.watch import WatchService, set_watched_folders, watch_options
 from app.errors import SidecarError
-from app.gui.operations import Operation, OperationCancelled, Operations
+from app.gui.operations import BACKGROUND_NICE, Operation, OperationCancelled, Operations
 from app.gui.thumbnails import thumbnail
 from app.media.cue_edits import EditCue
 from app.ml.host import ModelHost
@@ -125,7 +125,7 @@ class EngineFacade(QObject):
         self._factory = library_factory
         self._library: Library | None = None
         self._watches: WatchService | None = None
-        self.ops = Operations(LANES, self)
+        self.ops = Operations(LANES, self, nice=BACKGROUND_NICE)
         self.guard = ThreadGuard(threading.get_ident())
         Database.thread_guard = self.guard
         ModelHost.thread_guard = self.guard
@@ -170,7 +170,11 @@ class EngineFacade(QObject):
     # -- lifecycle ------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Open the library and start the engine (recovery, workers) off the GUI thread."""
+        """Open the library and start the engine (recovery, workers) off the GUI thread.
+
+        On a lane thread, lowered below the window's (``BACKGROUND_NICE``): the engine's
+        threads inherit that, so stage work gives way to the window for the CPU.
+        """
         def open_and_start(_: Operation) -> tuple[Library, Settings]:
             settings = load_settings(self.data_dir)
             library = self._factory(self.data_dir, settings)

@@ -16,7 +16,9 @@ one helper owns the three things such calls need, so no view re-implements them:
 
 Work runs on named lanes (thread pools). A one-thread lane keeps its calls in the
 order they were asked for (a pause is written before the refresh that shows it); the
-others let a long download run beside a search.
+others let a long download run beside a search. Their threads can run ``nice`` levels
+below the window's (:mod:`app.thread_priority`), so a scan or a store read never takes
+the CPU the window's thread is waiting for.
 """
 
 from __future__ import annotations
@@ -28,12 +30,23 @@ from typing import Any, Callable, Mapping
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
 from app.errors import SidecarError
+from app.thread_priority import lower_current_thread
 
 log = logging.getLogger(__name__)
 
 Done = Callable[[Any], None]
 Failed = Callable[[BaseException], None]
 ProgressSlot = Callable[[int, int], None]
+
+BACKGROUND_NICE = 10
+"""Nice levels the desktop app's background threads run below its window's thread.
+
+The facade's lanes, and the engine's threads: the facade starts the library on a lane
+and Linux threads inherit their creator's nice value. ``bench/gui_stall.py`` with a
+1,000-item job on two loaded CPUs: most of the longest stalls were the window's thread
+waiting for a CPU behind these threads; lowered by 10, it takes the CPU when it wakes."""
+
+_lowered = threading.local()  # per pool thread: the nice steps already applied
 
 
 class OperationCancelled(SidecarError):
@@ -91,11 +104,14 @@ class Operation:
 
 
 class _Run(QRunnable):
-    def __init__(self, op: Operation, fn: Callable[[Operation], Any], relay: _Relay):
+    def __init__(self, op: Operation, fn: Callable[[Operation], Any], relay: _Relay, nice: int):
         super().__init__()
-        self._op, self._fn, self._relay = op, fn, relay
+        self._op, self._fn, self._relay, self._nice = op, fn, relay, nice
 
     def run(self) -> None:
+        if getattr(_lowered, "steps", 0) != self._nice:  # once per pool thread
+            lower_current_thread(self._nice)
+            _lowered.steps = self._nice
         if self._op.cancelled:
             self._relay.finished.emit(self._op, None, OperationCancelled("cancelled before it started"))
             return
@@ -112,8 +128,9 @@ class Operations(QObject):
 
     superseded = Signal(str)  # key: an answer was dropped because a newer request with that key was made
 
-    def __init__(self, lanes: Mapping[str, int], parent: QObject | None = None):
+    def __init__(self, lanes: Mapping[str, int], parent: QObject | None = None, nice: int = 0):
         super().__init__(parent)
+        self.nice = nice
         self._pools: dict[str, QThreadPool] = {}
         for name, threads in lanes.items():
             pool = QThreadPool(self)
@@ -138,7 +155,7 @@ class Operations(QObject):
             if previous is not None:
                 previous.cancel()
             self._latest[key] = op
-        self._pools[lane].start(_Run(op, fn, self._relay))
+        self._pools[lane].start(_Run(op, fn, self._relay, self.nice))
         return op
 
     def current(self, key: str) -> Operation | None:
@@ -184,4 +201,4 @@ class Operations(QObject):
             op.on_done(result)
 
 
-__all__ = ["Operation", "OperationCancelled", "Operations"]
+__all__ = ["BACKGROUND_NICE", "Operation", "OperationCancelled", "Operations"]

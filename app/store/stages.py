@@ -16,7 +16,7 @@ import time
 from contextlib import contextmanager
 from typing import Any, Iterator, Mapping, Sequence
 
-from sqlalchemy import Connection, and_, delete, exists, insert, or_, select, update
+from sqlalchemy import BigInteger, Connection, Float, Text, and_, bindparam, delete, exists, insert, or_, select, update
 from sqlalchemy.orm import aliased
 
 from app.errors import CrashLoop, LeaseLost, NeedsReview
@@ -30,16 +30,45 @@ from app.store.transitions import is_paused_all, owned_by, requeue_running, stop
 
 log = logging.getLogger(__name__)
 
+_QUERY_CACHE = 16  # built claim queries kept per repo: (gpu, scope) pairs; a scope changes rarely
+
+#: :meth:`StageRepo.fence` with the claim and the time as parameters; the SET columns are the other parameters.
+_FENCED_UPDATE = update(stages).where(
+    stages.c.id == bindparam("fence_id", type_=BigInteger),
+    stages.c.status == StageState.RUNNING,
+    stages.c.lease_owner == bindparam("fence_owner", type_=Text),
+    stages.c.claim_generation == bindparam("fence_generation", type_=BigInteger),
+    stages.c.lease_expires_at > bindparam("fence_now", type_=Float),
+)
+
 
 class StageRepo:
     def __init__(self, db: Database, lease_seconds: float = 30.0):
         self.db = db
         self.lease_seconds = lease_seconds
+        self._queries: dict[tuple[bool | None, ClaimScope, bool], Any] = {}
 
     # -- claims ---------------------------------------------------------------------------
 
-    def _runnable(self, now: float, gpu: bool | None, scope: ClaimScope):  # type: ignore[no-untyped-def]
-        """The first runnable stage's id, within ``scope``: what this engine reaches (a worker's path map, kinds, GPU)."""
+    def _runnable(self, gpu: bool | None, scope: ClaimScope, one_stage: bool = False):  # type: ignore[no-untyped-def]
+        """The first runnable stage's id, within ``scope`` (with ``one_stage``: only if it is the ``stage_id`` parameter).
+
+        Built once per (gpu, scope, one_stage) with the time as the ``now`` parameter: every
+        claim ran this query twice, and building it (three aliased tables, a dozen
+        conditions) cost a worker several milliseconds of Python holding the GIL per claim,
+        ten times what SQLite took to run it; the window waited for that GIL.
+        """
+        key = (gpu, scope, one_stage)
+        query = self._queries.get(key)
+        if query is None:
+            if len(self._queries) >= _QUERY_CACHE:
+                self._queries.clear()  # scopes change only when a worker gives items back
+            query = self._queries[key] = self._build_runnable(gpu, scope, one_stage)
+        return query
+
+    @staticmethod
+    def _build_runnable(gpu: bool | None, scope: ClaimScope, one_stage: bool):  # type: ignore[no-untyped-def]
+        now = bindparam("now", type_=Float)
         earlier = aliased(stages)
         q = (
             select(stages.c.id)
@@ -77,6 +106,8 @@ class StageRepo:
             q = q.where(stages.c.gpu_mb == 0).order_by(jobs.c.id, items.c.grp, stages.c.idx.desc(), items.c.ordinal)
         else:
             q = q.order_by(jobs.c.id, items.c.grp, stages.c.idx, items.c.ordinal)
+        if one_stage:
+            q = q.where(stages.c.id == bindparam("stage_id", type_=BigInteger))
         return q.limit(1)
 
     def peek_gpu_candidate(self, scope: ClaimScope = EVERYTHING) -> tuple[int, int, str | None] | None:
@@ -84,7 +115,7 @@ class StageRepo:
         with self.db.read() as conn:
             if is_paused_all(conn):
                 return None
-            sid = conn.execute(self._runnable(self.db.now(), True, scope)).scalar()
+            sid = conn.execute(self._runnable(True, scope), {"now": self.db.now()}).scalar()
             if sid is None:
                 return None
             row = conn.execute(select(stages.c.gpu_mb, stages.c.model_key).where(stages.c.id == sid)).one()
@@ -97,10 +128,9 @@ class StageRepo:
         with self.db.write() as conn:
             if is_paused_all(conn):
                 return None
-            q = self._runnable(now, gpu, scope)
-            if stage_id is not None:
-                q = q.where(stages.c.id == stage_id)
-            sid = conn.execute(lock_claim(conn, q, stages)).scalar()
+            q = self._runnable(gpu, scope, one_stage=stage_id is not None)
+            params = {"now": now} if stage_id is None else {"now": now, "stage_id": stage_id}
+            sid = conn.execute(lock_claim(conn, q, stages), params).scalar()
             if sid is None:
                 return None
             changed = conn.execute(
@@ -144,8 +174,16 @@ class StageRepo:
         )
 
     def _fenced_update(self, conn: Connection, claim: Claim, **values: Any) -> None:
+        """Set ``values`` on the claim's stage row if the claim still holds (``LeaseLost`` if not).
+
+        One prepared statement (``_FENCED_UPDATE``) whose SET columns come from the
+        parameters: every progress report, checkpoint and outcome goes through here, and
+        building the fence and the update afresh each time was most of their Python.
+        """
         now = self.db.now()
-        if conn.execute(update(stages).where(self.fence(claim, now)).values(updated_at=now, **values)).rowcount != 1:
+        params = {**values, "updated_at": now, "fence_id": claim.stage_id, "fence_owner": claim.owner,
+                  "fence_generation": claim.generation, "fence_now": now}
+        if conn.execute(_FENCED_UPDATE, params).rowcount != 1:
             raise LeaseLost(f"stage {claim.stage_id} is no longer held by this worker")
 
     def assert_held(self, claim: Claim) -> None:
@@ -391,7 +429,7 @@ class StageRepo:
             if is_paused_all(conn):
                 runnable = False
             else:
-                runnable = conn.execute(self._runnable(now, None, scope)).first() is not None
+                runnable = conn.execute(self._runnable(None, scope), {"now": now}).first() is not None
             running = conn.execute(
                 select(stages.c.id).join(items, items.c.id == stages.c.item_id)
                 .where(stages.c.status == StageState.RUNNING, items_scope.items_where(items)).limit(1)

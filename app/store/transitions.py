@@ -29,9 +29,12 @@ from app.store.tables import engine_flags, items, jobs, placed_outputs, stages
 PAUSE_ALL_FLAG = "paused_all"
 
 
+_PAUSED_ALL = select(engine_flags.c.value).where(engine_flags.c.name == PAUSE_ALL_FLAG)  # built once: read per claim
+
+
 def is_paused_all(conn: Connection) -> bool:
     """Whether the person paused everything: no stage is claimed and every unfinished item shows paused."""
-    return conn.execute(select(engine_flags.c.value).where(engine_flags.c.name == PAUSE_ALL_FLAG)).first() is not None
+    return conn.execute(_PAUSED_ALL).first() is not None
 
 
 def set_paused_all(conn: Connection, paused: bool, now: float) -> None:

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 from pathlib import Path
 from typing import Any, Callable
 
+import pytest
+
 from app.engine.library import Library
 from app.gui.app import Gui
-from app.gui.operations import Operations
+from app.gui.operations import BACKGROUND_NICE, Operations
 from app.settings import Settings
-from tests.engine_stages import make_media
-from tests.gui.conftest import library_factory
+from tests.engine_stages import fake_pipeline, make_media
+from tests.gui.conftest import GUI_TEST_CONFIG, library_factory
 
 
 def test_progress_reaches_the_gui_once_per_visible_step(qtbot: Any) -> None:
@@ -161,3 +165,31 @@ def test_a_job_seen_running_then_completed_raises_one_finished_notice(qtbot: Any
     qtbot.waitUntil(lambda: jobs.jobs[0].status == "completed", timeout=60000)
     qtbot.waitUntil(lambda: bool(notices), timeout=10000)
     assert notices == [("Job finished", "Later: 3 of 3 done")]
+
+
+def _thread_nice() -> int:
+    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread nice values are Linux's")
+def test_background_work_and_the_engines_stages_run_below_the_window(qtbot: Any, tmp_path: Path,
+                                                                      start_gui: Callable[..., Gui]) -> None:
+    """The window's thread gets a CPU before them on a busy machine (``bench/gui_stall.py``)."""
+    window = _thread_nice()
+    ops, seen = Operations({"work": 1}, nice=4), []
+    ops.start(lambda op: _thread_nice(), seen.append, lane="work")
+    qtbot.waitUntil(lambda: seen == [window + 4], timeout=10000)
+
+    stages: list[int] = []
+
+    def factory(data_dir: Path, settings: Settings) -> Library:
+        pipeline = fake_pipeline(0.01, on_run=lambda ctx: stages.append(_thread_nice()))[0]
+        return Library(data_dir, {"video": pipeline}, GUI_TEST_CONFIG)
+
+    media = tmp_path / "Clips"
+    make_media(media, 2)
+    gui = start_gui(factory)
+    gui.window.add_paths([media])
+    qtbot.waitUntil(lambda: len(stages) == 2, timeout=30000)
+    assert stages == [window + BACKGROUND_NICE] * 2, "a stage ran at the window's priority"
+    assert _thread_nice() == window
