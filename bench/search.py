@@ -49,11 +49,14 @@ from app.paths import database_path
 from app.store import Store
 from app.store import search_queries, search_schema, search_writes, vector_index
 from app.store.search_queries import CurrentContent
+from app.store.search_writes import IndexedImage
 
 TEXT_MODEL, VISUAL_MODEL, VISUAL_DIM, K = "e5", "clip", 512, 50
 WORDS = ("invoice receipt beach cat dog mountain sunset city street car train meeting budget report "
          "holiday birthday cake garden flower river lake snow forest museum ticket passport map").split()
 CURRENT = CurrentContent("current_items")
+BUILD_BATCH = 5_000
+"""Images per write transaction (one statement per table each) while the library is written."""
 
 
 LATENT_DIM, NOISE = 32, 0.02
@@ -83,16 +86,19 @@ def build(location: Path | str, n: int, seed: int = 0) -> tuple[Store, np.ndarra
     with store.db.write() as conn:
         conn.execute(text("INSERT INTO jobs (id, folder, state, created_at, updated_at) VALUES (1, '/bench', 'ready', :t, :t)"),
                      {"t": now})
-    for start in range(0, n, 2000):
+    for start in range(0, n, BUILD_BATCH):
+        numbers = range(start, min(n, start + BUILD_BATCH))
         with store.db.write() as conn:
-            for i in range(start, min(n, start + 2000)):
-                sha = f"{i:064x}"
-                conn.execute(text(
-                    "INSERT INTO items (job_id, ordinal, path, kind, sha256, status, updated_at) "
-                    "VALUES (1, :i, :p, 'image', :sha, 'completed', :t)"), {"i": i, "p": f"/bench/img_{i}.jpg", "sha": sha, "t": now})
+            conn.execute(text("INSERT INTO items (job_id, ordinal, path, kind, sha256, status, updated_at) "
+                              "VALUES (1, :i, :p, 'image', :sha, 'completed', :t)"),
+                         [{"i": i, "p": f"/bench/img_{i}.jpg", "sha": f"{i:064x}", "t": now} for i in numbers])
+            images = []
+            for i in numbers:
                 doc = " ".join(rng.choice(WORDS, 8)) + f" number {i}"
-                search_writes.upsert_image(conn, sha, text_model=TEXT_MODEL, text_vector=text_vecs[i], document=doc,
-                                   ocr_text=doc, visual_model=VISUAL_MODEL, visual_vector=visual_vecs[i])
+                images.append(IndexedImage(f"{i:064x}", TEXT_MODEL, text_vecs[i], doc, doc, VISUAL_MODEL, visual_vecs[i]))
+            search_writes.upsert_images(conn, images)
+        if start and start % 100_000 == 0:
+            print(f"  {start} images written", flush=True, file=sys.stderr)
     return store, text_vecs, visual_vecs
 
 
