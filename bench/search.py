@@ -143,8 +143,9 @@ def bench(n: int, queries: int) -> dict[str, object]:
             startup_s = first_answer(store, qt[0])  # a new process's view: loads the saved file
             with store.db.read() as conn:
                 index = vector_index.index_for(conn)
-            index_bytes, graphs = index.nbytes, index.graph_sizes()
-            print(f"  index: built in {index_build_s:.1f} s, graphs of {sorted(graphs.values())} vectors in "
+            index_bytes, graphs, beams = index.nbytes, index.graph_sizes(), index.graph_beams()
+            print(f"  index: built in {index_build_s:.1f} s, graphs of {sorted(graphs.values())} vectors "
+                  f"(beams {sorted(beams.values())}) in "
                   f"{graph_build_s:.1f} s, first answer after a restart {startup_s:.2f} s, {index_bytes / 2**20:.0f} MiB",
                   flush=True, file=sys.stderr)
 
@@ -185,6 +186,7 @@ def bench(n: int, queries: int) -> dict[str, object]:
         })
     return {"results": results, "index": {"size": n, "memory_bytes": index_bytes, "index_build_s": index_build_s,
                                           "graph_build_s": graph_build_s, "graph_vectors": sum(graphs.values()),
+                                          "graph_beams": sorted(beams.values()),
                                           "startup_to_first_answer_s": startup_s, "library_build_s": build_s}}
 
 
@@ -250,7 +252,8 @@ def main() -> None:
     print()
     for run in runs:
         i = run["index"]
-        print(f"{i['size']:>8} index {i['memory_bytes'] / 2**20:.0f} MiB ({i['graph_vectors']} vectors in graphs, built in "
+        print(f"{i['size']:>8} index {i['memory_bytes'] / 2**20:.0f} MiB ({i['graph_vectors']} vectors in graphs, "
+              f"beams {i['graph_beams']}, built in "
               f"{i['graph_build_s']:.0f} s), built in {i['index_build_s']:.1f} s, "
               f"first answer after a restart {i['startup_to_first_answer_s']:.2f} s (library written in {i['library_build_s']:.0f} s)")
 
