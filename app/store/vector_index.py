@@ -22,8 +22,8 @@ Design choices (measured on the development machine, numpy 2 with OpenBLAS):
   gets an HNSW graph (:mod:`app.store.vector_graph`, usearch) keyed by the matrix's
   slots, kept in step with every slot change; its candidates are re-scored exactly
   against the float32 rows, so the graph decides only which rows are looked at, never
-  what a row holds or how near it is. Graphs are built in a background thread (minutes
-  at 1M) and the matrix answers exactly until one is ready; a graph that does not find
+  what a row holds or how near it is. Graphs are built in a background thread (half an hour
+  at 1M on two cores) and the matrix answers exactly until one is ready; a graph that does not find
   :data:`~app.store.vector_graph.MIN_RECALL` of the exact top 10 on sample queries is
   not used. The float32 matrix stays: it is the re-scoring source and the fallback.
 - **Kept in sync by a change counter.** The store's triggers (:data:`CHANGES_SCHEMA`)
