@@ -7,18 +7,21 @@ write path (:class:`~app.store.search_writes.SearchIndexWriter`).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Iterator
 
+import numpy as np
 import pytest
 from sqlalchemy import text
 
 from app.engine.search import search
 from app.ml.text_embedding import MODEL_ID as E5
-from app.store import Store, search_queries
+from app.store import Store, search_queries, search_writes
+from app.store.dialect import is_sqlite
 from app.store.records import NewItem
 from app.store.search_queries import CurrentContent
-from app.store.search_writes import SearchIndexWriter
+from app.store.search_writes import IndexedImage, SearchIndexWriter
 
 CURRENT = CurrentContent("current_items")
 VIDEO = "/videos/Movie.mkv"
@@ -138,3 +141,49 @@ def test_a_renamed_image_is_found_by_its_words_under_its_new_path_and_a_deleted_
     with store.db.read() as conn:
         assert search_queries.fts_images(conn, "chocolate", current=CURRENT) == []
         assert documents[recipe][0] not in search_queries.indexed_sha256s(conn)
+
+
+def _index_rows(store: Store) -> dict[str, list]:
+    """Every row the image index holds (times left out), table by table."""
+    words = ("search_image_fts", "search_image_trigram") if is_sqlite(store.db.engine) else ("search_image_fts",)
+    queries = {
+        "base": "SELECT id, sha256, text_model, visual_model, visual_dim, document, ocr_text FROM search_image ORDER BY id",
+        "changes": "SELECT kind, row_id FROM search_vector_changes ORDER BY kind, row_id",
+        **{table: f"SELECT rowid, sha256, model, embedding FROM {table} ORDER BY rowid"
+           for table in ("search_image_text_vec", "search_visual_vec_512")},
+        **{table: f"SELECT rowid, * FROM {table} ORDER BY rowid" for table in words},
+    }
+    with store.db.read() as conn:
+        return {name: [tuple(row) for row in conn.execute(text(sql))] for name, sql in queries.items()}
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_a_batch_of_images_writes_what_one_call_per_image_writes(data_dir: Path, postgres_cluster, backend):
+    rng = np.random.default_rng(7)
+    images = [IndexedImage(f"sha-{i}", E5, rng.standard_normal(384).tolist(), f"photo {i} of a beach", f"ticket {i}",
+                           "clip" if i % 2 else None, rng.standard_normal(512).tolist() if i % 2 else None)
+              for i in range(6)]
+    edited = replace(images[1], document="a lighthouse", visual_model=None, visual_vector=None)
+    batch = [*images, edited]  # sha-1 twice: the last entry wins, as with two calls
+    stores = [Store(data_dir / f"library-{n}.sqlite3") if backend == "sqlite" else Store(postgres_cluster.create_database())
+              for n in range(2)]
+    try:
+        ids = []
+        for store, batched in zip(stores, (False, True)):
+            with store.db.write() as conn:
+                search_writes.upsert_image(conn, "sha-1", text_model=E5, text_vector=images[3].text_vector,
+                                           document="indexed before", visual_model="clip",
+                                           visual_vector=images[3].visual_vector)
+                if batched:
+                    ids.append(search_writes.upsert_images(conn, batch))
+                else:
+                    ids.append([search_writes.upsert_image(conn, image.sha256, **{
+                        name: getattr(image, name) for name in ("text_model", "text_vector", "document", "ocr_text",
+                                                                "visual_model", "visual_vector")}) for image in batch])
+        one_by_one, batched_rows = (_index_rows(store) for store in stores)
+        assert ids[1] == ids[0] and batched_rows == one_by_one
+        assert [row[1] for row in batched_rows["base"] if row[5] == "a lighthouse"] == ["sha-1"]
+        assert [row[1] for row in batched_rows["search_visual_vec_512"]] == ["sha-3", "sha-5"]
+    finally:
+        for store in stores:
+            store.close()

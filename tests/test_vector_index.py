@@ -301,6 +301,24 @@ def test_a_graph_is_used_only_where_it_finds_the_exact_neighbours(monkeypatch):
     assert vector_graph.VectorGraph.build(384, slots, noise).recall(slots, noise) < vector_graph.MIN_RECALL
 
 
+def test_a_graph_widens_its_beam_until_it_finds_the_exact_neighbours_and_keeps_it_after_a_restart(
+        tmp_path, graph_everywhere, monkeypatch):
+    # A beam of one asked for every one of the top 10: the first walk misses some, as a large library's would.
+    monkeypatch.setattr(vector_graph, "EXPANSION_SEARCH", 1)
+    monkeypatch.setattr(vector_graph, "MIN_RECALL", 1.0)
+    path = tmp_path / "library.db"
+    engine = make_engine(path)
+    rng = _fill(engine)
+    index = _warm_graphs(engine, _units(rng, 1, 384)[0])
+    beams = index.graph_beams()
+    assert 1 < beams[("search_image_text_vec", E5)] <= vector_graph.MAX_EXPANSION
+    engine.dispose()
+    restarted = open_engine(path)
+    with restarted.connect() as conn:
+        search_queries.knn_text(conn, _units(rng, 1, 384)[0], model=E5, k=1, current=CURRENT)
+        assert vector_index.index_for(conn).graph_beams() == beams  # loaded with the graph, not tuned again
+
+
 def test_a_graph_that_fails_its_recall_check_is_not_used(tmp_path, graph_everywhere, monkeypatch):
     monkeypatch.setattr(vector_graph, "MIN_RECALL", 1.01)
     engine = make_engine(tmp_path / "library.db")

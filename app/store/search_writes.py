@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import time
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, bindparam, text
 
 from app.store import search_postgres
 from app.store.dialect import is_sqlite
@@ -21,6 +22,8 @@ from app.store.search_schema import TEXT_DIM, ensure_visual_table, table_exists,
 WriteTransaction = Callable[[], AbstractContextManager[Connection]]
 Cue = tuple[float, float, str, str]
 """``(start_s, end_s, text, lang)`` of one dialogue cue."""
+LOOKUP_CHUNK = 500
+"""Contents looked up per ``IN (…)``: well under SQLite's and PostgreSQL's limits on bound values."""
 
 
 class SearchIndexWriter:
@@ -54,6 +57,19 @@ class SearchIndexWriter:
             return upsert_dialogue(conn, self._library_path(video_path), sha256, cues, vectors, text_model=text_model)
 
 
+@dataclass(frozen=True)
+class IndexedImage:
+    """What the index holds for one image content: its e5 vector and words, and its CLIP vector when there is one."""
+
+    sha256: str
+    text_model: str
+    text_vector: Sequence[float]
+    document: str
+    ocr_text: str = ""
+    visual_model: str | None = None
+    visual_vector: Sequence[float] | None = None
+
+
 def upsert_image(
     conn: Connection,
     sha256: str,
@@ -70,57 +86,83 @@ def upsert_image(
     Without a visual vector the image is still found through its document; a later
     call with one adds it. Identical content in two files is one call, one row.
     """
-    text_blob = vector_blob(text_vector, TEXT_DIM)
-    visual_blob, visual_dim = None, None
-    if visual_vector is not None:
-        if not visual_model:
-            raise ValueError("a visual vector needs its model id")
-        visual_dim = len(visual_vector)
-        visual_blob = vector_blob(visual_vector, visual_dim)
+    image = IndexedImage(sha256, text_model, text_vector, document, ocr_text, visual_model, visual_vector)
+    return upsert_images(conn, [image])[0]
+
+
+def upsert_images(conn: Connection, images: Sequence[IndexedImage]) -> list[int]:
+    """Index image contents as :func:`upsert_image` does each, one statement per table for all; returns their row ids.
+
+    The rows are exactly those of one call per image: the stage writes one image, a
+    library written in bulk (``bench/search.py``: a million images, which took hours one
+    statement at a time) writes thousands per call. A content listed twice keeps its
+    last entry, as two calls would. Every vector is checked before anything is written.
+    """
+    latest = {image.sha256: image for image in images}
     now = time.time()
-    existing = conn.execute(
-        text("SELECT id, visual_dim FROM search_image WHERE sha256 = :sha"), {"sha": sha256}
-    ).first()
-    params = {
-        "sha": sha256,
-        "text_model": text_model,
-        "visual_model": visual_model if visual_blob is not None else None,
-        "visual_dim": visual_dim,
-        "document": document,
-        "ocr_text": ocr_text or "",
-        "now": now,
-    }
-    if existing is None:
-        row_id = conn.execute(
+    params, visual = [], {}
+    for image in latest.values():
+        text_blob = vector_blob(image.text_vector, TEXT_DIM)
+        visual_dim = None
+        if image.visual_vector is not None:
+            if not image.visual_model:
+                raise ValueError("a visual vector needs its model id")
+            visual_dim = len(image.visual_vector)
+            visual[image.sha256] = (visual_dim, vector_blob(image.visual_vector, visual_dim))
+        params.append({
+            "sha": image.sha256, "text_model": image.text_model,
+            "visual_model": image.visual_model if visual_dim is not None else None, "visual_dim": visual_dim,
+            "document": image.document, "ocr_text": image.ocr_text or "", "now": now, "v": text_blob,
+        })
+    existing = _image_rows(conn, list(latest))
+    for row in existing.values():
+        _delete_image_rows(conn, row.id, row.visual_dim, keep_base=True)
+    fresh = [p for p in params if p["sha"] not in existing]
+    if fresh:
+        conn.execute(
             text(
                 "INSERT INTO search_image (sha256, text_model, visual_model, visual_dim, document, ocr_text, indexed_at) "
-                "VALUES (:sha, :text_model, :visual_model, :visual_dim, :document, :ocr_text, :now) RETURNING id"
+                "VALUES (:sha, :text_model, :visual_model, :visual_dim, :document, :ocr_text, :now)"
             ),
-            params,
-        ).scalar_one()
-    else:
-        row_id = existing.id
-        _delete_image_rows(conn, row_id, existing.visual_dim, keep_base=True)
+            fresh,
+        )
+    replaced = [{**p, "id": existing[p["sha"]].id} for p in params if p["sha"] in existing]
+    if replaced:
         conn.execute(
             text(
                 "UPDATE search_image SET text_model = :text_model, visual_model = :visual_model, "
                 "visual_dim = :visual_dim, document = :document, ocr_text = :ocr_text, indexed_at = :now "
                 "WHERE id = :id"
             ),
-            {**params, "id": row_id},
+            replaced,
         )
+    ids = {sha: row.id for sha, row in existing.items()}
+    ids.update((sha, row.id) for sha, row in _image_rows(conn, [p["sha"] for p in fresh]).items())
+    for p in params:
+        p["id"] = ids[p["sha"]]
     conn.execute(
-        text("INSERT INTO search_image_text_vec (rowid, embedding, sha256, model) VALUES (:id, :v, :sha, :model)"),
-        {"id": row_id, "v": text_blob, "sha": sha256, "model": text_model},
+        text("INSERT INTO search_image_text_vec (rowid, embedding, sha256, model) VALUES (:id, :v, :sha, :text_model)"),
+        params,
     )
-    if visual_blob is not None:
-        table = ensure_visual_table(conn, visual_dim)  # type: ignore[arg-type]
+    for dim in sorted({dim for dim, _ in visual.values()}):
+        table = ensure_visual_table(conn, dim)
         conn.execute(
             text(f"INSERT INTO {table} (rowid, embedding, sha256, model) VALUES (:id, :v, :sha, :model)"),
-            {"id": row_id, "v": visual_blob, "sha": sha256, "model": visual_model},
+            [{"id": p["id"], "v": visual[p["sha"]][1], "sha": p["sha"], "model": p["visual_model"]}
+             for p in params if p["sha"] in visual and visual[p["sha"]][0] == dim],
         )
-    _index_words(conn, "search_image", row_id, {"document": document, "ocr_text": ocr_text or ""})
-    return int(row_id)
+    _index_words(conn, "search_image", [(p["id"], {"document": p["document"], "ocr_text": p["ocr_text"]}) for p in params])
+    return [int(ids[image.sha256]) for image in images]
+
+
+def _image_rows(conn: Connection, shas: Sequence[str]) -> dict[str, Any]:
+    """``sha256 → (id, visual_dim)`` of the image rows these contents have (in chunks: a statement binds a few hundred)."""
+    query = text("SELECT id, sha256, visual_dim FROM search_image WHERE sha256 IN :shas").bindparams(
+        bindparam("shas", expanding=True))
+    found = {}
+    for start in range(0, len(shas), LOOKUP_CHUNK):
+        found.update((row.sha256, row) for row in conn.execute(query, {"shas": list(shas[start:start + LOOKUP_CHUNK])}))
+    return found
 
 
 def name_image(conn: Connection, path: str, sha256: str, words: str) -> int:
@@ -135,7 +177,7 @@ def name_image(conn: Connection, path: str, sha256: str, words: str) -> int:
              "RETURNING id"),
         {"path": path, "sha": sha256, "words": words, "now": time.time()},
     ).scalar_one()
-    _index_words(conn, "search_image_name", row_id, {"words": words})
+    _index_words(conn, "search_image_name", [(row_id, {"words": words})])
     return int(row_id)
 
 
@@ -184,7 +226,7 @@ def upsert_dialogue(
             text("INSERT INTO search_cue_text_vec (rowid, embedding, sha256, model) VALUES (:id, :v, :sha, :model)"),
             {"id": cue_id, "v": vector_blob(vector, TEXT_DIM), "sha": sha256, "model": text_model},
         )
-        _index_words(conn, "search_cue", cue_id, {"text": line})
+        _index_words(conn, "search_cue", [(cue_id, {"text": line})])
     return len(cues)
 
 
@@ -229,18 +271,24 @@ def _delete_cues(conn: Connection, where: str, params: dict[str, Any]) -> int:
     return len(ids)
 
 
-def _index_words(conn: Connection, base: str, row_id: int, columns: dict[str, str]) -> None:
-    """Make a row findable by its words: FTS5's word and trigram tables, or PostgreSQL's one words row."""
+def _index_words(conn: Connection, base: str, rows: Sequence[tuple[int, dict[str, str]]]) -> None:
+    """Make rows ``(id, {column: text})`` findable by their words: FTS5's word and trigram tables, or PostgreSQL's words rows.
+
+    Every row names the same columns.
+    """
+    if not rows:
+        return
     if not is_sqlite(conn):
         conn.execute(
             text(f"INSERT INTO {base}_fts (rowid, tokens, folded, ngrams) VALUES (:id, :tokens, :folded, :ngrams)"),
-            {"id": row_id, **search_postgres.word_row(list(columns.values()))},
+            [{"id": row_id, **search_postgres.word_row(list(columns.values()))} for row_id, columns in rows],
         )
         return
-    names = ", ".join(columns)
-    values = ", ".join(f":{name}" for name in columns)
+    names = ", ".join(rows[0][1])
+    values = ", ".join(f":{name}" for name in rows[0][1])
+    params = [{"id": row_id, **columns} for row_id, columns in rows]
     for table in (f"{base}_fts", f"{base}_trigram"):
-        conn.execute(text(f"INSERT INTO {table} (rowid, {names}) VALUES (:id, {values})"), {"id": row_id, **columns})
+        conn.execute(text(f"INSERT INTO {table} (rowid, {names}) VALUES (:id, {values})"), params)
 
 
 def _unindex_words(conn: Connection, base: str, row_id: int) -> None:

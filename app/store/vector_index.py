@@ -22,8 +22,8 @@ Design choices (measured on the development machine, numpy 2 with OpenBLAS):
   gets an HNSW graph (:mod:`app.store.vector_graph`, usearch) keyed by the matrix's
   slots, kept in step with every slot change; its candidates are re-scored exactly
   against the float32 rows, so the graph decides only which rows are looked at, never
-  what a row holds or how near it is. Graphs are built in a background thread (minutes
-  at 1M) and the matrix answers exactly until one is ready; a graph that does not find
+  what a row holds or how near it is. Graphs are built in a background thread (half an hour
+  at 1M on two cores) and the matrix answers exactly until one is ready; a graph that does not find
   :data:`~app.store.vector_graph.MIN_RECALL` of the exact top 10 on sample queries is
   not used. The float32 matrix stays: it is the re-scoring source and the fallback.
 - **Kept in sync by a change counter.** The store's triggers (:data:`CHANGES_SCHEMA`)
@@ -335,6 +335,11 @@ class VectorIndex:
         with self._lock:
             return {key: m.graph.size for key, m in self._matrices.items() if m.graph is not None}
 
+    def graph_beams(self) -> dict[tuple[str, str], int]:
+        """The beam each graph in use was tuned to (:meth:`~app.store.vector_graph.VectorGraph.tune`), for the bench's report."""
+        with self._lock:
+            return {key: m.graph.expansion for key, m in self._matrices.items() if m.graph is not None}
+
     def nearest(
         self, conn: Connection, table: str, model: str, vector: np.ndarray, fetch: int
     ) -> tuple[list[tuple[int, float]], int] | None:
@@ -439,7 +444,7 @@ class VectorIndex:
                 slots = np.flatnonzero(matrix.ids >= 0)
                 vectors = matrix.vectors
             graph = VectorGraph.build(matrix.dim, slots, vectors)  # type: ignore[arg-type]
-            recall = graph.recall(slots, vectors)  # type: ignore[arg-type]
+            recall = graph.tune(slots, vectors)  # type: ignore[arg-type]
             with self._lock:
                 if self._matrices.get(key) is not matrix:
                     return  # rebuilt or forgotten meanwhile
@@ -454,7 +459,8 @@ class VectorIndex:
                 graph.put(live, matrix.vectors[live])  # type: ignore[index]
                 graph.removed = 0
                 matrix.graph, matrix.graph_file = graph, None
-                log.info("vector graph of %s/%s built: %d vectors, recall@10 %.3f", *key, graph.size, recall)
+                log.info("vector graph of %s/%s built: %d vectors, recall@10 %.3f at a beam of %d", *key, graph.size,
+                         recall, graph.expansion)
                 self._save()
         except Exception:  # noqa: BLE001 - a failed graph costs speed, never answers: search stays exact
             log.warning("could not build the vector graph of %s/%s; searching exactly", *key, exc_info=True)
@@ -488,7 +494,8 @@ class VectorIndex:
                     name = f"{token}-{n}-graph{GRAPH_SUFFIX}"
                     matrix.graph.save(self.folder / name)
                     matrix.graph_file = name
-                graph = {"graph": matrix.graph_file, "removed": matrix.graph.removed} if matrix.graph is not None else {}
+                graph = ({"graph": matrix.graph_file, "removed": matrix.graph.removed, "expansion": matrix.graph.expansion}
+                         if matrix.graph is not None else {})
                 entries.append({"table": table, "model": model, "dim": matrix.dim, **matrix.files, **graph})
             manifest = {"format": FORMAT, "epoch": self._epoch, "seq": self._seq, "matrices": entries}
             temporary = self.folder / f"{MANIFEST}.{token}.tmp"
@@ -545,7 +552,8 @@ class VectorIndex:
     def _load_graph(self, entry: dict, matrix: _Matrix) -> VectorGraph | None:
         """The saved graph of a matrix, or None (it is built again) when it is missing or does not match."""
         try:
-            return VectorGraph.load(self.folder / entry["graph"], matrix.dim, matrix.size, int(entry.get("removed", 0)))  # type: ignore[operator]
+            return VectorGraph.load(self.folder / entry["graph"], matrix.dim, matrix.size,  # type: ignore[operator]
+                                    int(entry.get("removed", 0)), entry.get("expansion"))
         except (OSError, ValueError, RuntimeError) as error:
             log.warning("vector graph file unreadable (%s); building it again", error)
             return None
