@@ -221,9 +221,7 @@ class WhisperRuntime:
 
         from app.media.audio import SAMPLE_RATE, load_audio
 
-        audio = np.asarray(load_audio(audio_path, offset_s))
-        if duration_s is not None:
-            audio = audio[: int(duration_s * SAMPLE_RATE)]
+        audio = np.asarray(load_audio(audio_path, offset_s, duration_s))
         chunks = get_speech_timestamps(audio, VadOptions()) if len(audio) else []
         if not chunks:
             return {"language": None, "language_probability": 0.0, "top": [], "speech_s": 0.0}

@@ -19,7 +19,7 @@ import pytest
 
 from app.cli import main
 from app.media.audio import SAMPLE_RATE, extract_audio
-from app.media.language_vote import MIN_SPEECH_S, speech_windows, vote
+from app.media.language_vote import MIN_SPEECH_S, decided, detect_language, speech_windows, vote
 from tests.media import ENGLISH_KEY_WORDS, MediaFactory, read_wav
 from tests.video_jobs import folder_of, library, run_folder, stage_rows
 
@@ -83,3 +83,26 @@ def test_the_vote_is_soft_and_windows_without_speech_abstain() -> None:
     assert result.language == "en" and result.probability == pytest.approx((0.05 + 0.6 + 0.7) / 3)
     nothing = vote([{"language": None, "language_probability": 0.0, "speech_s": 0.0, "top": []}])
     assert (nothing.language, nothing.probability) == (None, 0.0)
+
+
+def test_the_vote_stops_once_the_remaining_windows_cannot_change_the_winner(tmp_path: Path) -> None:
+    english = {"language": "en", "language_probability": 0.95, "speech_s": 25.0, "top": [("en", 0.95), ("de", 0.03)]}
+    german = {"language": "de", "language_probability": 0.9, "speech_s": 25.0, "top": [("de", 0.9), ("en", 0.08)]}
+    assert not decided([english, english], 3) and decided([english, english, english], 2)
+    assert not decided([german, english, english], 2), "a cold open keeps the vote going"
+    assert not decided([], 5)
+
+    audio = tmp_path / "film.f32"
+    audio.write_bytes((0.1 * np.ones(160 * SAMPLE_RATE, dtype="<f4")).tobytes())  # five windows of sound
+    asked: list[float] = []
+
+    def hear(answers: list[dict[str, Any]]) -> Any:
+        def detect(start: float, length: float) -> dict[str, Any]:
+            asked.append(start)
+            return answers[len(asked) - 1]
+        return detect
+
+    assert detect_language(audio, hear([english] * 5)).language == "en" and len(asked) == 3
+    asked.clear()
+    result = detect_language(audio, hear([german, english, german, english, english]))
+    assert len(asked) == 5 and result.language == "en", "an undecided vote hears every window"
