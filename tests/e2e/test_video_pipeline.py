@@ -168,8 +168,9 @@ def test_adding_it_again_with_another_target_translates_from_the_stored_transcri
 
 
 def _words(text: str) -> str:
-    """A cue's text without its line breaks (files wrap long lines, stage outputs do not)."""
-    return " ".join(text.split())
+    """A cue's text without its whitespace: files wrap long lines (a long run without spaces, such as
+    a tiny model's "1.1.1.…", even inside it), stage outputs do not."""
+    return "".join(text.split())
 
 
 def test_smollm2_translation_keeps_the_1_to_1_mapping_with_fallbacks_flagged(
