@@ -32,14 +32,21 @@ log = logging.getLogger(__name__)
 
 _QUERY_CACHE = 16  # built claim queries kept per repo: (gpu, scope) pairs; a scope changes rarely
 
-#: :meth:`StageRepo.fence` with the claim and the time as parameters; the SET columns are the other parameters.
-_FENCED_UPDATE = update(stages).where(
-    stages.c.id == bindparam("fence_id", type_=BigInteger),
-    stages.c.status == StageState.RUNNING,
-    stages.c.lease_owner == bindparam("fence_owner", type_=Text),
-    stages.c.claim_generation == bindparam("fence_generation", type_=BigInteger),
-    stages.c.lease_expires_at > bindparam("fence_now", type_=Float),
-)
+def _fence_where(stage_id: Any, owner: Any, generation: Any, now: Any):  # type: ignore[no-untyped-def]
+    """The fence: the claim still holds its stage (owner, generation, unexpired lease); values or bind parameters."""
+    return and_(
+        stages.c.id == stage_id,
+        stages.c.status == StageState.RUNNING,
+        stages.c.lease_owner == owner,
+        stages.c.claim_generation == generation,
+        stages.c.lease_expires_at > now,
+    )
+
+
+#: The fenced update, built once with the claim and the time as parameters; its SET columns are the other parameters.
+_FENCED_UPDATE = update(stages).where(_fence_where(
+    bindparam("fence_id", type_=BigInteger), bindparam("fence_owner", type_=Text),
+    bindparam("fence_generation", type_=BigInteger), bindparam("fence_now", type_=Float)))
 
 
 class StageRepo:
@@ -165,13 +172,7 @@ class StageRepo:
 
     @staticmethod
     def fence(claim: Claim, now: float):  # type: ignore[no-untyped-def]
-        return and_(
-            stages.c.id == claim.stage_id,
-            stages.c.status == StageState.RUNNING,
-            stages.c.lease_owner == claim.owner,
-            stages.c.claim_generation == claim.generation,
-            stages.c.lease_expires_at > now,
-        )
+        return _fence_where(claim.stage_id, claim.owner, claim.generation, now)
 
     def _fenced_update(self, conn: Connection, claim: Claim, **values: Any) -> None:
         """Set ``values`` on the claim's stage row if the claim still holds (``LeaseLost`` if not).
