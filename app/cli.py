@@ -27,6 +27,9 @@ log = logging.getLogger(__name__)
 
 #: ``sidecar worker``'s exit status when a mapping is wrong and it did not start.
 WORKER_REFUSED_EXIT = 3
+#: Any command's exit status when the library database cannot be opened (a wrong or unreachable URL, a newer schema).
+DATABASE_EXIT = 4
+DATABASE_CODES = frozenset({"bad_database_url", "database_unavailable", "database_too_new"})
 
 
 def _common() -> argparse.ArgumentParser:
@@ -506,7 +509,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps({"error": {"code": exc.code, "message": exc.message}}))
         else:
             print(f"sidecar: {exc.message} ({exc.code})", file=sys.stderr)
-        return 2
+        return DATABASE_EXIT if exc.code in DATABASE_CODES else 2
 
 
 if __name__ == "__main__":

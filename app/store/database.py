@@ -12,13 +12,18 @@ from typing import Any, Callable, Iterator
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
-from app.errors import DatabaseUnavailable
+from app.errors import DatabaseUnavailable, DatabaseUnusable
 from app.store import postgres_engine, sqlite_engine
 from app.store.clock import Clock, engine_now
 from app.store.dialect import WRITE_OPTION, snapshot_reads, take_write_lock
 from app.store.migrate import upgrade_to_head
 
 _guard_local = threading.local()
+
+
+def one_line(error: BaseException | None) -> str:
+    """A driver's message on one line (psycopg's spans several, indented): people read it in a status line."""
+    return " ".join(str(error).split())
 
 
 def dumps(value: Any) -> str:
@@ -50,7 +55,17 @@ class Database:
         self.location = location
         self.clock = clock
         self.engine = open_location(location)
-        self.schema_version = upgrade_to_head(self.engine)
+        try:
+            with self._reachable():
+                self.schema_version = upgrade_to_head(self.engine)
+        except DBAPIError as exc:
+            # Reached, but not a library it can open (no such database, a failed login
+            # that is not transient): the reason in one line, as the CLI and Settings show it.
+            self.engine.dispose()
+            raise DatabaseUnusable(f"the library database cannot be opened: {one_line(exc.orig)}") from exc
+        except BaseException:
+            self.engine.dispose()
+            raise
 
     def _check_thread(self) -> None:
         if Database.thread_guard is not None:
@@ -67,7 +82,7 @@ class Database:
             yield
         except DBAPIError as exc:
             if isinstance(self.location, str) and postgres_engine.unreachable(exc):
-                raise DatabaseUnavailable(f"the library database cannot be reached: {exc.orig}") from exc
+                raise DatabaseUnavailable(f"the library database cannot be reached: {one_line(exc.orig)}") from exc
             raise
 
     @contextmanager

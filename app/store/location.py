@@ -36,6 +36,6 @@ def database_location(data_dir: Path, url: str | None = None) -> Path | str:
         if not parsed.database or parsed.database == ":memory:":
             raise DatabaseUnusable("a SQLite URL must name a file: sqlite:///absolute/path")
         return Path(parsed.database).expanduser().resolve()
-    if backend == "postgresql":
+    if backend in ("postgresql", "postgres"):  # postgres:// is how many servers print their URL
         return chosen
     raise DatabaseUnusable(f"Sidecar keeps its library in SQLite or PostgreSQL, not {backend}")

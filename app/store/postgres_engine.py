@@ -30,7 +30,7 @@ _UNREACHABLE_STATES = ("57P01", "57P02", "57P03")
 def normalised_url(url: str) -> str:
     """``postgresql://`` and ``postgres://`` get the psycopg 3 driver (SQLAlchemy would pick psycopg2)."""
     parsed = make_url(url)
-    if parsed.get_backend_name() == "postgresql" and parsed.drivername != DRIVER:
+    if parsed.get_backend_name() in ("postgresql", "postgres") and parsed.drivername != DRIVER:
         parsed = parsed.set(drivername=DRIVER)
     return parsed.render_as_string(hide_password=False)
 
