@@ -19,7 +19,7 @@ from app.engine.kinds import ALL, MEDIA_KINDS
 from app.engine.library import JobOptions, Library
 from app.errors import SidecarError, WorkerRefused
 from app.paths import data_dir as resolve_data_dir
-from app.settings import load_settings
+from app.settings import UI_LANGUAGE_CODES, load_settings, ui_language_code
 from app.status_words import item_json, item_line, job_label, problem
 from app.store.states import JobStatus
 
@@ -456,6 +456,14 @@ class GuiRequest:
     data_dir: str | None
     paths: list[Path]
     tray: bool
+    language: str | None = None  # the windows' language for this run (``--language zh_CN``); None: the setting's
+
+
+def _ui_language(text: str) -> str:
+    code = ui_language_code(text)
+    if code is None:
+        raise argparse.ArgumentTypeError(f"{text!r}: the windows speak {', '.join(UI_LANGUAGE_CODES)}")
+    return code
 
 
 def _gui_request(parser: argparse.ArgumentParser, argv: Sequence[str]) -> GuiRequest | None:
@@ -463,11 +471,12 @@ def _gui_request(parser: argparse.ArgumentParser, argv: Sequence[str]) -> GuiReq
     gui = argparse.ArgumentParser(add_help=False)
     gui.add_argument("--data-dir")
     gui.add_argument("--tray", action="store_true")
+    gui.add_argument("--language", type=_ui_language)
     gui.add_argument("paths", nargs="*")
     known, rest = gui.parse_known_args(argv)
     if rest or (known.paths and known.paths[0] in commands):
         return None
-    return GuiRequest(known.data_dir, [Path(p) for p in known.paths], known.tray)
+    return GuiRequest(known.data_dir, [Path(p) for p in known.paths], known.tray, known.language)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -481,7 +490,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   "`pip install sidecar[gui]`, or use the commands (`sidecar --help`)", file=sys.stderr)
             return 2
         logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-        return run_gui(gui.paths, resolve_data_dir(gui.data_dir), start_in_tray=gui.tray)
+        return run_gui(gui.paths, resolve_data_dir(gui.data_dir), start_in_tray=gui.tray, ui_language=gui.language)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.command in ("run", "worker") else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)

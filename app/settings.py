@@ -22,6 +22,8 @@ from app.engine.kinds import LEFT_OUT_BY_DEFAULT
 log = logging.getLogger(__name__)
 
 SETTINGS_FILE = "settings.json"
+UI_LANGUAGE_CODES = ("en", "zh_CN", "de")
+"""The windows' languages (English is the source text; the others have a catalogue in resources/i18n)."""
 OUTPUT_AFFECTING = ("target_lang", "naming", "existing_policy", "image_sidecar_json", "source_lang", "embedded_subtitles")
 
 
@@ -66,6 +68,15 @@ class Settings:
                   "existing_policy": self.existing_policy, "database_url": self.database_url}
         values.update(overrides)
         return EngineConfig(**values)
+
+
+def ui_language_code(text: str) -> str | None:
+    """``zh_CN``, ``zh-CN``, ``zh-cn`` or ``zh`` as the code the windows use; None for a language they do not speak."""
+    language, _, region = text.strip().replace("-", "_").partition("_")
+    for code in UI_LANGUAGE_CODES:
+        if language.lower() == code.partition("_")[0] and (not region or region.upper() == (code.partition("_")[2] or region.upper())):
+            return code
+    return None
 
 
 def load_settings(data_dir: Path) -> Settings:

@@ -69,8 +69,11 @@ class Gui:
 
 
 def build_gui(paths: Sequence[Path], data_dir: Path, library_factory: LibraryFactory = Library.open,
-              poll_ms: int = 1000) -> Gui | None:
-    """Hand ``paths`` to a running instance (None is returned) or build this instance's window and engine."""
+              poll_ms: int = 1000, ui_language: str | None = None) -> Gui | None:
+    """Hand ``paths`` to a running instance (None is returned) or build this instance's window and engine.
+
+    ``ui_language`` (``--language``) overrides the Settings choice for this run only.
+    """
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     sys.setswitchinterval(SWITCH_INTERVAL_S)
@@ -84,7 +87,7 @@ def build_gui(paths: Sequence[Path], data_dir: Path, library_factory: LibraryFac
     server.listen()
     # Widgets take their text when built, so the language is settled before any window:
     # one small file read at start, before the event loop runs.
-    install_translators(app, load_settings(data_dir).ui_language)
+    install_translators(app, load_settings(data_dir).ui_language if ui_language is None else ui_language)
     icon = app_icon()
 
     app.setWindowIcon(icon)
@@ -114,7 +117,8 @@ def build_gui(paths: Sequence[Path], data_dir: Path, library_factory: LibraryFac
     return gui
 
 
-def run_gui(argv_paths: Sequence[Path], data_dir: Path, start_in_tray: bool = False) -> int:
+def run_gui(argv_paths: Sequence[Path], data_dir: Path, start_in_tray: bool = False,
+            ui_language: str | None = None) -> int:
     """``sidecar`` with no subcommand: open the window (or hand the paths to the open one) and run until quit.
 
     ``start_in_tray`` (the sign-in start the Windows installer offers) keeps the window
@@ -122,7 +126,8 @@ def run_gui(argv_paths: Sequence[Path], data_dir: Path, start_in_tray: bool = Fa
     """
     # The app's process is the engine: a crash report lets the next start tell a crash
     # (counted towards crash_loop) from a kill.
-    gui = build_gui(argv_paths, data_dir, functools.partial(Library.open, crash_reports=True, role="gui"))
+    gui = build_gui(argv_paths, data_dir, functools.partial(Library.open, crash_reports=True, role="gui"),
+                    ui_language=ui_language)
     if gui is None:
         return 0
     if not (start_in_tray and gui.tray is not None):

@@ -29,8 +29,8 @@ def database_location(data_dir: Path, url: str | None = None) -> Path | str:
         return database_path(data_dir)
     try:
         parsed = make_url(chosen)
-    except ArgumentError as exc:
-        raise DatabaseUnusable(f"{chosen!r} is not a database URL") from exc
+    except (ArgumentError, ValueError) as exc:  # ValueError: a port that is not a number
+        raise DatabaseUnusable(f"{chosen!r} is not a database URL ({exc})") from exc
     backend = parsed.get_backend_name()
     if backend == "sqlite":
         if not parsed.database or parsed.database == ":memory:":
