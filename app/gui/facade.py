@@ -32,6 +32,7 @@ from __future__ import annotations
 import dataclasses
 import getpass
 import logging
+import os
 import threading
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -108,6 +109,8 @@ class EngineFacade(QObject):
     jobAdded = Signal(object)  # JobSummary
     settingsLoaded = Signal(object)  # Settings
     settingsSaved = Signal(object)  # Settings
+    startFailed = Signal(str, str)  # code, message: the library could not be opened (settingsLoaded came first)
+    databaseChecked = Signal(str, str, str)  # URL as asked, code ("" when it opens), why not ("library"/"empty" when it opens)
     modelsListed = Signal(list)  # list[dict]
     modelProgress = Signal(str, int, int)  # model name, bytes done, bytes in all (0: unknown)
     modelInstallEnded = Signal(str, str)  # model name, "" when installed, else the error code (download_cancelled…)
@@ -145,6 +148,8 @@ class EngineFacade(QObject):
         self._touch_timer.timeout.connect(self.refresh)
         self._engineTouched.connect(self._touch_timer.start)
         self._closing = False
+        self.start_error: SidecarError | None = None  # why the last start could not open the library
+        self.gpu_device: str | None = None  # the GPU's name once the engine looked (None: no GPU; Settings hide its budget)
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -162,7 +167,9 @@ class EngineFacade(QObject):
     def _lib(self) -> Library | None:
         """The running library; None (and an ``error`` signal) before start or after shutdown began."""
         if self._library is None or self._closing:
-            if not self._closing:
+            if self.start_error is not None and not self._closing:
+                self.error.emit(self.start_error.code, self.start_error.message)
+            elif not self._closing:
                 self.error.emit("engine_starting", "the engine is still starting; try again in a moment")
             return None
         return self._library
@@ -174,9 +181,19 @@ class EngineFacade(QObject):
 
         On a lane thread, lowered below the window's (``BACKGROUND_NICE``): the engine's
         threads inherit that, so stage work gives way to the window for the CPU.
+
+        When the library cannot be opened (a mistyped database URL, a server out of reach),
+        the settings still arrive (``settingsLoaded``, so Settings open) and ``startFailed``
+        says why; the window offers to correct the URL, then calls ``start`` again.
         """
+        read: list[Settings] = []
+
         def open_and_start(_: Operation) -> tuple[Library, Settings]:
+            from app.engine.gpu_gate import NvmlProbe
+
             settings = load_settings(self.data_dir)
+            read.append(settings)
+            self.gpu_device = NvmlProbe().device_name()
             library = self._factory(self.data_dir, settings)
             library.scheduler.on_change = self._engineTouched.emit
             library.start()
@@ -186,12 +203,25 @@ class EngineFacade(QObject):
 
         def opened(result: tuple[Library, Settings]) -> None:
             self._library, self.settings = result
+            self.start_error = None
             self.settingsLoaded.emit(self.settings)
             self._poll.start()
             self.started.emit()
             self.refresh()
 
-        self._run(open_and_start, opened)
+        def failed(exc: BaseException) -> None:
+            if self._closing:
+                return
+            self._report(exc)
+            self.start_error = exc if isinstance(exc, SidecarError) else SidecarError(str(exc) or type(exc).__name__,
+                                                                                      code="internal_error")
+            if read:
+                self.settings = read[0]
+                self.settingsLoaded.emit(self.settings)
+            self.startFailed.emit(self.start_error.code, self.start_error.message)
+
+        self.start_error = None
+        self._run(open_and_start, opened, failed)
 
     def shutdown(self) -> None:
         """Stop the engine (running stages stop at a checkpoint) and emit ``closed``."""
@@ -485,6 +515,42 @@ class EngineFacade(QObject):
             self.settingsSaved.emit(stored)
 
         self._run(save, saved, lane="slow")
+
+    def check_database(self, url: str) -> None:
+        """Connect to the library database ``url`` names and read its schema; answers ``databaseChecked``.
+
+        The newest check is the only one answered (a person may edit and check again).
+        """
+        from app.store.probe import probe_database
+
+        def checked(result: Any) -> None:
+            if isinstance(result, SidecarError):
+                self.databaseChecked.emit(url, result.code, result.message)
+            elif isinstance(result, BaseException):
+                self._report(result)
+                self.databaseChecked.emit(url, "internal_error", str(result) or type(result).__name__)
+            else:
+                self.databaseChecked.emit(url, "", "library" if result.revision is not None else "empty")
+
+        self._run(lambda _: probe_database(self.data_dir, url), checked, checked, lane="slow", key="database-check")
+
+    def reopen(self, database_url: str) -> None:
+        """Save ``database_url`` as the library database, then start again (the way back after ``startFailed``)."""
+        snapshot = dataclasses.replace(self.settings or Settings(), database_url=database_url)
+        self._run(lambda _: save_settings(self.data_dir, snapshot), lambda _: self.start(), lane="slow")
+
+    def local_database_url(self) -> str:
+        """The URL setting that means the library on this computer: empty, or its file's URL when
+        ``SIDECAR_DATABASE_URL`` would otherwise name the server again."""
+        from app.store.location import ENV
+
+        return f"sqlite:///{self.local_database()}" if os.environ.get(ENV, "").strip() else ""
+
+    def local_database(self) -> Path:
+        """Where the library on this computer is (the data dir's SQLite file): Settings show it."""
+        from app.paths import database_path
+
+        return database_path(self.data_dir)
 
     # -- models ---------------------------------------------------------------------------
 

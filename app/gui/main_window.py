@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QFileDialog, QFrame, QLabel, QMainWindow, QProgre
                                QStackedWidget, QStyle, QTabWidget, QToolBar, QVBoxLayout, QWidget)
 
 from app.engine.kinds import MEDIA_KINDS
+from app.gui.database_dialog import DatabaseDialog
 from app.gui.facade import EngineFacade
 from app.gui.jobs_view import JobsModel, JobsView
 from app.gui.log_panel import LogPanel, QtLogHandler
@@ -149,6 +150,8 @@ class MainWindow(QMainWindow):
         facade.error.connect(self._show_error)
         facade.started.connect(lambda: self.statusBar().showMessage(self.tr("Engine running."), 5000))
         facade.settingsLoaded.connect(lambda _: self._show_welcome_if_new())
+        facade.startFailed.connect(self.library_unavailable)
+        self.database_dialog: DatabaseDialog | None = None
         self.queue.openSubtitles.connect(lambda path: self.open_editor(Path(path)))
         self.search.openCue.connect(lambda path, start: self.open_editor(Path(path), start))
         self.editors: dict[Path, TranscriptEditor] = {}
@@ -188,6 +191,26 @@ class MainWindow(QMainWindow):
         """An engine error in the status bar: what happened, its code and what to do."""
         advice = problem(code, message).advice
         self.statusBar().showMessage(f"{message} ({code})" + (f" — {advice}" if advice else ""), 15000)
+
+    @Slot(str, str)
+    def library_unavailable(self, code: str, message: str) -> DatabaseDialog:
+        """The library did not open: say so and offer the way back (one dialog, showing the latest reason)."""
+        self.statusBar().showMessage(self.tr("The library could not be opened."))
+        dialog = self.database_dialog
+        if dialog is None:
+            url = self.facade.settings.database_url if self.facade.settings is not None else ""
+            dialog = self.database_dialog = DatabaseDialog(self.facade, code, message, url, self)
+            dialog.finished.connect(self._database_dialog_closed)
+        else:
+            dialog.show_reason(code, message)
+        dialog.show()
+        dialog.raise_()
+        return dialog
+
+    def _database_dialog_closed(self) -> None:
+        if self.database_dialog is not None:
+            self.database_dialog.deleteLater()
+            self.database_dialog = None
 
     # -- jobs -----------------------------------------------------------------------------
 

@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Slot
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
-                               QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
+                               QFormLayout, QFrame, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
                                QPlainTextEdit, QProgressBar, QPushButton, QScrollArea, QSpinBox, QTableWidget, QTableWidgetItem,
-                               QVBoxLayout, QWidget)
+                               QTabWidget, QVBoxLayout, QWidget)
 
 from app.engine.kinds import LEFT_OUT_BY_DEFAULT
+from app.gui.database_dialog import check_words
 from app.gui.facade import EngineFacade
 from app.gui.language_choice import LanguageCombo
 from app.gui.theme import ink
@@ -33,6 +34,7 @@ from app.ml.catalogue import ROLE_PURPOSE
 from app.gui.translations import UI_LANGUAGES
 from app.media.naming import PRESETS, example_names
 from app.settings import OUTPUT_AFFECTING, Settings
+from app.gui.wheel_guard import guard_wheel
 
 log = logging.getLogger(__name__)
 
@@ -91,9 +93,20 @@ class SettingsDialog(QDialog):
         self.gpu_budget.setRange(256, 262144)
         self.gpu_budget.setSingleStep(512)
         self.gpu_budget.setSuffix(self.tr(" MB"))
+        self.gpu_budget_label = QLabel(self.tr("GPU memory budget:"), self)
+        for gpu_widget in (self.gpu_budget, self.gpu_budget_label):  # shown only on a computer with a GPU
+            gpu_widget.setVisible(facade.gpu_device is not None)
+        if facade.gpu_device:
+            self.gpu_budget.setToolTip(facade.gpu_device)
         self.close_to_tray = QCheckBox(self.tr("Closing the window keeps processing in the tray"), self)
         self.database_url = QLineEdit(self)  # a library shared with other machines (README: When one machine is not enough)
         self.database_url.setPlaceholderText(self.tr("empty: the library on this computer"))
+        self.database_where = QLabel(self.tr("The library on this computer: {path}").format(path=facade.local_database()), self)
+        self.database_where.setWordWrap(True)
+        self.database_where.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.database_check = QLabel(self)  # what Save's check of a changed URL found
+        self.database_check.setWordWrap(True)
+        self.database_check.hide()
         self.database_url.setToolTip(self.tr("A library shared by several machines: postgresql+psycopg://user@server/sidecar"))
         self.ui_language = QComboBox(self)
         for code, name in UI_LANGUAGES:
@@ -101,23 +114,23 @@ class SettingsDialog(QDialog):
         self.left_out = QPlainTextEdit(self)
         self.left_out.setMaximumHeight(110)
         self.left_out.setToolTip(self.tr("One name a line; * and ? match any text; a name ending in / matches folders only"))
-        restore_left_out = QPushButton(self.tr("Restore defaults"), self)
+        self.restore_left_out = restore_left_out = QPushButton(self.tr("Restore defaults"), self)
         restore_left_out.clicked.connect(lambda: self.left_out.setPlainText("\n".join(LEFT_OUT_BY_DEFAULT)))
         self.watched = QListWidget(self)
         self.watched.setMaximumHeight(90)
-        add_watch, remove_watch = QPushButton(self.tr("Add…"), self), QPushButton(self.tr("Remove"), self)
-        add_watch.clicked.connect(self._add_watched)
-        remove_watch.clicked.connect(self._remove_watched)
-        self.models = QTableWidget(0, 5, self)
+        self.add_watch, self.remove_watch = QPushButton(self.tr("Add…"), self), QPushButton(self.tr("Remove"), self)
+        self.add_watch.clicked.connect(self._add_watched)
+        self.remove_watch.clicked.connect(self._remove_watched)
+        self.models = QTableWidget(0, 6, self)
         self.models.setHorizontalHeaderLabels([self.tr("Model"), self.tr("For"), self.tr("Size"), self.tr("Installed"),
-                                               self.tr("In use")])  # INSTALLED_COLUMN: 3
+                                               self.tr("In use"), self.tr("Licence")])  # INSTALLED_COLUMN: 3
         self.model_about = QLabel(self)
         self.model_about.setWordWrap(True)
         self.models.verticalHeader().hide()
         self.models.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.models.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.models.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for col in (1, 2, 3):
+        for col in (1, 2, 3, 4, 5):
             self.models.horizontalHeader().setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         self.models.setMinimumHeight(140)
         self.install_button, self.use_button = QPushButton(self.tr("Install"), self), QPushButton(self.tr("Use"), self)
@@ -135,66 +148,19 @@ class SettingsDialog(QDialog):
         self.notice.setWordWrap(True)
         self.notice.setStyleSheet(f"color:{ink('info')};")
 
-        output = QGroupBox(self.tr("Output (new jobs)"), self)
-        of = QFormLayout(output)
-        of.addRow(self.tr("Spoken language:"), self.source_lang)
-        of.addRow(self.tr("Translate to:"), self.target_lang)
-        of.addRow(self.tr("Subtitle names:"), self.naming)
-        of.addRow("", self.naming_example)
-        of.addRow("", self.naming_warning)
-        of.addRow(self.tr("Existing files:"), self.policy)
-        of.addRow("", self.sidecar_json)
-        of.addRow("", self.embedded_subtitles)
-        of.addRow(self.tr("Translation server:"), self.endpoint)
-        of.addRow("", self.endpoint_note)
-        engine = QGroupBox(self.tr("Engine"), self)
-        ef = QFormLayout(engine)
-        ef.addRow(self.tr("Workers:"), self.workers)
-        ef.addRow(self.tr("GPU memory budget:"), self.gpu_budget)
-        ef.addRow("", self.close_to_tray)
-        ef.addRow(self.tr("Library database:"), self.database_url)
-        ef.addRow(self.tr("Language:"), self.ui_language)
-        ef.addRow("", QLabel(self.tr("The language of Sidecar's windows changes the next time Sidecar starts."), self))
-        scanning = QGroupBox(self.tr("Scanning"), self)
-        sl = QVBoxLayout(scanning)
-        sl.addWidget(QLabel(self.tr("Left out of every added or watched folder (system and hidden files, as media servers skip "
-                                    "them); the folder you add itself is always scanned:"), self))
-        sl.addWidget(self.left_out)
-        sl.addWidget(restore_left_out, 0, Qt.AlignmentFlag.AlignLeft)
-        watched = QGroupBox(self.tr("Watched folders"), self)
-        wl = QHBoxLayout(watched)
-        wl.addWidget(self.watched, 1)
-        wb = QVBoxLayout()
-        wb.addWidget(add_watch)
-        wb.addWidget(remove_watch)
-        wb.addStretch(1)
-        wl.addLayout(wb)
-        models = QGroupBox(self.tr("Models"), self)
-        ml = QVBoxLayout(models)
-        ml.addWidget(self.models)
-        ml.addWidget(self.model_about)
-        actions = QHBoxLayout()
-        for button in (self.install_button, self.use_button, self.remove_button, self.cancel_install_button):
-            actions.addWidget(button)
-        actions.addWidget(self.install_progress, 1)
-        ml.addLayout(actions)
-        ml.addWidget(self.model_status)
-
-        body = QWidget(self)
-        bl = QVBoxLayout(body)
-        for box in (output, engine, scanning, watched, models):
-            bl.addWidget(box)
-        scroll = QScrollArea(self)
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(body)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
+        self.tabs = QTabWidget(self)
+        self._contributors: list[Any] = []  # section widgets with an edit_settings(settings) -> settings of their own
+        for title, sections in self.TABS:
+            self.tabs.addTab(self._tab_page([build(self) for build in sections]), self.tr(title))
         layout = QVBoxLayout(self)
-        layout.addWidget(scroll, 1)
+        layout.addWidget(self.tabs, 1)
         layout.addWidget(self.notice)
         layout.addWidget(self.buttons)
-        self.resize(620, 720)
+        self.resize(760, 600)
+        guard_wheel(self)  # after every section is built: the wheel scrolls the page, not the control under the pointer
 
         self._load(settings)
         for signal in (self.source_lang.currentTextChanged, self.target_lang.currentTextChanged,
@@ -233,8 +199,8 @@ class SettingsDialog(QDialog):
         self.watched.addItems(s.watched_folders)
 
     def edited(self) -> Settings:
-        """The settings as the dialog shows them now."""
-        return dataclasses.replace(
+        """The settings as the dialog shows them now (with what the sections of other modules contribute)."""
+        settings = dataclasses.replace(
             self.original,
             source_lang=self.source_lang.code(), target_lang=self.target_lang.code() or self.original.target_lang,
             naming=str(self.naming.currentData()), existing_policy=str(self.policy.currentData()),
@@ -246,6 +212,9 @@ class SettingsDialog(QDialog):
             scan_ignore=[line.strip() for line in self.left_out.toPlainText().splitlines() if line.strip()],
             watched_folders=[self.watched.item(n).text() for n in range(self.watched.count())],
         )
+        for section in getattr(self, "_contributors", ()):
+            settings = section.edit_settings(settings)
+        return settings
 
     @Slot()
     def _changed(self) -> None:
@@ -293,7 +262,7 @@ class SettingsDialog(QDialog):
         for n, row in enumerate(rows):
             for col, value in enumerate((row.get("name", ""), ROLE_PURPOSE.get(row.get("role", ""), row.get("role", "")),
                                          format_size(row.get("size")), self._installed_text(row),
-                                         "✓" if row.get("active") else "")):
+                                         "✓" if row.get("active") else "", row.get("licence") or "")):
                 cell = QTableWidgetItem(str(value))
                 if row.get("description"):
                     cell.setToolTip(str(row["description"]))
@@ -336,7 +305,7 @@ class SettingsDialog(QDialog):
         name = str(row.get("name", ""))
         about = [str(row.get("description") or "")]
         if row.get("licence"):
-            about.append(f"Licence: {row['licence']}.")
+            about.append(self.tr("Licence: {licence}.").format(licence=row["licence"]))
         self.model_about.setText(" ".join(a for a in about if a))
         downloading = bool(name) and (name in self._downloads or self.facade.installing(name))
         installed = bool(row.get("installed"))
@@ -376,5 +345,148 @@ class SettingsDialog(QDialog):
 
     @Slot()
     def save(self) -> None:
+        """Save; a changed library database URL is checked first (off the GUI thread) and saved only if it opens."""
+        url = self.edited().database_url
+        if url == self.original.database_url or not url:
+            self._save_now()
+            return
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(False)
+        self._show_database_check(self.tr("Checking the library database…"), "info")
+        self.show_tab_of(self.database_url)
+        self.facade.databaseChecked.connect(self._database_checked)
+        self.facade.check_database(url)
+
+    @Slot(str, str, str)
+    def _database_checked(self, url: str, code: str, message: str) -> None:
+        if url != self.edited().database_url:
+            return  # the person changed the URL since: their next Save checks that one
+        self.facade.databaseChecked.disconnect(self._database_checked)
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(True)
+        self._show_database_check(check_words(code, message) + ("" if not code else "\n" + self.tr(
+            "Correct the address, or empty it to keep the library on this computer.")), "error" if code else "ok")
+        if not code:
+            self._save_now()
+
+    def _show_database_check(self, text: str, accent: str) -> None:
+        self.database_check.setText(text)
+        self.database_check.setStyleSheet(f"color:{ink(accent)};")
+        self.database_check.show()
+
+    def _save_now(self) -> None:
         self.facade.save_settings(self.edited())
         self.accept()
+
+    def show_tab_of(self, widget: QWidget) -> None:
+        """Bring the tab holding ``widget`` to the front."""
+        for n in range(self.tabs.count()):
+            if self.tabs.widget(n).isAncestorOf(widget):
+                self.tabs.setCurrentIndex(n)
+
+    # -- layout: tabs of sections -----------------------------------------------------------
+
+    def _tab_page(self, sections: list[QWidget]) -> QScrollArea:
+        """One tab: its sections stacked, scrolling vertically only (the page is as wide as the dialog)."""
+        body = QWidget(self)
+        layout = QVBoxLayout(body)
+        for section in sections:
+            layout.addWidget(section)
+            if hasattr(section, "edit_settings"):
+                self._contributors.append(section)
+        layout.addStretch(1)
+        page = QScrollArea(self)
+        page.setWidgetResizable(True)
+        page.setFrameShape(QFrame.Shape.NoFrame)
+        page.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        page.setWidget(body)
+        return page
+
+    def _form(self, title: str) -> tuple[QGroupBox, QFormLayout]:
+        box = QGroupBox(title, self)
+        form = QFormLayout(box)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        return box, form
+
+    def _output_section(self) -> QWidget:
+        box, of = self._form(self.tr("Output (new jobs)"))
+        of.addRow(self.tr("Spoken language:"), self.source_lang)
+        of.addRow(self.tr("Translate to:"), self.target_lang)
+        of.addRow(self.tr("Subtitle names:"), self.naming)
+        of.addRow("", self.naming_example)
+        of.addRow("", self.naming_warning)
+        of.addRow(self.tr("Existing files:"), self.policy)
+        of.addRow("", self.sidecar_json)
+        of.addRow("", self.embedded_subtitles)
+        return box
+
+    def _translation_section(self) -> QWidget:
+        box, tf = self._form(self.tr("Translation"))
+        tf.addRow(self.tr("Translation server:"), self.endpoint)
+        tf.addRow("", self.endpoint_note)
+        return box
+
+    def _engine_section(self) -> QWidget:
+        box, ef = self._form(self.tr("Engine"))
+        ef.addRow(self.tr("Workers:"), self.workers)
+        ef.addRow(self.gpu_budget_label, self.gpu_budget)
+        return box
+
+    def _library_section(self) -> QWidget:
+        box, lf = self._form(self.tr("Library database"))
+        lf.addRow(self.tr("Library database:"), self.database_url)
+        lf.addRow("", self.database_where)
+        lf.addRow("", self.database_check)
+        return box
+
+    def _window_section(self) -> QWidget:
+        box, wf = self._form(self.tr("Window"))
+        wf.addRow(self.tr("Language:"), self.ui_language)
+        wf.addRow("", QLabel(self.tr("The language of Sidecar's windows changes the next time Sidecar starts."), self))
+        wf.addRow("", self.close_to_tray)
+        return box
+
+    def _scanning_section(self) -> QWidget:
+        box = QGroupBox(self.tr("Scanning"), self)
+        sl = QVBoxLayout(box)
+        explanation = QLabel(self.tr("Left out of every added or watched folder (system and hidden files, as media "
+                                     "servers skip them); the folder you add itself is always scanned:"), self)
+        explanation.setWordWrap(True)
+        sl.addWidget(explanation)
+        sl.addWidget(self.left_out)
+        sl.addWidget(self.restore_left_out, 0, Qt.AlignmentFlag.AlignLeft)
+        return box
+
+    def _watched_section(self) -> QWidget:
+        box = QGroupBox(self.tr("Watched folders"), self)
+        wl = QHBoxLayout(box)
+        wl.addWidget(self.watched, 1)
+        wb = QVBoxLayout()
+        wb.addWidget(self.add_watch)
+        wb.addWidget(self.remove_watch)
+        wb.addStretch(1)
+        wl.addLayout(wb)
+        return box
+
+    def _models_section(self) -> QWidget:
+        box = QGroupBox(self.tr("Models"), self)
+        ml = QVBoxLayout(box)
+        ml.addWidget(self.models)
+        ml.addWidget(self.model_about)
+        actions = QHBoxLayout()
+        for button in (self.install_button, self.use_button, self.remove_button, self.cancel_install_button):
+            actions.addWidget(button)
+        actions.addWidget(self.install_progress, 1)
+        ml.addLayout(actions)
+        ml.addWidget(self.model_status)
+        return box
+
+    #: The tabs and the sections on each, in order. A section builder takes the dialog and
+    #: returns a self-contained widget; adding one to a tab is one entry here. A section
+    #: widget with ``edit_settings(settings) -> settings`` contributes its fields to what
+    #: Save writes (it reads ``dialog.original`` for its start values).
+    TABS: tuple[tuple[str, list[Callable[["SettingsDialog"], QWidget]]], ...] = (
+        (QT_TRANSLATE_NOOP("SettingsDialog", "Output"), [_output_section, _translation_section]),
+        (QT_TRANSLATE_NOOP("SettingsDialog", "Processing"), [_engine_section, _library_section]),
+        (QT_TRANSLATE_NOOP("SettingsDialog", "Folders"), [_scanning_section, _watched_section]),
+        (QT_TRANSLATE_NOOP("SettingsDialog", "Models"), [_models_section]),
+        (QT_TRANSLATE_NOOP("SettingsDialog", "Window"), [_window_section]),
+    )

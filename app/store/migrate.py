@@ -40,6 +40,14 @@ def head_revision() -> str:
     return head
 
 
+def known_revision(revision: str) -> bool:
+    """Whether ``revision`` is one of this Sidecar's (else a newer Sidecar wrote the database)."""
+    try:
+        return ScriptDirectory.from_config(_config()).get_revision(revision) is not None
+    except CommandError:
+        return False
+
+
 def current_revision(conn: Connection) -> str | None:
     """The revision the database was last upgraded to (None before Alembic first ran on it)."""
     if not inspect(conn).has_table(VERSION_TABLE):

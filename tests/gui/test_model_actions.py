@@ -60,6 +60,7 @@ def test_install_can_be_cancelled_then_resumes_and_the_model_can_be_used_and_rem
     dialog = gui.window.open_settings()
     assert isinstance(dialog, SettingsDialog)
     qtbot.waitUntil(lambda: dialog.models.rowCount() == 2, timeout=20000)
+    dialog.show_tab_of(dialog.models)
     dialog.select_model("big-asr")
     assert dialog.install_button.isEnabled() and not dialog.use_button.isEnabled()
     big = _row(dialog, "big-asr")
