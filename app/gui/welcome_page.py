@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (QButtonGroup, QFormLayout, QFrame, QGroupBox, QHB
 from app.gui.facade import EngineFacade
 from app.gui.language_choice import LanguageCombo
 from app.gui.settings_dialog import format_size
+from app.gui.wheel_guard import guard_wheel
 from app.media.naming import example_names
 from app.pipelines.image import SIDECAR_SUFFIX
 from app.settings import Settings
@@ -144,6 +145,7 @@ class WelcomePage(QWidget):
         facade.modelInstallEnded.connect(self._install_ended)
         self.bundled.setChecked(True)
         self._show_choice()
+        guard_wheel(self)  # the page scrolls: the wheel must not change the languages on its way
 
     # -- state ----------------------------------------------------------------------------
 

@@ -1,0 +1,66 @@
+"""Settings fit a 1280×800 screen without sideways scrolling in every language, and scrolling the page with
+the wheel never changes a choice the person did not click into."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtWidgets import QApplication, QScrollArea
+
+from app.gui.app import Gui
+from app.gui.settings_dialog import SettingsDialog
+from app.gui.translations import install_translators
+
+
+def _wheel(widget: Any, steps: int = -1) -> None:
+    centre = QPointF(widget.rect().center())
+    event = QWheelEvent(centre, QPointF(widget.mapToGlobal(centre.toPoint())), QPoint(), QPoint(0, 120 * steps),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(widget, event)
+
+
+def test_the_wheel_scrolls_past_an_unfocused_choice_and_changes_only_a_focused_one(
+        qtbot: Any, start_gui: Callable[..., Gui]) -> None:
+    gui = start_gui()
+    dialog = gui.window.open_settings()
+    assert isinstance(dialog, SettingsDialog)
+    qtbot.waitExposed(dialog)
+    for control in (dialog.ui_language, dialog.workers):
+        dialog.show_tab_of(control)
+        before = control.currentIndex() if control is dialog.ui_language else control.value()
+        dialog.buttons.setFocus()
+        _wheel(control)
+        after = control.currentIndex() if control is dialog.ui_language else control.value()
+        assert after == before, f"the wheel changed {type(control).__name__} without focus"
+    dialog.show_tab_of(dialog.workers)
+    dialog.workers.setFocus()
+    qtbot.waitUntil(dialog.workers.hasFocus)
+    start = dialog.workers.value()
+    _wheel(dialog.workers, steps=1)
+    assert dialog.workers.value() != start, "a focused spin box no longer takes the wheel"
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN", "de"])
+def test_every_settings_tab_fits_1280_by_800_without_scrolling_sideways(
+        qtbot: Any, start_gui: Callable[..., Gui], language: str) -> None:
+    gui = start_gui()
+    install_translators(gui.app, language)
+    try:
+        dialog = SettingsDialog(gui.facade, gui.facade.settings, gui.window)
+        qtbot.addWidget(dialog)
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        assert dialog.width() <= 1280 and dialog.height() <= 800 - 60  # room for a panel and the title bar
+        for n in range(dialog.tabs.count()):
+            dialog.tabs.setCurrentIndex(n)
+            page = dialog.tabs.widget(n)
+            assert isinstance(page, QScrollArea)
+            body = page.widget()
+            assert body.minimumSizeHint().width() <= page.viewport().width(), (
+                f"tab {dialog.tabs.tabText(n)!r} needs {body.minimumSizeHint().width()} px, has {page.viewport().width()}")
+        assert dialog.buttons.isVisible() and dialog.buttons.geometry().bottom() <= dialog.height()
+    finally:
+        install_translators(gui.app, "en")
