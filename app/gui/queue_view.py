@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QPoint, QSize, Qt, QUrl, Signal, Slot
-from PySide6.QtGui import QBrush, QColor, QDesktopServices, QGradient, QIcon, QImage, QLinearGradient, QPixmap
+from PySide6.QtGui import QColor, QDesktopServices, QIcon, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMenu, QMessageBox, QPushButton,
-                               QTableView, QVBoxLayout, QWidget)
+                               QStyledItemDelegate, QStyleOptionViewItem, QTableView, QVBoxLayout, QWidget)
 
-from app.gui.table_model import ALIGNMENT, BACKGROUND, CENTRED, DECORATION, DISPLAY, TOOLTIP, ColumnsModel, Index
+from app.gui.table_model import ALIGNMENT, CENTRED, DECORATION, DISPLAY, TOOLTIP, ColumnsModel, Index
 from app.gui.facade import EngineFacade
 from app.gui.queue_rows import AUDIO, ERROR, NOTE, PROGRESS, QueueRow, RowCache
-from app.gui.theme import ink, tint
+from app.gui.theme import ACCENTS, ink
 from app.gui.thumbnails import ThumbnailLoader
 from app.media.audio_streams import AudioChoice
 from app.store.records import ItemView, JobSummary
@@ -41,6 +41,7 @@ MAX_THUMBNAILS = 600  # a few screens of a photo job; older ones are decoded aga
 # Python (holding the GIL the window waits for) to refresh the ~20 rows a person sees.
 PAGE_SIZE = 50
 MAX_PAGES = 32  # 1,600 rows kept
+PROGRESS_ROLE = int(Qt.ItemDataRole.UserRole) + 1  # the Progress cell's percent, for its delegate's bar
 
 
 
@@ -88,7 +89,6 @@ class QueueModel(ColumnsModel):
         self._format = RowCache()  # runs on the facade's worker thread
         self._icons: OrderedDict[str, QIcon] = OrderedDict()  # image path → its thumbnail, newest last
         self._asked: set[str] = set()
-        self._brushes: dict[int, QBrush] = {}
         self.thumbnails = ThumbnailLoader(QUEUE_THUMB, self)
         self.thumbnails.ready.connect(self._thumbnail)
         facade.itemsPage.connect(self._on_page)
@@ -118,31 +118,13 @@ class QueueModel(ColumnsModel):
             return row.display[col]
         if role == TOOLTIP:
             return row.tooltips[col]
-        if role == BACKGROUND and col == PROGRESS:
-            return self._progress_brush(row.progress)
+        if role == PROGRESS_ROLE and col == PROGRESS:
+            return row.progress
         if role == ALIGNMENT and col == PROGRESS:
             return CENTRED
         if role == DECORATION and col == 0 and row.item.kind == "image":
             return self._icon(row.item.path)
         return None
-
-    def _progress_brush(self, percent: int) -> QBrush:
-        """The Progress cell's bar: the cell filled ``percent`` of its width, painted by Qt's own delegate.
-
-        A Python delegate drawing a native progress bar cost about a millisecond per
-        visible row on every repaint of a running job; a gradient brush per percent
-        (made once) keeps the whole paint in C++.
-        """
-        brush = self._brushes.get(percent)
-        if brush is None:
-            fill, stop = QColor(tint("info", amount=0.45)), max(0.0, min(1.0, percent / 100))
-            gradient = QLinearGradient(0, 0, 1, 0)
-            gradient.setCoordinateMode(QGradient.CoordinateMode.ObjectBoundingMode)
-            gradient.setColorAt(0.0, fill)
-            gradient.setColorAt(stop, fill)
-            gradient.setColorAt(min(1.0, stop + 0.001), QColor(Qt.GlobalColor.transparent))
-            brush = self._brushes[percent] = QBrush(gradient)
-        return brush
 
     def _icon(self, path: str) -> QIcon | None:
         """The image's thumbnail when decoded; the first ask starts decoding it off the GUI thread."""
@@ -244,6 +226,29 @@ class QueueModel(ColumnsModel):
         return [page for page in self._pages if first // PAGE_SIZE <= page <= max(first, last) // PAGE_SIZE]
 
 
+class ProgressCellDelegate(QStyledItemDelegate):
+    """The Progress cell: its text, with a bar over ``percent`` of the cell's width.
+
+    The bar is one ``fillRect`` after Qt's own painting of the cell (background,
+    selection, text), translucent so the percentage under it stays readable. A gradient
+    background brush looked cheaper but Qt's item views paint such a brush across the
+    whole cell whatever its stops say (every bar looked full).
+    """
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.fill = QColor(ACCENTS["info"])
+        self.fill.setAlpha(110)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        super().paint(painter, option, index)
+        percent = index.data(PROGRESS_ROLE)
+        if percent:
+            bar = option.rect.adjusted(2, 3, -2, -3)
+            bar.setWidth(round(bar.width() * min(100, int(percent)) / 100))
+            painter.fillRect(bar, self.fill)
+
+
 class QueueView(QWidget):
     """The queue table with job and item actions."""
 
@@ -255,6 +260,7 @@ class QueueView(QWidget):
         self.model = QueueModel(facade, self)
         self.table = QTableView(self)
         self.table.setModel(self.model)
+        self.table.setItemDelegateForColumn(QueueModel.PROGRESS, ProgressCellDelegate(self.table))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()

@@ -12,7 +12,7 @@ Index = QModelIndex | QPersistentModelIndex
 # costs an attribute lookup in enum.py, per cell, per role, per repaint.
 DISPLAY, TOOLTIP, DECORATION = (int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.ToolTipRole),
                                 int(Qt.ItemDataRole.DecorationRole))
-BACKGROUND, ALIGNMENT = int(Qt.ItemDataRole.BackgroundRole), int(Qt.ItemDataRole.TextAlignmentRole)
+ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole)
 CENTRED = int(Qt.AlignmentFlag.AlignCenter)
 
 
