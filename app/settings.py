@@ -53,6 +53,7 @@ class Settings:
     gpu_budget_mb: int = 6144
     group_size: int = 8
     close_to_tray: bool = True
+    tray_notice_shown: bool = False  # the first close to the tray said that Sidecar keeps working there
     ui_language: str = ""  # the windows' language: "" follows the OS, else en / zh_CN / de (applies at the next start)
 
     watched_folders: list[str] = field(default_factory=list)  # mirror of the library's watches table (the truth)

@@ -108,6 +108,7 @@ class EngineFacade(QObject):
     addEnded = Signal(str)  # that folder's job was created, or adding it failed
     jobAdded = Signal(object)  # JobSummary
     settingsLoaded = Signal(object)  # Settings
+    pausedAllChanged = Signal(bool)  # "Pause all" is on (new jobs wait too) / off
     settingsSaved = Signal(object)  # Settings
     startFailed = Signal(str, str)  # code, message: the library could not be opened (settingsLoaded came first)
     databaseChecked = Signal(str, str, str)  # URL as asked, code ("" when it opens), why not ("library"/"empty" when it opens)
@@ -149,6 +150,7 @@ class EngineFacade(QObject):
         self._engineTouched.connect(self._touch_timer.start)
         self._closing = False
         self.start_error: SidecarError | None = None  # why the last start could not open the library
+        self.all_paused = False  # "Pause all" is on, as the last refresh read it
         self.gpu_device: str | None = None  # the GPU's name once the engine looked (None: no GPU; Settings hide its budget)
 
     # -- plumbing -------------------------------------------------------------------------
@@ -286,6 +288,9 @@ class EngineFacade(QObject):
     def _apply(self, changes: JobChanges, reviews: list[Any] | None) -> None:
         first = self._changes is None
         self._changes = changes
+        if first or changes.all_paused != self.all_paused:
+            self.all_paused = changes.all_paused
+            self.pausedAllChanged.emit(changes.all_paused)
         if first or changes.changed or changes.removed:
             previous = self._jobs
             merged = {**previous, **{job.id: job for job in changes.changed}}
@@ -317,6 +322,10 @@ class EngineFacade(QObject):
                                                                    job.review).format(name=name))
 
 
+
+    def jobs(self) -> list[JobSummary]:
+        """The jobs as the last refresh read them (what ``jobsChanged`` last carried)."""
+        return list(self._jobs.values())
 
     def refresh_workers(self) -> None:
         """Read every engine process on the library (``sidecar workers``); answers ``workersChanged``.

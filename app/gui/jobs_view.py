@@ -96,6 +96,7 @@ class JobsModel(ColumnsModel):
         self._eta: dict[int, float | None] = {}
         self._display: list[tuple[Any, ...]] = []  # per row, its cells' text
         self._estimator = EtaEstimator()
+        self.all_paused = False  # "Pause all" is on: a paused job's tooltip says why
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.jobs)
@@ -107,6 +108,8 @@ class JobsModel(ColumnsModel):
         col = index.column()
         if role == DISPLAY:
             return self._display[index.row()][col]
+        if role == TOOLTIP and col == 1 and job.paused and self.all_paused and job.status == JobStatus.PAUSED:
+            return self.tr("Paused because everything is paused (Pause all); Resume all starts it.")
         if role == TOOLTIP:
             return problem(job.error_code, job.error).details() if col == 1 and job.error else job.folder
         if role == ProgressRole and col == self.PROGRESS:

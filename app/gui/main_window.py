@@ -6,14 +6,16 @@ engine state of its own: it shows what the facade's signals last said.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from pathlib import Path
 from typing import Sequence
 
 from PySide6.QtCore import QCoreApplication, QItemSelectionModel, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QIcon, QKeySequence
-from PySide6.QtWidgets import (QFileDialog, QFrame, QLabel, QMainWindow, QProgressBar, QScrollArea, QSplitter,
-                               QStackedWidget, QStyle, QTabWidget, QToolBar, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QFileDialog, QFrame, QLabel, QMainWindow, QMessageBox, QProgressBar, QScrollArea,
+                               QSplitter, QStackedWidget, QStyle, QSystemTrayIcon, QTabWidget, QToolBar, QVBoxLayout,
+                               QWidget)
 
 from app.engine.kinds import MEDIA_KINDS
 from app.gui.database_dialog import DatabaseDialog
@@ -24,7 +26,7 @@ from app.gui.queue_view import QueueView
 from app.gui.review_panel import ReviewPanel
 from app.gui.search_panel import SearchPanel
 from app.gui.settings_dialog import SettingsDialog
-from app.gui.theme import muted
+from app.gui.theme import banner_style, muted
 from app.gui.transcript_editor import TranscriptEditor
 from app.gui.welcome_page import WelcomePage
 from app.gui.workers_view import WorkersView
@@ -57,6 +59,7 @@ def local_paths(event: QDragEnterEvent | QDragMoveEvent | QDropEvent) -> list[Pa
 
 class MainWindow(QMainWindow):
     quitRequested = Signal()
+    trayNotice = Signal(str, str)  # title, message: shown by the tray icon (the app connects it)
 
     def __init__(self, facade: EngineFacade, log_handler: QtLogHandler, icon: QIcon | None = None,
                  parent: QWidget | None = None):
@@ -138,6 +141,15 @@ class MainWindow(QMainWindow):
         self.add_progress.setFormat(self.tr("Identifying files: %v / %m"))
         self.add_progress.hide()
         self.statusBar().addPermanentWidget(self.add_progress)
+        self.job_counts = QLabel(self)  # under any passing message, which stays its full time
+        self.statusBar().addWidget(self.job_counts, 1)
+        self.pause_indicator = QLabel(self)
+        self.pause_indicator.setText(self.tr("⏸ Everything is paused; new jobs wait too. <a href=\"resume\">Resume all</a>"))
+        self.pause_indicator.setStyleSheet(f"QLabel {{ {banner_style('warning')} padding:1px 6px; border-radius:3px; }}")
+        self.pause_indicator.linkActivated.connect(lambda _: facade.resume(None))
+        self.pause_indicator.hide()
+        self.statusBar().addPermanentWidget(self.pause_indicator)
+        facade.pausedAllChanged.connect(self.show_paused_all)
         self._adding: set[str] = set()
 
         self.jobs.selectionModel().selectionChanged.connect(lambda *_: self._show_selected_job())
@@ -192,6 +204,13 @@ class MainWindow(QMainWindow):
         advice = problem(code, message).advice
         self.statusBar().showMessage(f"{message} ({code})" + (f" — {advice}" if advice else ""), 15000)
 
+    @Slot(bool)
+    def show_paused_all(self, paused: bool) -> None:
+        """"Pause all" on: the status bar says so (with Resume all at hand), the window title too."""
+        self.pause_indicator.setVisible(paused)
+        self.setWindowTitle(self.tr("Sidecar — Paused") if paused else "Sidecar")
+        self.jobs_model.all_paused = paused
+
     @Slot(str, str)
     def library_unavailable(self, code: str, message: str) -> DatabaseDialog:
         """The library did not open: say so and offer the way back (one dialog, showing the latest reason)."""
@@ -231,7 +250,7 @@ class MainWindow(QMainWindow):
             self.select_job(jobs[-1].id)
         self._show_selected_job()
         running = sum(1 for j in jobs if j.status == JobStatus.RUNNING)
-        self.statusBar().showMessage(self.tr("%n job(s), {running} running", "", len(jobs)).format(running=running))
+        self.job_counts.setText(self.tr("%n job(s), {running} running", "", len(jobs)).format(running=running))
 
     def select_job(self, job_id: int) -> None:
         row = self.jobs_model.row_of(job_id)
@@ -274,6 +293,8 @@ class MainWindow(QMainWindow):
 
         if report.get("left_out", {}).get("count"):
             note += self.tr("; left out %n system/hidden file(s) or folder(s) (Settings → Scanning)", "", report['left_out']['count'])
+        if self.facade.all_paused and job.total:
+            note += self.tr(" — everything is paused: it starts after Resume all")
         self.statusBar().showMessage(self.tr("Added {folder}: {total} to do, {skipped} skipped{note}").format(
             folder=job.folder, total=job.total, skipped=job.skipped, note=note), 15000)
         if self.jobs_model.row_of(job.id) >= 0:
@@ -363,6 +384,18 @@ class MainWindow(QMainWindow):
         if self.has_tray and (settings is None or settings.close_to_tray):
             event.ignore()
             self.hide()
+            if settings is not None and not settings.tray_notice_shown:
+                title, text = self.tr("Sidecar keeps working"), self.tr(
+                    "Sidecar goes on processing in the background. Click its tray icon to open the window; "
+                    "Quit is in the icon's menu (Settings → Window to quit on close).")
+                if QSystemTrayIcon.supportsMessages():
+                    self.trayNotice.emit(title, text)
+                else:  # a tray without balloons: say it once in a box of its own
+                    box = QMessageBox(QMessageBox.Icon.Information, title, text, QMessageBox.StandardButton.Ok)
+                    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+                    box.open()
+                    self.close_notice = box
+                self.facade.save_settings(dataclasses.replace(settings, tray_notice_shown=True))
             return
         event.accept()
         self.quitRequested.emit()

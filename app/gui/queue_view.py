@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLab
                                QStyledItemDelegate, QStyleOptionViewItem, QTableView, QVBoxLayout, QWidget)
 
 from app.gui.table_model import ALIGNMENT, CENTRED, DECORATION, DISPLAY, TOOLTIP, ColumnsModel, Index
+from app.gui.activity import UNFINISHED
 from app.gui.facade import EngineFacade
 from app.gui.queue_rows import AUDIO, ERROR, NOTE, PROGRESS, QueueRow, RowCache
 from app.gui.theme import ACCENTS, ink
@@ -314,6 +315,7 @@ class QueueView(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(self.table)
         self.table.selectionModel().selectionChanged.connect(self._update_buttons)
+        facade.pausedAllChanged.connect(lambda _: self._update_buttons())
         self._update_buttons()
 
     def visible_rows(self) -> tuple[int, int]:
@@ -339,8 +341,11 @@ class QueueView(QWidget):
         job = self.model.job
         item = self.selected_item()
         has_job = job is not None
-        self.pause_button.setEnabled(has_job and not job.paused)  # type: ignore[union-attr]
-        self.resume_button.setEnabled(has_job and job.paused)  # type: ignore[union-attr]
+        unfinished = has_job and job.status in UNFINISHED  # type: ignore[union-attr]
+        self.pause_button.setEnabled(unfinished and not job.paused)  # type: ignore[union-attr]
+        # under "Pause all" a job's own Resume would change nothing: Resume all is the way
+        self.resume_button.setEnabled(unfinished and job.paused and not self.facade.all_paused)  # type: ignore[union-attr]
+        self.resume_button.setToolTip(self.tr("Everything is paused: use Resume all") if self.facade.all_paused else "")
         self.retry_failed_button.setEnabled(has_job and job.failed > 0)  # type: ignore[union-attr]
         self.cancel_button.setEnabled(has_job)
         self.retry_item_button.setEnabled(item is not None and item.status == ItemState.FAILED)

@@ -7,13 +7,32 @@ app and closing the window quits (``MainWindow`` asks ``available``).
 from __future__ import annotations
 
 import logging
-from PySide6.QtCore import QObject, Slot
-from PySide6.QtGui import QAction, QIcon
+from PySide6.QtCore import QObject, QRect, Qt, Slot
+from PySide6.QtGui import QAction, QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon, QWidget
 
+from app.gui.activity import activity_line
 from app.gui.facade import EngineFacade
+from app.gui.theme import ACCENTS
 
 log = logging.getLogger(__name__)
+
+
+def paused_icon(icon: QIcon, size: int = 64) -> QIcon:
+    """``icon`` with a pause badge (two bars on an amber disc) in its lower right corner."""
+    pixmap = icon.pixmap(size, size)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    badge = QRect(size // 2, size // 2, size // 2, size // 2)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(QColor(ACCENTS["warning"]))
+    painter.drawEllipse(badge)
+    bar_w, bar_h = badge.width() // 6, badge.height() // 2
+    painter.setBrush(QColor("white"))
+    for x in (badge.center().x() - bar_w * 3 // 2, badge.center().x() + bar_w // 2):
+        painter.drawRect(x, badge.center().y() - bar_h // 2, bar_w, bar_h)
+    painter.end()
+    return QIcon(pixmap)
 
 
 class Tray(QObject):
@@ -23,7 +42,8 @@ class Tray(QObject):
         self.facade = facade
         self.window = window
         self.icon = QSystemTrayIcon(icon, self)
-        self.icon.setToolTip("Sidecar")
+        self.icons = {False: icon, True: paused_icon(icon)}  # by "Pause all" on
+        self.icon.setToolTip(self.tr("Sidecar — starting"))
         self.menu = QMenu()
         self.show_action = QAction(self.tr("Show / hide"), self.menu)
         self.pause_action = QAction(self.tr("Pause all"), self.menu)
@@ -42,6 +62,8 @@ class Tray(QObject):
         self.icon.setContextMenu(self.menu)
         self.icon.activated.connect(self._activated)
         facade.notice.connect(self.notify)
+        facade.jobsChanged.connect(lambda _: self.show_activity())
+        facade.pausedAllChanged.connect(lambda _: self.show_activity())
         self.icon.show()
 
     @staticmethod
@@ -60,6 +82,13 @@ class Tray(QObject):
     def _activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:
         if reason == QSystemTrayIcon.ActivationReason.Trigger:
             self.toggle_window()
+
+    @Slot()
+    def show_activity(self) -> None:
+        """Tooltip: what Sidecar is doing; the icon carries a pause badge while "Pause all" is on."""
+        paused = self.facade.all_paused
+        self.icon.setToolTip(activity_line(self.facade.jobs(), paused))
+        self.icon.setIcon(self.icons[paused])
 
     @Slot(str, str)
     def notify(self, title: str, message: str) -> None:
