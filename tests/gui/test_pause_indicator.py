@@ -59,3 +59,28 @@ def test_pause_all_is_shown_everywhere_and_explained_on_the_next_job(qtbot: Any,
     qtbot.waitUntil(lambda: queue.model.job is not None and queue.model.job.status == "completed", timeout=10000)
     assert not queue.pause_button.isEnabled() and not queue.resume_button.isEnabled(), "buttons enabled on a finished job"
     qtbot.waitUntil(lambda: tray.icon.toolTip() == "Sidecar — Idle", timeout=10000)
+
+
+def test_the_first_close_to_the_tray_says_sidecar_keeps_working_once(qtbot: Any, data_dir: Path,
+                                                                    start_gui: Callable[..., Gui]) -> None:
+    from PySide6.QtWidgets import QMessageBox, QSystemTrayIcon
+
+    from app.settings import load_settings
+
+    gui = start_gui()
+    window = gui.window
+    window.has_tray = True
+    told: list[tuple[str, str]] = []
+    window.trayNotice.connect(lambda title, text: told.append((title, text)))
+    with qtbot.waitSignal(gui.facade.settingsSaved, timeout=10000):
+        window.close()
+    assert not window.isVisible() and load_settings(data_dir).tray_notice_shown
+    if QSystemTrayIcon.supportsMessages():
+        assert told and told[0][0] == "Sidecar keeps working"
+    else:
+        assert isinstance(window.close_notice, QMessageBox) and "background" in window.close_notice.text()
+        window.close_notice.close()
+    window.show()
+    told.clear()
+    window.close()
+    assert not window.isVisible() and told == []
