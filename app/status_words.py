@@ -56,13 +56,14 @@ class Problem:
     advice: str
 
     def cell(self) -> str:
-        """One line for a table cell: the code and what happened to this item."""
-        return f"{self.code}: {self.message or self.sentence}" if self.code else self.message
+        """One line for a table cell, in words: the table's sentence, else this item's message (codes: details only)."""
+        return self.sentence or self.message or self.code
 
     def details(self) -> str:
-        """Every line a person needs: the sentence, this item's message, and what to do."""
+        """Every line a person needs: the sentence, this item's message, what to do, and the code to search for."""
         if not self.sentence:
-            lines = [self.cell()]  # a code the table does not know: its own message is all there is
+            # a code the table does not know: its own message is all there is
+            lines = [f"{self.code}: {self.message}" if self.code and self.message else self.message or self.code]
         else:
             lines = [f"{self.code}: {self.sentence}" if self.code else self.sentence]
             lines += [self.message] if self.message and self.message != self.sentence else []

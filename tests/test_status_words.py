@@ -81,11 +81,13 @@ def test_a_failed_translation_is_a_problem_carrying_its_count() -> None:
     words = item_words(_item(ItemState.COMPLETED, TRANSLATION_FAILED,
                              detail={"untranslated_cues": [1, 2, 3], "cues": 4}))
     assert words.note == "" and words.problem is not None
-    assert words.problem.cell() == "translation_failed: 3 of 4 lines kept their original text: 1, 2, 3"
+    assert words.problem.cell() == EXPLANATIONS[TRANSLATION_FAILED].sentence  # words, never the raw code
+    assert "3 of 4 lines kept their original text: 1, 2, 3" in words.problem.details()
+    assert words.problem.details().startswith("translation_failed: ")  # the code is in the details
     assert words.problem.details().splitlines()[-1] == f"What to do: {EXPLANATIONS[TRANSLATION_FAILED].advice}"
 
 
 def test_an_unknown_code_still_shows_its_message() -> None:
     words = item_words(_item(ItemState.FAILED, code="brand_new_code", error="something broke"))
-    assert words.problem is not None and words.problem.cell() == "brand_new_code: something broke"
+    assert words.problem is not None and words.problem.cell() == "something broke"
     assert words.problem.details() == "brand_new_code: something broke"

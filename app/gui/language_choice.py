@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import QComboBox, QWidget
+
+from app.media.languages import english_name
+from app.media.naming import normalise_language
 
 LANGUAGES = (
     ("en", QT_TRANSLATE_NOOP("LanguageCombo", "English")),
@@ -27,6 +30,15 @@ LANGUAGES = (
     ("uk", QT_TRANSLATE_NOOP("LanguageCombo", "Ukrainian")),
     ("sv", QT_TRANSLATE_NOOP("LanguageCombo", "Swedish")),
 )
+
+
+def language_name(code: str) -> str:
+    """``de`` as the windows' language names it ("German", "德语"); a code outside the list by its English name."""
+    code = normalise_language(code)
+    for known, name in LANGUAGES:
+        if known == code:
+            return QCoreApplication.translate("LanguageCombo", name)
+    return english_name(code) or code
 
 
 class LanguageCombo(QComboBox):

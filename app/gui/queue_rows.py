@@ -16,34 +16,77 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
+from app.gui.language_choice import language_name
 from app.gui.state_words import state_word
+from app.media.languages import language_of
+from app.media.naming import normalise_language
 from app.status_words import item_words
 from app.store.records import ItemView
 
 log = logging.getLogger(__name__)
 
 #: Why a stream was used, as the Audio column's tooltip says it (keys: ``audio_stream.reason``).
-_AUDIO_REASONS = {"chosen": "chosen by you", "chosen_missing": "the chosen track is missing; chosen by rule",
-                  "language": "in the source language", "default": "the file's default track",
-                  "first": "the first dialogue track", "only": "the only track"}
+_AUDIO_REASONS = {"chosen": QT_TRANSLATE_NOOP("QueueModel", "chosen by you"),
+                  "chosen_missing": QT_TRANSLATE_NOOP("QueueModel", "the chosen track is missing; chosen by rule"),
+                  "language": QT_TRANSLATE_NOOP("QueueModel", "in the source language"),
+                  "default": QT_TRANSLATE_NOOP("QueueModel", "the file's default track"),
+                  "first": QT_TRANSLATE_NOOP("QueueModel", "the first dialogue track"),
+                  "only": QT_TRANSLATE_NOOP("QueueModel", "the only track")}
 
 ITEM, STAGE, STATUS, PROGRESS, AUDIO, ERROR, NOTE = range(7)
 
 
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("QueueModel", text)
+
+
+def _tagged(stream: Mapping[str, Any]) -> str | None:
+    """The ISO 639-1 code the file tags the track with; None when untagged (``und``: undetermined) or unknown."""
+    tag = str(stream.get("language") or "")
+    return None if tag in ("", "und") else (language_of(tag) or tag)
+
+
 def audio_text(facts: Mapping[str, Any]) -> str:
-    """The Audio column: ``2/3 eng — Commentary`` (track of tracks, language tag, title), then the language heard."""
+    """The Audio column in words: ``English, detected``; ``Track 2 of 3 · German``; ``Japanese track; heard English``."""
     stream = facts.get("audio_stream") or {}
-    text = ""
+    heard = facts.get("language")
+    tagged = _tagged(stream) if stream else None
+    parts = []
+    if stream and int(stream.get("tracks") or 1) > 1:
+        parts.append(_tr("Track {track} of {tracks}").format(track=stream["track"], tracks=stream["tracks"])
+                     + (f" “{stream['title']}”" if stream.get("title") else ""))
+    if heard and tagged and normalise_language(tagged) != normalise_language(heard):
+        parts.append(_tr("{tagged} track; heard {heard}").format(tagged=language_name(tagged), heard=language_name(heard)))
+    elif tagged:
+        parts.append(language_name(tagged))
+    elif heard:
+        parts.append(_tr("{language}, detected").format(language=language_name(heard)))
+    return " · ".join(parts)
+
+
+def audio_tooltip(facts: Mapping[str, Any]) -> str | None:
+    """The Audio column's details: which track and why, its tag (``und`` explained), what the speech sounded like."""
+    stream = facts.get("audio_stream") or {}
+    lines = []
     if stream:
-        text = f"{stream['track']}/{stream['tracks']} {stream.get('language') or ''}".rstrip()
-        text += f" — {stream['title']}" if stream.get("title") else ""
+        reason = _AUDIO_REASONS.get(stream.get("reason", ""))
+        lines.append(_tr("Audio track {track} of {tracks}: {reason}.").format(
+            track=stream["track"], tracks=stream["tracks"], reason=_tr(reason) if reason else stream.get("reason", "")))
+        tagged = _tagged(stream)
+        lines.append(_tr("The file tags its language as {language}.").format(language=language_name(tagged)) if tagged
+                     else _tr("The file does not tag its language (“und”: undetermined)."))
     if facts.get("language"):
-        heard = QCoreApplication.translate("QueueModel", "heard: {language} ({percent} %)").format(
-            language=facts["language"], percent=round(float(facts.get("language_probability") or 0) * 100))
-        text += ("  · " if text else "") + heard
-    return text
+        lines.append(_tr("Heard in the speech: {language} ({percent} % sure).").format(
+            language=language_name(facts["language"]),
+            percent=round(float(facts.get("language_probability") or 0) * 100)))
+    return "\n".join(lines) or None
+
+
+def one_line(text: str) -> str:
+    """A cell's text on one line: a table cell shows only the middle line of a text of several."""
+    return "; ".join(line.strip() for line in text.splitlines() if line.strip())
 
 
 @dataclass(frozen=True)
@@ -62,10 +105,8 @@ def queue_row(item: ItemView) -> QueueRow:
     problem_details = words.problem.details() if words.problem else ""
     progress = round(item.progress * 100)
     display = (Path(item.path).name, state_word(item.stage or ""), state_word(item.status), f"{progress} %",
-               audio_text(item.facts), words.problem.cell() if words.problem else "", words.note)
-    stream = item.facts.get("audio_stream")
-    audio_tip = (f"audio track {stream['track']}: {_AUDIO_REASONS.get(stream['reason'], stream['reason'])}"
-                 if stream else None)
+               audio_text(item.facts), words.problem.cell() if words.problem else "", one_line(words.note))
+    audio_tip = audio_tooltip(item.facts)
     name_tip = "\n\n".join(part for part in (item.path, problem_details, words.note_details) if part)
     tooltips = (name_tip or None, None, None, None, audio_tip, problem_details or None, words.note_details or None)
     return QueueRow(item, display, tooltips, progress)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QLineEdit, QLis
 from app.engine.review_evidence import ReviewEvidence
 from app.gui.facade import EngineFacade
 from app.gui.review_evidence_view import EvidenceView
-from app.gui.theme import banner_style
+from app.gui.theme import banner_style, muted
 from app.store.records import Review
 
 log = logging.getLogger(__name__)
@@ -70,23 +70,28 @@ class ReviewPanel(QWidget):
             self.buttons[decision] = button
             row.addWidget(button)
         row.addStretch(1)
-        self.empty = QLabel(self.tr("Nothing awaits review."), self)
+        self.empty = QLabel(self.tr("Nothing awaits review.") + "\n\n" + self.tr(
+            "When Sidecar cannot prove what happened to a file it wrote (the disk was unplugged, someone edited it), "
+            "the file waits here for your decision."), self)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.empty.setStyleSheet(f"color:{muted()}; padding:24px;")
 
         details = QWidget(self)
         dl = QVBoxLayout(details)
         dl.addLayout(form)
         dl.addWidget(self.evidence, 1)
         dl.addLayout(row)
-        splitter = QSplitter(self)
+        self.splitter = splitter = QSplitter(self)  # hidden while nothing awaits review: no empty form
         splitter.addWidget(self.list)
         splitter.addWidget(details)
         splitter.setStretchFactor(1, 2)
         splitter.setSizes([260, 560])
+        splitter.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addWidget(self.banner)
-        layout.addWidget(self.empty)
+        layout.addWidget(self.empty, 1)
         layout.addWidget(splitter, 1)
 
         self.list.currentItemChanged.connect(lambda *_: self._show_current())
@@ -113,6 +118,7 @@ class ReviewPanel(QWidget):
             self.list.setCurrentRow(0)
         self.list.blockSignals(False)
         self.empty.setVisible(not reviews)
+        self.splitter.setVisible(bool(reviews))
         self._show_current()
 
     def current_review(self) -> Review | None:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, BinaryIO
 import numpy as np
 
 from app.errors import MediaError
+from app.media.ffmpeg_reasons import ffmpeg_reason
 from app.atomic_write import fsync_dir
 
 if TYPE_CHECKING:  # PyAV is imported where it decodes, not when this module loads
@@ -108,7 +109,7 @@ def extract_audio(src: Path, dest: Path, stream_index: int | None = None) -> Aud
     except FileNotFoundError as exc:
         raise MediaError(f"{src} does not exist (moved or deleted?)", code="file_missing") from exc
     except (av.FFmpegError, ValueError, OSError) as exc:
-        raise _corrupt(src, getattr(exc, "strerror", None) or str(exc)) from exc
+        raise _corrupt(src, ffmpeg_reason(exc)) from exc
     tmp = dest.parent / f".{dest.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     try:
         with container:
@@ -227,8 +228,8 @@ def _decode_to(container: "av.container.InputContainer", stream: "av.AudioStream
             timeline.flush()
         except av.FFmpegError as exc:
             if timeline.samples == 0:
-                raise _corrupt(src, str(exc)) from exc
-            raise _corrupt(src, f"decoding stopped after {timeline.samples / SAMPLE_RATE:.1f} s: {exc}") from exc
+                raise _corrupt(src, ffmpeg_reason(exc)) from exc
+            raise _corrupt(src, f"decoding stopped after {timeline.samples / SAMPLE_RATE:.1f} s: {ffmpeg_reason(exc)}") from exc
         if packets and bad / packets > _MAX_BAD_PACKET_SHARE:
             raise _corrupt(src, f"{bad} of {packets} audio packets are damaged")
         out.flush()

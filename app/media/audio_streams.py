@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from app.errors import MediaError
+from app.media.ffmpeg_reasons import ffmpeg_reason
 from app.media.languages import english_name, language_of
 
 log = logging.getLogger(__name__)
@@ -98,7 +99,7 @@ def audio_streams(path: Path) -> list[AudioStream]:
     except FileNotFoundError as exc:
         raise MediaError(f"{path} does not exist (moved or deleted?)", code="file_missing") from exc
     except (av.FFmpegError, ValueError, OSError) as exc:
-        raise MediaError(f"{Path(path).name} cannot be read as media: {exc}", code="corrupt_media") from exc
+        raise MediaError(f"{Path(path).name} cannot be read as media: {ffmpeg_reason(exc)}", code="corrupt_media") from exc
     with container:
         out = []
         for track, s in enumerate(container.streams.audio, start=1):
