@@ -56,8 +56,8 @@ class Problem:
     advice: str
 
     def cell(self) -> str:
-        """One line for a table cell, in words: the table's sentence, else this item's message (codes: details only)."""
-        return self.sentence or self.message or self.code
+        """One line for a table cell, in words: what happened to this item, else the table's sentence (codes: details only)."""
+        return self.message or self.sentence or self.code
 
     def details(self) -> str:
         """Every line a person needs: the sentence, this item's message, what to do, and the code to search for."""

@@ -88,6 +88,7 @@ class JobsModel(ColumnsModel):
         """The job's label in the window's language: job_label's word and counts, each translated."""
         word, sep, counts = job_label(job).partition(" — ")
         shown = QCoreApplication.translate("JobLabel", word) if word in _LABEL_WORDS else state_word(job.status)
+        shown = shown[:1].upper() + shown[1:]  # capitalised like the queue's states ("Finished", "Paused")
         return f"{shown} — {', '.join(self.count_words(part) for part in counts.split(', '))}" if sep else shown
 
     def __init__(self, parent: Any = None):

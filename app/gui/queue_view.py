@@ -17,8 +17,8 @@ from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QPoint, QSize, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QColor, QDesktopServices, QIcon, QImage, QPainter, QPixmap
-from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMenu, QMessageBox, QPushButton,
-                               QStyledItemDelegate, QStyleOptionViewItem, QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMenu, QMessageBox, QPlainTextEdit,
+                               QPushButton, QStyledItemDelegate, QStyleOptionViewItem, QTableView, QVBoxLayout, QWidget)
 
 from app.gui.table_model import ALIGNMENT, CENTRED, DECORATION, DISPLAY, TOOLTIP, ColumnsModel, Index
 from app.gui.activity import UNFINISHED
@@ -311,10 +311,16 @@ class QueueView(QWidget):
             buttons.addWidget(b)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
+        self.details = QPlainTextEdit(self)  # the selected item in full: path, problem (with its code), note, audio
+        self.details.setReadOnly(True)
+        self.details.setMaximumHeight(96)
+        self.details.setPlaceholderText(self.tr("Select an item to read its details."))
         layout.addWidget(self.title)
         layout.addLayout(buttons)
-        layout.addWidget(self.table)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.details)
         self.table.selectionModel().selectionChanged.connect(self._update_buttons)
+        self.model.dataChanged.connect(lambda *_: self._show_details())
         facade.pausedAllChanged.connect(lambda _: self._update_buttons())
         self._update_buttons()
 
@@ -337,7 +343,16 @@ class QueueView(QWidget):
             self.title.setToolTip(failure.details() if failure else "")
         self._update_buttons()
 
+    def _show_details(self) -> None:
+        """The selected row's words in full (a cell shows one line; its codes are here only)."""
+        rows = self.table.selectionModel().selectedRows()
+        row = self.model.row_at(rows[0].row()) if rows else None
+        text = "" if row is None else "\n".join(tip for tip in (row.tooltips[0], row.tooltips[AUDIO]) if tip)
+        if self.details.toPlainText() != text:
+            self.details.setPlainText(text)
+
     def _update_buttons(self) -> None:
+        self._show_details()
         job = self.model.job
         item = self.selected_item()
         has_job = job is not None
@@ -371,10 +386,10 @@ class QueueView(QWidget):
     def item_menu(self, item: ItemView) -> QMenu:
         """The item's context menu; its "Audio track" list arrives from the file's header off the GUI thread."""
         menu = QMenu(self)
-        menu.addAction("Retry item", lambda: self.facade.retry_item(item.id)).setEnabled(item.status == ItemState.FAILED)
-        menu.addAction("Open file", lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(item.path)))
-        menu.addAction("Show in folder", lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(item.path).parent))))
-        tracks = menu.addMenu("Audio track")
+        menu.addAction(self.tr("Retry item"), lambda: self.facade.retry_item(item.id)).setEnabled(item.status == ItemState.FAILED)
+        menu.addAction(self.tr("Open file"), lambda: self.open_path(Path(item.path)))
+        menu.addAction(self.tr("Show in folder"), lambda: self.open_path(Path(item.path).parent))
+        tracks = menu.addMenu(self.tr("Audio track"))
         if item.kind not in SUBTITLED_KINDS or item.status == ItemState.SKIPPED:
             tracks.setEnabled(False)
             return menu
@@ -425,9 +440,24 @@ class QueueView(QWidget):
     def open_file(self) -> None:
         item = self.selected_item()
         if item is not None:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(item.path))
+            self.open_path(Path(item.path))
 
     def show_in_folder(self) -> None:
         item = self.selected_item()
         if item is not None:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(item.path).parent)))
+            self.open_path(Path(item.path).parent)
+
+    def open_path(self, path: Path) -> bool:
+        """Hand ``path`` to the desktop's application for it; say so when the desktop has none."""
+        if QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
+            return True
+        box = QMessageBox(QMessageBox.Icon.Information, self.tr("Nothing to open it with"), self.tr(
+            "This desktop has no application set to open {path}.").format(path=path), QMessageBox.StandardButton.Ok, self)
+        box.setInformativeText(self.tr("Its location is selectable below; set a default application for this kind of "
+                                       "file (or a file manager) in your desktop's settings."))
+        box.setDetailedText(str(path))
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+        self.no_launcher = box
+        return False

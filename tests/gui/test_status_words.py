@@ -55,14 +55,14 @@ def test_failed_items_read_finished_n_failed_with_sentence_and_advice_and_a_skip
     jobs = gui.window.jobs_model
     qtbot.waitUntil(lambda: bool(jobs.jobs) and jobs.jobs[0].status == "completed", timeout=60000)
     assert (jobs.jobs[0].failed, jobs.jobs[0].done, jobs.jobs[0].skipped) == (2, 1, 1)
-    assert jobs.data(jobs.index(0, jobs.COLUMNS.index("Status"))) == "finished — 2 failed"
+    assert jobs.data(jobs.index(0, jobs.COLUMNS.index("Status"))) == "Finished — 2 failed"
 
     rows = _rows(qtbot, gui, 4)
     queue = gui.window.queue.model
     corrupt = EXPLANATIONS["corrupt_media"]
     for name in FAILING:
         row = rows[name]
-        assert _cell(queue, row, QueueModel.ERROR) == "corrupt_media: extract failed on purpose"
+        assert _cell(queue, row, QueueModel.ERROR) == "extract failed on purpose"  # words; the code is in the details
         assert _cell(queue, row, QueueModel.NOTE) == ""
         tip = _cell(queue, row, QueueModel.ERROR, Qt.ItemDataRole.ToolTipRole)
         assert tip.splitlines() == [f"corrupt_media: {corrupt.sentence}", "extract failed on purpose",
@@ -85,7 +85,7 @@ def test_an_image_indexed_without_a_visual_model_has_a_note_not_an_error(
     gui.window.add_paths([pics])
     jobs = gui.window.jobs_model
     qtbot.waitUntil(lambda: bool(jobs.jobs) and jobs.jobs[0].status == "completed", timeout=240000)
-    assert jobs.data(jobs.index(0, jobs.COLUMNS.index("Status"))) == "finished"
+    assert jobs.data(jobs.index(0, jobs.COLUMNS.index("Status"))) == "Finished"
     row = _rows(qtbot, gui, 1)["invoice.png"]
     queue = gui.window.queue.model
     item = queue.item_at(row)
@@ -93,3 +93,33 @@ def test_an_image_indexed_without_a_visual_model_has_a_note_not_an_error(
     assert _cell(queue, row, QueueModel.NOTE) == item.result
     assert _cell(queue, row, QueueModel.ERROR) == ""
     assert _cell(queue, row, QueueModel.ERROR, Qt.ItemDataRole.ToolTipRole) is None
+
+
+def test_the_details_pane_reads_a_failed_item_in_full_and_a_missing_launcher_is_said(
+    qtbot: Any, tmp_path: Path, start_gui: Callable[..., Gui], monkeypatch: Any
+) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    from app.gui import queue_view
+
+    media = tmp_path / "Clips"
+    make_media(media, 3)
+    gui = start_gui(failing_library)
+    gui.window.add_paths([media])
+    rows = _rows(qtbot, gui, 3)
+    view = gui.window.queue
+    view.table.selectRow(rows[FAILING[0]])
+    text = view.details.toPlainText()
+    assert str(media / FAILING[0]) in text and "corrupt_media: " in text and "What to do: " in text
+    assert _cell(view.model, rows[FAILING[0]], QueueModel.ERROR) == "extract failed on purpose"
+
+    opened: list[str] = []
+    monkeypatch.setattr(queue_view.QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()) and False)
+    view.open_button.click()
+    assert opened == [str(media / FAILING[0])]
+    assert isinstance(view.no_launcher, QMessageBox) and view.no_launcher.isVisible()
+    assert str(media / FAILING[0]) in view.no_launcher.text()
+    view.no_launcher.close()
+    view.folder_button.click()
+    assert opened[-1] == str(media) and view.no_launcher.isVisible()
+    view.no_launcher.close()
