@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from PySide6.QtCore import QSizeF, Qt, QUrl, Slot
-from PySide6.QtGui import QCloseEvent, QColor, QFont, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QColor, QFont, QGuiApplication, QKeySequence, QShortcut, QTextCursor
 from PySide6.QtMultimedia import QAudioOutput, QMediaPlayer
 from PySide6.QtMultimediaWidgets import QGraphicsVideoItem
-from PySide6.QtWidgets import (QAbstractItemView, QDoubleSpinBox, QGraphicsDropShadowEffect, QGraphicsScene,
+from PySide6.QtWidgets import (QAbstractItemView, QDoubleSpinBox, QFrame, QGraphicsDropShadowEffect, QGraphicsScene,
                                QGraphicsTextItem, QGraphicsView, QHBoxLayout, QHeaderView, QLabel, QMenu, QMessageBox,
-                               QPushButton, QSlider, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+                               QPlainTextEdit, QPushButton, QSlider, QSplitter, QStyledItemDelegate,
+                               QStyleOptionViewItem, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app.engine.subtitle_edits import SubtitleDocument
 from app.gui.facade import EngineFacade
@@ -32,6 +33,7 @@ from app.media.cue_edits import EditCue, merge_cues, shift_cues, split_cue
 log = logging.getLogger(__name__)
 
 START, END, ORIGINAL, TRANSLATION = range(4)
+AUDIO_STRIP_HEIGHT = 96  # an audio file's "picture": room for a two-line cue
 
 
 def format_ms(ms: int) -> str:
@@ -87,6 +89,42 @@ class VideoWithSubtitle(QGraphicsView):
         self._place_text()
 
 
+class CueTextDelegate(QStyledItemDelegate):
+    """A cue's text edited in a multi-line box showing every line (Enter starts a new line; leaving the box keeps it)."""
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: Any) -> QWidget:  # noqa: N802
+        editor = QPlainTextEdit(parent)
+        editor.setTabChangesFocus(True)
+        editor.setFrameShape(QFrame.Shape.NoFrame)
+        return editor
+
+    def setEditorData(self, editor: QWidget, index: Any) -> None:  # noqa: N802
+        assert isinstance(editor, QPlainTextEdit)
+        editor.setPlainText(str(index.data(Qt.ItemDataRole.EditRole) or ""))
+        editor.moveCursor(QTextCursor.MoveOperation.End)
+
+    def setModelData(self, editor: QWidget, model: Any, index: Any) -> None:  # noqa: N802
+        assert isinstance(editor, QPlainTextEdit)
+        model.setData(index, editor.toPlainText(), Qt.ItemDataRole.EditRole)
+
+    def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem, index: Any) -> None:  # noqa: N802
+        """At least three lines tall, over the rows below when the cell is shorter."""
+        rect = option.rect
+        rect.setHeight(max(rect.height(), editor.fontMetrics().lineSpacing() * 3 + 12))
+        editor.setGeometry(rect)
+
+
+def fit_to_screen(window: QWidget, width: int, height: int) -> None:
+    """Size ``window`` to ``width``×``height`` or the screen's free area, whichever is smaller (its frame included)."""
+    screen = window.screen() or QGuiApplication.primaryScreen()
+    if screen is None:
+        window.resize(width, height)
+        return
+    free = screen.availableGeometry()
+    frame = 40  # the title bar and borders the window manager adds around the window
+    window.resize(min(width, free.width() - 16), min(height, free.height() - frame))
+
+
 class TranscriptEditor(QWidget):
     def __init__(self, facade: EngineFacade, video: Path, start_s: float | None = None, kind: str = "video",
                  parent: QWidget | None = None):
@@ -100,7 +138,7 @@ class TranscriptEditor(QWidget):
         self.dirty = False
         self._filling = False
         self.setWindowTitle(self.tr("Subtitles — {name}").format(name=self.video_path.name))
-        self.resize(1200, 720)
+        fit_to_screen(self, 1200, 720)
 
         self.view = VideoWithSubtitle(self)
         self.player = QMediaPlayer(self)
@@ -123,6 +161,9 @@ class TranscriptEditor(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(ORIGINAL, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(TRANSLATION, QHeaderView.ResizeMode.Stretch)
+        self.text_delegate = CueTextDelegate(self.table)
+        for column in (ORIGINAL, TRANSLATION):
+            self.table.setItemDelegateForColumn(column, self.text_delegate)
         self.split_button = QPushButton(self.tr("Split at playhead"), self)
         self.merge_button = QPushButton(self.tr("Merge with next"), self)
         self.shift = QDoubleSpinBox(self)
@@ -163,9 +204,17 @@ class TranscriptEditor(QWidget):
         splitter.addWidget(left)
         splitter.addWidget(right)
         splitter.setSizes([560, 640])
+        if kind == "audio":  # no picture: a strip for the current cue above the cues, not a black video area
+            splitter.setOrientation(Qt.Orientation.Vertical)
+            self.view.setMinimumSize(320, 0)
+            self.view.setFixedHeight(AUDIO_STRIP_HEIGHT)
+            left.setMaximumHeight(left.sizeHint().height())
+            splitter.setSizes([left.sizeHint().height(), 600])
         layout = QVBoxLayout(self)
         layout.addWidget(self.banner)
         layout.addWidget(splitter, 1)
+        if splitter.orientation() == Qt.Orientation.Horizontal and self.minimumSizeHint().width() > self.width():
+            splitter.setOrientation(Qt.Orientation.Vertical)  # a narrow screen: the picture above the cues
 
         self.play_button.clicked.connect(self.toggle_play)
         QShortcut(QKeySequence("Ctrl+Space"), self, self.toggle_play)

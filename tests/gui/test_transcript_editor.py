@@ -111,3 +111,43 @@ def test_retranslate_adds_a_redo_job_for_the_video_with_the_chosen_model(
     assert job.options["models"]["translation"]["name"] == "smollm2-local"
     assert "Re-translating with smollm2-local" in editor.banner.text()
     editor.close()
+
+
+def test_a_cue_is_edited_with_all_its_lines_and_the_window_fits_the_screen(
+        qtbot: Any, tmp_path: Path, start_gui: Callable[..., Gui]) -> None:
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    gui = start_gui()
+    video = _finished_video(qtbot, tmp_path, gui)
+    editor = gui.window.open_editor(video)
+    qtbot.waitUntil(lambda: editor.document is not None, timeout=10000)
+    free = editor.screen().availableGeometry()
+    assert editor.frameGeometry().height() <= free.height() and editor.width() <= free.width()
+    save = editor.save_button.mapTo(editor, editor.save_button.rect().bottomRight())
+    assert editor.save_button.isVisible() and save.y() <= editor.height(), "Save is below the window's edge"
+
+    editor.table.item(0, ORIGINAL).setText("first line\nsecond line")
+    editor.table.editItem(editor.table.item(0, ORIGINAL))
+    box = editor.table.viewport().findChild(QPlainTextEdit)
+    assert isinstance(box, QPlainTextEdit), "a cue's text is edited in a one-line field"
+    assert box.toPlainText() == "first line\nsecond line" and box.height() >= box.fontMetrics().lineSpacing() * 3
+    box.setPlainText("first line\nsecond line, fixed")
+    editor.table.commitData(box)
+    editor.table.closeEditor(box, editor.text_delegate.EndEditHint.NoHint)
+    assert editor.cues[0].original == "first line\nsecond line, fixed"
+    editor.dirty = False
+    editor.close()
+
+
+def test_an_audio_file_gets_a_strip_for_its_cue_not_a_video_area(qtbot: Any, tmp_path: Path,
+                                                                start_gui: Callable[..., Gui]) -> None:
+    from app.gui.transcript_editor import AUDIO_STRIP_HEIGHT
+
+    gui = start_gui()
+    song = tmp_path / "Talk.m4a"
+    song.write_bytes(b"")
+    editor = gui.window.open_editor(song)
+    qtbot.waitExposed(editor)
+    assert editor.kind == "audio" and editor.view.height() <= AUDIO_STRIP_HEIGHT
+    assert editor.table.height() > 3 * editor.view.height(), "the cues do not get the room"
+    editor.close()
