@@ -35,5 +35,6 @@ def activity_line(jobs: Sequence[JobSummary], all_paused: bool) -> str:
     if any(job.status in (JobStatus.QUEUED, JobStatus.CREATING) for job in unfinished):
         return QCoreApplication.translate("Activity", "Sidecar — {done} of {total} files, starting").format(done=done, total=total)
     if unfinished:
-        return QCoreApplication.translate("Activity", "Sidecar — %n job(s) paused", "", len(unfinished))
+        count = len(unfinished)  # lupdate reads a plain name here, not a call
+        return QCoreApplication.translate("Activity", "Sidecar — %n job(s) paused", "", count)
     return QCoreApplication.translate("Activity", "Sidecar — Idle")

@@ -38,10 +38,6 @@ _AUDIO_REASONS = {"chosen": QT_TRANSLATE_NOOP("QueueModel", "chosen by you"),
 ITEM, STAGE, STATUS, PROGRESS, AUDIO, ERROR, NOTE = range(7)
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("QueueModel", text)
-
-
 def _tagged(stream: Mapping[str, Any]) -> str | None:
     """The ISO 639-1 code the file tags the track with; None when untagged (``und``: undetermined) or unknown."""
     tag = str(stream.get("language") or "")
@@ -50,35 +46,42 @@ def _tagged(stream: Mapping[str, Any]) -> str | None:
 
 def audio_text(facts: Mapping[str, Any]) -> str:
     """The Audio column in words: ``English, detected``; ``Track 2 of 3 · German``; ``Japanese track; heard English``."""
+    translate = QCoreApplication.translate
     stream = facts.get("audio_stream") or {}
     heard = facts.get("language")
     tagged = _tagged(stream) if stream else None
     parts = []
     if stream and int(stream.get("tracks") or 1) > 1:
-        parts.append(_tr("Track {track} of {tracks}").format(track=stream["track"], tracks=stream["tracks"])
-                     + (f" “{stream['title']}”" if stream.get("title") else ""))
+        track = translate("QueueModel", "Track {track} of {tracks}").format(track=stream["track"], tracks=stream["tracks"])
+        parts.append(track + (f" “{stream['title']}”" if stream.get("title") else ""))
     if heard and tagged and normalise_language(tagged) != normalise_language(heard):
-        parts.append(_tr("{tagged} track; heard {heard}").format(tagged=language_name(tagged), heard=language_name(heard)))
+        parts.append(translate("QueueModel", "{tagged} track; heard {heard}").format(
+            tagged=language_name(tagged), heard=language_name(heard)))
     elif tagged:
         parts.append(language_name(tagged))
     elif heard:
-        parts.append(_tr("{language}, detected").format(language=language_name(heard)))
+        parts.append(translate("QueueModel", "{language}, detected").format(language=language_name(heard)))
     return " · ".join(parts)
 
 
 def audio_tooltip(facts: Mapping[str, Any]) -> str | None:
     """The Audio column's details: which track and why, its tag (``und`` explained), what the speech sounded like."""
+    translate = QCoreApplication.translate
     stream = facts.get("audio_stream") or {}
     lines = []
     if stream:
         reason = _AUDIO_REASONS.get(stream.get("reason", ""))
-        lines.append(_tr("Audio track {track} of {tracks}: {reason}.").format(
-            track=stream["track"], tracks=stream["tracks"], reason=_tr(reason) if reason else stream.get("reason", "")))
+        lines.append(translate("QueueModel", "Audio track {track} of {tracks}: {reason}.").format(
+            track=stream["track"], tracks=stream["tracks"],
+            reason=translate("QueueModel", reason) if reason else stream.get("reason", "")))
         tagged = _tagged(stream)
-        lines.append(_tr("The file tags its language as {language}.").format(language=language_name(tagged)) if tagged
-                     else _tr("The file does not tag its language (“und”: undetermined)."))
+        if tagged:
+            lines.append(translate("QueueModel", "The file tags its language as {language}.").format(
+                language=language_name(tagged)))
+        else:
+            lines.append(translate("QueueModel", "The file does not tag its language (“und”: undetermined)."))
     if facts.get("language"):
-        lines.append(_tr("Heard in the speech: {language} ({percent} % sure).").format(
+        lines.append(translate("QueueModel", "Heard in the speech: {language} ({percent} % sure).").format(
             language=language_name(facts["language"]),
             percent=round(float(facts.get("language_probability") or 0) * 100)))
     return "\n".join(lines) or None

@@ -2,6 +2,34 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>Activity</name>
+    <message>
+        <source>Sidecar — Paused: new jobs wait for Resume all</source>
+        <extracomment>Jobs with work left to run (a job waiting for review or finished has none).</extracomment>
+        <translation>Sidecar — Pausiert: neue Aufträge warten auf „Alle fortsetzen“</translation>
+    </message>
+    <message>
+        <source>Sidecar — Paused: {done} of {total} files done</source>
+        <translation>Sidecar — Pausiert: {done} von {total} Dateien fertig</translation>
+    </message>
+    <message>
+        <source>Sidecar — {done} of {total} files, working on {name}</source>
+        <translation>Sidecar — {done} von {total} Dateien, arbeitet an {name}</translation>
+    </message>
+    <message>
+        <source>Sidecar — {done} of {total} files, starting</source>
+        <translation>Sidecar — {done} von {total} Dateien, startet</translation>
+    </message>
+    <message>
+        <source>Sidecar — %n job(s) paused</source>
+        <translation>Sidecar — pausierte Aufträge: %n</translation>
+    </message>
+    <message>
+        <source>Sidecar — Idle</source>
+        <translation>Sidecar — Untätig</translation>
+    </message>
+</context>
+<context>
     <name>Columns</name>
     <message>
         <source>Folder</source>
@@ -78,6 +106,66 @@
     <message>
         <source>Alive</source>
         <translation>Aktiv</translation>
+    </message>
+</context>
+<context>
+    <name>DatabaseDialog</name>
+    <message>
+        <source>No database server answered at that address. Check the address and that PostgreSQL runs there, or go back to the library on this computer.</source>
+        <extracomment>What the person can do about each reason the library did not open (other codes: the first one).</extracomment>
+        <translation>Unter dieser Adresse antwortet kein Datenbankserver. Prüfen Sie die Adresse und ob PostgreSQL dort läuft, oder kehren Sie zur Bibliothek auf diesem Computer zurück.</translation>
+    </message>
+    <message>
+        <source>Sidecar cannot open a library from that address. Correct it (postgresql://user@server/database), or go back to the library on this computer.</source>
+        <translation>Sidecar kann unter dieser Adresse keine Bibliothek öffnen. Korrigieren Sie sie (postgresql://benutzer@server/datenbank) oder kehren Sie zur Bibliothek auf diesem Computer zurück.</translation>
+    </message>
+    <message>
+        <source>A newer Sidecar wrote this library. Update Sidecar, or go back to the library on this computer.</source>
+        <translation>Ein neueres Sidecar hat diese Bibliothek geschrieben. Aktualisieren Sie Sidecar oder kehren Sie zur Bibliothek auf diesem Computer zurück.</translation>
+    </message>
+    <message>
+        <source>Opens: a Sidecar library.</source>
+        <translation>Lässt sich öffnen: eine Sidecar-Bibliothek.</translation>
+    </message>
+    <message>
+        <source>Opens: an empty database; Sidecar creates the library in it.</source>
+        <translation>Lässt sich öffnen: eine leere Datenbank; Sidecar legt die Bibliothek darin an.</translation>
+    </message>
+    <message>
+        <source>Does not open: {reason}</source>
+        <translation>Lässt sich nicht öffnen: {reason}</translation>
+    </message>
+    <message>
+        <source>The library cannot be opened</source>
+        <translation>Die Bibliothek lässt sich nicht öffnen</translation>
+    </message>
+    <message>
+        <source>empty: the library on this computer ({path})</source>
+        <translation>leer: die Bibliothek auf diesem Computer ({path})</translation>
+    </message>
+    <message>
+        <source>Try this address</source>
+        <translation>Diese Adresse versuchen</translation>
+    </message>
+    <message>
+        <source>Use the library on this computer</source>
+        <translation>Bibliothek auf diesem Computer verwenden</translation>
+    </message>
+    <message>
+        <source>Library database:</source>
+        <translation>Bibliotheksdatenbank:</translation>
+    </message>
+    <message>
+        <source>Sidecar could not open the library database: {reason}</source>
+        <translation>Sidecar konnte die Bibliotheksdatenbank nicht öffnen: {reason}</translation>
+    </message>
+    <message>
+        <source>Checking {url}…</source>
+        <translation>Prüfe {url}…</translation>
+    </message>
+    <message>
+        <source>Opening the library…</source>
+        <translation>Öffne die Bibliothek…</translation>
     </message>
 </context>
 <context>
@@ -181,6 +269,10 @@
             <numerusform>%n nicht übersetzt</numerusform>
             <numerusform>%n nicht übersetzt</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Paused because everything is paused (Pause all); Resume all starts it.</source>
+        <translation>Pausiert, weil alles pausiert ist („Alle pausieren“); „Alle fortsetzen“ startet ihn.</translation>
     </message>
 </context>
 <context>
@@ -336,6 +428,10 @@
         <source>Identifying files: %v / %m</source>
         <translation>Dateien werden erkannt: %v / %m</translation>
     </message>
+    <message>
+        <source>⏸ Everything is paused; new jobs wait too. &lt;a href=&quot;resume&quot;&gt;Resume all&lt;/a&gt;</source>
+        <translation>⏸ Alles ist pausiert; neue Aufträge warten auch. &lt;a href=&quot;resume&quot;&gt;Alle fortsetzen&lt;/a&gt;</translation>
+    </message>
     <message numerus="yes">
         <source>Review (%n)</source>
         <translation>
@@ -350,6 +446,14 @@
     <message>
         <source>{action} ({shortcut})</source>
         <translation>{action} ({shortcut})</translation>
+    </message>
+    <message>
+        <source>Sidecar — Paused</source>
+        <translation>Sidecar — Pausiert</translation>
+    </message>
+    <message>
+        <source>The library could not be opened.</source>
+        <translation>Die Bibliothek konnte nicht geöffnet werden.</translation>
     </message>
     <message numerus="yes">
         <source>%n job(s), {running} running</source>
@@ -381,6 +485,10 @@
         </translation>
     </message>
     <message>
+        <source> — everything is paused: it starts after Resume all</source>
+        <translation> — alles ist pausiert: er startet nach „Alle fortsetzen“</translation>
+    </message>
+    <message>
         <source>Added {folder}: {total} to do, {skipped} skipped{note}</source>
         <translation>{folder} hinzugefügt: {total} zu erledigen, {skipped} übersprungen{note}</translation>
     </message>
@@ -400,13 +508,69 @@
         <source>Settings are still loading.</source>
         <translation>Die Einstellungen werden noch geladen.</translation>
     </message>
+    <message>
+        <source>Sidecar keeps working</source>
+        <translation>Sidecar arbeitet weiter</translation>
+    </message>
+    <message>
+        <source>Sidecar goes on processing in the background. Click its tray icon to open the window; Quit is in the icon&apos;s menu (Settings → Window to quit on close).</source>
+        <translation>Sidecar verarbeitet im Hintergrund weiter. Klicken Sie auf das Symbol im Infobereich, um das Fenster zu öffnen; „Beenden“ steht in seinem Menü (Einstellungen → Fenster, um beim Schließen zu beenden).</translation>
+    </message>
 </context>
 <context>
     <name>QueueModel</name>
     <message>
-        <source>heard: {language} ({percent} %)</source>
+        <source>chosen by you</source>
         <extracomment>Why a stream was used, as the Audio column&apos;s tooltip says it (keys: ``audio_stream.reason``).</extracomment>
-        <translation>gehört: {language} ({percent} %)</translation>
+        <translation>von Ihnen gewählt</translation>
+    </message>
+    <message>
+        <source>the chosen track is missing; chosen by rule</source>
+        <translation>die gewählte Spur fehlt; nach Regel gewählt</translation>
+    </message>
+    <message>
+        <source>in the source language</source>
+        <translation>in der Ausgangssprache</translation>
+    </message>
+    <message>
+        <source>the file&apos;s default track</source>
+        <translation>die Standardspur der Datei</translation>
+    </message>
+    <message>
+        <source>the first dialogue track</source>
+        <translation>die erste Dialogspur</translation>
+    </message>
+    <message>
+        <source>the only track</source>
+        <translation>die einzige Spur</translation>
+    </message>
+    <message>
+        <source>Track {track} of {tracks}</source>
+        <translation>Spur {track} von {tracks}</translation>
+    </message>
+    <message>
+        <source>{tagged} track; heard {heard}</source>
+        <translation>Spur als {tagged} markiert; gehört: {heard}</translation>
+    </message>
+    <message>
+        <source>{language}, detected</source>
+        <translation>{language}, erkannt</translation>
+    </message>
+    <message>
+        <source>Audio track {track} of {tracks}: {reason}.</source>
+        <translation>Tonspur {track} von {tracks}: {reason}.</translation>
+    </message>
+    <message>
+        <source>The file tags its language as {language}.</source>
+        <translation>Die Datei kennzeichnet ihre Sprache als {language}.</translation>
+    </message>
+    <message>
+        <source>The file does not tag its language (“und”: undetermined).</source>
+        <translation>Die Datei kennzeichnet ihre Sprache nicht („und“: unbestimmt).</translation>
+    </message>
+    <message>
+        <source>Heard in the speech: {language} ({percent} % sure).</source>
+        <translation>In der Sprache erkannt: {language} ({percent} % sicher).</translation>
     </message>
 </context>
 <context>
@@ -452,10 +616,34 @@
         <translation>Im Ordner zeigen</translation>
     </message>
     <message>
+        <source>Select an item to read its details.</source>
+        <translation>Wählen Sie ein Element, um seine Details zu lesen.</translation>
+    </message>
+    <message>
+        <source>Everything is paused: use Resume all</source>
+        <translation>Alles ist pausiert: „Alle fortsetzen“ verwenden</translation>
+    </message>
+    <message>
+        <source>Audio track</source>
+        <translation>Tonspur</translation>
+    </message>
+    <message>
         <source>Remove the job for {folder} and its work in progress?
 Files next to your media are not touched.</source>
         <translation>Den Auftrag für {folder} samt der laufenden Arbeit entfernen?
 Dateien neben Ihren Medien bleiben unberührt.</translation>
+    </message>
+    <message>
+        <source>Nothing to open it with</source>
+        <translation>Kein Programm zum Öffnen</translation>
+    </message>
+    <message>
+        <source>This desktop has no application set to open {path}.</source>
+        <translation>Auf diesem Desktop ist kein Programm zum Öffnen von {path} eingerichtet.</translation>
+    </message>
+    <message>
+        <source>Its location is selectable below; set a default application for this kind of file (or a file manager) in your desktop&apos;s settings.</source>
+        <translation>Der Speicherort ist unten auswählbar; legen Sie in den Desktop-Einstellungen ein Standardprogramm für diese Dateiart (oder einen Dateimanager) fest.</translation>
     </message>
 </context>
 <context>
@@ -498,7 +686,7 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     </message>
     <message>
         <source>Why:</source>
-        <translation>Warum:</translation>
+        <translation>Warum zur Prüfung:</translation>
     </message>
     <message>
         <source>Reason (recorded with the decision)</source>
@@ -506,11 +694,15 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     </message>
     <message>
         <source>Reason:</source>
-        <translation>Grund:</translation>
+        <translation>Begründung:</translation>
     </message>
     <message>
         <source>Nothing awaits review.</source>
         <translation>Nichts wartet auf Prüfung.</translation>
+    </message>
+    <message>
+        <source>When Sidecar cannot prove what happened to a file it wrote (the disk was unplugged, someone edited it), the file waits here for your decision.</source>
+        <translation>Wenn Sidecar nicht belegen kann, was mit einer geschriebenen Datei geschah (Laufwerk getrennt, jemand hat sie bearbeitet), wartet die Datei hier auf Ihre Entscheidung.</translation>
     </message>
     <message>
         <source>{name}
@@ -666,6 +858,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>leer: die Bibliothek auf diesem Computer</translation>
     </message>
     <message>
+        <source>The library on this computer: {path}</source>
+        <translation>Die Bibliothek auf diesem Computer: {path}</translation>
+    </message>
+    <message>
         <source>A library shared by several machines: postgresql+psycopg://user@server/sidecar</source>
         <translation>Eine Bibliothek, die mehrere Rechner teilen: postgresql+psycopg://user@server/sidecar</translation>
     </message>
@@ -706,6 +902,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>In Verwendung</translation>
     </message>
     <message>
+        <source>Licence</source>
+        <translation>Lizenz</translation>
+    </message>
+    <message>
         <source>Install</source>
         <translation>Installieren</translation>
     </message>
@@ -730,6 +930,18 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Ein heruntergeladenes Modell löschen oder ein selbst eingetragenes vergessen (seine Dateien bleiben)</translation>
     </message>
     <message>
+        <source>Licence: {licence}.</source>
+        <translation>Lizenz: {licence}.</translation>
+    </message>
+    <message>
+        <source>Checking the library database…</source>
+        <translation>Prüfe die Bibliotheksdatenbank…</translation>
+    </message>
+    <message>
+        <source>Correct the address, or empty it to keep the library on this computer.</source>
+        <translation>Korrigieren Sie die Adresse oder leeren Sie sie, um die Bibliothek auf diesem Computer zu behalten.</translation>
+    </message>
+    <message>
         <source>Output (new jobs)</source>
         <translation>Ausgabe (neue Aufträge)</translation>
     </message>
@@ -750,6 +962,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Vorhandene Dateien:</translation>
     </message>
     <message>
+        <source>Translation</source>
+        <translation>Übersetzung</translation>
+    </message>
+    <message>
         <source>Translation server:</source>
         <translation>Übersetzungsserver:</translation>
     </message>
@@ -762,12 +978,33 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Worker:</translation>
     </message>
     <message>
+        <source>Output</source>
+        <extracomment>The tabs and the sections on each, in order. A section builder takes the dialog and returns a self-contained widget; adding one to a tab is one entry here. A section widget with ``edit_settings(settings) -&gt; settings`` contributes its fields to what Save writes (it reads ``dialog.original`` for its start values).</extracomment>
+        <translation>Ausgabe</translation>
+    </message>
+    <message>
+        <source>Processing</source>
+        <translation>Verarbeitung</translation>
+    </message>
+    <message>
+        <source>Folders</source>
+        <translation>Ordner</translation>
+    </message>
+    <message>
         <source>GPU memory budget:</source>
         <translation>GPU-Speicherbudget:</translation>
     </message>
     <message>
+        <source>Library database</source>
+        <translation>Bibliotheksdatenbank</translation>
+    </message>
+    <message>
         <source>Library database:</source>
         <translation>Bibliotheksdatenbank:</translation>
+    </message>
+    <message>
+        <source>Window</source>
+        <translation>Fenster</translation>
     </message>
     <message>
         <source>Language:</source>
@@ -1018,6 +1255,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
 </context>
 <context>
     <name>Tray</name>
+    <message>
+        <source>Sidecar — starting</source>
+        <translation>Sidecar — startet</translation>
+    </message>
     <message>
         <source>Show / hide</source>
         <translation>Zeigen / Verbergen</translation>

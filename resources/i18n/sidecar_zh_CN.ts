@@ -2,6 +2,34 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>Activity</name>
+    <message>
+        <source>Sidecar — Paused: new jobs wait for Resume all</source>
+        <extracomment>Jobs with work left to run (a job waiting for review or finished has none).</extracomment>
+        <translation>Sidecar — 已暂停：新任务等待“全部继续”</translation>
+    </message>
+    <message>
+        <source>Sidecar — Paused: {done} of {total} files done</source>
+        <translation>Sidecar — 已暂停：已完成 {done}/{total} 个文件</translation>
+    </message>
+    <message>
+        <source>Sidecar — {done} of {total} files, working on {name}</source>
+        <translation>Sidecar — {done}/{total} 个文件，正在处理 {name}</translation>
+    </message>
+    <message>
+        <source>Sidecar — {done} of {total} files, starting</source>
+        <translation>Sidecar — {done}/{total} 个文件，正在开始</translation>
+    </message>
+    <message>
+        <source>Sidecar — %n job(s) paused</source>
+        <translation>Sidecar — %n 个任务已暂停</translation>
+    </message>
+    <message>
+        <source>Sidecar — Idle</source>
+        <translation>Sidecar — 空闲</translation>
+    </message>
+</context>
+<context>
     <name>Columns</name>
     <message>
         <source>Folder</source>
@@ -78,6 +106,66 @@
     <message>
         <source>Alive</source>
         <translation>存活</translation>
+    </message>
+</context>
+<context>
+    <name>DatabaseDialog</name>
+    <message>
+        <source>No database server answered at that address. Check the address and that PostgreSQL runs there, or go back to the library on this computer.</source>
+        <extracomment>What the person can do about each reason the library did not open (other codes: the first one).</extracomment>
+        <translation>该地址没有数据库服务器应答。请检查地址以及 PostgreSQL 是否在运行，或回到本机上的资料库。</translation>
+    </message>
+    <message>
+        <source>Sidecar cannot open a library from that address. Correct it (postgresql://user@server/database), or go back to the library on this computer.</source>
+        <translation>Sidecar 无法从该地址打开资料库。请更正（postgresql://用户@服务器/数据库），或回到本机上的资料库。</translation>
+    </message>
+    <message>
+        <source>A newer Sidecar wrote this library. Update Sidecar, or go back to the library on this computer.</source>
+        <translation>此资料库由更新版本的 Sidecar 写入。请更新 Sidecar，或回到本机上的资料库。</translation>
+    </message>
+    <message>
+        <source>Opens: a Sidecar library.</source>
+        <translation>可以打开：这是一个 Sidecar 资料库。</translation>
+    </message>
+    <message>
+        <source>Opens: an empty database; Sidecar creates the library in it.</source>
+        <translation>可以打开：空数据库；Sidecar 会在其中创建资料库。</translation>
+    </message>
+    <message>
+        <source>Does not open: {reason}</source>
+        <translation>无法打开：{reason}</translation>
+    </message>
+    <message>
+        <source>The library cannot be opened</source>
+        <translation>无法打开资料库</translation>
+    </message>
+    <message>
+        <source>empty: the library on this computer ({path})</source>
+        <translation>留空：使用本机上的资料库（{path}）</translation>
+    </message>
+    <message>
+        <source>Try this address</source>
+        <translation>尝试此地址</translation>
+    </message>
+    <message>
+        <source>Use the library on this computer</source>
+        <translation>使用本机上的资料库</translation>
+    </message>
+    <message>
+        <source>Library database:</source>
+        <translation>资料库数据库：</translation>
+    </message>
+    <message>
+        <source>Sidecar could not open the library database: {reason}</source>
+        <translation>Sidecar 无法打开资料库数据库：{reason}</translation>
+    </message>
+    <message>
+        <source>Checking {url}…</source>
+        <translation>正在检查 {url}…</translation>
+    </message>
+    <message>
+        <source>Opening the library…</source>
+        <translation>正在打开资料库…</translation>
     </message>
 </context>
 <context>
@@ -175,6 +263,10 @@
         <translation>
             <numerusform>%n 个未翻译</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Paused because everything is paused (Pause all); Resume all starts it.</source>
+        <translation>已暂停，因为全部已暂停（“全部暂停”）；点“全部继续”即可开始。</translation>
     </message>
 </context>
 <context>
@@ -330,6 +422,10 @@
         <source>Identifying files: %v / %m</source>
         <translation>正在识别文件：%v / %m</translation>
     </message>
+    <message>
+        <source>⏸ Everything is paused; new jobs wait too. &lt;a href=&quot;resume&quot;&gt;Resume all&lt;/a&gt;</source>
+        <translation>⏸ 全部已暂停；新任务也会等待。&lt;a href=&quot;resume&quot;&gt;全部继续&lt;/a&gt;</translation>
+    </message>
     <message numerus="yes">
         <source>Review (%n)</source>
         <translation>
@@ -343,6 +439,14 @@
     <message>
         <source>{action} ({shortcut})</source>
         <translation>{action}（{shortcut}）</translation>
+    </message>
+    <message>
+        <source>Sidecar — Paused</source>
+        <translation>Sidecar — 已暂停</translation>
+    </message>
+    <message>
+        <source>The library could not be opened.</source>
+        <translation>无法打开资料库。</translation>
     </message>
     <message numerus="yes">
         <source>%n job(s), {running} running</source>
@@ -371,6 +475,10 @@
         </translation>
     </message>
     <message>
+        <source> — everything is paused: it starts after Resume all</source>
+        <translation>——全部已暂停：点“全部继续”后开始</translation>
+    </message>
+    <message>
         <source>Added {folder}: {total} to do, {skipped} skipped{note}</source>
         <translation>已添加 {folder}：待处理 {total} 个，跳过 {skipped} 个{note}</translation>
     </message>
@@ -390,13 +498,69 @@
         <source>Settings are still loading.</source>
         <translation>设置仍在加载。</translation>
     </message>
+    <message>
+        <source>Sidecar keeps working</source>
+        <translation>Sidecar 仍在工作</translation>
+    </message>
+    <message>
+        <source>Sidecar goes on processing in the background. Click its tray icon to open the window; Quit is in the icon&apos;s menu (Settings → Window to quit on close).</source>
+        <translation>Sidecar 会在后台继续处理。单击托盘图标可打开窗口；“退出”在图标的菜单中（如需关闭窗口即退出，请在“设置 → 窗口”中更改）。</translation>
+    </message>
 </context>
 <context>
     <name>QueueModel</name>
     <message>
-        <source>heard: {language} ({percent} %)</source>
+        <source>chosen by you</source>
         <extracomment>Why a stream was used, as the Audio column&apos;s tooltip says it (keys: ``audio_stream.reason``).</extracomment>
-        <translation>听到：{language}（{percent} %）</translation>
+        <translation>由您选择</translation>
+    </message>
+    <message>
+        <source>the chosen track is missing; chosen by rule</source>
+        <translation>所选音轨不存在；已按规则选择</translation>
+    </message>
+    <message>
+        <source>in the source language</source>
+        <translation>为源语言</translation>
+    </message>
+    <message>
+        <source>the file&apos;s default track</source>
+        <translation>文件的默认音轨</translation>
+    </message>
+    <message>
+        <source>the first dialogue track</source>
+        <translation>第一条对白音轨</translation>
+    </message>
+    <message>
+        <source>the only track</source>
+        <translation>唯一的音轨</translation>
+    </message>
+    <message>
+        <source>Track {track} of {tracks}</source>
+        <translation>音轨 {track}/{tracks}</translation>
+    </message>
+    <message>
+        <source>{tagged} track; heard {heard}</source>
+        <translation>标记为{tagged}；听到的是{heard}</translation>
+    </message>
+    <message>
+        <source>{language}, detected</source>
+        <translation>{language}（自动识别）</translation>
+    </message>
+    <message>
+        <source>Audio track {track} of {tracks}: {reason}.</source>
+        <translation>音轨 {track}/{tracks}：{reason}。</translation>
+    </message>
+    <message>
+        <source>The file tags its language as {language}.</source>
+        <translation>文件将其语言标记为{language}。</translation>
+    </message>
+    <message>
+        <source>The file does not tag its language (“und”: undetermined).</source>
+        <translation>文件未标记其语言（“und”：未确定）。</translation>
+    </message>
+    <message>
+        <source>Heard in the speech: {language} ({percent} % sure).</source>
+        <translation>从语音中识别：{language}（把握 {percent} %）。</translation>
     </message>
 </context>
 <context>
@@ -442,10 +606,34 @@
         <translation>在文件夹中显示</translation>
     </message>
     <message>
+        <source>Select an item to read its details.</source>
+        <translation>选择一项以查看其详情。</translation>
+    </message>
+    <message>
+        <source>Everything is paused: use Resume all</source>
+        <translation>全部已暂停：请使用“全部继续”</translation>
+    </message>
+    <message>
+        <source>Audio track</source>
+        <translation>音轨</translation>
+    </message>
+    <message>
         <source>Remove the job for {folder} and its work in progress?
 Files next to your media are not touched.</source>
         <translation>移除 {folder} 的任务及其进行中的工作？
 媒体文件旁边的文件不会被改动。</translation>
+    </message>
+    <message>
+        <source>Nothing to open it with</source>
+        <translation>没有可用的打开程序</translation>
+    </message>
+    <message>
+        <source>This desktop has no application set to open {path}.</source>
+        <translation>此桌面没有设置用于打开 {path} 的应用程序。</translation>
+    </message>
+    <message>
+        <source>Its location is selectable below; set a default application for this kind of file (or a file manager) in your desktop&apos;s settings.</source>
+        <translation>下方可复制其位置；请在桌面设置中为此类文件（或文件管理器）设置默认应用程序。</translation>
     </message>
 </context>
 <context>
@@ -488,7 +676,7 @@ Files next to your media are not touched.</source>
     </message>
     <message>
         <source>Why:</source>
-        <translation>原因：</translation>
+        <translation>需要审核的原因：</translation>
     </message>
     <message>
         <source>Reason (recorded with the decision)</source>
@@ -496,11 +684,15 @@ Files next to your media are not touched.</source>
     </message>
     <message>
         <source>Reason:</source>
-        <translation>原因：</translation>
+        <translation>您的决定理由：</translation>
     </message>
     <message>
         <source>Nothing awaits review.</source>
         <translation>没有待审核的内容。</translation>
+    </message>
+    <message>
+        <source>When Sidecar cannot prove what happened to a file it wrote (the disk was unplugged, someone edited it), the file waits here for your decision.</source>
+        <translation>当 Sidecar 无法确认它写入的文件发生了什么（磁盘被拔出、有人编辑了它）时，该文件会在这里等待您的决定。</translation>
     </message>
     <message>
         <source>{name}
@@ -653,6 +845,10 @@ Files next to your media are not touched.</source>
         <translation>留空：使用本机上的媒体库</translation>
     </message>
     <message>
+        <source>The library on this computer: {path}</source>
+        <translation>本机上的资料库：{path}</translation>
+    </message>
+    <message>
         <source>A library shared by several machines: postgresql+psycopg://user@server/sidecar</source>
         <translation>多台计算机共享的媒体库：postgresql+psycopg://user@server/sidecar</translation>
     </message>
@@ -693,6 +889,10 @@ Files next to your media are not touched.</source>
         <translation>使用中</translation>
     </message>
     <message>
+        <source>Licence</source>
+        <translation>许可证</translation>
+    </message>
+    <message>
         <source>Install</source>
         <translation>安装</translation>
     </message>
@@ -717,6 +917,18 @@ Files next to your media are not touched.</source>
         <translation>删除已下载的模型，或移除你登记的模型（其文件保留）</translation>
     </message>
     <message>
+        <source>Licence: {licence}.</source>
+        <translation>许可证：{licence}。</translation>
+    </message>
+    <message>
+        <source>Checking the library database…</source>
+        <translation>正在检查资料库数据库…</translation>
+    </message>
+    <message>
+        <source>Correct the address, or empty it to keep the library on this computer.</source>
+        <translation>请更正地址，或将其留空以继续使用本机上的资料库。</translation>
+    </message>
+    <message>
         <source>Output (new jobs)</source>
         <translation>输出（新任务）</translation>
     </message>
@@ -737,6 +949,10 @@ Files next to your media are not touched.</source>
         <translation>已有文件：</translation>
     </message>
     <message>
+        <source>Translation</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
         <source>Translation server:</source>
         <translation>翻译服务器：</translation>
     </message>
@@ -749,12 +965,33 @@ Files next to your media are not touched.</source>
         <translation>工作进程数：</translation>
     </message>
     <message>
+        <source>Output</source>
+        <extracomment>The tabs and the sections on each, in order. A section builder takes the dialog and returns a self-contained widget; adding one to a tab is one entry here. A section widget with ``edit_settings(settings) -&gt; settings`` contributes its fields to what Save writes (it reads ``dialog.original`` for its start values).</extracomment>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Processing</source>
+        <translation>处理</translation>
+    </message>
+    <message>
+        <source>Folders</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
         <source>GPU memory budget:</source>
         <translation>GPU 显存预算：</translation>
     </message>
     <message>
+        <source>Library database</source>
+        <translation>资料库数据库</translation>
+    </message>
+    <message>
         <source>Library database:</source>
         <translation>媒体库数据库：</translation>
+    </message>
+    <message>
+        <source>Window</source>
+        <translation>窗口</translation>
     </message>
     <message>
         <source>Language:</source>
@@ -1005,6 +1242,10 @@ Files next to your media are not touched.</source>
 </context>
 <context>
     <name>Tray</name>
+    <message>
+        <source>Sidecar — starting</source>
+        <translation>Sidecar — 正在启动</translation>
+    </message>
     <message>
         <source>Show / hide</source>
         <translation>显示 / 隐藏</translation>

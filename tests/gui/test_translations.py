@@ -221,9 +221,21 @@ def test_job_label_counts_and_the_heard_language_are_translated(qapp: Any) -> No
         assert install_translators(qapp, "zh_CN") == "zh_CN"
         assert [_count(part) for part in ("2 failed", "all 3 failed", "1 to decide", "4 not translated")] == [
             "2 个失败", "全部 3 个失败", "1 个待决定", "4 个未翻译"]
-        assert audio_text({"language": "de", "language_probability": 0.55}) == "听到：de（55 %）"
+        assert audio_text({"language": "de", "language_probability": 0.55}) == "德语（自动识别）"
         assert install_translators(qapp, "de") == "de"
         assert _count("2 failed") == "2 fehlgeschlagen"
     finally:
         install_translators(qapp, "en")
     assert _count("2 failed") == "2 failed"
+
+
+@pytest.mark.parametrize("code", CATALOGUES)
+def test_the_reviews_why_and_the_decisions_reason_read_differently(qapp: Any, code: str) -> None:
+    from PySide6.QtCore import QCoreApplication
+
+    try:
+        assert install_translators(qapp, code) == code
+        why, reason = (QCoreApplication.translate("ReviewPanel", text) for text in ("Why:", "Reason:"))
+        assert why != reason and why != "Why:" and reason != "Reason:"
+    finally:
+        install_translators(qapp, "en")
