@@ -11,8 +11,8 @@ from __future__ import annotations
 import logging
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Slot
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QLabel, QLayout, QLineEdit, QPushButton,
+                               QVBoxLayout, QWidget)
 
 from app.gui.facade import EngineFacade
 from app.gui.theme import ink
@@ -48,6 +48,10 @@ class DatabaseDialog(QDialog):
         super().__init__(parent)
         self.facade = facade
         self.setWindowTitle(self.tr("The library cannot be opened"))
+        self.headline = QLabel(self.tr("Sidecar could not open the library database."), self)
+        font = self.headline.font()
+        font.setBold(True)
+        self.headline.setFont(font)
         self.reason = QLabel(self)
         self.reason.setWordWrap(True)
         self.reason.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -73,18 +77,21 @@ class DatabaseDialog(QDialog):
         form = QFormLayout()
         form.addRow(self.tr("Library database:"), self.url)
         layout = QVBoxLayout(self)
+        layout.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)  # wrapped lines get their height
+        layout.addWidget(self.headline)
         layout.addWidget(self.reason)
         layout.addWidget(self.advice)
         layout.addLayout(form)
         layout.addWidget(self.status)
         layout.addWidget(self.buttons)
-        self.resize(620, self.sizeHint().height())
+        for label in (self.reason, self.advice, self.status):
+            label.setMinimumWidth(600)
         self.show_reason(code, message)
         facade.databaseChecked.connect(self._checked)
 
     def show_reason(self, code: str, message: str) -> None:
         """Why the library did not open (again, after a corrected address failed at start too)."""
-        self.reason.setText(self.tr("Sidecar could not open the library database: {reason}").format(reason=message))
+        self.reason.setText(message[:1].upper() + message[1:])  # the server's own words (not translated)
         self.reason.setStyleSheet(f"color:{ink('error')};")
         self.advice.setText(self.tr(ADVICE.get(code, ADVICE["bad_database_url"])))
         self.status.clear()

@@ -144,7 +144,7 @@ class MainWindow(QMainWindow):
         self.job_counts = QLabel(self)  # under any passing message, which stays its full time
         self.statusBar().addWidget(self.job_counts, 1)
         self.pause_indicator = QLabel(self)
-        self.pause_indicator.setText(self.tr("⏸ Everything is paused; new jobs wait too. <a href=\"resume\">Resume all</a>"))
+        self.pause_indicator.setText(self.tr("Everything is paused; new jobs wait too. <a href=\"resume\">Resume all</a>"))
         self.pause_indicator.setStyleSheet(f"QLabel {{ {banner_style('warning')} padding:1px 6px; border-radius:3px; }}")
         self.pause_indicator.linkActivated.connect(lambda _: facade.resume(None))
         self.pause_indicator.hide()

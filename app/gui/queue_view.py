@@ -313,7 +313,7 @@ class QueueView(QWidget):
         layout.setContentsMargins(0, 4, 0, 0)
         self.details = QPlainTextEdit(self)  # the selected item in full: path, problem (with its code), note, audio
         self.details.setReadOnly(True)
-        self.details.setMaximumHeight(96)
+        self.details.setMaximumHeight(72)
         self.details.setPlaceholderText(self.tr("Select an item to read its details."))
         layout.addWidget(self.title)
         layout.addLayout(buttons)

@@ -129,9 +129,12 @@ class SettingsDialog(QDialog):
         self.models.verticalHeader().hide()
         self.models.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.models.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.models.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for col in (1, 2, 3, 4, 5):
+        for col in (0, 1, 2, 3, 4):
             self.models.horizontalHeader().setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        self.models.horizontalHeader().setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)  # long licences elide
+        self.models.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.models.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.models.setWordWrap(False)
         self.models.setMinimumHeight(140)
         self.install_button, self.use_button = QPushButton(self.tr("Install"), self), QPushButton(self.tr("Use"), self)
         self.remove_button, self.cancel_install_button = QPushButton(self.tr("Remove"), self), QPushButton(self.tr("Cancel install"), self)
@@ -264,8 +267,9 @@ class SettingsDialog(QDialog):
                                          format_size(row.get("size")), self._installed_text(row),
                                          "✓" if row.get("active") else "", row.get("licence") or "")):
                 cell = QTableWidgetItem(str(value))
-                if row.get("description"):
-                    cell.setToolTip(str(row["description"]))
+                tip = "\n".join(str(part) for part in (row.get("description"), row.get("licence")) if part)
+                if tip:
+                    cell.setToolTip(tip)
                 self.models.setItem(n, col, cell)
             if selected is not None and row.get("name") == selected.get("name"):
                 self.models.selectRow(n)
@@ -389,10 +393,11 @@ class SettingsDialog(QDialog):
         body = QWidget(self)
         layout = QVBoxLayout(body)
         for section in sections:
-            layout.addWidget(section)
+            layout.addWidget(section, section.sizePolicy().verticalStretch())
             if hasattr(section, "edit_settings"):
                 self._contributors.append(section)
-        layout.addStretch(1)
+        if not any(section.sizePolicy().verticalStretch() for section in sections):
+            layout.addStretch(1)  # sections keep their height; a section with a stretch takes the room instead
         page = QScrollArea(self)
         page.setWidgetResizable(True)
         page.setFrameShape(QFrame.Shape.NoFrame)
@@ -468,8 +473,11 @@ class SettingsDialog(QDialog):
 
     def _models_section(self) -> QWidget:
         box = QGroupBox(self.tr("Models"), self)
+        policy = box.sizePolicy()
+        policy.setVerticalStretch(1)  # the list takes the tab's height
+        box.setSizePolicy(policy)
         ml = QVBoxLayout(box)
-        ml.addWidget(self.models)
+        ml.addWidget(self.models, 1)
         ml.addWidget(self.model_about)
         actions = QHBoxLayout()
         for button in (self.install_button, self.use_button, self.remove_button, self.cancel_install_button):

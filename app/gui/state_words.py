@@ -18,7 +18,8 @@ WORDS: dict[str, str] = {
     ItemState.PAUSED: QT_TRANSLATE_NOOP("States", "Paused"), ItemState.REVIEW: QT_TRANSLATE_NOOP("States", "Review"),
     ItemState.COMPLETED: QT_TRANSLATE_NOOP("States", "Completed"), ItemState.FAILED: QT_TRANSLATE_NOOP("States", "Failed"),
     ItemState.SKIPPED: QT_TRANSLATE_NOOP("States", "Skipped"),
-    # the stages of the video, audio and image pipelines
+    # the stages of the video, audio and image pipelines (hash: every kind's first, the file's content identity)
+    "hash": QT_TRANSLATE_NOOP("States", "Fingerprint"),
     "extract_audio": QT_TRANSLATE_NOOP("States", "Extract audio"), "transcribe": QT_TRANSLATE_NOOP("States", "Transcribe"),
     "translate": QT_TRANSLATE_NOOP("States", "Translate"), "render": QT_TRANSLATE_NOOP("States", "Render"),
     "place": QT_TRANSLATE_NOOP("States", "Place"), "visual": QT_TRANSLATE_NOOP("States", "Visual"),

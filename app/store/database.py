@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from contextlib import contextmanager
@@ -22,8 +23,9 @@ _guard_local = threading.local()
 
 
 def one_line(error: BaseException | None) -> str:
-    """A driver's message on one line (psycopg's spans several, indented): people read it in a status line."""
-    return " ".join(str(error).split())
+    """A driver's message on one line (psycopg's spans several, indented), without OS error numbers
+    (``[Errno -2]``): people read it in a status line or a dialog."""
+    return " ".join(re.sub(r"\[Errno -?\d+\]\s*", "", str(error)).split())
 
 
 def dumps(value: Any) -> str:

@@ -140,6 +140,10 @@
         <translation>Die Bibliothek lässt sich nicht öffnen</translation>
     </message>
     <message>
+        <source>Sidecar could not open the library database.</source>
+        <translation>Sidecar konnte die Bibliotheksdatenbank nicht öffnen.</translation>
+    </message>
+    <message>
         <source>empty: the library on this computer ({path})</source>
         <translation>leer: die Bibliothek auf diesem Computer ({path})</translation>
     </message>
@@ -154,10 +158,6 @@
     <message>
         <source>Library database:</source>
         <translation>Bibliotheksdatenbank:</translation>
-    </message>
-    <message>
-        <source>Sidecar could not open the library database: {reason}</source>
-        <translation>Sidecar konnte die Bibliotheksdatenbank nicht öffnen: {reason}</translation>
     </message>
     <message>
         <source>Checking {url}…</source>
@@ -429,8 +429,8 @@
         <translation>Dateien werden erkannt: %v / %m</translation>
     </message>
     <message>
-        <source>⏸ Everything is paused; new jobs wait too. &lt;a href=&quot;resume&quot;&gt;Resume all&lt;/a&gt;</source>
-        <translation>⏸ Alles ist pausiert; neue Aufträge warten auch. &lt;a href=&quot;resume&quot;&gt;Alle fortsetzen&lt;/a&gt;</translation>
+        <source>Everything is paused; new jobs wait too. &lt;a href=&quot;resume&quot;&gt;Resume all&lt;/a&gt;</source>
+        <translation>Alles ist pausiert; neue Aufträge warten auch. &lt;a href=&quot;resume&quot;&gt;Alle fortsetzen&lt;/a&gt;</translation>
     </message>
     <message numerus="yes">
         <source>Review (%n)</source>
@@ -1120,6 +1120,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>Skipped</source>
         <translation>Übersprungen</translation>
+    </message>
+    <message>
+        <source>Fingerprint</source>
+        <translation>Fingerabdruck</translation>
     </message>
     <message>
         <source>Extract audio</source>

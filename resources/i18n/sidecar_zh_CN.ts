@@ -140,6 +140,10 @@
         <translation>无法打开资料库</translation>
     </message>
     <message>
+        <source>Sidecar could not open the library database.</source>
+        <translation>Sidecar 无法打开资料库数据库。</translation>
+    </message>
+    <message>
         <source>empty: the library on this computer ({path})</source>
         <translation>留空：使用本机上的资料库（{path}）</translation>
     </message>
@@ -154,10 +158,6 @@
     <message>
         <source>Library database:</source>
         <translation>资料库数据库：</translation>
-    </message>
-    <message>
-        <source>Sidecar could not open the library database: {reason}</source>
-        <translation>Sidecar 无法打开资料库数据库：{reason}</translation>
     </message>
     <message>
         <source>Checking {url}…</source>
@@ -423,8 +423,8 @@
         <translation>正在识别文件：%v / %m</translation>
     </message>
     <message>
-        <source>⏸ Everything is paused; new jobs wait too. &lt;a href=&quot;resume&quot;&gt;Resume all&lt;/a&gt;</source>
-        <translation>⏸ 全部已暂停；新任务也会等待。&lt;a href=&quot;resume&quot;&gt;全部继续&lt;/a&gt;</translation>
+        <source>Everything is paused; new jobs wait too. &lt;a href=&quot;resume&quot;&gt;Resume all&lt;/a&gt;</source>
+        <translation>全部已暂停；新任务也会等待。&lt;a href=&quot;resume&quot;&gt;全部继续&lt;/a&gt;</translation>
     </message>
     <message numerus="yes">
         <source>Review (%n)</source>
@@ -1107,6 +1107,10 @@ Files next to your media are not touched.</source>
     <message>
         <source>Skipped</source>
         <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>Fingerprint</source>
+        <translation>计算指纹</translation>
     </message>
     <message>
         <source>Extract audio</source>
