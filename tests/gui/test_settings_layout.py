@@ -64,3 +64,16 @@ def test_every_settings_tab_fits_1280_by_800_without_scrolling_sideways(
         assert dialog.buttons.isVisible() and dialog.buttons.geometry().bottom() <= dialog.height()
     finally:
         install_translators(gui.app, "en")
+
+
+def test_the_gpu_budget_shows_only_where_there_is_a_gpu(qtbot: Any, start_gui: Callable[..., Gui]) -> None:
+    gui = start_gui()
+    gui.facade.gpu_device = None  # what the engine found on this machine decides; both cases are shown here
+    without = SettingsDialog(gui.facade, gui.facade.settings, gui.window)
+    qtbot.addWidget(without)
+    assert not without.gpu_budget.isVisibleTo(without) and not without.gpu_budget_label.isVisibleTo(without)
+    gui.facade.gpu_device = "NVIDIA GeForce RTX 4060"
+    with_gpu = SettingsDialog(gui.facade, gui.facade.settings, gui.window)
+    qtbot.addWidget(with_gpu)
+    with_gpu.show_tab_of(with_gpu.gpu_budget)
+    assert with_gpu.gpu_budget.isVisibleTo(with_gpu) and with_gpu.gpu_budget.toolTip() == "NVIDIA GeForce RTX 4060"
