@@ -405,49 +405,36 @@ class SettingsDialog(QDialog):
         page.setWidget(body)
         return page
 
-    def _form(self, title: str) -> tuple[QGroupBox, QFormLayout]:
+    def _form(self, title: str, rows: Sequence[tuple[str | QWidget, QWidget]]) -> QGroupBox:
+        """A titled section of label/field rows; long rows wrap below their label on a narrow dialog."""
         box = QGroupBox(title, self)
         form = QFormLayout(box)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
-        return box, form
+        for label, field in rows:
+            form.addRow(label, field)
+        return box
 
     def _output_section(self) -> QWidget:
-        box, of = self._form(self.tr("Output (new jobs)"))
-        of.addRow(self.tr("Spoken language:"), self.source_lang)
-        of.addRow(self.tr("Translate to:"), self.target_lang)
-        of.addRow(self.tr("Subtitle names:"), self.naming)
-        of.addRow("", self.naming_example)
-        of.addRow("", self.naming_warning)
-        of.addRow(self.tr("Existing files:"), self.policy)
-        of.addRow("", self.sidecar_json)
-        of.addRow("", self.embedded_subtitles)
-        return box
+        return self._form(self.tr("Output (new jobs)"), [
+            (self.tr("Spoken language:"), self.source_lang), (self.tr("Translate to:"), self.target_lang),
+            (self.tr("Subtitle names:"), self.naming), ("", self.naming_example), ("", self.naming_warning),
+            (self.tr("Existing files:"), self.policy), ("", self.sidecar_json), ("", self.embedded_subtitles)])
 
     def _translation_section(self) -> QWidget:
-        box, tf = self._form(self.tr("Translation"))
-        tf.addRow(self.tr("Translation server:"), self.endpoint)
-        tf.addRow("", self.endpoint_note)
-        return box
+        return self._form(self.tr("Translation"), [(self.tr("Translation server:"), self.endpoint),
+                                                   ("", self.endpoint_note)])
 
     def _engine_section(self) -> QWidget:
-        box, ef = self._form(self.tr("Engine"))
-        ef.addRow(self.tr("Workers:"), self.workers)
-        ef.addRow(self.gpu_budget_label, self.gpu_budget)
-        return box
+        return self._form(self.tr("Engine"), [(self.tr("Workers:"), self.workers), (self.gpu_budget_label, self.gpu_budget)])
 
     def _library_section(self) -> QWidget:
-        box, lf = self._form(self.tr("Library database"))
-        lf.addRow(self.tr("Library database:"), self.database_url)
-        lf.addRow("", self.database_where)
-        lf.addRow("", self.database_check)
-        return box
+        return self._form(self.tr("Library database"), [(self.tr("Library database:"), self.database_url),
+                                                        ("", self.database_where), ("", self.database_check)])
 
     def _window_section(self) -> QWidget:
-        box, wf = self._form(self.tr("Window"))
-        wf.addRow(self.tr("Language:"), self.ui_language)
-        wf.addRow("", QLabel(self.tr("The language of Sidecar's windows changes the next time Sidecar starts."), self))
-        wf.addRow("", self.close_to_tray)
-        return box
+        restart = QLabel(self.tr("The language of Sidecar's windows changes the next time Sidecar starts."), self)
+        return self._form(self.tr("Window"), [(self.tr("Language:"), self.ui_language), ("", restart),
+                                              ("", self.close_to_tray)])
 
     def _scanning_section(self) -> QWidget:
         box = QGroupBox(self.tr("Scanning"), self)
