@@ -9,6 +9,7 @@ go back to the library on this computer, and starts the engine again with the ch
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QLabel, QLayout, QLineEdit, QPushButton,
@@ -20,7 +21,7 @@ from app.gui.theme import ink
 log = logging.getLogger(__name__)
 
 #: What the person can do about each reason the library did not open (other codes: the first one).
-ADVICE = {
+ADVICE: dict[str, Any] = {
     "database_unavailable": QT_TRANSLATE_NOOP("DatabaseDialog", "No database server answered at that address. Check "
                                               "the address and that PostgreSQL runs there, or go back to the library "
                                               "on this computer."),

@@ -28,7 +28,7 @@ from app.store.records import ItemView
 log = logging.getLogger(__name__)
 
 #: Why a stream was used, as the Audio column's tooltip says it (keys: ``audio_stream.reason``).
-_AUDIO_REASONS = {"chosen": QT_TRANSLATE_NOOP("QueueModel", "chosen by you"),
+_AUDIO_REASONS: dict[str, Any] = {"chosen": QT_TRANSLATE_NOOP("QueueModel", "chosen by you"),
                   "chosen_missing": QT_TRANSLATE_NOOP("QueueModel", "the chosen track is missing; chosen by rule"),
                   "language": QT_TRANSLATE_NOOP("QueueModel", "in the source language"),
                   "default": QT_TRANSLATE_NOOP("QueueModel", "the file's default track"),

@@ -383,7 +383,8 @@ class SettingsDialog(QDialog):
     def show_tab_of(self, widget: QWidget) -> None:
         """Bring the tab holding ``widget`` to the front."""
         for n in range(self.tabs.count()):
-            if self.tabs.widget(n).isAncestorOf(widget):
+            page = self.tabs.widget(n)
+            if page is not None and page.isAncestorOf(widget):
                 self.tabs.setCurrentIndex(n)
 
     # -- layout: tabs of sections -----------------------------------------------------------
@@ -478,7 +479,7 @@ class SettingsDialog(QDialog):
     #: returns a self-contained widget; adding one to a tab is one entry here. A section
     #: widget with ``edit_settings(settings) -> settings`` contributes its fields to what
     #: Save writes (it reads ``dialog.original`` for its start values).
-    TABS: tuple[tuple[str, list[Callable[["SettingsDialog"], QWidget]]], ...] = (
+    TABS: tuple[tuple[Any, list[Callable[["SettingsDialog"], QWidget]]], ...] = (
         (QT_TRANSLATE_NOOP("SettingsDialog", "Output"), [_output_section, _translation_section]),
         (QT_TRANSLATE_NOOP("SettingsDialog", "Processing"), [_engine_section, _library_section]),
         (QT_TRANSLATE_NOOP("SettingsDialog", "Folders"), [_scanning_section, _watched_section]),
