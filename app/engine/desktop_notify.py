@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import logging
 import threading
+from contextlib import contextmanager
 from queue import Empty, Queue
-from typing import Any, Callable
+from typing import Any, Callable, Iterator, Sequence
 
 from app.engine.desktop_bus import CALL_TIMEOUT_S
+from app.engine.job_notices import NoticeWatch
+from app.store.records import JobSummary
 
 log = logging.getLogger(__name__)
 
@@ -125,3 +128,22 @@ class DesktopNotifier:
         if self._thread is not None:
             self._thread.join(timeout=2)
             self._thread = None
+
+
+@contextmanager
+def headless_notices(read: Callable[[], Sequence[JobSummary]], wanted: frozenset[str]) -> Iterator[None]:
+    """``sidecar run``: notify the desktop (when there is one) each time a job settles, while the block runs.
+
+    A click has no window to open here; it is logged, and the person opens Sidecar.
+    """
+    notifier = DesktopNotifier(on_open=lambda job_id: log.info("notification of job %s clicked", job_id))
+    if not wanted or not notifier.start():
+        yield
+        return
+    watch = NoticeWatch(read, lambda notice: notifier.notify(notice.job_id, *notice.english()), wanted)
+    watch.start()
+    try:
+        yield
+    finally:
+        watch.stop()
+        notifier.close()

@@ -9,11 +9,17 @@ hundred. The GUI words it through tr(); ``sidecar run`` uses :meth:`JobNotice.en
 
 from __future__ import annotations
 
+import logging
+import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable, Sequence
 
+from app.errors import SidecarError
 from app.store.records import JobSummary
 from app.store.states import JobStatus
+
+log = logging.getLogger(__name__)
 
 FINISHED, REVIEW, FAILED = "finished", "review", "failed"
 KINDS = (FAILED, REVIEW, FINISHED)  # most pressing first
@@ -58,3 +64,45 @@ def settled_notice(old: JobSummary | None, new: JobSummary, wanted: frozenset[st
 def wanted_kinds(finished: bool, review: bool, failed: bool) -> frozenset[str]:
     """The kinds the person left on in Settings."""
     return frozenset(k for k, on in ((FINISHED, finished), (REVIEW, review), (FAILED, failed)) if on)
+
+
+class NoticeWatch:
+    """``sidecar run``'s notices: reads the job summaries every ``interval`` seconds and sends what settled.
+
+    The GUI compares the summaries its own refresh reads; a headless engine has no
+    refresh, so this thread does the same comparison. :meth:`stop` looks once more, so a
+    job that settles just before ``--until-idle`` returns is still announced.
+    """
+
+    def __init__(self, read: Callable[[], Sequence[JobSummary]], send: Callable[[JobNotice], None],
+                 wanted: frozenset[str], interval: float = 2.0):
+        self._read = read
+        self._send = send
+        self._wanted = wanted
+        self._interval = interval
+        self._seen: dict[int, JobSummary] = {job.id: job for job in read()}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="sidecar-notices", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def look(self) -> None:
+        for job in self._read():
+            notice = settled_notice(self._seen.get(job.id), job, self._wanted)
+            self._seen[job.id] = job
+            if notice is not None:
+                self._send(notice)
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self._interval):
+            try:
+                self.look()
+            except SidecarError as exc:  # the database away for a moment: look again next time
+                log.warning("job notices: %s (%s)", exc.message, exc.code)
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+        self.look()
