@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
                                QVBoxLayout, QWidget)
 
 from app.engine.kinds import LEFT_OUT_BY_DEFAULT
+from app.gui.background_settings import BackgroundBox
 from app.gui.facade import EngineFacade
 from app.gui.language_choice import LanguageCombo
 from app.gui.theme import ink
@@ -92,6 +93,7 @@ class SettingsDialog(QDialog):
         self.gpu_budget.setSingleStep(512)
         self.gpu_budget.setSuffix(self.tr(" MB"))
         self.close_to_tray = QCheckBox(self.tr("Closing the window keeps processing in the tray"), self)
+        self.background = BackgroundBox(self)
         self.database_url = QLineEdit(self)  # a library shared with other machines (README: When one machine is not enough)
         self.database_url.setPlaceholderText(self.tr("empty: the library on this computer"))
         self.database_url.setToolTip(self.tr("A library shared by several machines: postgresql+psycopg://user@server/sidecar"))
@@ -182,7 +184,7 @@ class SettingsDialog(QDialog):
 
         body = QWidget(self)
         bl = QVBoxLayout(body)
-        for box in (output, engine, scanning, watched, models):
+        for box in (output, engine, self.background, scanning, watched, models):
             bl.addWidget(box)
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
@@ -201,7 +203,7 @@ class SettingsDialog(QDialog):
                        self.naming.currentIndexChanged, self.policy.currentIndexChanged, self.endpoint.textChanged,
                        self.sidecar_json.toggled, self.embedded_subtitles.toggled, self.workers.valueChanged,
                        self.gpu_budget.valueChanged, self.left_out.textChanged, self.database_url.textChanged,
-                       self.ui_language.currentIndexChanged):
+                       self.ui_language.currentIndexChanged, self.background.changed):
             signal.connect(self._changed)
         facade.modelsListed.connect(self.show_models)
         facade.modelProgress.connect(self._model_progress)
@@ -231,10 +233,11 @@ class SettingsDialog(QDialog):
         self.left_out.setPlainText("\n".join(s.scan_ignore))
         self.watched.clear()
         self.watched.addItems(s.watched_folders)
+        self.background.load(s)
 
     def edited(self) -> Settings:
         """The settings as the dialog shows them now."""
-        return dataclasses.replace(
+        return self.background.apply(dataclasses.replace(
             self.original,
             source_lang=self.source_lang.code(), target_lang=self.target_lang.code() or self.original.target_lang,
             naming=str(self.naming.currentData()), existing_policy=str(self.policy.currentData()),
@@ -245,7 +248,7 @@ class SettingsDialog(QDialog):
             database_url=self.database_url.text().strip(),
             scan_ignore=[line.strip() for line in self.left_out.toPlainText().splitlines() if line.strip()],
             watched_folders=[self.watched.item(n).text() for n in range(self.watched.count())],
-        )
+        ))
 
     @Slot()
     def _changed(self) -> None:
