@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from app.engine.background import BATTERY, IN_USE, PAUSED, SCHEDULE, Hold
+from app.engine.background import BATTERY, PAUSED, SCHEDULE, Hold
 
 
 def hold_words(hold: Hold) -> str:
     """"waiting for the schedule (starts 22:00)", "paused until 07:00", "paused on battery power"…"""
-    tr = QCoreApplication.translate
+    translate = QCoreApplication.translate
     at = hold.until.strftime("%H:%M") if hold.until is not None else ""
+    if hold.reason == SCHEDULE and at:
+        return translate("HoldWords", "waiting for the schedule (starts {time})").format(time=at)
     if hold.reason == SCHEDULE:
-        return tr("HoldWords", "waiting for the schedule (starts {time})").format(time=at) if at else tr(
-            "HoldWords", "waiting for the schedule")
+        return translate("HoldWords", "waiting for the schedule")
     if hold.reason == PAUSED:
-        return tr("HoldWords", "paused until {time}").format(time=at) if at else tr("HoldWords", "paused")
+        return translate("HoldWords", "paused until {time}").format(time=at)
     if hold.reason == BATTERY:
-        return tr("HoldWords", "paused on battery power")
-    assert hold.reason == IN_USE, hold.reason
-    return tr("HoldWords", "paused while the computer is in use")
+        return translate("HoldWords", "paused on battery power")
+    return translate("HoldWords", "paused while the computer is in use")
