@@ -157,3 +157,24 @@ def notifier_id_of(gui: Gui, job_id: int) -> int:
     notifier = gui.facade._notifier
     assert notifier is not None
     return notifier._shown[job_id]
+
+
+def test_the_tray_menu_works_in_a_real_tray_host(tmp_path: Path) -> None:
+    """Xvfb + openbox + trayer: the app's tray exists, and its menu pauses and resumes the real engine."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.gui.desktop_session import desktop_session
+
+    repo = Path(__file__).resolve().parents[2]
+    (tmp_path / "data").mkdir()
+    with desktop_session() as env:
+        run = subprocess.run([sys.executable, "-m", "tests.gui.tray_child", str(tmp_path / "data"), str(tmp_path / "Clips")],
+                             env=env, cwd=repo, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-3000:]
+    seen = json.loads(run.stdout.strip().splitlines()[-1])
+    assert seen["tray_host"] and seen["tray_built"] and seen["tray_visible"], seen
+    assert seen["menu"][:4] == ["Show / hide", "Pause for 1 hour", "Pause until tomorrow morning", "Resume now"]
+    assert seen["paused"] and seen["done_while_paused"] == 0, seen
+    assert seen["finished_after_resume"] and seen["tooltip_after"] == "Sidecar", seen
