@@ -85,7 +85,7 @@ class BackgroundBox(QGroupBox):
     changed = Signal()
 
     def __init__(self, parent: QWidget | None = None):
-        super().__init__(self.tr("Schedule & power"), parent)
+        super().__init__(self.tr("Schedule & power").replace("&", "&&"), parent)  # a title's lone & is a mnemonic
         self.weekdays, self.weekends = WindowEdit(self), WindowEdit(self)
         self.battery = QComboBox(self)
         labels = {PAUSE: self.tr("Pause"), KEEP_GOING: self.tr("Keep going"), PAUSE_BELOW: self.tr("Pause below")}
