@@ -111,16 +111,16 @@ class BackgroundBox(QGroupBox):
         form = QFormLayout(self)
         form.addRow(self.tr("Work on weekdays:"), self.weekdays)
         form.addRow(self.tr("Work on weekends:"), self.weekends)
-        form.addRow("", QLabel(self.tr("Outside these hours the running step stops at its next checkpoint (its "
-                                       "progress is kept) and nothing new starts."), self))
+        note = QLabel(self.tr("Outside these hours the running step stops at its next checkpoint (its "
+                              "progress is kept) and nothing new starts."), self)
+        note.setWordWrap(True)
+        form.addRow(note)
         form.addRow(self.tr("On battery:"), _row(self, self.battery, self.battery_floor))
         form.addRow(self.tr("Use at most:"), _row(self, self.cores, QLabel(self.tr("cores (workers and each model's "
                                                                                  "threads)"), self)))
         form.addRow("", _row(self, self.in_use, self.in_use_minutes))
         form.addRow(self.tr("Tell me when:"), _row(self, self.notify_finished, self.notify_review, self.notify_failed))
         form.addRow("", self.start_at_login)
-        for label in self.findChildren(QLabel):
-            label.setWordWrap(True)
         for signal in (self.weekdays.changed, self.weekends.changed, self.battery.currentIndexChanged,
                        self.battery_floor.valueChanged, self.cores.valueChanged, self.in_use.toggled,
                        self.in_use_minutes.valueChanged, self.notify_finished.toggled, self.notify_review.toggled,
