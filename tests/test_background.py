@@ -205,3 +205,19 @@ def test_a_stage_running_at_the_edge_stops_at_its_next_checkpoint_and_nothing_ne
     finally:
         stage.release.set()
         lib.close()
+
+
+def test_library_open_obeys_the_saved_schedule_unless_told_to_ignore_it(data_dir: Path) -> None:
+    """``sidecar run`` opens the library this way; ``--ignore-schedule`` passes ``ignore_schedule``."""
+    from app.cli import build_parser
+    from app.settings import save_settings
+
+    save_settings(data_dir, Settings(work_weekdays="off", work_weekends="off"))
+    held, free = Library.open(data_dir), Library.open(data_dir, ignore_schedule=True)
+    try:
+        assert held.held() == Hold(SCHEDULE, None)
+        assert free.held() is None
+    finally:
+        held.close()
+        free.close()
+    assert build_parser().parse_args(["run", "--ignore-schedule"]).ignore_schedule

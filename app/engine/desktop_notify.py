@@ -73,6 +73,7 @@ class DesktopNotifier:
     def notify(self, job_id: int, title: str, body: str) -> int | None:
         """Show (or replace) the job's notification; its id, or None when the service did not take it."""
         from jeepney import DBusAddress, MessageType, new_method_call
+        from jeepney.io.common import RouterClosed
 
         if self._router is None:
             return None
@@ -83,7 +84,7 @@ class DesktopNotifier:
                                    {"desktop-entry": ("s", "sidecar")}, -1))
         try:
             reply = self._router.send_and_get_reply(message, timeout=CALL_TIMEOUT_S)
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError, RouterClosed) as exc:  # RouterClosed: the bus went away
             log.warning("the desktop notification was not shown: %s", exc)
             return None
         if reply.header.message_type == MessageType.error:

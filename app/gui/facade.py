@@ -289,7 +289,8 @@ class EngineFacade(QObject):
         """One notice per job that settled (finished, needs review, failed), with its counts.
 
         Sent to the desktop's notification service where there is one (clickable: it opens
-        the job), else emitted as ``notice`` for the tray's balloon.
+        the job), else (or when the service does not take it) emitted as ``notice`` for the
+        tray's balloon.
         """
         s = self.settings or Settings()
         wanted = wanted_kinds(s.notify_finished, s.notify_review, s.notify_failed)
@@ -299,10 +300,15 @@ class EngineFacade(QObject):
                 continue
             title, body = self.notice_words(notice)
             notifier = self._notifier
-            if notifier is not None:
-                self._run(lambda _, n=notice, t=title, b=body: notifier.notify(n.job_id, t, b), lane="slow")
-            else:
+            if notifier is None:
                 self.notice.emit(notice.job_id, title, body)
+                continue
+
+            def shown(notification: int | None, job_id: int = notice.job_id, title: str = title, body: str = body) -> None:
+                if notification is None:  # the service is gone or refused it: the tray's balloon instead
+                    self.notice.emit(job_id, title, body)
+
+            self._run(lambda _, n=notice, t=title, b=body: notifier.notify(n.job_id, t, b), shown, lane="slow")
 
     def notice_words(self, notice: JobNotice) -> tuple[str, str]:
         title = {FINISHED: self.tr("Job finished"), REVIEW: self.tr("Review needed"),
