@@ -38,7 +38,7 @@ def child(out: Path, language: str, data_dir: Path) -> None:
             QCoreApplication.processEvents()
             time.sleep(0.02)
 
-    app = QApplication(sys.argv[:1])
+    app = QApplication(sys.argv[:1])  # noqa: F841 - kept alive while the GUI runs
     while not QSystemTrayIcon.isSystemTrayAvailable():
         pump(0.1)
     now = time.localtime()

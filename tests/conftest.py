@@ -14,8 +14,8 @@ from app.engine.config import EngineConfig
 from tests.postgres_server import PostgresCluster
 
 # Generated media (espeak-ng / ffmpeg) shared by the video tests; both database backends (store_location);
-# the search tests' small library (documents, e5).
-pytest_plugins = ["tests.media_fixtures", "tests.store_backends", "tests.search_library"]
+# the search tests' small library (documents, e5); private D-Bus daemons with dbusmock's UPower and notification daemon.
+pytest_plugins = ["tests.media_fixtures", "tests.store_backends", "tests.search_library", "tests.private_dbus"]
 
 # The machine's own D-Bus stays out of the suite (and of the engines it starts): a laptop on battery
 # would pause them, a desktop would show their notifications. The D-Bus tests start private buses

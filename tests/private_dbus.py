@@ -10,6 +10,7 @@ and reads its call log.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from typing import Any, Iterator
 
 import dbus
@@ -20,6 +21,7 @@ UPOWER_IFACE = "org.freedesktop.UPower"
 MOCK_IFACE = "org.freedesktop.DBus.Mock"
 
 
+@contextmanager
 def _private(bustype: BusType) -> Iterator[PrivateDBus]:
     env, before = bustype.environ
     bus = PrivateDBus(bustype)
@@ -37,7 +39,7 @@ def _private(bustype: BusType) -> Iterator[PrivateDBus]:
 @pytest.fixture
 def upower() -> Iterator[Any]:
     """UPower on a private system bus, on mains power; ``set_battery(on, percent)`` switches it."""
-    for bus in _private(BusType.SYSTEM):
+    with _private(BusType.SYSTEM):
         with SpawnedMock.spawn_with_template("upower", {"OnBattery": False}, bustype=BusType.SYSTEM) as mock:
             yield UPowerControl(mock.obj)
 
@@ -57,6 +59,6 @@ class UPowerControl:
 @pytest.fixture
 def notification_daemon() -> Iterator[Any]:
     """A notification daemon on a private session bus; its mock object (``GetMethodCalls``, ``EmitSignal``)."""
-    for bus in _private(BusType.SESSION):
+    with _private(BusType.SESSION):
         with SpawnedMock.spawn_with_template("notification_daemon", bustype=BusType.SESSION) as mock:
             yield dbus.Interface(mock.obj, MOCK_IFACE)

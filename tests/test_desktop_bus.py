@@ -14,7 +14,6 @@ from app.engine.job_notices import FAILED, FINISHED, REVIEW
 from app.engine.library import JobOptions, Library
 from app.engine.power import PowerStatus, UPowerProbe
 from tests.engine_stages import fake_pipeline, make_media
-from tests.private_dbus import notification_daemon, upower  # noqa: F401 - fixtures
 
 ALL_KINDS = frozenset({FINISHED, REVIEW, FAILED})
 

@@ -96,7 +96,7 @@ class DesktopNotifier:
             self._shown[job_id] = notification
         return notification
 
-    def _listen(self, signals: "Queue[Any]") -> None:
+    def _listen(self, signals: Queue[Any]) -> None:
         from jeepney import HeaderFields
 
         while not self._stop.is_set():
@@ -115,7 +115,7 @@ class DesktopNotifier:
             if member == "ActionInvoked" and message.body[1] == DEFAULT_ACTION and job_id is not None:
                 try:
                     self._on_open(job_id)
-                except Exception:  # noqa: BLE001 - a failing receiver must not end the listener
+                except Exception:
                     log.exception("opening job %s from its notification failed", job_id)
 
     def close(self) -> None:

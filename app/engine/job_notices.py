@@ -74,7 +74,7 @@ class NoticeWatch:
     job that settles just before ``--until-idle`` returns is still announced.
     """
 
-    def __init__(self, read: Callable[[], Sequence[JobSummary]], send: Callable[[JobNotice], None],
+    def __init__(self, read: Callable[[], Sequence[JobSummary]], send: Callable[[JobNotice], object],
                  wanted: frozenset[str], interval: float = 2.0):
         self._read = read
         self._send = send

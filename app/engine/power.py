@@ -10,6 +10,7 @@ from __future__ import annotations
 import ctypes
 import sys
 from dataclasses import dataclass
+from typing import Callable
 
 from app.engine.desktop_bus import BusReader
 
@@ -55,6 +56,6 @@ def windows_power() -> PowerStatus | None:
     return PowerStatus(status.ACLineStatus == 0, percent)
 
 
-def system_power_probe():  # type: ignore[no-untyped-def]
+def system_power_probe() -> Callable[[], PowerStatus | None]:
     """This platform's probe: a callable answering :class:`PowerStatus` or None."""
     return windows_power if sys.platform == "win32" else UPowerProbe()

@@ -41,7 +41,7 @@ class Window:
         return self.end < self.start
 
     @classmethod
-    def parse(cls, text: str) -> "Window | None":
+    def parse(cls, text: str) -> Window | None:
         """``all`` (whole day), ``off`` or ``""`` (never: None), or ``22:00-07:00``."""
         text = text.strip().lower()
         if text == ALL_DAY_TEXT:
@@ -81,7 +81,7 @@ class Schedule:
         return self.weekdays == ALL_DAY and self.weekends == ALL_DAY
 
     @classmethod
-    def parse(cls, weekdays: str, weekends: str) -> "Schedule":
+    def parse(cls, weekdays: str, weekends: str) -> Schedule:
         return cls(Window.parse(weekdays), Window.parse(weekends))
 
     def window_of(self, day: datetime) -> Window | None:

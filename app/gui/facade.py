@@ -296,19 +296,21 @@ class EngineFacade(QObject):
         wanted = wanted_kinds(s.notify_finished, s.notify_review, s.notify_failed)
         for job in changed:
             notice = settled_notice(previous.get(job.id), job, wanted)
-            if notice is None:
-                continue
-            title, body = self.notice_words(notice)
-            notifier = self._notifier
-            if notifier is None:
+            if notice is not None:
+                self._tell(notice)
+
+    def _tell(self, notice: JobNotice) -> None:
+        title, body = self.notice_words(notice)
+        notifier = self._notifier
+        if notifier is None:
+            self.notice.emit(notice.job_id, title, body)
+            return
+
+        def shown(notification: int | None) -> None:
+            if notification is None:  # the service is gone or refused it: the tray's balloon instead
                 self.notice.emit(notice.job_id, title, body)
-                continue
 
-            def shown(notification: int | None, job_id: int = notice.job_id, title: str = title, body: str = body) -> None:
-                if notification is None:  # the service is gone or refused it: the tray's balloon instead
-                    self.notice.emit(job_id, title, body)
-
-            self._run(lambda _, n=notice, t=title, b=body: notifier.notify(n.job_id, t, b), shown, lane="slow")
+        self._run(lambda _: notifier.notify(notice.job_id, title, body), shown, lane="slow")
 
     def notice_words(self, notice: JobNotice) -> tuple[str, str]:
         title = {FINISHED: self.tr("Job finished"), REVIEW: self.tr("Review needed"),

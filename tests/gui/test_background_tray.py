@@ -1,4 +1,4 @@
-"""The tray's "when to work" actions, the Schedule & power block of Settings, notifications and start at login, driven through the real window and engine."""
+"""The tray's "when to work" actions, Settings' Schedule & power block, notifications and start at login, through the real window and engine."""
 
 from __future__ import annotations
 
@@ -9,14 +9,13 @@ from typing import Any, Callable
 import pytest
 
 from app.engine.autostart import autostart_entry, autostart_file, set_autostart
-from app.engine.background import PAUSED, SCHEDULE, Hold
+from app.engine.background import PAUSED, SCHEDULE
 from app.gui.app import Gui, app_icon
 from app.gui.settings_dialog import SettingsDialog
 from app.gui.tray import Tray
 from app.settings import Settings, load_settings, save_settings
 from tests.engine_stages import make_media
 from tests.gui.conftest import off_gui
-from tests.private_dbus import notification_daemon  # noqa: F401 - fixture
 
 
 def tray_of(gui: Gui) -> Tray:
