@@ -15,6 +15,8 @@ from typing import Any, Callable, Sequence
 from app import __version__
 from app.add_progress import AddProgressLine
 import app.pipelines  # noqa: F401 - the CLI is the composition root: this registers the shipped media kinds
+from app.engine.desktop_notify import headless_notices
+from app.engine.job_notices import wanted_kinds
 from app.engine.kinds import ALL, MEDIA_KINDS
 from app.engine.library import JobOptions, Library
 from app.errors import SidecarError, WorkerRefused
@@ -82,6 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", parents=[common], help="run the engine headless")
     run.add_argument("--until-idle", action="store_true", help="exit once nothing is runnable or running")
     run.add_argument("--workers", type=int)
+    run.add_argument("--ignore-schedule", action="store_true",
+                     help="work now even outside the schedule or a timed pause set in Settings (battery rules still apply)")
 
     status = sub.add_parser("status", parents=[common], help="jobs and their items")
     status.add_argument("job", nargs="?", type=int)
@@ -227,15 +231,18 @@ def cmd_run(args: argparse.Namespace, lib: Library) -> int:
     from app.engine.watch import WatchService
 
     watches = WatchService(lib)
-    if args.until_idle:
-        watches.catch_up()
-        lib.start()
-        lib.run_until_idle()
-    else:
-        lib.start()
-        watches.start()
-        _wait_for_signal()
-        watches.stop()
+    settings = load_settings(lib.data_dir)
+    with headless_notices(lib.status, wanted_kinds(settings.notify_finished, settings.notify_review,
+                                                   settings.notify_failed)):
+        if args.until_idle:
+            watches.catch_up()
+            lib.start()
+            lib.run_until_idle()
+        else:
+            lib.start()
+            watches.start()
+            _wait_for_signal()
+            watches.stop()
     return _report_jobs(args, lib)
 
 
@@ -508,6 +515,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             overrides["crash_reports"] = True
             if args.workers:
                 overrides["workers"] = args.workers
+            overrides["ignore_schedule"] = args.ignore_schedule
         lib = Library.open(resolve_data_dir(getattr(args, "data_dir", None)), **overrides)
         try:
             return COMMANDS[args.command](args, lib)

@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from app.atomic_write import atomic_write
+from app.engine.background import PAUSE, BackgroundRules
 from app.engine.config import EngineConfig
+from app.engine.work_hours import BadWorkWindow, Schedule
 from app.engine.kinds import LEFT_OUT_BY_DEFAULT
 
 log = logging.getLogger(__name__)
@@ -64,11 +66,40 @@ class Settings:
     scan_ignore: list[str] = field(default_factory=lambda: list(LEFT_OUT_BY_DEFAULT))  # names scans and watches leave out
     database_url: str = ""  # a PostgreSQL library shared by several machines; "" is the SQLite file here
 
+    # When and how hard to work (app.engine.background): windows are "all", "off" or "22:00-07:00".
+    work_weekdays: str = "all"
+    work_weekends: str = "all"
+    paused_until: float = 0.0  # epoch seconds: the tray's "Pause for 1 hour" / "until tomorrow morning"
+    working_until: float = 0.0  # epoch seconds: the tray's "Resume now" outside the schedule
+    on_battery: str = PAUSE  # pause | keep_going | below
+    battery_floor: int = 30  # percent, with on_battery "below"
+    max_cores: int = 0  # 0: all; else workers and each model's threads are capped at this
+    pause_while_in_use: bool = False
+    in_use_minutes: int = 5
+    notify_finished: bool = True
+    notify_review: bool = True
+    notify_failed: bool = True
+    start_at_login: bool = False  # mirrored by the XDG autostart entry (Linux); the .deb never sets it
+
     def engine_config(self, **overrides: Any) -> EngineConfig:
         values = {"workers": self.workers, "gpu_budget_mb": self.gpu_budget_mb, "group_size": self.group_size,
                   "existing_policy": self.existing_policy, "database_url": self.database_url}
+        if self.max_cores > 0:
+            values["workers"] = max(1, min(self.workers, self.max_cores))
         values.update(overrides)
         return EngineConfig(**values)
+
+    def schedule(self) -> Schedule:
+        """The work windows; a hand-edited value that does not parse means "always", with a warning."""
+        try:
+            return Schedule.parse(self.work_weekdays, self.work_weekends)
+        except BadWorkWindow as exc:
+            log.warning("ignoring the work schedule: %s", exc.message)
+            return Schedule()
+
+    def background_rules(self) -> BackgroundRules:
+        return BackgroundRules(self.schedule(), self.paused_until, self.working_until, self.on_battery,
+                               self.battery_floor, self.pause_while_in_use, self.in_use_minutes * 60.0)
 
 
 def ui_language_code(text: str) -> str | None:

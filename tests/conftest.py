@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 from typing import Iterator
 
@@ -13,8 +14,14 @@ from app.engine.config import EngineConfig
 from tests.postgres_server import PostgresCluster
 
 # Generated media (espeak-ng / ffmpeg) shared by the video tests; both database backends (store_location);
-# the search tests' small library (documents, e5).
-pytest_plugins = ["tests.media_fixtures", "tests.store_backends", "tests.search_library"]
+# the search tests' small library (documents, e5); private D-Bus daemons with dbusmock's UPower and notification daemon.
+pytest_plugins = ["tests.media_fixtures", "tests.store_backends", "tests.search_library", "tests.private_dbus"]
+
+# The machine's own D-Bus stays out of the suite (and of the engines it starts): a laptop on battery
+# would pause them, a desktop would show their notifications. The D-Bus tests start private buses
+# (tests/private_dbus.py) and point these at them.
+os.environ["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/sidecar-tests/system_bus_socket"
+os.environ["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/sidecar-tests/session_bus_socket"
 
 
 @pytest.fixture

@@ -96,3 +96,12 @@ class CudaOomWhisperBrokenOnCpu(CudaOomWhisper):
 
     segments_before_oom = 0
     cpu_error = RuntimeError("unsupported model format")
+
+
+class CoreCapRuntime:
+    """Answers what a runtime in a model child would give its threads (app.ml.cpu_share)."""
+
+    def threads(self, wanted: int | None) -> int | None:
+        from app.ml.cpu_share import capped_threads
+
+        return capped_threads(wanted)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from app.engine import search as fused_search
+from app.engine.background import BackgroundRules, Hold, rules_ignoring_schedule, system_gate
 from app.engine.config import EngineConfig
 from app.engine.gpu_gate import MemoryProbe
 from app.engine.instances import WorkerView, worker_views
@@ -26,6 +27,7 @@ from app.engine.stage import Pipeline
 from app.engine.subtitle_edits import SubtitleDocument, open_subtitles, reindex_dialogue, save_subtitles
 from app.errors import SidecarError
 from app.media.cue_edits import EditCue
+from app.ml.cpu_share import set_core_cap
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualChoice, VisualModel
 from app.ml.model_choice import frozen_models
 from app.paths import workspace_root
@@ -95,7 +97,8 @@ class JobChanges:
 class Library:
     @classmethod
     def open(cls, data_dir: Path, settings: Settings | None = None, *, database: Path | str | None = None,
-             paths: LocalPaths = SAME_PATHS, scope: ClaimScope = EVERYTHING, **config_overrides: Any) -> "Library":
+             paths: LocalPaths = SAME_PATHS, scope: ClaimScope = EVERYTHING, ignore_schedule: bool = False,
+             **config_overrides: Any) -> "Library":
         """The person's library as the CLI and the GUI open it: their settings, the registered pipelines, their engine config.
 
         The pipelines come from the media-kind registry, which the composition root
@@ -104,8 +107,12 @@ class Library:
         the library's ``database`` (else the one in ``data_dir``), its ``paths`` and ``scope``.
         """
         settings = settings if settings is not None else load_settings(data_dir)
-        return cls(data_dir, MEDIA_KINDS.pipelines(data_dir, settings), settings.engine_config(**config_overrides),
-                   database=database, paths=paths, scope=scope)
+        set_core_cap(settings.max_cores)
+        library = cls(data_dir, MEDIA_KINDS.pipelines(data_dir, settings), settings.engine_config(**config_overrides),
+                      database=database, paths=paths, scope=scope)
+        rules = settings.background_rules()
+        library.scheduler.work_gate = system_gate(rules_ignoring_schedule(rules) if ignore_schedule else rules)
+        return library
 
     def __init__(self, data_dir: Path, pipelines: Mapping[str, Pipeline], config: EngineConfig | None = None,
                  probe: MemoryProbe | None = None, observe_step: Callable[[str, Step], None] | None = None, *,
@@ -134,6 +141,20 @@ class Library:
 
     def start(self) -> None:
         self.scheduler.start()
+
+    def held(self) -> Hold | None:
+        """Why the engine waits (schedule, battery…), or None while it may work."""
+        return self.scheduler.held() if self._scheduler is not None else None
+
+    def set_background_rules(self, rules: BackgroundRules) -> None:
+        """New schedule or power settings, or a tray action: the next claim obeys them."""
+        gate = self.scheduler.work_gate
+        if gate is not None:
+            gate.set_rules(rules)
+        else:
+            self.scheduler.work_gate = system_gate(rules)
+        self.scheduler.refresh_pauses()
+        self.scheduler.wake()
 
     def run_until_idle(self) -> None:
         self.scheduler.run_until_idle()

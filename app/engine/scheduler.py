@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from app import __version__
+from app.engine.background import Hold, WorkGate
 from app.engine.config import EngineConfig
 from app.engine.context import ClaimContext
 from app.engine.crash_reports import CrashRecorder, take_crash_report
@@ -79,6 +80,7 @@ class Scheduler:
         self._database_lost = threading.Event()  # set while claims fail with database_unavailable
         self._threads: list[threading.Thread] = []
         self.on_change: Callable[[], None] = lambda: None
+        self.work_gate: WorkGate | None = None  # schedule, battery, timed pause: consulted before each claim
 
     # -- lifecycle ----------------------------------------------------------------------
 
@@ -162,9 +164,14 @@ class Scheduler:
             with self._idle:
                 self._idle.wait(timeout=tick)
 
+    def held(self) -> Hold | None:
+        """Why this engine may not work now (outside the schedule, on battery…), or None."""
+        return self.work_gate.hold() if self.work_gate is not None else None
+
     def refresh_pauses(self) -> None:
-        """Tell running stages of paused jobs to stop at their next checkpoint."""
+        """Tell running stages of paused jobs (all of them while the work gate holds) to stop at their next checkpoint."""
         all_paused, paused_jobs = self.store.jobs.paused_state()
+        all_paused = all_paused or self.held() is not None
         with self._active_lock:
             for ctx in self._active.values():
                 if all_paused or ctx.claim.job_id in paused_jobs:
@@ -211,7 +218,9 @@ class Scheduler:
                        exclude_items=self.scope.exclude_items | frozenset(self._given_back))
 
     def _next_claim(self, owner: str) -> Claim | None:
-        """A GPU stage when the gate admits the next one in order, else the next CPU stage."""
+        """A GPU stage when the gate admits the next one in order, else the next CPU stage (nothing while held)."""
+        if self.held() is not None:
+            return None
         scope = self._scope()
         with self.gate.lock:
             candidate = self.store.stages.peek_gpu_candidate(scope)

@@ -33,12 +33,18 @@ import dataclasses
 import getpass
 import logging
 import os
+import sys
 import threading
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
+from app.engine.autostart import autostart_enabled, set_autostart
+from app.engine.background import Hold, working_override
+from app.engine.desktop_notify import DesktopNotifier
+from app.engine.job_notices import FAILED, FINISHED, REVIEW, JobNotice, settled_notice, wanted_kinds
 from app.engine.library import JobChanges, JobOptions, Library
 from app.engine.review_evidence import ReviewEvidence, review_evidence
 from app.engine.subtitle_edits import SubtitleDocument
@@ -47,11 +53,11 @@ from app.errors import SidecarError
 from app.gui.operations import BACKGROUND_NICE, Operation, OperationCancelled, Operations
 from app.gui.thumbnails import thumbnail
 from app.media.cue_edits import EditCue
+from app.ml.cpu_share import set_core_cap
 from app.ml.host import ModelHost
 from app.settings import Settings, load_settings, save_settings
 from app.store.database import Database
 from app.store.records import ItemView, JobSummary, Review
-from app.store.states import JobStatus
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +123,9 @@ class EngineFacade(QObject):
     modelInstallEnded = Signal(str, str)  # model name, "" when installed, else the error code (download_cancelled…)
     workersChanged = Signal(list)  # list[WorkerView]: every engine process on the library, any machine
     audioTracks = Signal(int, object)  # item id, AudioChoice | None: its file's audio streams and the one used
-    notice = Signal(str, str)  # title, message: job finished, items failed, review needed
+    notice = Signal(int, str, str)  # job id, title, message: one per settled job, where no desktop notifier took it
+    openJob = Signal(int)  # a job's notification was clicked: show that job
+    holdChanged = Signal(object)  # Hold | None: why the engine waits (schedule, battery…), None while it works
     error = Signal(str, str)  # code, message
     _engineTouched = Signal()
 
@@ -152,6 +160,9 @@ class EngineFacade(QObject):
         self.start_error: SidecarError | None = None  # why the last start could not open the library
         self.all_paused = False  # "Pause all" is on, as the last refresh read it
         self.gpu_device: str | None = None  # the GPU's name once the engine looked (None: no GPU; Settings hide its budget)
+        self._notifier: DesktopNotifier | None = None
+        self._hold: Hold | None = None
+        self._poll.timeout.connect(self._read_hold)
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -199,6 +210,9 @@ class EngineFacade(QObject):
             library = self._factory(self.data_dir, settings)
             library.scheduler.on_change = self._engineTouched.emit
             library.start()
+            if sys.platform.startswith("linux"):
+                notifier = DesktopNotifier(self.openJob.emit)  # the signal hops to the GUI thread
+                self._notifier = notifier if notifier.start() else None
             self._watches = WatchService(library, on_change=lambda action, path: self._engineTouched.emit())
             self._watches.start()
             return library, settings
@@ -236,6 +250,8 @@ class EngineFacade(QObject):
         library, self._library = self._library, None
 
         def close(_: Operation) -> None:
+            if self._notifier is not None:
+                self._notifier.close()
             if self._watches is not None:
                 self._watches.stop()
             if library is not None:
@@ -305,23 +321,69 @@ class EngineFacade(QObject):
                 self.reviewsChanged.emit(reviews)
 
     def _announce(self, changed: Sequence[JobSummary], previous: dict[int, JobSummary]) -> None:
-        """Turn changes between two refreshes into notices (the tray shows them)."""
+        """One notice per job that settled (finished, needs review, failed), with its counts.
+
+        Sent to the desktop's notification service where there is one (clickable: it opens
+        the job), else (or when the service does not take it) emitted as ``notice`` for the
+        tray's balloon.
+        """
+        s = self.settings or Settings()
+        wanted = wanted_kinds(s.notify_finished, s.notify_review, s.notify_failed)
         for job in changed:
-            old = previous.get(job.id)
-            if old is None:
-                continue
-            name = Path(job.folder).name or job.folder
-            if job.status == JobStatus.COMPLETED and old.status != JobStatus.COMPLETED:
-                self.notice.emit(self.tr("Job finished"), self.tr("{name}: {done} of {total} done").format(
-                    name=name, done=job.done, total=job.total))
-            if job.failed > old.failed:
-                self.notice.emit(self.tr("Items failed"), self.tr("{name}: %n more item(s) failed", "",
-                                                                  job.failed - old.failed).format(name=name))
-            if job.review > old.review:
-                self.notice.emit(self.tr("Review needed"), self.tr("{name}: %n item(s) need a decision", "",
-                                                                   job.review).format(name=name))
+            notice = settled_notice(previous.get(job.id), job, wanted)
+            if notice is not None:
+                self._tell(notice)
 
+    def _tell(self, notice: JobNotice) -> None:
+        title, body = self.notice_words(notice)
+        notifier = self._notifier
+        if notifier is None:
+            self.notice.emit(notice.job_id, title, body)
+            return
 
+        def shown(notification: int | None) -> None:
+            if notification is None:  # the service is gone or refused it: the tray's balloon instead
+                self.notice.emit(notice.job_id, title, body)
+
+        self._run(lambda _: notifier.notify(notice.job_id, title, body), shown, lane="slow")
+
+    def notice_words(self, notice: JobNotice) -> tuple[str, str]:
+        title = {FINISHED: self.tr("Job finished"), REVIEW: self.tr("Review needed"),
+                 FAILED: self.tr("Items failed")}[notice.kind]
+        body = self.tr("{name}: {done} of {total} done").format(name=notice.name, done=notice.done, total=notice.total)
+        if notice.review:
+            body += self.tr(", %n to decide", "", notice.review)
+        if notice.failed:
+            body += self.tr(", %n failed", "", notice.failed)
+        return title, body
+
+    # -- when to work -----------------------------------------------------------------------
+
+    @Slot()
+    def _read_hold(self) -> None:
+        library = self._library
+        if library is not None and not self._closing:
+            self._run(lambda _: library.held(), self._hold_read, lane="slow", key="hold")
+
+    def _hold_read(self, hold: Hold | None) -> None:
+        if hold != self._hold:
+            self._hold = hold
+            self.holdChanged.emit(hold)
+
+    def pause_work(self, until: datetime) -> None:
+        """The tray's "Pause for 1 hour" / "until tomorrow morning": saved, so a restart keeps it."""
+        self._set_timed(until.timestamp(), 0.0)
+
+    def resume_work(self) -> None:
+        """The tray's "Resume now": ends a timed pause; outside the schedule, works until its next window opens."""
+        s = self.settings or Settings()
+        until = working_override(s.schedule(), datetime.now())
+        self._set_timed(0.0, until.timestamp() if until is not None else 0.0)
+
+    def _set_timed(self, paused_until: float, working_until: float) -> None:
+        if self.settings is None:
+            return
+        self.save_settings(dataclasses.replace(self.settings, paused_until=paused_until, working_until=working_until))
 
     def jobs(self) -> list[JobSummary]:
         """The jobs as the last refresh read them (what ``jobsChanged`` last carried)."""
@@ -517,11 +579,16 @@ class EngineFacade(QObject):
             save_settings(self.data_dir, snapshot)
             if library is not None:
                 set_watched_folders(library, [Path(f) for f in snapshot.watched_folders], watch_options(snapshot))
+                library.set_background_rules(snapshot.background_rules())
+            set_core_cap(snapshot.max_cores)
+            if sys.platform.startswith("linux") and snapshot.start_at_login != autostart_enabled():
+                set_autostart(snapshot.start_at_login)
             return load_settings(self.data_dir)
 
         def saved(stored: Settings) -> None:
             self.settings = stored
             self.settingsSaved.emit(stored)
+            self._read_hold()
 
         self._run(save, saved, lane="slow")
 

@@ -13,6 +13,8 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHeaderView, QStyle, QStyledItemDelegate,
                                QStyleOptionProgressBar, QStyleOptionViewItem, QTableView, QWidget)
 
+from app.engine.background import Hold
+from app.gui.hold_words import hold_words
 from app.gui.state_words import state_word
 from app.gui.table_model import ALIGNMENT, CENTRED, DISPLAY, TOOLTIP, ColumnsModel, Index
 from app.status_words import job_label, problem
@@ -85,7 +87,12 @@ class JobsModel(ColumnsModel):
         return forms.get(part, part)
 
     def status_label(self, job: JobSummary) -> str:
-        """The job's label in the window's language: job_label's word and counts, each translated."""
+        """The job's label in the window's language: job_label's word and counts, each translated.
+
+        A job with work left says why the engine waits, while it does ("waiting for the schedule (starts 22:00)").
+        """
+        if self.hold is not None and job.status in (JobStatus.QUEUED, JobStatus.RUNNING):
+            return hold_words(self.hold)
         word, sep, counts = job_label(job).partition(" — ")
         shown = QCoreApplication.translate("JobLabel", word) if word in _LABEL_WORDS else state_word(job.status)
         shown = shown[:1].upper() + shown[1:]  # capitalised like the queue's states ("Finished", "Paused")
@@ -98,6 +105,15 @@ class JobsModel(ColumnsModel):
         self._display: list[tuple[Any, ...]] = []  # per row, its cells' text
         self._estimator = EtaEstimator()
         self.all_paused = False  # "Pause all" is on: a paused job's tooltip says why
+        self.hold: Hold | None = None
+
+    def set_hold(self, hold: Hold | None) -> None:
+        """The engine started or stopped waiting (schedule, battery…): the status of jobs with work left changes."""
+        self.hold = hold
+        for row, job in enumerate(self.jobs):
+            self._display[row] = self._cells(job, self._eta.get(job.id))
+        if self.jobs:
+            self.dataChanged.emit(self.index(0, 1), self.index(len(self.jobs) - 1, 1))
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.jobs)

@@ -154,6 +154,8 @@ class MainWindow(QMainWindow):
 
         self.jobs.selectionModel().selectionChanged.connect(lambda *_: self._show_selected_job())
         facade.jobsChanged.connect(self.show_jobs)
+        facade.holdChanged.connect(self.jobs_model.set_hold)
+        facade.openJob.connect(self.open_job)
         facade.jobAdded.connect(self._job_added)
         facade.addProgress.connect(self._add_progress)
         facade.addEnded.connect(self._add_ended)
@@ -260,6 +262,15 @@ class MainWindow(QMainWindow):
         if self.selected_job() is None or self.selected_job().id != job_id:  # type: ignore[union-attr]
             self.jobs.selectionModel().select(index, QItemSelectionModel.SelectionFlag.ClearAndSelect
                                               | QItemSelectionModel.SelectionFlag.Rows)
+
+    @Slot(int)
+    def open_job(self, job_id: int) -> None:
+        """A notification of the job was clicked: bring the window up on that job."""
+        self.showNormal()
+        self.raise_()
+        self.activateWindow()
+        self.select_job(job_id)
+        self.tabs.setCurrentWidget(self.queue)
 
     def _show_selected_job(self) -> None:
         self.queue.show_job(self.selected_job())

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
                                QTabWidget, QVBoxLayout, QWidget)
 
 from app.engine.kinds import LEFT_OUT_BY_DEFAULT
+from app.gui.background_settings import BackgroundBox
 from app.gui.database_dialog import check_words
 from app.gui.facade import EngineFacade
 from app.gui.language_choice import LanguageCombo
@@ -99,6 +100,7 @@ class SettingsDialog(QDialog):
         if facade.gpu_device:
             self.gpu_budget.setToolTip(facade.gpu_device)
         self.close_to_tray = QCheckBox(self.tr("Closing the window keeps processing in the tray"), self)
+        self.background = BackgroundBox(self)
         self.database_url = QLineEdit(self)  # a library shared with other machines (README: When one machine is not enough)
         self.database_url.setPlaceholderText(self.tr("empty: the library on this computer"))
         self.database_where = QLabel(self.tr("The library on this computer: {path}").format(path=facade.local_database()), self)
@@ -170,7 +172,7 @@ class SettingsDialog(QDialog):
                        self.naming.currentIndexChanged, self.policy.currentIndexChanged, self.endpoint.textChanged,
                        self.sidecar_json.toggled, self.embedded_subtitles.toggled, self.workers.valueChanged,
                        self.gpu_budget.valueChanged, self.left_out.textChanged, self.database_url.textChanged,
-                       self.ui_language.currentIndexChanged):
+                       self.ui_language.currentIndexChanged, self.background.changed):
             signal.connect(self._changed)
         facade.modelsListed.connect(self.show_models)
         facade.modelProgress.connect(self._model_progress)
@@ -200,10 +202,11 @@ class SettingsDialog(QDialog):
         self.left_out.setPlainText("\n".join(s.scan_ignore))
         self.watched.clear()
         self.watched.addItems(s.watched_folders)
+        self.background.load(s)
 
     def edited(self) -> Settings:
         """The settings as the dialog shows them now (with what the sections of other modules contribute)."""
-        settings = dataclasses.replace(
+        settings = self.background.apply(dataclasses.replace(
             self.original,
             source_lang=self.source_lang.code(), target_lang=self.target_lang.code() or self.original.target_lang,
             naming=str(self.naming.currentData()), existing_policy=str(self.policy.currentData()),
@@ -214,7 +217,7 @@ class SettingsDialog(QDialog):
             database_url=self.database_url.text().strip(),
             scan_ignore=[line.strip() for line in self.left_out.toPlainText().splitlines() if line.strip()],
             watched_folders=[self.watched.item(n).text() for n in range(self.watched.count())],
-        )
+        ))
         for section in getattr(self, "_contributors", ()):
             settings = section.edit_settings(settings)
         return settings
@@ -459,6 +462,9 @@ class SettingsDialog(QDialog):
         wl.addLayout(wb)
         return box
 
+    def _background_section(self) -> QWidget:
+        return self.background
+
     def _models_section(self) -> QWidget:
         box = QGroupBox(self.tr("Models"), self)
         policy = box.sizePolicy()
@@ -482,6 +488,7 @@ class SettingsDialog(QDialog):
     TABS: tuple[tuple[Any, list[Callable[["SettingsDialog"], QWidget]]], ...] = (
         (QT_TRANSLATE_NOOP("SettingsDialog", "Output"), [_output_section, _translation_section]),
         (QT_TRANSLATE_NOOP("SettingsDialog", "Processing"), [_engine_section, _library_section]),
+        (QT_TRANSLATE_NOOP("SettingsDialog", "Schedule & power"), [_background_section]),
         (QT_TRANSLATE_NOOP("SettingsDialog", "Folders"), [_scanning_section, _watched_section]),
         (QT_TRANSLATE_NOOP("SettingsDialog", "Models"), [_models_section]),
         (QT_TRANSLATE_NOOP("SettingsDialog", "Window"), [_window_section]),

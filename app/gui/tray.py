@@ -1,18 +1,25 @@
 """The tray icon: background processing stays reachable after the window is closed.
 
 Only created where the platform has a tray; without one the app is a plain window
-app and closing the window quits (``MainWindow`` asks ``available``).
+app and closing the window quits (``MainWindow`` asks ``available``). Its menu also
+says when to work: "Pause for 1 hour", "Pause until tomorrow morning" and "Resume
+now" set a timed pause (or override the schedule) that the engine obeys before each
+claim and that survives a restart; the tooltip says why the engine waits.
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timedelta
+
 from PySide6.QtCore import QObject, QRect, Qt, Slot
 from PySide6.QtGui import QAction, QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon, QWidget
 
+from app.engine.background import PAUSED, SCHEDULE, Hold, morning_after
 from app.gui.activity import activity_line
 from app.gui.facade import EngineFacade
+from app.gui.hold_words import hold_words
 from app.gui.theme import ACCENTS
 
 log = logging.getLogger(__name__)
@@ -46,14 +53,25 @@ class Tray(QObject):
         self.icon.setToolTip(self.tr("Sidecar — starting"))
         self.menu = QMenu()
         self.show_action = QAction(self.tr("Show / hide"), self.menu)
+        self.pause_hour_action = QAction(self.tr("Pause for 1 hour"), self.menu)
+        self.pause_morning_action = QAction(self.tr("Pause until tomorrow morning"), self.menu)
+        self.resume_now_action = QAction(self.tr("Resume now"), self.menu)
         self.pause_action = QAction(self.tr("Pause all"), self.menu)
         self.resume_action = QAction(self.tr("Resume all"), self.menu)
         self.quit_action = QAction(self.tr("Quit"), self.menu)
+        self._last_notified: int | None = None
+        self.resume_now_action.setEnabled(False)
 
         self.show_action.triggered.connect(self.toggle_window)
+        self.pause_hour_action.triggered.connect(lambda: facade.pause_work(datetime.now() + timedelta(hours=1)))
+        self.pause_morning_action.triggered.connect(lambda: facade.pause_work(morning_after(datetime.now())))
+        self.resume_now_action.triggered.connect(facade.resume_work)
         self.pause_action.triggered.connect(lambda: facade.pause(None))
         self.resume_action.triggered.connect(lambda: facade.resume(None))
         self.menu.addAction(self.show_action)
+        self.menu.addSeparator()
+        for action in (self.pause_hour_action, self.pause_morning_action, self.resume_now_action):
+            self.menu.addAction(action)
         self.menu.addSeparator()
         self.menu.addAction(self.pause_action)
         self.menu.addAction(self.resume_action)
@@ -61,9 +79,12 @@ class Tray(QObject):
         self.menu.addAction(self.quit_action)
         self.icon.setContextMenu(self.menu)
         self.icon.activated.connect(self._activated)
+        self.icon.messageClicked.connect(self._message_clicked)
         facade.notice.connect(self.notify)
+        self._hold: Hold | None = None
         facade.jobsChanged.connect(lambda _: self.show_activity())
         facade.pausedAllChanged.connect(lambda _: self.show_activity())
+        facade.holdChanged.connect(self.show_hold)
         self.icon.show()
 
     @staticmethod
@@ -85,12 +106,30 @@ class Tray(QObject):
 
     @Slot()
     def show_activity(self) -> None:
-        """Tooltip: what Sidecar is doing; the icon carries a pause badge while "Pause all" is on."""
+        """Tooltip: what Sidecar is doing, or why the engine waits (schedule, battery, timed pause);
+        the icon carries a pause badge while "Pause all" is on."""
         paused = self.facade.all_paused
-        self.icon.setToolTip(activity_line(self.facade.jobs(), paused))
+        hold = self._hold
+        if hold is not None and not paused:
+            self.icon.setToolTip(f"Sidecar — {hold_words(hold)}")
+        else:
+            self.icon.setToolTip(activity_line(self.facade.jobs(), paused))
         self.icon.setIcon(self.icons[paused])
 
-    @Slot(str, str)
-    def notify(self, title: str, message: str) -> None:
+    @Slot(object)
+    def show_hold(self, hold: Hold | None) -> None:
+        """The engine started or stopped waiting; "Resume now" is offered while a schedule or timed pause holds it."""
+        self._hold = hold
+        self.resume_now_action.setEnabled(hold is not None and hold.reason in (SCHEDULE, PAUSED))
+        self.show_activity()
+
+    @Slot(int, str, str)
+    def notify(self, job_id: int, title: str, message: str) -> None:
+        """The balloon, where no desktop notification service took the notice (Windows); a click opens the job."""
         if QSystemTrayIcon.supportsMessages():
+            self._last_notified = job_id
             self.icon.showMessage(title, message, QSystemTrayIcon.MessageIcon.Information, 5000)
+
+    def _message_clicked(self) -> None:
+        if self._last_notified is not None:
+            self.facade.openJob.emit(self._last_notified)

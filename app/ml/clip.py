@@ -45,6 +45,7 @@ from PIL import Image
 
 from app.errors import SidecarError
 from app.media.images import open_image
+from app.ml.cpu_share import capped_threads
 
 log = logging.getLogger(__name__)
 
@@ -196,6 +197,7 @@ class ClipRuntime:
         if missing:
             raise SidecarError(f"{folder}: missing {', '.join(missing)}", code="model_invalid")
         options = ort.SessionOptions()
+        num_threads = capped_threads(num_threads)
         if num_threads:
             options.intra_op_num_threads = int(num_threads)
             options.inter_op_num_threads = 1

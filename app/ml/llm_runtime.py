@@ -31,6 +31,7 @@ from typing import Any, Sequence
 
 from app.errors import SidecarError, TransientError
 from app.ml import bundled
+from app.ml.cpu_share import capped_threads
 from app.ml.llama_loader import load_llama
 
 DEFAULT_PRESET = "gemma3-270m"
@@ -90,7 +91,7 @@ class LlamaRuntime:
         self.n_gpu_layers = n_gpu_layers
         self.path = path
         started = time.perf_counter()
-        self._llm = load_llama(str(path), n_ctx=n_ctx, n_threads=n_threads or min(4, os.cpu_count() or 1),
+        self._llm = load_llama(str(path), n_ctx=n_ctx, n_threads=capped_threads(n_threads or min(4, os.cpu_count() or 1)),
                                n_gpu_layers=n_gpu_layers, seed=seed)
         self.load_seconds = time.perf_counter() - started
         self.n_ctx = n_ctx

@@ -17,6 +17,7 @@ from typing import Any
 
 from app.errors import SidecarError
 from app.media.images import open_image
+from app.ml.cpu_share import capped_threads
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +44,7 @@ class OcrRuntime:
         from rapidocr import RapidOCR
 
         params: dict[str, Any] = {"Global.log_level": "warning", "Global.text_score": float(min_score)}
+        num_threads = capped_threads(num_threads)
         if num_threads:
             params["EngineConfig.onnxruntime.intra_op_num_threads"] = int(num_threads)
             params["EngineConfig.onnxruntime.inter_op_num_threads"] = 1

@@ -26,6 +26,7 @@ import numpy as np
 
 from app.errors import SidecarError
 from app.ml import bundled
+from app.ml.cpu_share import capped_threads
 
 DEFAULT_MODEL = "base"
 #: Seconds of audio handed to faster-whisper at a time (see ``WhisperRuntime.transcribe``).
@@ -101,7 +102,7 @@ class WhisperRuntime:
         self.device, self.compute_type = choose_device(device, compute_type)
         self.beam_size = beam_size
         self.window_s = window_s
-        threads = cpu_threads or min(4, os.cpu_count() or 1)
+        threads = capped_threads(cpu_threads or min(4, os.cpu_count() or 1)) or 1
         started = time.perf_counter()
         if model_path:
             if not Path(model_path, "model.bin").is_file():

@@ -30,6 +30,85 @@
     </message>
 </context>
 <context>
+    <name>BackgroundBox</name>
+    <message>
+        <source>Schedule &amp; power</source>
+        <translation>Zeitplan und Energie</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pausieren</translation>
+    </message>
+    <message>
+        <source>Keep going</source>
+        <translation>Weiterarbeiten</translation>
+    </message>
+    <message>
+        <source>Pause below</source>
+        <translation>Pausieren unter</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>alle</translation>
+    </message>
+    <message>
+        <source>Pause while I use the computer</source>
+        <translation>Pausieren, während ich den Computer benutze</translation>
+    </message>
+    <message>
+        <source>input in the last </source>
+        <translation>Eingabe in den letzten </translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> min</translation>
+    </message>
+    <message>
+        <source>a job finishes</source>
+        <translation>ein Auftrag fertig ist</translation>
+    </message>
+    <message>
+        <source>something needs my decision</source>
+        <translation>etwas meine Entscheidung braucht</translation>
+    </message>
+    <message>
+        <source>items fail</source>
+        <translation>Dateien scheitern</translation>
+    </message>
+    <message>
+        <source>Start Sidecar in the tray when I log in</source>
+        <translation>Sidecar beim Anmelden im Infobereich starten</translation>
+    </message>
+    <message>
+        <source>Work on weekdays:</source>
+        <translation>Arbeiten an Werktagen:</translation>
+    </message>
+    <message>
+        <source>Work on weekends:</source>
+        <translation>Arbeiten am Wochenende:</translation>
+    </message>
+    <message>
+        <source>Outside these hours the running step stops at its next checkpoint (its progress is kept) and nothing new starts.</source>
+        <translation>Außerhalb dieser Zeiten hält der laufende Schritt am nächsten Prüfpunkt an (sein Fortschritt bleibt erhalten), und nichts Neues beginnt.</translation>
+    </message>
+    <message>
+        <source>On battery:</source>
+        <translation>Im Akkubetrieb:</translation>
+    </message>
+    <message>
+        <source>Use at most:</source>
+        <translation>Höchstens nutzen:</translation>
+    </message>
+    <message>
+        <source>cores (workers and each model&apos;s threads)</source>
+        <translation>Kerne (Worker und Threads jedes Modells)</translation>
+    </message>
+    <message>
+        <source>Tell me when:</source>
+        <translation>Benachrichtigen, wenn:</translation>
+    </message>
+</context>
+<context>
     <name>Columns</name>
     <message>
         <source>Folder</source>
@@ -178,27 +257,27 @@
         <source>{name}: {done} of {total} done</source>
         <translation>{name}: {done} von {total} erledigt</translation>
     </message>
+    <message numerus="yes">
+        <source>, %n to decide</source>
+        <translation>
+            <numerusform>, %n zu entscheiden</numerusform>
+            <numerusform>, %n zu entscheiden</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n failed</source>
+        <translation>
+            <numerusform>, %n fehlgeschlagen</numerusform>
+            <numerusform>, %n fehlgeschlagen</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Items failed</source>
         <translation>Einträge fehlgeschlagen</translation>
     </message>
-    <message numerus="yes">
-        <source>{name}: %n more item(s) failed</source>
-        <translation>
-            <numerusform>{name}: %n weiterer Eintrag fehlgeschlagen</numerusform>
-            <numerusform>{name}: %n weitere Einträge fehlgeschlagen</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Review needed</source>
         <translation>Prüfung nötig</translation>
-    </message>
-    <message numerus="yes">
-        <source>{name}: %n item(s) need a decision</source>
-        <translation>
-            <numerusform>{name}: %n Eintrag braucht eine Entscheidung</numerusform>
-            <numerusform>{name}: %n Einträge brauchen eine Entscheidung</numerusform>
-        </translation>
     </message>
 </context>
 <context>
@@ -210,6 +289,29 @@
     <message>
         <source>On disk now</source>
         <translation>Jetzt auf der Platte</translation>
+    </message>
+</context>
+<context>
+    <name>HoldWords</name>
+    <message>
+        <source>waiting for the schedule (starts {time})</source>
+        <translation>wartet auf den Zeitplan (beginnt um {time})</translation>
+    </message>
+    <message>
+        <source>waiting for the schedule</source>
+        <translation>wartet auf den Zeitplan</translation>
+    </message>
+    <message>
+        <source>paused until {time}</source>
+        <translation>pausiert bis {time}</translation>
+    </message>
+    <message>
+        <source>paused on battery power</source>
+        <translation>pausiert im Akkubetrieb</translation>
+    </message>
+    <message>
+        <source>paused while the computer is in use</source>
+        <translation>pausiert, während der Computer benutzt wird</translation>
     </message>
 </context>
 <context>
@@ -987,6 +1089,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Verarbeitung</translation>
     </message>
     <message>
+        <source>Schedule &amp; power</source>
+        <translation>Zeitplan und Energie</translation>
+    </message>
+    <message>
         <source>Folders</source>
         <translation>Ordner</translation>
     </message>
@@ -1268,6 +1374,18 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Zeigen / Verbergen</translation>
     </message>
     <message>
+        <source>Pause for 1 hour</source>
+        <translation>1 Stunde pausieren</translation>
+    </message>
+    <message>
+        <source>Pause until tomorrow morning</source>
+        <translation>Bis morgen früh pausieren</translation>
+    </message>
+    <message>
+        <source>Resume now</source>
+        <translation>Jetzt fortsetzen</translation>
+    </message>
+    <message>
         <source>Pause all</source>
         <translation>Alle anhalten</translation>
     </message>
@@ -1385,6 +1503,25 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>The download failed ({code}); the status bar says why.</source>
         <translation>Der Download ist fehlgeschlagen ({code}); die Statusleiste nennt den Grund.</translation>
+    </message>
+</context>
+<context>
+    <name>WindowEdit</name>
+    <message>
+        <source>All day</source>
+        <translation>Ganztägig</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>Von</translation>
+    </message>
+    <message>
+        <source>Not at all</source>
+        <translation>Gar nicht</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>bis</translation>
     </message>
 </context>
 <context>

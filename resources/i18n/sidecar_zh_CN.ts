@@ -30,6 +30,85 @@
     </message>
 </context>
 <context>
+    <name>BackgroundBox</name>
+    <message>
+        <source>Schedule &amp; power</source>
+        <translation>计划与电源</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Keep going</source>
+        <translation>继续工作</translation>
+    </message>
+    <message>
+        <source>Pause below</source>
+        <translation>电量低于此值时暂停</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Pause while I use the computer</source>
+        <translation>我使用电脑时暂停</translation>
+    </message>
+    <message>
+        <source>input in the last </source>
+        <translation>最近 </translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟内有输入</translation>
+    </message>
+    <message>
+        <source>a job finishes</source>
+        <translation>任务完成</translation>
+    </message>
+    <message>
+        <source>something needs my decision</source>
+        <translation>有内容需要我决定</translation>
+    </message>
+    <message>
+        <source>items fail</source>
+        <translation>有项目失败</translation>
+    </message>
+    <message>
+        <source>Start Sidecar in the tray when I log in</source>
+        <translation>登录时在托盘中启动 Sidecar</translation>
+    </message>
+    <message>
+        <source>Work on weekdays:</source>
+        <translation>工作日工作时间：</translation>
+    </message>
+    <message>
+        <source>Work on weekends:</source>
+        <translation>周末工作时间：</translation>
+    </message>
+    <message>
+        <source>Outside these hours the running step stops at its next checkpoint (its progress is kept) and nothing new starts.</source>
+        <translation>在这些时间之外，正在运行的步骤会在下一个检查点停止（保留进度），且不会开始新的工作。</translation>
+    </message>
+    <message>
+        <source>On battery:</source>
+        <translation>使用电池时：</translation>
+    </message>
+    <message>
+        <source>Use at most:</source>
+        <translation>最多使用：</translation>
+    </message>
+    <message>
+        <source>cores (workers and each model&apos;s threads)</source>
+        <translation>个核心（工作进程数和每个模型的线程数）</translation>
+    </message>
+    <message>
+        <source>Tell me when:</source>
+        <translation>通知我：</translation>
+    </message>
+</context>
+<context>
     <name>Columns</name>
     <message>
         <source>Folder</source>
@@ -178,25 +257,25 @@
         <source>{name}: {done} of {total} done</source>
         <translation>{name}：已完成 {done} / {total}</translation>
     </message>
+    <message numerus="yes">
+        <source>, %n to decide</source>
+        <translation>
+            <numerusform>，%n 项待决定</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n failed</source>
+        <translation>
+            <numerusform>，%n 项失败</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Items failed</source>
         <translation>有项目失败</translation>
     </message>
-    <message numerus="yes">
-        <source>{name}: %n more item(s) failed</source>
-        <translation>
-            <numerusform>{name}：又有 %n 个项目失败</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Review needed</source>
         <translation>需要审核</translation>
-    </message>
-    <message numerus="yes">
-        <source>{name}: %n item(s) need a decision</source>
-        <translation>
-            <numerusform>{name}：%n 个项目需要你决定</numerusform>
-        </translation>
     </message>
 </context>
 <context>
@@ -208,6 +287,29 @@
     <message>
         <source>On disk now</source>
         <translation>磁盘上的当前内容</translation>
+    </message>
+</context>
+<context>
+    <name>HoldWords</name>
+    <message>
+        <source>waiting for the schedule (starts {time})</source>
+        <translation>等待计划时间（{time} 开始）</translation>
+    </message>
+    <message>
+        <source>waiting for the schedule</source>
+        <translation>等待计划时间</translation>
+    </message>
+    <message>
+        <source>paused until {time}</source>
+        <translation>暂停至 {time}</translation>
+    </message>
+    <message>
+        <source>paused on battery power</source>
+        <translation>使用电池，已暂停</translation>
+    </message>
+    <message>
+        <source>paused while the computer is in use</source>
+        <translation>电脑使用中，已暂停</translation>
     </message>
 </context>
 <context>
@@ -974,6 +1076,10 @@ Files next to your media are not touched.</source>
         <translation>处理</translation>
     </message>
     <message>
+        <source>Schedule &amp; power</source>
+        <translation>计划与电源</translation>
+    </message>
+    <message>
         <source>Folders</source>
         <translation>文件夹</translation>
     </message>
@@ -1255,6 +1361,18 @@ Files next to your media are not touched.</source>
         <translation>显示 / 隐藏</translation>
     </message>
     <message>
+        <source>Pause for 1 hour</source>
+        <translation>暂停 1 小时</translation>
+    </message>
+    <message>
+        <source>Pause until tomorrow morning</source>
+        <translation>暂停至明天早上</translation>
+    </message>
+    <message>
+        <source>Resume now</source>
+        <translation>立即继续</translation>
+    </message>
+    <message>
         <source>Pause all</source>
         <translation>全部暂停</translation>
     </message>
@@ -1372,6 +1490,25 @@ Files next to your media are not touched.</source>
     <message>
         <source>The download failed ({code}); the status bar says why.</source>
         <translation>下载失败（{code}）；原因见状态栏。</translation>
+    </message>
+</context>
+<context>
+    <name>WindowEdit</name>
+    <message>
+        <source>All day</source>
+        <translation>全天</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>从</translation>
+    </message>
+    <message>
+        <source>Not at all</source>
+        <translation>不工作</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>到</translation>
     </message>
 </context>
 <context>

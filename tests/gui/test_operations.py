@@ -160,7 +160,7 @@ def test_a_job_seen_running_then_completed_raises_one_finished_notice(qtbot: Any
     gui.window.add_paths([media])
     qtbot.waitUntil(lambda: len(jobs.jobs) == 1 and jobs.jobs[0].status == "paused", timeout=20000)
     notices: list[tuple[str, str]] = []
-    gui.facade.notice.connect(lambda title, message: notices.append((title, message)))
+    gui.facade.notice.connect(lambda job_id, title, message: notices.append((title, message)))
     gui.facade.resume(None)
     qtbot.waitUntil(lambda: jobs.jobs[0].status == "completed", timeout=60000)
     qtbot.waitUntil(lambda: bool(notices), timeout=10000)
