@@ -15,7 +15,7 @@ import sys
 
 from PySide6.QtCore import QTime, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QSpinBox,
-                               QTimeEdit, QWidget)
+                               QTimeEdit, QVBoxLayout, QWidget)
 
 from app.engine.background import BATTERY_CHOICES, KEEP_GOING, PAUSE, PAUSE_BELOW
 from app.engine.work_hours import ALL_DAY, BadWorkWindow, Window, window_text
@@ -109,6 +109,7 @@ class BackgroundBox(QGroupBox):
         self.start_at_login.setVisible(sys.platform.startswith("linux"))
 
         form = QFormLayout(self)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # a tab as wide as the dialog, in every language
         form.addRow(self.tr("Work on weekdays:"), self.weekdays)
         form.addRow(self.tr("Work on weekends:"), self.weekends)
         note = QLabel(self.tr("Outside these hours the running step stops at its next checkpoint (its "
@@ -119,7 +120,12 @@ class BackgroundBox(QGroupBox):
         form.addRow(self.tr("Use at most:"), _row(self, self.cores, QLabel(self.tr("cores (workers and each model's "
                                                                                  "threads)"), self)))
         form.addRow("", _row(self, self.in_use, self.in_use_minutes))
-        form.addRow(self.tr("Tell me when:"), _row(self, self.notify_finished, self.notify_review, self.notify_failed))
+        tell = QWidget(self)
+        tell_layout = QVBoxLayout(tell)
+        tell_layout.setContentsMargins(0, 0, 0, 0)
+        for box in (self.notify_finished, self.notify_review, self.notify_failed):
+            tell_layout.addWidget(box)
+        form.addRow(self.tr("Tell me when:"), tell)
         form.addRow("", self.start_at_login)
         for signal in (self.weekdays.changed, self.weekends.changed, self.battery.currentIndexChanged,
                        self.battery_floor.valueChanged, self.cores.valueChanged, self.in_use.toggled,

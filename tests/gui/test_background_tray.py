@@ -71,7 +71,8 @@ def test_outside_the_schedule_the_row_and_tooltip_say_when_work_starts(qtbot: An
     gui.window.add_paths([media])
     jobs = gui.window.jobs_model
     qtbot.waitUntil(lambda: len(jobs.jobs) == 1, timeout=20000)
-    assert jobs.status_label(jobs.jobs[0]) == f"waiting for the schedule (starts {start})"
+    qtbot.waitUntil(lambda: jobs.status_label(jobs.jobs[0]) == f"waiting for the schedule (starts {start})",
+                    timeout=10000)  # once the scan is done: "Adding files" before
     tray.resume_now_action.trigger()  # "Resume now" works through the gap until the window opens
     qtbot.waitUntil(lambda: jobs.jobs[0].status == "completed", timeout=30000)
 
@@ -176,4 +177,4 @@ def test_the_tray_menu_works_in_a_real_tray_host(tmp_path: Path) -> None:
     assert seen["tray_host"] and seen["tray_built"] and seen["tray_visible"], seen
     assert seen["menu"][:4] == ["Show / hide", "Pause for 1 hour", "Pause until tomorrow morning", "Resume now"]
     assert seen["paused"] and seen["done_while_paused"] == 0, seen
-    assert seen["finished_after_resume"] and seen["tooltip_after"] == "Sidecar", seen
+    assert seen["finished_after_resume"] and seen["tooltip_after"] == "Sidecar — Idle", seen
