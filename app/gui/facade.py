@@ -47,9 +47,13 @@ from app.errors import SidecarError
 from app.gui.operations import BACKGROUND_NICE, Operation, OperationCancelled, Operations
 from app.gui.thumbnails import thumbnail
 from app.media.cue_edits import EditCue
+from app.engine.gpu_gate import NvmlProbe
 from app.ml.host import ModelHost
+from app.paths import database_path
 from app.settings import Settings, load_settings, save_settings
 from app.store.database import Database
+from app.store.location import ENV as DATABASE_URL_ENV
+from app.store.probe import probe_database
 from app.store.records import ItemView, JobSummary, Review
 from app.store.states import JobStatus
 
@@ -191,8 +195,6 @@ class EngineFacade(QObject):
         read: list[Settings] = []
 
         def open_and_start(_: Operation) -> tuple[Library, Settings]:
-            from app.engine.gpu_gate import NvmlProbe
-
             settings = load_settings(self.data_dir)
             read.append(settings)
             self.gpu_device = NvmlProbe().device_name()
@@ -530,8 +532,6 @@ class EngineFacade(QObject):
 
         The newest check is the only one answered (a person may edit and check again).
         """
-        from app.store.probe import probe_database
-
         def checked(result: Any) -> None:
             if isinstance(result, SidecarError):
                 self.databaseChecked.emit(url, result.code, result.message)
@@ -551,14 +551,10 @@ class EngineFacade(QObject):
     def local_database_url(self) -> str:
         """The URL setting that means the library on this computer: empty, or its file's URL when
         ``SIDECAR_DATABASE_URL`` would otherwise name the server again."""
-        from app.store.location import ENV
-
-        return f"sqlite:///{self.local_database()}" if os.environ.get(ENV, "").strip() else ""
+        return f"sqlite:///{self.local_database()}" if os.environ.get(DATABASE_URL_ENV, "").strip() else ""
 
     def local_database(self) -> Path:
         """Where the library on this computer is (the data dir's SQLite file): Settings show it."""
-        from app.paths import database_path
-
         return database_path(self.data_dir)
 
     # -- models ---------------------------------------------------------------------------
