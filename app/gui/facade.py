@@ -44,6 +44,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from app.engine.autostart import autostart_enabled, set_autostart
 from app.engine.background import Hold, working_override
 from app.engine.desktop_notify import DesktopNotifier
+from app.engine.gpu_gate import NvmlProbe
 from app.engine.job_notices import FAILED, FINISHED, REVIEW, JobNotice, settled_notice, wanted_kinds
 from app.engine.library import JobChanges, JobOptions, Library
 from app.engine.review_evidence import ReviewEvidence, review_evidence
@@ -55,8 +56,11 @@ from app.gui.thumbnails import thumbnail
 from app.media.cue_edits import EditCue
 from app.ml.cpu_share import set_core_cap
 from app.ml.host import ModelHost
+from app.paths import database_path
 from app.settings import Settings, load_settings, save_settings
 from app.store.database import Database
+from app.store.location import ENV as DATABASE_URL_ENV
+from app.store.probe import probe_database
 from app.store.records import ItemView, JobSummary, Review
 
 log = logging.getLogger(__name__)
@@ -202,8 +206,6 @@ class EngineFacade(QObject):
         read: list[Settings] = []
 
         def open_and_start(_: Operation) -> tuple[Library, Settings]:
-            from app.engine.gpu_gate import NvmlProbe
-
             settings = load_settings(self.data_dir)
             read.append(settings)
             self.gpu_device = NvmlProbe().device_name()
@@ -597,8 +599,6 @@ class EngineFacade(QObject):
 
         The newest check is the only one answered (a person may edit and check again).
         """
-        from app.store.probe import probe_database
-
         def checked(result: Any) -> None:
             if isinstance(result, SidecarError):
                 self.databaseChecked.emit(url, result.code, result.message)
@@ -618,14 +618,10 @@ class EngineFacade(QObject):
     def local_database_url(self) -> str:
         """The URL setting that means the library on this computer: empty, or its file's URL when
         ``SIDECAR_DATABASE_URL`` would otherwise name the server again."""
-        from app.store.location import ENV
-
-        return f"sqlite:///{self.local_database()}" if os.environ.get(ENV, "").strip() else ""
+        return f"sqlite:///{self.local_database()}" if os.environ.get(DATABASE_URL_ENV, "").strip() else ""
 
     def local_database(self) -> Path:
         """Where the library on this computer is (the data dir's SQLite file): Settings show it."""
-        from app.paths import database_path
-
         return database_path(self.data_dir)
 
     # -- models ---------------------------------------------------------------------------

@@ -174,6 +174,8 @@ class SettingsDialog(QDialog):
                        self.gpu_budget.valueChanged, self.left_out.textChanged, self.database_url.textChanged,
                        self.ui_language.currentIndexChanged, self.background.changed):
             signal.connect(self._changed)
+        self._checking: str | None = None  # the URL Save is having checked
+        facade.databaseChecked.connect(self._database_checked)
         facade.modelsListed.connect(self.show_models)
         facade.modelProgress.connect(self._model_progress)
         facade.modelInstallEnded.connect(self._install_ended)
@@ -360,15 +362,18 @@ class SettingsDialog(QDialog):
         self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(False)
         self._show_database_check(self.tr("Checking the library database…"), "info")
         self.show_tab_of(self.database_url)
-        self.facade.databaseChecked.connect(self._database_checked)
+        self._checking = url
         self.facade.check_database(url)
 
     @Slot(str, str, str)
     def _database_checked(self, url: str, code: str, message: str) -> None:
-        if url != self.edited().database_url:
-            return  # the person changed the URL since: their next Save checks that one
-        self.facade.databaseChecked.disconnect(self._database_checked)
+        if url != self._checking:
+            return  # another window's check
+        self._checking = None
         self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(True)
+        if url != self.edited().database_url:
+            self.database_check.hide()  # the person changed the URL meanwhile: their next Save checks that one
+            return
         self._show_database_check(check_words(code, message) + ("" if not code else "\n" + self.tr(
             "Correct the address, or empty it to keep the library on this computer.")), "error" if code else "ok")
         if not code:
