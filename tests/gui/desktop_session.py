@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 
-def _wait_for_tray(env: dict[str, str], timeout: float = 15.0) -> None:
+def _wait_for_tray(env: dict[str, str], timeout: float = 40.0) -> None:
     """Until trayer's window is mapped (Qt then still checks the tray selection itself)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
