@@ -22,15 +22,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dbusmock.testcase import BusType, PrivateDBus, SpawnedMock  # noqa: E402
+from dbusmock.testcase import BusType, PrivateDBus, SpawnedMock
 
-import app.pipelines  # noqa: E402,F401 - registers the media kinds, as the CLI does
-from app.engine.background import BackgroundRules, WorkGate  # noqa: E402
-from app.engine.config import EngineConfig  # noqa: E402
-from app.engine.library import JobOptions, Library  # noqa: E402
-from app.engine.power import UPowerProbe  # noqa: E402
-from tests.engine_stages import fake_pipeline, make_media  # noqa: E402
-from tests.private_dbus import UPowerControl  # noqa: E402
+import app.pipelines  # noqa: F401 - registers the media kinds, as the CLI does
+from app.engine.background import BackgroundRules, WorkGate
+from app.engine.config import EngineConfig
+from app.engine.library import JobOptions, Library
+from app.engine.power import UPowerProbe
+from tests.engine_stages import fake_pipeline, make_media
+from tests.private_dbus import UPowerControl
 
 
 def until(condition, timeout: float = 30.0) -> float:  # type: ignore[no-untyped-def]
@@ -69,7 +69,7 @@ def main() -> None:
                 stopped = held + until(lambda: lib.status(job.id)[0].running == 0)
                 claimed = sum(len(d.calls) for d in digests)
                 power.set_battery(False)
-                resumed = until(lambda: sum(len(d.calls) for d in digests) > claimed)
+                resumed = until(lambda claimed=claimed: sum(len(d.calls) for d in digests) > claimed)
                 rows.append((held, stopped, resumed))
         finally:
             lib.close()
