@@ -240,7 +240,8 @@ class SettingsDialog(QDialog):
             notes.append(self.tr(NEW_JOBS_NOTICE))
         if s.scan_ignore != self.original.scan_ignore:
             notes.append(self.tr(LEFT_OUT_NOTICE))
-        if (s.workers, s.gpu_budget_mb) != (self.original.workers, self.original.gpu_budget_mb):
+        if (s.workers, s.gpu_budget_mb, s.max_cores) != (self.original.workers, self.original.gpu_budget_mb,
+                                                          self.original.max_cores):  # the core cap sizes the workers too
             notes.append(self.tr(RESTART_NOTICE))
         if s.ui_language != self.original.ui_language:
             notes.append(self.tr(LANGUAGE_NOTICE))

@@ -7,22 +7,59 @@ free number with ``-displayfd``) and stops everything it started on exit.
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
+import tempfile
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator
+
+log = logging.getLogger(__name__)
 
 
-def _wait_for_tray(env: dict[str, str], timeout: float = 40.0) -> None:
-    """Until trayer's window is mapped (Qt then still checks the tray selection itself)."""
+def _wait_until(what: str, ready: Callable[[], bool], timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        tree = subprocess.run(["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True).stdout
-        if '("trayer" "Trayer")' in tree:
+        if ready():
             return
-        time.sleep(0.2)
+        time.sleep(0.1)
+    raise RuntimeError(f"{what} did not come up")
+
+
+def _window_manager_up(env: dict[str, str]) -> bool:
+    """openbox sets the root's ``_NET_SUPPORTING_WM_CHECK`` once it manages the screen."""
+    probe = subprocess.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], env=env, capture_output=True, text=True)
+    return "window id #" in probe.stdout
+
+
+def _tray_up(env: dict[str, str]) -> bool:
+    tree = subprocess.run(["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True).stdout
+    return '("trayer" "Trayer")' in tree
+
+
+def _start_trayer(env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """trayer, once its window is mapped (Qt then checks the tray selection itself).
+
+    Now and then a trayer started on a fresh server exits or never maps; a second one comes up.
+    """
+    for _ in range(3):
+        with tempfile.TemporaryFile() as err:  # a file, not a pipe: a chatty trayer never blocks on it
+            trayer = subprocess.Popen(_TRAYER, env=env, stdout=subprocess.DEVNULL, stderr=err)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and trayer.poll() is None:
+                if _tray_up(env):
+                    return trayer
+                time.sleep(0.1)
+            trayer.kill()
+            trayer.wait()
+            err.seek(0)
+            log.warning("trayer did not come up (exit %s): %s", trayer.returncode, err.read().decode(errors="replace")[-500:])
     raise RuntimeError("the tray host (trayer) did not come up")
+
+
+_TRAYER = ["trayer", "--edge", "top", "--align", "right", "--widthtype", "request", "--height", "28",
+           "--transparent", "false", "--tint", "0x303030"]
 
 
 @contextmanager
@@ -40,10 +77,8 @@ def desktop_session(width: int = 1280, height: int = 800) -> Iterator[dict[str, 
             raise RuntimeError("Xvfb did not start")
         env = {**os.environ, "DISPLAY": f":{number}", "QT_QPA_PLATFORM": "xcb"}
         started.append(subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        started.append(subprocess.Popen(["trayer", "--edge", "top", "--align", "right", "--widthtype", "request",
-                                         "--height", "28", "--transparent", "false", "--tint", "0x303030"],
-                                        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        _wait_for_tray(env)
+        _wait_until("the window manager (openbox)", lambda: _window_manager_up(env))
+        started.append(_start_trayer(env))
         yield env
     finally:
         for process in reversed(started):

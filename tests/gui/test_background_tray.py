@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 
 from app.engine.autostart import autostart_entry, autostart_file, set_autostart
-from app.engine.background import PAUSED, SCHEDULE
+from app.engine.background import PAUSED, SCHEDULE, morning_after
 from app.gui.app import Gui, app_icon
 from app.gui.settings_dialog import SettingsDialog
 from app.gui.tray import Tray
@@ -46,6 +47,11 @@ def test_pause_for_an_hour_holds_the_engine_and_resume_now_lets_it_work(qtbot: A
     time.sleep(1.0)
     qtbot.waitUntil(lambda: jobs.status_label(jobs.jobs[0]).startswith("paused until"), timeout=5000)
     assert jobs.jobs[0].done == 0 and jobs.jobs[0].status == "queued"  # nothing claimed while paused
+
+    tray.pause_morning_action.trigger()
+    morning = morning_after(datetime.now())
+    qtbot.waitUntil(lambda: gui.facade._hold is not None and gui.facade._hold.until == morning, timeout=10000)
+    assert tray.icon.toolTip() == f"Sidecar — paused until {morning:%H:%M}"
 
     tray.resume_now_action.trigger()
     qtbot.waitUntil(lambda: jobs.jobs and jobs.jobs[0].status == "completed", timeout=30000)
@@ -171,10 +177,10 @@ def test_the_tray_menu_works_in_a_real_tray_host(tmp_path: Path) -> None:
     (tmp_path / "data").mkdir()
     with desktop_session() as env:
         run = subprocess.run([sys.executable, "-m", "tests.gui.tray_child", str(tmp_path / "data"), str(tmp_path / "Clips")],
-                             env=env, cwd=repo, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr[-3000:]
+                             env=env, cwd=repo, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
     seen = json.loads(run.stdout.strip().splitlines()[-1])
     assert seen["tray_host"] and seen["tray_built"] and seen["tray_visible"], seen
     assert seen["menu"][:4] == ["Show / hide", "Pause for 1 hour", "Pause until tomorrow morning", "Resume now"]
     assert seen["paused"] and seen["done_while_paused"] == 0, seen
-    assert seen["finished_after_resume"] and seen["tooltip_after"] == "Sidecar — Idle", seen
+    assert seen["finished_after_resume"] and seen["tooltip_after"] == "Sidecar — Idle" and seen["closed"], seen

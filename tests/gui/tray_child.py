@@ -33,7 +33,7 @@ def wait(condition: Callable[[], Any], timeout: float) -> bool:
 
 def main(data_dir: Path, media: Path) -> dict[str, Any]:
     app = QApplication(sys.argv[:1])
-    seen: dict[str, Any] = {"tray_host": wait(QSystemTrayIcon.isSystemTrayAvailable, 15)}
+    seen: dict[str, Any] = {"tray_host": wait(QSystemTrayIcon.isSystemTrayAvailable, 30)}
     save_settings(data_dir, Settings(welcome_dismissed=True))
     gui = build_gui([], data_dir, library_factory(), poll_ms=100)
     assert gui is not None
@@ -43,24 +43,26 @@ def main(data_dir: Path, media: Path) -> dict[str, Any]:
     tray = gui.tray
     seen["tray_visible"] = wait(tray.icon.isVisible, 5)
     seen["geometry"] = tray.icon.geometry().isValid()
-    wait(lambda: gui.facade.settings is not None, 20)
+    wait(lambda: gui.facade.settings is not None, 60)
     menu = {a.text(): a for a in tray.menu.actions() if a.text()}
     seen["menu"] = list(menu)
     menu["Pause for 1 hour"].trigger()
-    seen["paused"] = wait(lambda: tray.icon.toolTip().startswith("Sidecar — paused until"), 10)
+    seen["paused"] = wait(lambda: tray.icon.toolTip().startswith("Sidecar — paused until"), 30)
     seen["tooltip"] = tray.icon.toolTip()
     gui.window.add_paths([media])
     jobs = gui.window.jobs_model
-    wait(lambda: len(jobs.jobs) == 1, 20)
+    wait(lambda: len(jobs.jobs) == 1, 60)
     time.sleep(0.5)
     wait(lambda: False, 1)
     seen["done_while_paused"] = jobs.jobs[0].done if jobs.jobs else None
     menu["Resume now"].trigger()
-    seen["finished_after_resume"] = wait(lambda: jobs.jobs and jobs.jobs[0].status == "completed", 30)
+    seen["finished_after_resume"] = wait(lambda: jobs.jobs and jobs.jobs[0].status == "completed", 90)
     seen["tooltip_after"] = tray.icon.toolTip()
+    closed: list[bool] = []
+    gui.facade.closed.connect(lambda: closed.append(True))
     gui.quit()
-    wait(lambda: gui.facade._library is None and gui.facade._closing, 5)
-    app.exec()
+    seen["closed"] = wait(lambda: bool(closed), 60)  # the engine stopped (app.exec() could miss a quit sent before it)
+    del app
     return seen
 
 
