@@ -13,16 +13,24 @@ import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from app.atomic_write import atomic_write
-from app.engine.config import EngineConfig
-from app.engine.kinds import LEFT_OUT_BY_DEFAULT
 
 log = logging.getLogger(__name__)
 
 SETTINGS_FILE = "settings.json"
 OUTPUT_AFFECTING = ("target_lang", "naming", "existing_policy", "image_sidecar_json", "source_lang", "embedded_subtitles")
+
+LEFT_OUT_BY_DEFAULT: tuple[str, ...] = (
+    "._*",  # macOS AppleDouble: resource forks named like the media they sit beside
+    "@eaDir",  # Synology thumbnails and metadata
+    "#recycle", "#snapshot",  # Synology recycle bin and snapshots
+    ".@__thumb",  # QNAP thumbnails
+    ".Trash-*", "$RECYCLE.BIN", "System Volume Information", "lost+found",
+    ".*/",  # any other hidden folder
+)
+"""What media servers skip: shell patterns matched against one file or folder name; a pattern ending in
+``/`` matches folders only."""
 
 
 def default_target_language() -> str:
@@ -60,12 +68,6 @@ class Settings:
     welcome_dismissed: bool = False  # the first-run page was skipped or used; a library with jobs never shows it
     scan_ignore: list[str] = field(default_factory=lambda: list(LEFT_OUT_BY_DEFAULT))  # names scans and watches leave out
     database_url: str = ""  # a PostgreSQL library shared by several machines; "" is the SQLite file here
-
-    def engine_config(self, **overrides: Any) -> EngineConfig:
-        values = {"workers": self.workers, "gpu_budget_mb": self.gpu_budget_mb, "group_size": self.group_size,
-                  "existing_policy": self.existing_policy, "database_url": self.database_url}
-        values.update(overrides)
-        return EngineConfig(**values)
 
 
 def load_settings(data_dir: Path) -> Settings:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
+from typing import Any
+
+from app.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -32,3 +36,11 @@ class EngineConfig:
     @property
     def heartbeat_seconds(self) -> float:
         return self.lease_seconds / 3
+
+
+def engine_config(settings: Settings, **overrides: Any) -> EngineConfig:
+    """The tunables the person's settings decide, with ``overrides`` (a command's flags) on top."""
+    return dataclasses.replace(
+        EngineConfig(workers=settings.workers, gpu_budget_mb=settings.gpu_budget_mb, group_size=settings.group_size,
+                     existing_policy=settings.existing_policy, database_url=settings.database_url),
+        **overrides)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from app.engine import search as fused_search
-from app.engine.config import EngineConfig
+from app.engine.config import EngineConfig, engine_config
 from app.engine.gpu_gate import MemoryProbe
 from app.engine.instances import WorkerView, worker_views
 from app.engine.kinds import ALL, LEFT_OUT_BY_DEFAULT, MEDIA_KINDS, ScanRules
@@ -55,7 +55,7 @@ class JobOptions:
 
     @classmethod
     def from_settings(cls, settings: Settings, kind: str = ALL, top_level: bool = False, redo: bool = False, *,
-                      audio_track: int | None = None, **overrides: Any) -> "JobOptions":
+                      audio_track: int | None = None, **overrides: Any) -> JobOptions:
         """What a new job freezes from the person's settings (CLI, GUI and watched folders alike).
 
         ``redo``: process files again even when they are already subtitled (``add --redo``,
@@ -95,7 +95,7 @@ class JobChanges:
 class Library:
     @classmethod
     def open(cls, data_dir: Path, settings: Settings | None = None, *, database: Path | str | None = None,
-             paths: LocalPaths = SAME_PATHS, scope: ClaimScope = EVERYTHING, **config_overrides: Any) -> "Library":
+             paths: LocalPaths = SAME_PATHS, scope: ClaimScope = EVERYTHING, **config_overrides: Any) -> Library:
         """The person's library as the CLI and the GUI open it: their settings, the registered pipelines, their engine config.
 
         The pipelines come from the media-kind registry, which the composition root
@@ -104,7 +104,7 @@ class Library:
         the library's ``database`` (else the one in ``data_dir``), its ``paths`` and ``scope``.
         """
         settings = settings if settings is not None else load_settings(data_dir)
-        return cls(data_dir, MEDIA_KINDS.pipelines(data_dir, settings), settings.engine_config(**config_overrides),
+        return cls(data_dir, MEDIA_KINDS.pipelines(data_dir, settings), engine_config(settings, **config_overrides),
                    database=database, paths=paths, scope=scope)
 
     def __init__(self, data_dir: Path, pipelines: Mapping[str, Pipeline], config: EngineConfig | None = None,

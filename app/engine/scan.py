@@ -41,7 +41,7 @@ class ScanResult:
     left_out: list[tuple[str, str]] = field(default_factory=list)  # (path below the root, pattern); folders end in "/"
     on_found: Callable[[int], None] | None = None
 
-    def report(self) -> dict[str, object]:
+    def report(self) -> dict[str, Any]:
         by_pattern: dict[str, int] = {}
         for _, pattern in self.left_out:
             by_pattern[pattern] = by_pattern.get(pattern, 0) + 1

@@ -189,7 +189,7 @@ class Scheduler:
                     self._database_lost.set()
                     log.warning("cannot claim work until the library database answers: %s (%s)", exc.message, exc.code)
                 claim, wait = None, max(wait, _FLAG_REFRESH_SECONDS)
-            except Exception:  # noqa: BLE001 - a store hiccup must not kill the worker
+            except Exception:  # a store hiccup must not kill the worker
                 log.exception("claim failed")
                 claim = None
             if claim is None:
@@ -295,7 +295,7 @@ class Scheduler:
             else:
                 log.info("stage %s of %s failed: %s (%s)", claim.name, claim.item_path, exc.message, exc.code)
                 self._settle(self._fail, claim, exc.code, exc.message, exc.transient)
-        except Exception as exc:  # noqa: BLE001 - one bad file never stops the others
+        except Exception as exc:  # one bad file never stops the others
             if self._mount_gone(claim):
                 self._give_back(claim, MappingUnavailable(f"{type(exc).__name__}: {exc} (the mapped folder is gone)"))
             else:
@@ -447,7 +447,7 @@ class Scheduler:
                 idle_since = self._release_idle_models(bool(active), idle_since, now)
             except DatabaseUnavailable as exc:
                 log.warning("heartbeat failed: %s (%s)", exc.message, exc.code)
-            except Exception:  # noqa: BLE001 - keep beating through transient store errors
+            except Exception:  # keep beating through transient store errors
                 log.exception("heartbeat failed")
 
     def _reclaim_others(self) -> list[str]:

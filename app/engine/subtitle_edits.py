@@ -17,6 +17,7 @@ import hashlib
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from functools import partial
 from typing import Sequence
 
 from app.atomic_write import atomic_write, sha256_file
@@ -86,7 +87,7 @@ def save_subtitles(store: Store, document: SubtitleDocument, cues: Sequence[Edit
 
         store.edits.record(document.item_id, str(target), sha)
         atomic_write(target, data, f"edit-{sha[:16]}",
-                     before_replace=lambda target=target, opened=opened: _check_unchanged(target, opened))
+                     before_replace=partial(_check_unchanged, target, opened))
         log.info("saved the person's edit of %s", target)
     return open_subtitles(store, document.video)
 

@@ -97,7 +97,7 @@ class WatchService:
         while not self._stopping.wait(self.settings.refresh_seconds):
             try:
                 self.sync()
-            except Exception:  # noqa: BLE001 - keep watching through a transient store error
+            except Exception:  # keep watching through a transient store error
                 log.exception("could not re-read the watched folders")
 
     def catch_up(self, timeout: float = 600.0) -> None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtWidgets import QComboBox, QWidget
+
+from app.gui.translations import QT_TRANSLATE_NOOP
 
 LANGUAGES = (
     ("en", QT_TRANSLATE_NOOP("LanguageCombo", "English")),

@@ -19,7 +19,7 @@ import dataclasses
 import logging
 from typing import Any, Sequence
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Slot
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
                                QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
                                QPlainTextEdit, QProgressBar, QPushButton, QScrollArea, QSpinBox, QTableWidget, QTableWidgetItem,
@@ -30,7 +30,7 @@ from app.gui.facade import EngineFacade
 from app.gui.language_choice import LanguageCombo
 from app.gui.theme import ink
 from app.ml.catalogue import ROLE_PURPOSE
-from app.gui.translations import UI_LANGUAGES
+from app.gui.translations import QT_TRANSLATE_NOOP, UI_LANGUAGES
 from app.media.naming import PRESETS, example_names
 from app.settings import OUTPUT_AFFECTING, Settings
 
@@ -357,8 +357,9 @@ class SettingsDialog(QDialog):
 
     def _refresh_model_row(self, name: str) -> None:
         for n, row in enumerate(self._model_rows):
-            if row.get("name") == name and self.models.item(n, INSTALLED_COLUMN) is not None:
-                self.models.item(n, INSTALLED_COLUMN).setText(self._installed_text(row))
+            cell = self.models.item(n, INSTALLED_COLUMN)
+            if row.get("name") == name and cell is not None:
+                cell.setText(self._installed_text(row))
 
     @Slot(str, str)
     def _install_ended(self, name: str, code: str) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from PySide6.QtCore import QSizeF, Qt, QUrl, Slot
-from PySide6.QtGui import QCloseEvent, QColor, QFont, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QColor, QFont, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtMultimedia import QAudioOutput, QMediaPlayer
 from PySide6.QtMultimediaWidgets import QGraphicsVideoItem
 from PySide6.QtWidgets import (QAbstractItemView, QDoubleSpinBox, QGraphicsDropShadowEffect, QGraphicsScene,
@@ -80,8 +80,8 @@ class VideoWithSubtitle(QGraphicsView):
         height = self.subtitle.boundingRect().height()
         self.subtitle.setPos(size.width() * 0.05, size.height() - height - size.height() * 0.04)
 
-    def resizeEvent(self, event: object) -> None:  # noqa: N802 - Qt's name
-        super().resizeEvent(event)  # type: ignore[arg-type]
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
         self.video.setSize(QSizeF(self.viewport().width(), self.viewport().height()))
         self.scene().setSceneRect(0, 0, self.viewport().width(), self.viewport().height())
         self._place_text()
@@ -353,10 +353,10 @@ class TranscriptEditor(QWidget):
         """Show the cue at ``position`` over the picture and select its row, without seeking again."""
         self.time_label.setText(format_ms(position))
         row = self.current_row(position)
-        cue = self.cues[row] if row is not None else None
-        if cue is None:
+        if row is None:
             self.view.show_text("")
             return
+        cue = self.cues[row]
         text = cue.translation if cue.translation else cue.original
         if cue.translation and cue.translation != cue.original:
             text = f"{cue.translation}\n{cue.original}"
@@ -365,7 +365,9 @@ class TranscriptEditor(QWidget):
             self.table.blockSignals(True)
             self.table.selectRow(row)
             self.table.blockSignals(False)
-            self.table.scrollToItem(self.table.item(row, ORIGINAL))
+            cell = self.table.item(row, ORIGINAL)
+            if cell is not None:
+                self.table.scrollToItem(cell)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.dirty:

@@ -163,7 +163,7 @@ class _Timeline:
         self._skip = 0  # samples still to drop (audio before 0:00)
         self.samples = 0
 
-    def add(self, frame: "av.AudioFrame") -> None:
+    def add(self, frame: av.AudioFrame) -> None:
         at = None if frame.pts is None or frame.time_base is None else float(frame.pts * frame.time_base) - self._origin
         if at is not None and self._end is not None and at > self._end:
             at = None
@@ -199,7 +199,7 @@ class _Timeline:
             self.samples += data.size
 
 
-def _presentation_start(container: "av.container.InputContainer", stream: "av.AudioStream") -> float:
+def _presentation_start(container: av.container.InputContainer, stream: av.AudioStream) -> float:
     """Seconds a player shows as 0:00: the container's start (its earliest stream), else the audio's own."""
     if container.start_time is not None:
         return container.start_time / 1_000_000
@@ -208,7 +208,7 @@ def _presentation_start(container: "av.container.InputContainer", stream: "av.Au
     return 0.0
 
 
-def _decode_to(container: "av.container.InputContainer", stream: "av.AudioStream", tmp: Path, src: Path) -> int:
+def _decode_to(container: av.container.InputContainer, stream: av.AudioStream, tmp: Path, src: Path) -> int:
     """Demux packet by packet so one damaged packet costs that packet, not the file."""
     import av
 

@@ -125,7 +125,7 @@ def raw_preview(path: Path) -> Image.Image:
     except (rawpy.LibRawError, rawpy.NotSupportedError) as exc:
         raise MediaError(f"{path.name}: not a readable raw file ({exc})", code="corrupt_media") from exc
     if thumb.format == rawpy.ThumbFormat.JPEG:
-        preview = Image.open(io.BytesIO(thumb.data))
+        preview: Image.Image = Image.open(io.BytesIO(bytes(thumb.data)))
     else:
         preview = Image.fromarray(np.ascontiguousarray(thumb.data))
     exif = preview.getexif()

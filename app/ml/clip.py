@@ -203,7 +203,7 @@ class ClipRuntime:
         try:
             self._image = ort.InferenceSession(str(image_path), options, providers=self.providers)
             self._text = ort.InferenceSession(str(text_path), options, providers=self.providers)
-        except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own exception types
+        except Exception as exc:  # onnxruntime raises its own exception types
             raise SidecarError(f"{folder}: onnxruntime cannot load the graphs ({exc})", code="model_invalid") from exc
         _require_io(self._image, IMAGE_INPUT, IMAGE_OUTPUT, image_path)
         _require_io(self._text, TEXT_INPUT, TEXT_OUTPUT, text_path)
@@ -250,15 +250,15 @@ class ClipRuntime:
         return vectors
 
     def _output_dim(self) -> int:
-        dims = []
+        dims: list[int | None] = []
         for session, name in ((self._image, IMAGE_OUTPUT), (self._text, TEXT_OUTPUT)):
             shape = next(o.shape for o in session.get_outputs() if o.name == name)
             dims.append(shape[-1] if isinstance(shape[-1], int) else None)
-        if None in dims:  # symbolic last dimension: ask the graph
-            dims = [len(self.embed_texts(["a"])[0])] * 2
+        if dims[0] is None or dims[1] is None:  # symbolic last dimension: ask the graph
+            return len(self.embed_texts(["a"])[0])
         if dims[0] != dims[1]:
             raise SidecarError(f"image ({dims[0]}) and text ({dims[1]}) embeddings differ in size", code="model_invalid")
-        return int(dims[0])
+        return dims[0]
 
 
 def _require_io(session: Any, input_name: str, output_name: str, path: Path) -> None:

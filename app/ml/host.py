@@ -43,7 +43,7 @@ def _serve(conn: Connection, runtime: str, params: dict[str, Any]) -> None:
     """Child main loop: load once, then answer calls until told to exit or the pipe closes."""
     try:
         model = _load_runtime(runtime, params)
-        info = getattr(model, "info", lambda: {})()
+        info: dict[str, Any] = getattr(model, "info", dict)()
     except SidecarError as exc:
         conn.send(("load_error", exc.code, exc.message))
         return
@@ -82,7 +82,7 @@ def _answer_calls(conn: Connection, model: Any) -> None:
             conn.send(("result", value))
         except SidecarError as exc:
             conn.send(("error", exc.code, exc.message, exc.transient))
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - any runtime failure goes back to the parent, typed
             code = OutOfDeviceMemory.code if is_out_of_memory(exc) else "runtime_error"
             conn.send(("error", code, f"{exc}\n{traceback.format_exc()}", True))
 

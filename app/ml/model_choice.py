@@ -49,7 +49,7 @@ class ChosenModel:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "ChosenModel":
+    def from_json(cls, data: Mapping[str, Any]) -> ChosenModel:
         return cls(name=str(data["name"]), role=str(data["role"]), format=str(data["format"]), path=str(data["path"]),
                    memory_mb=int(data.get("memory_mb") or 0), source=str(data["source"]),
                    identity=str(data["identity"]))

@@ -18,7 +18,7 @@ from filelock import Timeout
 
 from app.errors import ModelError
 from app.ml import bundled as bundled_models
-from app.ml.catalogue import CatalogueEntry
+from app.ml.catalogue import CatalogueEntry, CatalogueFile
 from app.atomic_write import fsync_dir
 from app.ml.downloads import Cancel, Progress, checked_sha256, download, part_path
 from app.ml.model_choice import find_model, model_row
@@ -26,6 +26,7 @@ from app.ml.model_state import (
     MANIFEST,
     InstalledFile,
     Manifest,
+    ModelState,
     install_dir,
     install_lock,
     read_manifest,
@@ -119,7 +120,8 @@ def models_install(
                     digest = None
             if digest is None:
 
-                def file_progress(done: int, total: int | None, _base=done_before, _file=file, _later=later) -> None:
+                def file_progress(done: int, total: int | None, _base: int = done_before, _file: CatalogueFile = file,
+                                  _later: int = later) -> None:
                     if progress is not None:
                         size = total if total is not None else (_file.size or done)
                         progress(_base + done, _base + max(size, done) + _later)
@@ -132,7 +134,11 @@ def models_install(
                 progress(done_before, done_before + later)
             if not expected:
                 pinned[file.path] = digest
-                update_state(data_dir, lambda s, f=file.path, d=digest: s.pinning(name, f, d))
+
+                def pin(state: ModelState, path: str = file.path, sha: str = digest) -> ModelState:
+                    return state.pinning(name, path, sha)
+
+                update_state(data_dir, pin)
         write_manifest(data_dir, Manifest(name, finished, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())))
     finally:
         lock.release()

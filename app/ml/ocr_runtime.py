@@ -50,7 +50,7 @@ class OcrRuntime:
             params["EngineConfig.onnxruntime.use_cuda"] = True
         try:
             self._engine = RapidOCR(params=params)
-        except Exception as exc:  # noqa: BLE001 - rapidocr raises plain exceptions
+        except Exception as exc:  # rapidocr raises plain exceptions
             raise SidecarError(f"RapidOCR cannot load its models ({exc})", code="model_load_failed") from exc
         self.model_id = rapidocr_model_id()
 
@@ -68,7 +68,7 @@ class OcrRuntime:
         texts = getattr(result, "txts", None) or ()
         scores = getattr(result, "scores", None) or ()
         boxes = getattr(result, "boxes", None)
-        lines = []
+        lines: list[dict[str, Any]] = []
         for index, text in enumerate(texts):
             text = str(text).strip()
             if not text:

@@ -210,7 +210,7 @@ class TranscribeStage:
             "version": TRANSCRIPT_VERSION,
         }
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec:
         from app.ml.whisper_runtime import whisper_memory_mb
 
         device, compute_type = asr_device()

@@ -23,7 +23,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from sqlalchemy import Connection, exists, func, select, update
+from sqlalchemy import Connection, Select, exists, func, select, update
 
 from app.store.database import Database
 from app.store.search_writes import delete_for_sha256, move_image_name
@@ -69,7 +69,7 @@ class CurrentItemRepo:
 
     # -- reads ------------------------------------------------------------------------------
 
-    def _query(self):  # type: ignore[no-untyped-def]
+    def _query(self) -> Select[Any]:
         return (
             select(items.c.id, items.c.job_id, items.c.path, items.c.kind, items.c.sha256, items.c.size,
                    items.c.mtime_ns, items.c.status, items.c.revision)

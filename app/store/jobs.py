@@ -8,7 +8,7 @@ from typing import Any, Collection, Mapping, Sequence
 from sqlalchemy import Connection, and_, delete, func, insert, select, update
 
 from app.errors import ItemNotChangeable, NotFound
-from app.store.database import Database, dumps, loads
+from app.store.database import Database, dumps, inserted_id, loads
 from app.store.dialect import json_field
 from app.store.records import ITEM_FACTS, ItemSource, ItemView, JobSummary, NewItem, NewStage
 from app.store.states import SETTLED_ITEMS, UNFINISHED_ITEMS, ItemState, JobState, JobStatus, StageState, StepState
@@ -80,14 +80,12 @@ class JobRepo:
     def _insert(self, conn: Connection, folder: str, options: dict[str, Any], owner: str, state: JobState,
                 scan_report: dict[str, Any]) -> int:
         now = self.db.now()
-        return int(
-            conn.execute(
-                insert(jobs).values(
-                    folder=folder, state=state, owner=owner, paused=0, options=dumps(options),
-                    scan_report=dumps(scan_report), created_at=now, updated_at=now,
-                )
-            ).inserted_primary_key[0]
-        )
+        return inserted_id(conn.execute(
+            insert(jobs).values(
+                folder=folder, state=state, owner=owner, paused=0, options=dumps(options),
+                scan_report=dumps(scan_report), created_at=now, updated_at=now,
+            )
+        ))
 
     def add_items(self, job_id: int, new_items: Sequence[NewItem], first_ordinal: int = 0) -> None:
         """Insert a batch of items with their stage rows (reused stages already succeeded)."""
@@ -103,13 +101,13 @@ class JobRepo:
                 revision = revisions[item.path] = 1 + int(revisions.get(item.path) or 0)
                 all_reused = bool(item.stages) and all(s.reused_output is not None for s in item.stages)
                 status = ItemState.SKIPPED if item.skip_reason else (ItemState.COMPLETED if all_reused else ItemState.PENDING)
-                item_id = conn.execute(
+                item_id = inserted_id(conn.execute(
                     insert(items),
                     dict(job_id=job_id, ordinal=ordinal, grp=ordinal // max(1, self.group_size), path=item.path,
                          kind=item.kind, size=item.size, mtime_ns=item.mtime_ns, sha256=item.sha256,
                          revision=revision, status=status, skip_reason=item.skip_reason, error_code=item.skip_code,
                          updated_at=now),
-                ).inserted_primary_key[0]
+                ))
                 if item.skip_reason:
                     continue
                 for stage, values in zip(item.stages, _planned_stage_values(item.stages, now)):
@@ -331,8 +329,8 @@ class JobRepo:
                     .where(stages.c.item_id.in_(ids), stages.c.status != StageState.SUCCEEDED)
                     .order_by(stages.c.item_id, stages.c.idx)
                 )  # succeeded stages are never an item's current one: the GUI's page read skips them in SQL
-                for s in conn.execute(sq).mappings():
-                    current.setdefault(s["item_id"], s)
+                for stage_row in conn.execute(sq).mappings():
+                    current.setdefault(stage_row["item_id"], stage_row)
                 facts = self._facts(conn, ids)
         out = []
         for r in rows:

@@ -16,7 +16,8 @@ import time
 from contextlib import contextmanager
 from typing import Any, Iterator, Mapping, Sequence
 
-from sqlalchemy import BigInteger, Connection, Float, Text, and_, bindparam, delete, exists, insert, or_, select, update
+from sqlalchemy import (BigInteger, ColumnElement, Connection, Float, Select, Text, and_, bindparam, delete, exists, insert, or_,
+                        select, update)
 from sqlalchemy.orm import aliased
 
 from app.errors import CrashLoop, LeaseLost, NeedsReview
@@ -32,7 +33,7 @@ log = logging.getLogger(__name__)
 
 _QUERY_CACHE = 16  # built claim queries kept per repo: (gpu, scope) pairs; a scope changes rarely
 
-def _fence_where(stage_id: Any, owner: Any, generation: Any, now: Any):  # type: ignore[no-untyped-def]
+def _fence_where(stage_id: Any, owner: Any, generation: Any, now: Any) -> ColumnElement[bool]:
     """The fence: the claim still holds its stage (owner, generation, unexpired lease); values or bind parameters."""
     return and_(
         stages.c.id == stage_id,
@@ -57,7 +58,7 @@ class StageRepo:
 
     # -- claims ---------------------------------------------------------------------------
 
-    def _runnable(self, gpu: bool | None, scope: ClaimScope, one_stage: bool = False):  # type: ignore[no-untyped-def]
+    def _runnable(self, gpu: bool | None, scope: ClaimScope, one_stage: bool = False) -> Select[Any]:
         """The first runnable stage's id, within ``scope`` (with ``one_stage``: only if it is the ``stage_id`` parameter).
 
         Built once per (gpu, scope, one_stage) with the time as the ``now`` parameter: every
@@ -74,7 +75,7 @@ class StageRepo:
         return query
 
     @staticmethod
-    def _build_runnable(gpu: bool | None, scope: ClaimScope, one_stage: bool):  # type: ignore[no-untyped-def]
+    def _build_runnable(gpu: bool | None, scope: ClaimScope, one_stage: bool) -> Select[Any]:
         now = bindparam("now", type_=Float)
         earlier = aliased(stages)
         q = (
@@ -171,7 +172,7 @@ class StageRepo:
     # -- fenced writes ----------------------------------------------------------------------
 
     @staticmethod
-    def fence(claim: Claim, now: float):  # type: ignore[no-untyped-def]
+    def fence(claim: Claim, now: float) -> ColumnElement[bool]:
         return _fence_where(claim.stage_id, claim.owner, claim.generation, now)
 
     def _fenced_update(self, conn: Connection, claim: Claim, **values: Any) -> None:
@@ -410,7 +411,8 @@ class StageRepo:
     def count_model_load(self, model_key: str) -> None:
         now = self.db.now()
         with self.db.write() as conn:
-            n = conn.execute(update(model_loads).where(model_loads.c.model_key == model_key).values(loads=model_loads.c.loads + 1, last_loaded_at=now)).rowcount
+            n = conn.execute(update(model_loads).where(model_loads.c.model_key == model_key)
+                             .values(loads=model_loads.c.loads + 1, last_loaded_at=now)).rowcount
             if n == 0:
                 conn.execute(insert(model_loads).values(model_key=model_key, loads=1, last_loaded_at=now))
 
