@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.settings import Settings
+from app.store.retry_policy import RetryPolicy
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,10 @@ class EngineConfig:
     # The library database's URL (`--database-url` or the `database_url` setting); "" is the
     # SQLite file in the data dir unless SIDECAR_DATABASE_URL names one (app.store.location).
     database_url: str = ""
+
+    @property
+    def retry_policy(self) -> RetryPolicy:
+        return RetryPolicy(self.max_attempts, self.backoff_base, self.backoff_cap)
 
     @property
     def heartbeat_seconds(self) -> float:

@@ -368,8 +368,7 @@ class Scheduler:
         threading.Thread(target=load, name="sidecar-prewarm", daemon=True).start()
 
     def _fail(self, claim: Claim, code: str, message: str, transient: bool) -> None:
-        c = self.config
-        self.store.stages.fail_stage(claim, code, message, transient, c.max_attempts, c.backoff_base, c.backoff_cap)
+        self.store.stages.fail_stage(claim, code, message, transient, self.config.retry_policy)
 
     @staticmethod
     def _settle(fn: Callable[..., None], *args: object) -> None:
