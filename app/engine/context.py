@@ -14,7 +14,7 @@ from app.engine.model_pool import ModelPool
 from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.placement import Placement
 from app.engine.stage import ItemRef, ModelClient, Output, Placed, SearchIndex
-from app.errors import LeaseLost, NotMapped, SidecarError, StageStopped, TargetChanged
+from app.errors import Code, LeaseLost, NotMapped, SidecarError, StageStopped, TargetChanged
 from app.ml.spec import ModelSpec
 from app.store import Store
 from app.store.records import Claim, Step
@@ -111,7 +111,7 @@ class ClaimContext:
         try:
             st = os.stat(self.item.path)
         except FileNotFoundError as exc:
-            raise SidecarError(f"{self.item.path.name} is gone", code="file_missing") from exc
+            raise SidecarError(f"{self.item.path.name} is gone", code=Code.FILE_MISSING) from exc
         if st.st_size != self.item.size or st.st_mtime_ns != self.item.mtime_ns:
             raise TargetChanged(f"{self.item.path.name} changed while it was being processed; nothing was placed")
 

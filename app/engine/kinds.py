@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from app.engine.stage import Pipeline
-from app.errors import SidecarError
+from app.errors import Code, SidecarError
 from app.settings import LEFT_OUT_BY_DEFAULT, Settings
 
 ALL = "all"
@@ -96,7 +96,7 @@ class MediaKinds:
     def get(self, name: str) -> MediaKind:
         kind = self._required().get(name)
         if kind is None:
-            raise SidecarError(f"unknown media kind {name!r}; use {', '.join(self.choices())}", code="invalid_argument")
+            raise SidecarError(f"unknown media kind {name!r}; use {', '.join(self.choices())}", code=Code.INVALID_ARGUMENT)
         return kind
 
     def of(self, path: Path) -> MediaKind | None:
@@ -121,7 +121,7 @@ class MediaKinds:
             return kinds
         if choice not in kinds:
             raise SidecarError(f"unknown search kind {choice!r}; use {', '.join(self.search_choices())}",
-                               code="invalid_argument")
+                               code=Code.INVALID_ARGUMENT)
         return (choice,)
 
     def pipelines(self, data_dir: Path, settings: Settings) -> dict[str, Pipeline]:
@@ -130,7 +130,7 @@ class MediaKinds:
 
     def _required(self) -> dict[str, MediaKind]:
         if not self._kinds:
-            raise SidecarError("no media kinds are registered (import app.pipelines first)", code="no_media_kinds")
+            raise SidecarError("no media kinds are registered (import app.pipelines first)", code=Code.NO_MEDIA_KINDS)
         return self._kinds
 
 

@@ -24,7 +24,7 @@ from app.engine.scan import scan
 from app.engine.scheduler import Scheduler
 from app.engine.stage import Pipeline
 from app.engine.subtitle_edits import SubtitleDocument, open_subtitles, reindex_dialogue, save_subtitles
-from app.errors import SidecarError
+from app.errors import Code, FolderMissing, SidecarError
 from app.media.cue_edits import EditCue
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualChoice, VisualModel
 from app.ml.model_choice import frozen_models
@@ -167,7 +167,7 @@ class Library:
         """
         path = Path(path).expanduser().absolute()
         if not path.exists():
-            raise SidecarError(f"{path} does not exist", code="folder_missing")
+            raise FolderMissing(f"{path} does not exist")
         kinds = MEDIA_KINDS.selection(options.kind)
         available = kinds & set(self.pipelines)
         owner = owner or (self._scheduler.instance.id if self._scheduler else f"cli-{id(self)}")
@@ -191,7 +191,7 @@ class Library:
                     try:
                         sha = skipped_sha256(self.store.jobs, self.store.current, entry.path, entry.size, entry.mtime_ns)
                     except OSError as exc:
-                        report["problems"].append({"path": str(entry.path), "code": "unreadable_file", "message": str(exc)})
+                        report["problems"].append({"path": str(entry.path), "code": Code.UNREADABLE_FILE, "message": str(exc)})
                         continue
                     batch.append(NewItem(path=str(entry.path), kind=entry.kind, size=entry.size, mtime_ns=entry.mtime_ns,
                                          sha256=sha, skip_reason=entry.skip_reason, skip_code=entry.skip_code))
@@ -308,13 +308,13 @@ class Library:
         """
         kinds = MEDIA_KINDS.search_selection(kind)
         if (image is None) == (not (query or "").strip()):
-            raise SidecarError("give either a text query or an image to search with", code="invalid_argument")
+            raise SidecarError("give either a text query or an image to search with", code=Code.INVALID_ARGUMENT)
         current = CurrentContent("current_items")
         if image is not None:
             visual = self._visual_choice.current()
             if visual is None:
                 raise SidecarError("searching by image needs a visual (CLIP) model; choose one with `sidecar models`",
-                                   code="no_visual_model")
+                                   code=Code.NO_VISUAL_MODEL)
             if "image" not in kinds:
                 return []
             (vector,) = self._search_models.get(visual.spec).call("embed_images", [str(Path(image).absolute())])

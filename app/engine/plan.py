@@ -25,7 +25,7 @@ from typing import Any, Mapping, Sequence
 
 from app.atomic_write import sha256_file
 from app.engine.stage import ModelSpec, Pipeline, Stage, StageContext
-from app.errors import SidecarError
+from app.errors import Code, SidecarError
 from app.store.current_items import CurrentItemRepo
 from app.store.database import dumps
 from app.store.jobs import JobRepo
@@ -65,7 +65,7 @@ class HashStage:
                     ctx.check()
                     ctx.progress(done / max(1, ctx.item.size), "reading")
         except OSError as exc:
-            raise SidecarError(f"{ctx.item.path.name} could not be read: {exc.strerror or exc}", code="unreadable_file",
+            raise SidecarError(f"{ctx.item.path.name} could not be read: {exc.strerror or exc}", code=Code.UNREADABLE_FILE,
                                transient=True) from exc
         ctx.verify_source_unchanged()
         return {"sha256": digest.hexdigest()}

@@ -42,7 +42,7 @@ from app.engine.library import JobChanges, JobOptions, Library
 from app.engine.review_evidence import ReviewEvidence, review_evidence
 from app.engine.subtitle_edits import SubtitleDocument
 from app.engine.watch import WatchService, set_watched_folders, watch_options
-from app.errors import SidecarError
+from app.errors import Code, SidecarError
 from app.gui.operations import BACKGROUND_NICE, Operation, OperationCancelled, Operations
 from app.gui.thumbnails import thumbnail
 from app.media.cue_edits import EditCue
@@ -61,7 +61,7 @@ LANES = {"store": 1, "slow": 2, "downloads": 2}
 class GuiThreadViolation(SidecarError):
     """The store or a model was entered on the GUI thread (a bug: the window would freeze)."""
 
-    code = "gui_thread_blocked"
+    code = Code.GUI_THREAD_BLOCKED
 
 
 class ThreadGuard:
@@ -500,10 +500,10 @@ class EngineFacade(QObject):
         def ended(result: Any) -> None:
             code = result.code if isinstance(result, SidecarError) else ""
             if code == OperationCancelled.code:
-                code = "download_cancelled"
-            if isinstance(result, BaseException) and code != "download_cancelled":
+                code = Code.DOWNLOAD_CANCELLED
+            if isinstance(result, BaseException) and code != Code.DOWNLOAD_CANCELLED:
                 self._report(result)
-                code = code or "internal_error"
+                code = code or Code.INTERNAL_ERROR
             self.modelInstallEnded.emit(name, code)
             self.list_models()
 

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
                                QVBoxLayout, QWidget)
 
 from app.engine.kinds import LEFT_OUT_BY_DEFAULT
+from app.errors import Code
 from app.gui.facade import EngineFacade
 from app.gui.language_choice import LanguageCombo
 from app.gui.theme import ink
@@ -366,7 +367,7 @@ class SettingsDialog(QDialog):
         self._downloads.pop(name, None)
         if not code:
             self.model_status.setText(self.tr("{name} is installed. Choose “Use” to have new jobs use it.").format(name=name))
-        elif code == "download_cancelled":
+        elif code == Code.DOWNLOAD_CANCELLED:
             self.model_status.setText(self.tr("Stopped downloading {name}. What arrived is kept: Install resumes "
                                               "from there.").format(name=name))
         else:

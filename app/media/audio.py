@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 import numpy as np
 
-from app.errors import MediaError
+from app.errors import Code, MediaError
 from app.atomic_write import fsync_dir
 
 if TYPE_CHECKING:  # PyAV is imported where it decodes, not when this module loads
@@ -82,7 +82,7 @@ READS: list[AudioRead] = []
 
 
 def _corrupt(src: Path, detail: str) -> MediaError:
-    return MediaError(f"{src.name} cannot be read as media: {detail}", code="corrupt_media")
+    return MediaError(f"{src.name} cannot be read as media: {detail}", code=Code.CORRUPT_MEDIA)
 
 
 def extract_audio(src: Path, dest: Path, stream_index: int | None = None) -> AudioInfo:
@@ -106,14 +106,14 @@ def extract_audio(src: Path, dest: Path, stream_index: int | None = None) -> Aud
     try:
         container = av.open(str(src), metadata_errors="ignore")
     except FileNotFoundError as exc:
-        raise MediaError(f"{src} does not exist (moved or deleted?)", code="file_missing") from exc
+        raise MediaError(f"{src} does not exist (moved or deleted?)", code=Code.FILE_MISSING) from exc
     except (av.FFmpegError, ValueError, OSError) as exc:
         raise _corrupt(src, getattr(exc, "strerror", None) or str(exc)) from exc
     tmp = dest.parent / f".{dest.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     try:
         with container:
             if not container.streams.audio:
-                raise MediaError(f"{src.name} has no audio stream, so there is no speech to transcribe", code="no_audio_stream")
+                raise MediaError(f"{src.name} has no audio stream, so there is no speech to transcribe", code=Code.NO_AUDIO_STREAM)
             stream = next((s for s in container.streams.audio if s.index == stream_index), container.streams.audio[0])
             decoded_index = stream.index  # read while the container is open (PyAV's stream is gone after)
             media_duration = container.duration / 1_000_000 if container.duration else None

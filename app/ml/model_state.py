@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping
 
 from filelock import FileLock
 
-from app.errors import ModelError
+from app.errors import Code, ModelError
 from app.ml import bundled as bundled_models
 from app.ml.catalogue import CatalogueEntry, is_valid_name
 from app.atomic_write import fsync_dir
@@ -141,7 +141,7 @@ def read_state(data_dir: Path | str) -> ModelState:
         return ModelState()
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise ModelError(
-            f"{path} cannot be read ({exc}); move it aside to reset model choices", code="model_state_corrupt"
+            f"{path} cannot be read ({exc}); move it aside to reset model choices", code=Code.MODEL_STATE_CORRUPT
         ) from exc
 
 
@@ -180,7 +180,7 @@ def update_state(data_dir: Path | str, change: Callable[[ModelState], ModelState
 
 def install_dir(data_dir: Path | str, name: str) -> Path:
     if not is_valid_name(name):
-        raise ModelError(f"{name!r} is not a valid model name", code="invalid_model_name")
+        raise ModelError(f"{name!r} is not a valid model name", code=Code.INVALID_MODEL_NAME)
     return models_dir(data_dir) / name
 
 

@@ -15,7 +15,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from app.errors import SidecarError
+from app.errors import Code, SidecarError
 from app.media.images import open_image
 
 log = logging.getLogger(__name__)
@@ -51,7 +51,7 @@ class OcrRuntime:
         try:
             self._engine = RapidOCR(params=params)
         except Exception as exc:  # rapidocr raises plain exceptions
-            raise SidecarError(f"RapidOCR cannot load its models ({exc})", code="model_load_failed") from exc
+            raise SidecarError(f"RapidOCR cannot load its models ({exc})", code=Code.MODEL_LOAD_FAILED) from exc
         self.model_id = rapidocr_model_id()
 
     def info(self) -> dict[str, Any]:

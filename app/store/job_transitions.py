@@ -13,12 +13,13 @@ from typing import Any, Collection, Sequence
 
 from sqlalchemy import Connection, insert, select, update
 
+from app.errors import Code
 from app.store.database import dumps, inserted_id
 from app.store.states import JobState
 from app.store.tables import items, jobs
 
 #: A job whose scan was cut short stays failed when its items are retried: its folder must be added again.
-SCAN_INTERRUPTED = "scan_interrupted"
+SCAN_INTERRUPTED = Code.SCAN_INTERRUPTED
 
 
 def create(conn: Connection, folder: str, options: dict[str, Any], owner: str, state: JobState,

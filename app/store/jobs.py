@@ -7,7 +7,7 @@ from typing import Any, Collection, Mapping, Sequence
 
 from sqlalchemy import Connection, and_, delete, func, select, update
 
-from app.errors import ItemNotChangeable, NotFound
+from app.errors import Code, ItemNotChangeable, NotFound
 from app.store import item_transitions, job_transitions, stage_transitions
 from app.store.database import Database, loads
 from app.store.dialect import json_field
@@ -178,7 +178,7 @@ class JobRepo:
                 raise NotFound(f"no item {item_id}")
             if status == ItemState.SKIPPED:
                 raise ItemNotChangeable("this file was skipped, so there is nothing to redo; add it again to process it",
-                                        code="item_skipped")
+                                        code=Code.ITEM_SKIPPED)
             unsettled = conn.execute(
                 select(steps.c.id).where(steps.c.item_id == item_id, steps.c.state.not_in(SETTLED_STEPS)).limit(1)
             ).first()

@@ -16,7 +16,7 @@ from typing import Any, Mapping, Sequence
 
 from sqlalchemy import BigInteger, ColumnElement, Connection, Float, Text, and_, bindparam, insert, select, update
 
-from app.errors import LeaseLost, NeedsReview
+from app.errors import Code, LeaseLost, NeedsReview
 from app.store.database import dumps
 from app.store.records import Claim, NewStage
 from app.store.states import UNFINISHED_STAGES, StageState
@@ -206,7 +206,7 @@ def requeue_failed(conn: Connection, item_ids: Sequence[int], now: float) -> Non
 def skip_by_review(conn: Connection, stage_id: int, reason: str, now: float) -> None:
     """A person chose to skip the stage's placement: it ends ``skipped``."""
     conn.execute(update(stages).where(stages.c.id == stage_id).values(
-        status=StageState.SKIPPED, error_code="skipped_by_review", error=reason, updated_at=now))
+        status=StageState.SKIPPED, error_code=Code.SKIPPED_BY_REVIEW, error=reason, updated_at=now))
 
 
 def requeue_after_review(conn: Connection, stage_id: int, now: float) -> None:
