@@ -37,6 +37,20 @@ _CHUNK = 8 << 20
 
 
 @dataclass(frozen=True)
+class HashOutput:
+    """What :class:`HashStage` returns, and its one codec to and from the stored output."""
+
+    sha256: str
+
+    @classmethod
+    def read(cls, output: Mapping[str, Any]) -> HashOutput:
+        return cls(str(output["sha256"]))
+
+    def written(self) -> dict[str, Any]:
+        return {"sha256": self.sha256}
+
+
+@dataclass(frozen=True)
 class HashStage:
     """The item's first stage: its content sha256, read once, in chunks, stoppable at each one.
 
@@ -68,7 +82,7 @@ class HashStage:
             raise SidecarError(f"{ctx.item.path.name} could not be read: {exc.strerror or exc}", code=Code.UNREADABLE_FILE,
                                transient=True) from exc
         ctx.verify_source_unchanged()
-        return {"sha256": digest.hexdigest()}
+        return HashOutput(digest.hexdigest()).written()
 
 
 def with_hash_stage(pipeline: Pipeline) -> Pipeline:

@@ -29,7 +29,7 @@ from app.engine.instances import InstanceLock
 from app.engine.model_pool import ModelPool
 from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.placement import cleanup_stray_temps
-from app.engine.plan import HashStage, reused_after_hash
+from app.engine.plan import HashOutput, HashStage, reused_after_hash
 from app.engine.stage import Pipeline, Stage
 from app.errors import (Code, DatabaseUnavailable, FolderMissing, LeaseLost, MappingUnavailable, NotMapped, OutOfDeviceMemory,
                         OutOfMemory, SidecarError)
@@ -37,7 +37,7 @@ from app.paths import item_workspace, workspace_root
 from app.store import Store
 from app.store.claim_scope import EVERYTHING, ClaimScope
 from app.store.instances import InstanceInfo
-from app.store.records import Claim, Step
+from app.store.records import Claim, ItemReport, Step
 
 log = logging.getLogger(__name__)
 
@@ -268,7 +268,7 @@ class Scheduler:
             output = self._run_stage(stage, ctx)
             if ctx.lost.is_set():
                 raise LeaseLost("claim lost while the stage ran")
-            identified = output["sha256"] if isinstance(stage, HashStage) else None
+            identified = HashOutput.read(output).sha256 if isinstance(stage, HashStage) else None
             reused = (reused_after_hash(self.store.jobs, pipeline, self.store.stages.fingerprints(claim.item_id), identified)
                       if identified else None)
             if self.store.stages.complete_stage(claim, output, identified=identified, reused=reused):
@@ -313,7 +313,7 @@ class Scheduler:
                                   "and again on the CPU. Close other programs or choose a smaller model, then "
                                   "retry.") from exc
             raise
-        return {**output, "item_note": GPU_FALLBACK_CPU}
+        return ItemReport(note=GPU_FALLBACK_CPU).written(output)
 
     def _prewarm_next(self, claim: Claim, pipeline: Pipeline) -> None:
         """Start loading the model the item's next stage needs while this CPU stage runs.

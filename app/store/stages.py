@@ -25,7 +25,7 @@ from app.store import item_transitions, stage_transitions
 from app.store.claim_scope import EVERYTHING, ClaimScope
 from app.store.database import Database, dumps, loads
 from app.store.dialect import lock_claim
-from app.store.records import Claim
+from app.store.records import Claim, ItemReport
 from app.store.retry_policy import RetryPolicy
 from app.store.stage_transitions import fence, fenced_update, lease_lost
 from app.store.states import UNFINISHED_ITEMS, UNFINISHED_STAGES, ItemState, JobState, StageState
@@ -249,14 +249,14 @@ class StageRepo:
             if fingerprint_cache and claim.item_sha256:
                 conn.execute(delete(results).where(results.c.sha256 == claim.item_sha256, results.c.stage == claim.name, results.c.fingerprint == fp))
                 conn.execute(insert(results).values(sha256=claim.item_sha256, stage=claim.name, fingerprint=fp, output=dumps(output), created_at=now))
-            if output.get("item_result"):
-                detail = output.get("item_detail")
+            report = ItemReport.read(output)
+            if report.result:
                 conn.execute(update(items).where(items.c.id == claim.item_id).values(
-                    result=str(output["item_result"]), result_detail=dumps(detail) if detail else None))
-            if output.get("item_note"):
+                    result=str(report.result), result_detail=dumps(report.detail) if report.detail else None))
+            if report.note:
                 notes = loads(conn.execute(select(items.c.notes).where(items.c.id == claim.item_id)).scalar()) or []
-                if output["item_note"] not in notes:
-                    notes.append(str(output["item_note"]))
+                if report.note not in notes:
+                    notes.append(str(report.note))
                     conn.execute(update(items).where(items.c.id == claim.item_id).values(notes=dumps(notes)))
             nxt = conn.execute(
                 select(stages.c.id).where(stages.c.item_id == claim.item_id, stages.c.idx > claim.idx, stages.c.status != StageState.SUCCEEDED)
