@@ -40,7 +40,7 @@ class AddProgressLine:
         self.stream.flush()
         self._shown = True
 
-    def __enter__(self) -> "AddProgressLine":
+    def __enter__(self) -> AddProgressLine:
         return self
 
     def __exit__(self, *exc: object) -> None:

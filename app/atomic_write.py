@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from app.errors import SidecarError
+from app.errors import Code, SidecarError
 
 log = logging.getLogger(__name__)
 
@@ -93,10 +93,10 @@ def atomic_write(target: Path, data: bytes, op_id: str, before_replace: Callable
     except OSError as exc:
         _discard(tmp)
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-            raise SidecarError(f"the disk holding {target.parent} is full", code="disk_full", transient=True) from exc
+            raise SidecarError(f"the disk holding {target.parent} is full", code=Code.DISK_FULL, transient=True) from exc
         if isinstance(exc, PermissionError):
-            raise SidecarError(f"no permission to write {target}", code="permission_denied") from exc
-        raise SidecarError(f"could not write {target}: {exc}", code="write_failed", transient=True) from exc
+            raise SidecarError(f"no permission to write {target}", code=Code.PERMISSION_DENIED) from exc
+        raise SidecarError(f"could not write {target}: {exc}", code=Code.WRITE_FAILED, transient=True) from exc
     except BaseException:
         _discard(tmp)
         raise

@@ -177,7 +177,8 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
     settings = load_settings(lib.data_dir)
     options = JobOptions.from_settings(settings, args.kind, args.top_level, redo=args.redo, target_lang=args.target_lang,
                                        naming=args.naming, existing_policy=args.existing, audio_track=args.audio_track)
-    jobs, code = [], 0
+    jobs: list[dict[str, Any]] = []
+    code = 0
     for path in args.paths:
         try:
             with AddProgressLine(str(path)) as progress:

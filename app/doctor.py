@@ -76,7 +76,7 @@ def _tray_probe(conn: Any, platform_name: str | None, stderr_path: str) -> None:
 def _check(fn: Callable[[], Any]) -> Any:
     try:
         return fn()
-    except Exception as exc:  # noqa: BLE001 - a failed check is a finding, not a crash
+    except Exception as exc:  # a failed check is a finding, not a crash
         log.debug("doctor check %s failed", getattr(fn, "__name__", fn), exc_info=True)
         return {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
 
@@ -118,7 +118,7 @@ def check_sqlite() -> dict[str, Any]:
 
         attempts.append(("sqlean", sqlean))
     except ImportError as exc:
-        sqlean_error = str(exc)
+        sqlean_error: str | None = str(exc)
     else:
         sqlean_error = None
     errors = {}
@@ -134,11 +134,11 @@ def check_sqlite() -> dict[str, Any]:
                 try:
                     conn.execute("create virtual table t using fts5(x)")
                     fts5 = True
-                except Exception:  # noqa: BLE001
+                except Exception:  # noqa: BLE001 - sqlite raises its own error types when fts5 is missing
                     fts5 = False
             finally:
                 conn.close()
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - a failed check is a finding, not a crash
             errors[name] = f"{type(exc).__name__}: {exc}"
             continue
         return {
@@ -182,7 +182,7 @@ def check_gpu() -> dict[str, Any]:
         try:
             cuda = pynvml.nvmlSystemGetCudaDriverVersion()
             cuda_version = f"{cuda // 1000}.{cuda % 1000 // 10}"
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - an old driver lacks the call: the version stays unknown
             cuda_version = None
         for index in range(pynvml.nvmlDeviceGetCount()):
             handle = pynvml.nvmlDeviceGetHandleByIndex(index)
@@ -200,7 +200,7 @@ def check_gpu() -> dict[str, Any]:
     finally:
         try:
             pynvml.nvmlShutdown()
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - shutting NVML down cannot change the finding
             pass
 
 
@@ -340,7 +340,7 @@ def _probe(runtime: str, params: dict[str, Any], timeout_s: float) -> dict[str, 
             finally:
                 host.close()
             outcome["loadable"] = True
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - any load failure is the finding
             code = getattr(exc, "code", type(exc).__name__)
             message = str(getattr(exc, "message", exc)).strip().splitlines()
             outcome.update(loadable=False, error=f"{code}: {message[0] if message else ''}")
@@ -352,7 +352,7 @@ def _probe(runtime: str, params: dict[str, Any], timeout_s: float) -> dict[str, 
     if thread.is_alive():
         host = holder.get("host")
         if host is not None and host.alive:
-            host._process.kill()  # noqa: SLF001 - the doctor gives up on a hung runtime
+            host._process.kill()  # the doctor gives up on a hung runtime
         return {"loadable": False, "error": f"timed_out: no answer within {timeout_s:.0f} s", "seconds": timeout_s}
     return outcome
 
@@ -468,7 +468,7 @@ def format_report(report: dict[str, Any]) -> str:
     row("onnxruntime", failed(ort) or f"{ort.get('version')} providers: {', '.join(ort.get('providers', []))}")
     ct = report.get("ctranslate2", {})
     if failed(ct):
-        row("CTranslate2", failed(ct))
+        row("CTranslate2", failed(ct) or "")
     else:
         types = "; ".join(f"{dev}: {', '.join(t)}" for dev, t in ct.get("compute_types", {}).items())
         row("CTranslate2", f"{ct.get('version')} (faster-whisper {ct.get('faster_whisper_version')}); {types}")

@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from app.errors import SidecarError
+from app.errors import Code, SidecarError
 
 
 def is_frozen() -> bool:
@@ -49,5 +49,5 @@ def resource_path(name: str) -> Path:
     found = find_resource(name)
     if found is None:
         looked = ", ".join(str(d / name) for d in resource_dirs())
-        raise SidecarError(f"{name} is missing from this installation; looked in {looked}", code="resource_missing")
+        raise SidecarError(f"{name} is missing from this installation; looked in {looked}", code=Code.RESOURCE_MISSING)
     return found

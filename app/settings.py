@@ -13,13 +13,8 @@ import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from app.atomic_write import atomic_write
-from app.engine.background import PAUSE, BackgroundRules
-from app.engine.config import EngineConfig
-from app.engine.work_hours import BadWorkWindow, Schedule
-from app.engine.kinds import LEFT_OUT_BY_DEFAULT
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +22,17 @@ SETTINGS_FILE = "settings.json"
 UI_LANGUAGE_CODES = ("en", "zh_CN", "de")
 """The windows' languages (English is the source text; the others have a catalogue in resources/i18n)."""
 OUTPUT_AFFECTING = ("target_lang", "naming", "existing_policy", "image_sidecar_json", "source_lang", "embedded_subtitles")
+
+LEFT_OUT_BY_DEFAULT: tuple[str, ...] = (
+    "._*",  # macOS AppleDouble: resource forks named like the media they sit beside
+    "@eaDir",  # Synology thumbnails and metadata
+    "#recycle", "#snapshot",  # Synology recycle bin and snapshots
+    ".@__thumb",  # QNAP thumbnails
+    ".Trash-*", "$RECYCLE.BIN", "System Volume Information", "lost+found",
+    ".*/",  # any other hidden folder
+)
+"""What media servers skip: shell patterns matched against one file or folder name; a pattern ending in
+``/`` matches folders only."""
 
 
 def default_target_language() -> str:
@@ -71,7 +77,7 @@ class Settings:
     work_weekends: str = "all"
     paused_until: float = 0.0  # epoch seconds: the tray's "Pause for 1 hour" / "until tomorrow morning"
     working_until: float = 0.0  # epoch seconds: the tray's "Resume now" outside the schedule
-    on_battery: str = PAUSE  # pause | keep_going | below
+    on_battery: str = "pause"  # pause | keep_going | below (app.engine.background.BATTERY_CHOICES)
     battery_floor: int = 30  # percent, with on_battery "below"
     max_cores: int = 0  # 0: all; else workers and each model's threads are capped at this
     pause_while_in_use: bool = False
@@ -80,26 +86,6 @@ class Settings:
     notify_review: bool = True
     notify_failed: bool = True
     start_at_login: bool = False  # mirrored by the XDG autostart entry (Linux); the .deb never sets it
-
-    def engine_config(self, **overrides: Any) -> EngineConfig:
-        values = {"workers": self.workers, "gpu_budget_mb": self.gpu_budget_mb, "group_size": self.group_size,
-                  "existing_policy": self.existing_policy, "database_url": self.database_url}
-        if self.max_cores > 0:
-            values["workers"] = max(1, min(self.workers, self.max_cores))
-        values.update(overrides)
-        return EngineConfig(**values)
-
-    def schedule(self) -> Schedule:
-        """The work windows; a hand-edited value that does not parse means "always", with a warning."""
-        try:
-            return Schedule.parse(self.work_weekdays, self.work_weekends)
-        except BadWorkWindow as exc:
-            log.warning("ignoring the work schedule: %s", exc.message)
-            return Schedule()
-
-    def background_rules(self) -> BackgroundRules:
-        return BackgroundRules(self.schedule(), self.paused_until, self.working_until, self.on_battery,
-                               self.battery_floor, self.pause_while_in_use, self.in_use_minutes * 60.0)
 
 
 def ui_language_code(text: str) -> str | None:

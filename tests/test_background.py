@@ -12,7 +12,9 @@ from typing import Any, Mapping
 import pytest
 
 from app.engine.background import (BATTERY, IN_USE, KEEP_GOING, PAUSE_BELOW, PAUSED, SCHEDULE, BackgroundRules, Hold,
-                                   WorkGate, morning_after, rules_ignoring_schedule, working_override)
+                                   WorkGate, background_rules, morning_after, rules_ignoring_schedule, schedule_of,
+                                   working_override)
+from app.engine.config import engine_config
 from app.engine.library import JobOptions, Library
 from app.engine.power import PowerStatus
 from app.engine.stage import ModelSpec, Pipeline, StageContext
@@ -131,10 +133,10 @@ def test_ignore_schedule_keeps_the_battery_rule() -> None:
 
 def test_settings_make_the_rules_and_cap_workers() -> None:
     s = Settings(work_weekdays="22:00-07:00", work_weekends="off", workers=8, max_cores=2, in_use_minutes=3)
-    rules = s.background_rules()
+    rules = background_rules(s)
     assert rules.schedule == Schedule(Window(22 * 60, 7 * 60), None) and rules.in_use_seconds == 180
-    assert s.engine_config().workers == 2
-    assert Settings(work_weekdays="nonsense").schedule().always  # a hand-edited typo never stops all work
+    assert engine_config(s).workers == 2
+    assert schedule_of(Settings(work_weekdays="nonsense")).always  # a hand-edited typo never stops all work
 
 
 @dataclass

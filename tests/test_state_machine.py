@@ -12,6 +12,7 @@ from sqlalchemy import select
 
 from app.errors import LeaseLost, NotFound
 from app.store.records import Claim, NewItem, NewStage
+from app.store.retry_policy import RetryPolicy
 from app.store.tables import items, jobs, stages
 from tests.postgres_server import PostgresCluster
 from tests.store_backends import open_store
@@ -87,7 +88,7 @@ class QueueMachine(RuleBasedStateMachine):
     def fail(self, data: st.DataObject, transient: bool) -> None:
         c = data.draw(st.sampled_from(self.claims))
         try:
-            self.store.stages.fail_stage(c, "boom", "failed on purpose", transient, 3, 1.0, 4.0)
+            self.store.stages.fail_stage(c, "boom", "failed on purpose", transient, RetryPolicy(3, 1.0, 4.0))
         except LeaseLost:
             self._lose(c)
             return

@@ -22,7 +22,7 @@ STATE_WORDS = {str(m) for enum in (ItemState, JobState, JobStatus, StageState, S
 NOT_STATES: dict[tuple[str, str], str] = {
     ("build_parser", "review"): "the name of the `sidecar review` command",
     ("_pause_resume", "paused"): "the word printed after `sidecar pause` (next to 'resumed')",
-    ("NeedsReview", "manual_review"): "the error code of a contested placement",
+    ("Code", "manual_review"): "the error code of a contested placement",
     ("_identify", "queued"): "a watched folder's change event, not an item state",
     ("_on_change", "queued"): "a watched folder's change event, not an item state",
 }

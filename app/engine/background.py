@@ -17,7 +17,8 @@ from datetime import datetime, timedelta
 from typing import Callable
 
 from app.engine.power import PowerStatus
-from app.engine.work_hours import Schedule
+from app.engine.work_hours import BadWorkWindow, Schedule
+from app.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -141,3 +142,18 @@ def system_gate(rules: BackgroundRules) -> WorkGate:
 def rules_ignoring_schedule(rules: BackgroundRules) -> BackgroundRules:
     """``sidecar run --ignore-schedule``: the windows and a timed pause are ignored; power and activity still count."""
     return replace(rules, schedule=Schedule(), paused_until=0.0)
+
+
+def schedule_of(settings: Settings) -> Schedule:
+    """The person's work windows; a hand-edited value that does not parse means "always", with a warning."""
+    try:
+        return Schedule.parse(settings.work_weekdays, settings.work_weekends)
+    except BadWorkWindow as exc:
+        log.warning("ignoring the work schedule: %s", exc.message)
+        return Schedule()
+
+
+def background_rules(settings: Settings) -> BackgroundRules:
+    """When and how the person lets the engine work, from their settings."""
+    return BackgroundRules(schedule_of(settings), settings.paused_until, settings.working_until, settings.on_battery,
+                           settings.battery_floor, settings.pause_while_in_use, settings.in_use_minutes * 60.0)

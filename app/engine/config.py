@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
+from typing import Any
+
+from app.settings import Settings
+from app.store.retry_policy import RetryPolicy
 
 
 @dataclass(frozen=True)
@@ -30,5 +35,21 @@ class EngineConfig:
     database_url: str = ""
 
     @property
+    def retry_policy(self) -> RetryPolicy:
+        return RetryPolicy(self.max_attempts, self.backoff_base, self.backoff_cap)
+
+    @property
     def heartbeat_seconds(self) -> float:
         return self.lease_seconds / 3
+
+
+def engine_config(settings: Settings, **overrides: Any) -> EngineConfig:
+    """The tunables the person's settings decide, with ``overrides`` (a command's flags) on top.
+
+    "Use at most N cores" caps the workers too (each model's threads are capped by app.ml.cpu_share).
+    """
+    workers = max(1, min(settings.workers, settings.max_cores)) if settings.max_cores > 0 else settings.workers
+    return dataclasses.replace(
+        EngineConfig(workers=workers, gpu_budget_mb=settings.gpu_budget_mb, group_size=settings.group_size,
+                     existing_policy=settings.existing_policy, database_url=settings.database_url),
+        **overrides)

@@ -13,8 +13,8 @@ from typing import Any, Callable, Mapping, Sequence
 from app.engine.model_pool import ModelPool
 from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.placement import Placement
-from app.engine.stage import ItemRef, ModelClient, Output, Placed
-from app.errors import LeaseLost, NotMapped, SidecarError, StageStopped, TargetChanged
+from app.engine.stage import ItemRef, ModelClient, Output, Placed, SearchIndex
+from app.errors import Code, LeaseLost, NotMapped, SidecarError, StageStopped, TargetChanged
 from app.ml.spec import ModelSpec
 from app.store import Store
 from app.store.records import Claim, Step
@@ -60,7 +60,7 @@ class ClaimContext:
         self._progress_interval = progress_interval
         self._last_progress = 0.0
         self._observe_step = observe_step
-        self.search_index = SearchIndexWriter(self._fenced_write, self._library_path)
+        self.search_index: SearchIndex = SearchIndexWriter(self._fenced_write, self._library_path)
 
     def save_partial(self, data: Any) -> None:
         self.store.stages.record_checkpoint(self.claim, data)
@@ -111,7 +111,7 @@ class ClaimContext:
         try:
             st = os.stat(self.item.path)
         except FileNotFoundError as exc:
-            raise SidecarError(f"{self.item.path.name} is gone", code="file_missing") from exc
+            raise SidecarError(f"{self.item.path.name} is gone", code=Code.FILE_MISSING) from exc
         if st.st_size != self.item.size or st.st_mtime_ns != self.item.mtime_ns:
             raise TargetChanged(f"{self.item.path.name} changed while it was being processed; nothing was placed")
 

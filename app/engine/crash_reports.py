@@ -58,7 +58,7 @@ class CrashRecorder:
 
     def start(self) -> None:
         self._was_enabled = faulthandler.is_enabled()
-        self._file = open(self.path, "w", encoding="utf-8")  # noqa: SIM115 - open for the engine's whole life
+        self._file = open(self.path, "w", encoding="utf-8")  # open for the engine's whole life
         faulthandler.enable(self._file, all_threads=True)
 
     def worker_started(self, owner: str) -> None:

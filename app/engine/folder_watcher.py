@@ -87,7 +87,7 @@ class _Pending:
 class _Intake(FileSystemEventHandler):
     """Runs on the observer's thread: only hands events over, so a slow store never stalls the observer."""
 
-    def __init__(self, events: "queue.Queue[FileSystemEvent]"):
+    def __init__(self, events: queue.Queue[FileSystemEvent]):
         self.events = events
 
     def on_any_event(self, event: FileSystemEvent) -> None:
@@ -176,7 +176,7 @@ class FolderWatcher:
     def _run(self) -> None:
         try:
             self.catch_up()
-        except Exception:  # noqa: BLE001 - a failed catch-up must not stop live watching
+        except Exception:  # a failed catch-up must not stop live watching
             log.exception("catch-up scan of %s failed", self.folder)
         tick = self.settings.tick_seconds
         next_check = time.monotonic() + tick
@@ -191,7 +191,7 @@ class FolderWatcher:
                 if time.monotonic() >= next_check:
                     self._settle()
                     next_check = time.monotonic() + tick
-            except Exception:  # noqa: BLE001 - a store hiccup must not end the watch
+            except Exception:  # a store hiccup must not end the watch
                 log.exception("watching %s: could not apply a change", self.folder)
 
     # -- catch-up ---------------------------------------------------------------------------

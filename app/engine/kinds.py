@@ -7,10 +7,10 @@ optional rule for files that need no work; how to build its pipeline), and
 the CLI's choices and the GUI's file filters all read :data:`MEDIA_KINDS`, so a new
 kind is a pipeline module plus one registration line.
 
-The scan rules live here too: :data:`LEFT_OUT_BY_DEFAULT` names the system and hidden
-files and folders that media servers skip (NAS thumbnails, recycle bins, AppleDouble
-files). Scans and watched folders leave them out; the person can edit the list in
-Settings (``Settings.scan_ignore``).
+The scan rules live here too: :data:`LEFT_OUT_BY_DEFAULT` (the default of the
+``Settings.scan_ignore`` setting, declared with it in :mod:`app.settings`) names the system
+and hidden files and folders that media servers skip (NAS thumbnails, recycle bins,
+AppleDouble files). Scans and watched folders leave them out; the person can edit the list.
 
 The registry lives in the engine because the engine scans and plans with it, while
 the pipelines (which sit above the engine) fill it: the engine never imports them.
@@ -22,13 +22,11 @@ import fnmatch
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from app.engine.stage import Pipeline
-from app.errors import SidecarError
-
-if TYPE_CHECKING:
-    from app.settings import Settings
+from app.errors import Code, SidecarError
+from app.settings import LEFT_OUT_BY_DEFAULT, Settings
 
 ALL = "all"
 """The ``--kind`` choice that selects every registered kind."""
@@ -48,7 +46,7 @@ SkipRule = Callable[[Path, Sequence[str], Mapping[str, Any]], "Skip | None"]
 The options are what the job froze (:class:`app.engine.library.JobOptions`): a video
 subtitled in German is done for a German job, not for a French one.
 """
-PipelineFactory = Callable[[Path, "Settings"], Pipeline]
+PipelineFactory = Callable[[Path, Settings], Pipeline]
 
 
 @dataclass(frozen=True)
@@ -98,7 +96,7 @@ class MediaKinds:
     def get(self, name: str) -> MediaKind:
         kind = self._required().get(name)
         if kind is None:
-            raise SidecarError(f"unknown media kind {name!r}; use {', '.join(self.choices())}", code="invalid_argument")
+            raise SidecarError(f"unknown media kind {name!r}; use {', '.join(self.choices())}", code=Code.INVALID_ARGUMENT)
         return kind
 
     def of(self, path: Path) -> MediaKind | None:
@@ -123,29 +121,17 @@ class MediaKinds:
             return kinds
         if choice not in kinds:
             raise SidecarError(f"unknown search kind {choice!r}; use {', '.join(self.search_choices())}",
-                               code="invalid_argument")
+                               code=Code.INVALID_ARGUMENT)
         return (choice,)
 
-    def pipelines(self, data_dir: Path, settings: "Settings") -> dict[str, Pipeline]:
+    def pipelines(self, data_dir: Path, settings: Settings) -> dict[str, Pipeline]:
         """Every registered kind's pipeline, configured from the person's settings."""
         return {kind.name: kind.pipeline(data_dir, settings) for kind in self}
 
     def _required(self) -> dict[str, MediaKind]:
         if not self._kinds:
-            raise SidecarError("no media kinds are registered (import app.pipelines first)", code="no_media_kinds")
+            raise SidecarError("no media kinds are registered (import app.pipelines first)", code=Code.NO_MEDIA_KINDS)
         return self._kinds
-
-
-LEFT_OUT_BY_DEFAULT: tuple[str, ...] = (
-    "._*",  # macOS AppleDouble: resource forks named like the media they sit beside
-    "@eaDir",  # Synology thumbnails and metadata
-    "#recycle", "#snapshot",  # Synology recycle bin and snapshots
-    ".@__thumb",  # QNAP thumbnails
-    ".Trash-*", "$RECYCLE.BIN", "System Volume Information", "lost+found",
-    ".*/",  # any other hidden folder
-)
-"""What media servers skip: shell patterns matched against one file or folder name; a pattern ending in
-``/`` matches folders only."""
 
 
 FOLDS_CASE = sys.platform in ("win32", "darwin")

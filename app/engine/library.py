@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from app.engine import search as fused_search
-from app.engine.background import BackgroundRules, Hold, rules_ignoring_schedule, system_gate
-from app.engine.config import EngineConfig
+from app.engine.background import BackgroundRules, Hold, background_rules, rules_ignoring_schedule, system_gate
+from app.engine.config import EngineConfig, engine_config
 from app.engine.gpu_gate import MemoryProbe
 from app.engine.instances import WorkerView, worker_views
 from app.engine.kinds import ALL, LEFT_OUT_BY_DEFAULT, MEDIA_KINDS, ScanRules
@@ -25,7 +25,7 @@ from app.engine.scan import scan
 from app.engine.scheduler import Scheduler
 from app.engine.stage import Pipeline
 from app.engine.subtitle_edits import SubtitleDocument, open_subtitles, reindex_dialogue, save_subtitles
-from app.errors import SidecarError
+from app.errors import Code, FolderMissing, SidecarError
 from app.media.cue_edits import EditCue
 from app.ml.cpu_share import set_core_cap
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualChoice, VisualModel
@@ -57,7 +57,7 @@ class JobOptions:
 
     @classmethod
     def from_settings(cls, settings: Settings, kind: str = ALL, top_level: bool = False, redo: bool = False, *,
-                      audio_track: int | None = None, **overrides: Any) -> "JobOptions":
+                      audio_track: int | None = None, **overrides: Any) -> JobOptions:
         """What a new job freezes from the person's settings (CLI, GUI and watched folders alike).
 
         ``redo``: process files again even when they are already subtitled (``add --redo``,
@@ -98,7 +98,7 @@ class Library:
     @classmethod
     def open(cls, data_dir: Path, settings: Settings | None = None, *, database: Path | str | None = None,
              paths: LocalPaths = SAME_PATHS, scope: ClaimScope = EVERYTHING, ignore_schedule: bool = False,
-             **config_overrides: Any) -> "Library":
+             **config_overrides: Any) -> Library:
         """The person's library as the CLI and the GUI open it: their settings, the registered pipelines, their engine config.
 
         The pipelines come from the media-kind registry, which the composition root
@@ -108,9 +108,9 @@ class Library:
         """
         settings = settings if settings is not None else load_settings(data_dir)
         set_core_cap(settings.max_cores)
-        library = cls(data_dir, MEDIA_KINDS.pipelines(data_dir, settings), settings.engine_config(**config_overrides),
+        library = cls(data_dir, MEDIA_KINDS.pipelines(data_dir, settings), engine_config(settings, **config_overrides),
                       database=database, paths=paths, scope=scope)
-        rules = settings.background_rules()
+        rules = background_rules(settings)
         library.scheduler.work_gate = system_gate(rules_ignoring_schedule(rules) if ignore_schedule else rules)
         return library
 
@@ -188,7 +188,7 @@ class Library:
         """
         path = Path(path).expanduser().absolute()
         if not path.exists():
-            raise SidecarError(f"{path} does not exist", code="folder_missing")
+            raise FolderMissing(f"{path} does not exist")
         kinds = MEDIA_KINDS.selection(options.kind)
         available = kinds & set(self.pipelines)
         owner = owner or (self._scheduler.instance.id if self._scheduler else f"cli-{id(self)}")
@@ -212,7 +212,7 @@ class Library:
                     try:
                         sha = skipped_sha256(self.store.jobs, self.store.current, entry.path, entry.size, entry.mtime_ns)
                     except OSError as exc:
-                        report["problems"].append({"path": str(entry.path), "code": "unreadable_file", "message": str(exc)})
+                        report["problems"].append({"path": str(entry.path), "code": Code.UNREADABLE_FILE, "message": str(exc)})
                         continue
                     batch.append(NewItem(path=str(entry.path), kind=entry.kind, size=entry.size, mtime_ns=entry.mtime_ns,
                                          sha256=sha, skip_reason=entry.skip_reason, skip_code=entry.skip_code))
@@ -329,13 +329,13 @@ class Library:
         """
         kinds = MEDIA_KINDS.search_selection(kind)
         if (image is None) == (not (query or "").strip()):
-            raise SidecarError("give either a text query or an image to search with", code="invalid_argument")
+            raise SidecarError("give either a text query or an image to search with", code=Code.INVALID_ARGUMENT)
         current = CurrentContent("current_items")
         if image is not None:
             visual = self._visual_choice.current()
             if visual is None:
                 raise SidecarError("searching by image needs a visual (CLIP) model; choose one with `sidecar models`",
-                                   code="no_visual_model")
+                                   code=Code.NO_VISUAL_MODEL)
             if "image" not in kinds:
                 return []
             (vector,) = self._search_models.get(visual.spec).call("embed_images", [str(Path(image).absolute())])

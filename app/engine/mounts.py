@@ -58,7 +58,7 @@ def is_network_folder(folder: Path, platform: str = sys.platform, mounts_text: s
         if sys.platform == "win32" and len(text) >= 2 and text[1] == ":":
             import ctypes
 
-            return int(ctypes.windll.kernel32.GetDriveTypeW(text[:2] + "\\")) == _DRIVE_REMOTE  # type: ignore[attr-defined]
+            return int(ctypes.windll.kernel32.GetDriveTypeW(text[:2] + "\\")) == _DRIVE_REMOTE
         return False
     if platform.startswith("linux"):
         if mounts_text is None:

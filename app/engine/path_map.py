@@ -146,7 +146,7 @@ class PathMap:
             seen[key] = m.given
 
     @classmethod
-    def parse(cls, specs: Sequence[str]) -> "PathMap":
+    def parse(cls, specs: Sequence[str]) -> PathMap:
         return cls(parse_mapping(s) for s in specs)
 
     def __bool__(self) -> bool:

@@ -19,7 +19,7 @@ from typing import Callable, Sequence
 from app.atomic_write import atomic_write, remove_stray_temp, sha256_file
 from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.stage import Output, Placed
-from app.errors import MappingUnavailable, NeedsReview, SidecarError
+from app.errors import Code, MappingUnavailable, NeedsReview, SidecarError
 from app.store import Store
 from app.store.records import Claim, Step, StepIntent
 from app.store.states import StepState
@@ -36,10 +36,10 @@ def safe_name(name: str) -> str:
     """A bare file name that cannot leave its folder, whatever the media's name held."""
     cleaned = _UNSAFE.sub("_", name)
     if not cleaned.strip(". ") or cleaned in {".", ".."}:
-        raise SidecarError(f"cannot place a file named {name!r}", code="invalid_name")
+        raise SidecarError(f"cannot place a file named {name!r}", code=Code.INVALID_NAME)
     encoded = cleaned.encode("utf-8")
     if len(encoded) > 255:
-        raise SidecarError(f"the output name for {name!r} is longer than file systems allow", code="name_too_long")
+        raise SidecarError(f"the output name for {name!r} is longer than file systems allow", code=Code.NAME_TOO_LONG)
     return cleaned
 
 
@@ -69,7 +69,7 @@ class Placement:
                  verify_source: Callable[[], None], observe: Callable[[str, Step], None] | None = None,
                  paths: LocalPaths = SAME_PATHS):
         if policy not in POLICIES:
-            raise SidecarError(f"unknown existing-file policy {policy!r}", code="invalid_setting")
+            raise SidecarError(f"unknown existing-file policy {policy!r}", code=Code.INVALID_SETTING)
         self.store, self.claim, self.workspace, self.policy = store, claim, workspace, policy
         self.verify_source = verify_source
         self.observe = observe or (lambda event, step: None)
@@ -167,7 +167,7 @@ class Placement:
             self._to_review(step, (StepState.PREPARED,), found)
         data = self._content(step).read_bytes()
         if hashlib.sha256(data).hexdigest() != step.expected_sha256:
-            raise SidecarError(f"the prepared content for {target.name} is damaged", code="workspace_damaged", transient=False)
+            raise SidecarError(f"the prepared content for {target.name} is damaged", code=Code.WORKSPACE_DAMAGED, transient=False)
         self._move(step, (StepState.PREPARED,), StepState.STARTED)
         self.observe(StepState.STARTED, step)
 

@@ -25,7 +25,7 @@ from typing import Any, Mapping, Sequence
 
 from app.atomic_write import sha256_file
 from app.engine.stage import ModelSpec, Pipeline, Stage, StageContext
-from app.errors import SidecarError
+from app.errors import Code, SidecarError
 from app.store.current_items import CurrentItemRepo
 from app.store.database import dumps
 from app.store.jobs import JobRepo
@@ -34,6 +34,20 @@ from app.store.records import NewItem, NewStage
 HASH_STAGE = "hash"
 _HASH_FINGERPRINT = "content-sha256"
 _CHUNK = 8 << 20
+
+
+@dataclass(frozen=True)
+class HashOutput:
+    """What :class:`HashStage` returns, and its one codec to and from the stored output."""
+
+    sha256: str
+
+    @classmethod
+    def read(cls, output: Mapping[str, Any]) -> HashOutput:
+        return cls(str(output["sha256"]))
+
+    def written(self) -> dict[str, Any]:
+        return {"sha256": self.sha256}
 
 
 @dataclass(frozen=True)
@@ -65,10 +79,10 @@ class HashStage:
                     ctx.check()
                     ctx.progress(done / max(1, ctx.item.size), "reading")
         except OSError as exc:
-            raise SidecarError(f"{ctx.item.path.name} could not be read: {exc.strerror or exc}", code="unreadable_file",
+            raise SidecarError(f"{ctx.item.path.name} could not be read: {exc.strerror or exc}", code=Code.UNREADABLE_FILE,
                                transient=True) from exc
         ctx.verify_source_unchanged()
-        return {"sha256": digest.hexdigest()}
+        return HashOutput(digest.hexdigest()).written()
 
 
 def with_hash_stage(pipeline: Pipeline) -> Pipeline:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from app.engine.kinds import MEDIA_KINDS, MediaKind, ScanRules
+from app.errors import Code
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +42,7 @@ class ScanResult:
     left_out: list[tuple[str, str]] = field(default_factory=list)  # (path below the root, pattern); folders end in "/"
     on_found: Callable[[int], None] | None = None
 
-    def report(self) -> dict[str, object]:
+    def report(self) -> dict[str, Any]:
         by_pattern: dict[str, int] = {}
         for _, pattern in self.left_out:
             by_pattern[pattern] = by_pattern.get(pattern, 0) + 1
@@ -85,7 +86,7 @@ def _safe_listdir(folder: Path, result: ScanResult) -> list[os.DirEntry[str]]:
         with os.scandir(folder) as it:
             return sorted(it, key=lambda e: e.name)
     except OSError as exc:
-        result.problems.append({"path": str(folder), "code": "unreadable_folder", "message": exc.strerror or str(exc)})
+        result.problems.append({"path": str(folder), "code": Code.UNREADABLE_FOLDER, "message": exc.strerror or str(exc)})
         return []
 
 
@@ -94,11 +95,11 @@ def _walk(root: Path, folder: Path, result: ScanResult, recursive: bool, kinds: 
     try:
         st = folder.stat()
     except OSError as exc:
-        result.problems.append({"path": str(folder), "code": "unreadable_folder", "message": exc.strerror or str(exc)})
+        result.problems.append({"path": str(folder), "code": Code.UNREADABLE_FOLDER, "message": exc.strerror or str(exc)})
         return
     key = (st.st_dev, st.st_ino)
     if key in visited:
-        result.problems.append({"path": str(folder), "code": "symlink_loop", "message": "folder already scanned (symlink loop)"})
+        result.problems.append({"path": str(folder), "code": Code.SYMLINK_LOOP, "message": "folder already scanned (symlink loop)"})
         return
     visited.add(key)
     entries = _safe_listdir(folder, result)
@@ -140,7 +141,7 @@ def _add_file(result: ScanResult, path: Path, names: list[str], kinds: frozenset
     try:
         st = path.stat()
     except OSError as exc:
-        result.problems.append({"path": str(path), "code": "file_vanished", "message": exc.strerror or str(exc)})
+        result.problems.append({"path": str(path), "code": Code.FILE_VANISHED, "message": exc.strerror or str(exc)})
         return
     skip = kind.skip_reason(path, names, options)
     result.entries.append(ScanEntry(path=path, kind=kind.name, size=st.st_size, mtime_ns=st.st_mtime_ns,

@@ -24,27 +24,30 @@ from app.engine.background import Hold, WorkGate
 from app.engine.config import EngineConfig
 from app.engine.context import ClaimContext
 from app.engine.crash_reports import CrashRecorder, take_crash_report
+from app.engine.failures import Outcome, outcome_of
 from app.engine.gpu_gate import GpuGate, MemoryProbe, NvmlProbe
 from app.engine.instances import InstanceLock
 from app.engine.model_pool import ModelPool
 from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.placement import cleanup_stray_temps
-from app.engine.plan import HashStage, reused_after_hash
+from app.engine.plan import HashOutput, HashStage, reused_after_hash
 from app.engine.stage import Pipeline, Stage
-from app.errors import (DatabaseUnavailable, LeaseLost, MappingUnavailable, NeedsReview, NotMapped, OutOfDeviceMemory,
-                        OutOfMemory, SidecarError, StageStopped)
+from app.errors import (Code, DatabaseUnavailable, FolderMissing, LeaseLost, MappingUnavailable, NotMapped, OutOfDeviceMemory,
+                        OutOfMemory, SidecarError)
 from app.paths import item_workspace, workspace_root
 from app.store import Store
 from app.store.claim_scope import EVERYTHING, ClaimScope
 from app.store.instances import InstanceInfo
-from app.store.records import Claim, Step
+from app.store.records import Claim, ItemReport, Step
 
 log = logging.getLogger(__name__)
 
 _FLAG_REFRESH_SECONDS = 1.0
 _IDLE_RELEASE_SECONDS = 20.0
 #: Item note (``status --items --json``): a stage ran on the CPU because the GPU ran out of memory.
-GPU_FALLBACK_CPU = "gpu_fallback_cpu"
+GPU_FALLBACK_CPU = Code.GPU_FALLBACK_CPU
+#: Outcomes that become a give-back when the mapped folder vanished: the file may be fine, this machine cannot see it.
+_MOUNT_SENSITIVE = (Outcome.FAIL_JOB, Outcome.RELEASE_MODELS_AND_RETRY, Outcome.RETRY_OR_FAIL, Outcome.CRASH)
 
 
 class Scheduler:
@@ -196,7 +199,7 @@ class Scheduler:
                     self._database_lost.set()
                     log.warning("cannot claim work until the library database answers: %s (%s)", exc.message, exc.code)
                 claim, wait = None, max(wait, _FLAG_REFRESH_SECONDS)
-            except Exception:  # noqa: BLE001 - a store hiccup must not kill the worker
+            except Exception:  # a store hiccup must not kill the worker
                 log.exception("claim failed")
                 claim = None
             if claim is None:
@@ -258,58 +261,29 @@ class Scheduler:
                                str(claim.options.get("existing_policy") or self.config.existing_policy),
                                self.config.progress_interval, self._observe_step, self.paths)
         except SidecarError as exc:
-            self._not_started(claim, exc)
+            try:
+                self._handle_failure(claim, exc)
+            finally:
+                self.gate.release(claim.stage_id)
             return
         with self._active_lock:
             self._active[claim.stage_id] = ctx
         try:
             if pipeline is None or claim.idx >= len(pipeline.stages):
-                raise SidecarError(f"no pipeline handles {claim.item_kind} items", code="unsupported_media")
+                raise SidecarError(f"no pipeline handles {claim.item_kind} items", code=Code.UNSUPPORTED_MEDIA)
             workspace.mkdir(parents=True, exist_ok=True)
             self._prewarm_next(claim, pipeline)
             stage = pipeline.stages[claim.idx]
             output = self._run_stage(stage, ctx)
             if ctx.lost.is_set():
                 raise LeaseLost("claim lost while the stage ran")
-            identified = output["sha256"] if isinstance(stage, HashStage) else None
+            identified = HashOutput.read(output).sha256 if isinstance(stage, HashStage) else None
             reused = (reused_after_hash(self.store.jobs, pipeline, self.store.stages.fingerprints(claim.item_id), identified)
                       if identified else None)
             if self.store.stages.complete_stage(claim, output, identified=identified, reused=reused):
                 shutil.rmtree(workspace, ignore_errors=True)
-        except StageStopped:
-            self._settle(self.store.stages.release_stage, claim)
-        except LeaseLost:
-            log.info("stage %s of item %s: claim lost, its result is discarded", claim.name, claim.item_id)
-        except DatabaseUnavailable as exc:
-            # Nothing can be recorded or fenced now, so nothing was placed: the lease runs out and
-            # whichever engine reaches the database runs the stage again, uncounted as a failure.
-            log.warning("stage %s of item %s stopped: %s (%s); its claim is left to expire",
-                        claim.name, claim.item_id, exc.message, exc.code)
-        except NeedsReview as exc:
-            self._settle(self.store.stages.to_review, claim, exc.message)
-        except (NotMapped, MappingUnavailable) as exc:
-            self._give_back(claim, exc)
-        except SidecarError as exc:
-            if self._mount_gone(claim):
-                self._give_back(claim, MappingUnavailable(f"{exc.message} (the mapped folder is gone)"))
-            elif exc.code == "folder_missing":
-                self.store.jobs.fail(claim.job_id, exc.code, exc.message)
-            elif exc.code == OutOfDeviceMemory.code:
-                # No CPU fallback for this stage's models: give every resident model's memory back,
-                # then let the stage retry later (transient).
-                log.warning("out of device memory in %s of %s: releasing models and retrying", claim.name, claim.item_path)
-                self.pool.release_all()
-                self._settle(self._fail, claim, exc.code, "the device ran out of memory; models were released and "
-                             "the stage will be retried", True)
-            else:
-                log.info("stage %s of %s failed: %s (%s)", claim.name, claim.item_path, exc.message, exc.code)
-                self._settle(self._fail, claim, exc.code, exc.message, exc.transient)
-        except Exception as exc:  # noqa: BLE001 - one bad file never stops the others
-            if self._mount_gone(claim):
-                self._give_back(claim, MappingUnavailable(f"{type(exc).__name__}: {exc} (the mapped folder is gone)"))
-            else:
-                log.exception("stage %s of %s crashed", claim.name, claim.item_path)
-                self._settle(self._fail, claim, "internal_error", f"{type(exc).__name__}: {exc}", True)
+        except Exception as exc:  # noqa: BLE001 - one bad file never stops the others: the failure table decides
+            self._handle_failure(claim, exc)
         finally:
             self.gate.release(claim.stage_id)
             with self._active_lock:
@@ -348,7 +322,7 @@ class Scheduler:
                                   "and again on the CPU. Close other programs or choose a smaller model, then "
                                   "retry.") from exc
             raise
-        return {**output, "item_note": GPU_FALLBACK_CPU}
+        return ItemReport(note=GPU_FALLBACK_CPU).written(output)
 
     def _prewarm_next(self, claim: Claim, pipeline: Pipeline) -> None:
         """Start loading the model the item's next stage needs while this CPU stage runs.
@@ -377,8 +351,7 @@ class Scheduler:
         threading.Thread(target=load, name="sidecar-prewarm", daemon=True).start()
 
     def _fail(self, claim: Claim, code: str, message: str, transient: bool) -> None:
-        c = self.config
-        self.store.stages.fail_stage(claim, code, message, transient, c.max_attempts, c.backoff_base, c.backoff_cap)
+        self.store.stages.fail_stage(claim, code, message, transient, self.config.retry_policy)
 
     @staticmethod
     def _settle(fn: Callable[..., None], *args: object) -> None:
@@ -401,24 +374,47 @@ class Scheduler:
             raise MappingUnavailable(f"the mapped folder {self.paths.local_root(claim.item_path)} is gone")
         folder = self.paths.to_local(claim.job_folder)
         if folder is not None and not os.path.exists(folder):
-            raise SidecarError(f"the folder {claim.job_folder} is gone", code="folder_missing")
-        raise SidecarError(f"{Path(claim.item_path).name} is gone", code="file_missing")
+            raise FolderMissing(f"the folder {claim.job_folder} is gone")
+        raise SidecarError(f"{Path(claim.item_path).name} is gone", code=Code.FILE_MISSING)
 
     def _mount_gone(self, claim: Claim) -> bool:
         root = self.paths.local_root(claim.item_path)
         return root is not None and not os.path.isdir(root)
 
-    def _not_started(self, claim: Claim, exc: SidecarError) -> None:
-        """The file is out of reach before the stage began: give it back, or fail it as the stage would have."""
-        try:
-            if isinstance(exc, (NotMapped, MappingUnavailable)):
-                self._give_back(claim, exc)
-            elif exc.code == "folder_missing":
-                self.store.jobs.fail(claim.job_id, exc.code, exc.message)
-            else:
-                self._settle(self._fail, claim, exc.code, exc.message, exc.transient)
-        finally:
-            self.gate.release(claim.stage_id)
+    def _handle_failure(self, claim: Claim, exc: Exception) -> None:
+        """End a claim whose stage raised, or whose file was out of reach before it began, as the failure table says."""
+        outcome = outcome_of(exc)
+        if outcome in _MOUNT_SENSITIVE and self._mount_gone(claim):
+            detail = exc.message if isinstance(exc, SidecarError) else f"{type(exc).__name__}: {exc}"
+            self._give_back(claim, MappingUnavailable(f"{detail} (the mapped folder is gone)"))
+        elif outcome is Outcome.CRASH or not isinstance(exc, SidecarError):
+            log.error("stage %s of %s crashed", claim.name, claim.item_path, exc_info=exc)
+            self._settle(self._fail, claim, Code.INTERNAL_ERROR, f"{type(exc).__name__}: {exc}", True)
+        elif outcome is Outcome.RELEASE:
+            self._settle(self.store.stages.release_stage, claim)
+        elif outcome is Outcome.DISCARD:
+            log.info("stage %s of item %s: claim lost, its result is discarded", claim.name, claim.item_id)
+        elif outcome is Outcome.LEAVE_TO_EXPIRE:
+            # Nothing can be recorded or fenced now, so nothing was placed: the lease runs out and
+            # whichever engine reaches the database runs the stage again, uncounted as a failure.
+            log.warning("stage %s of item %s stopped: %s (%s); its claim is left to expire",
+                        claim.name, claim.item_id, exc.message, exc.code)
+        elif outcome is Outcome.REVIEW:
+            self._settle(self.store.stages.to_review, claim, exc.message)
+        elif outcome is Outcome.GIVE_BACK:
+            self._give_back(claim, exc)
+        elif outcome is Outcome.FAIL_JOB:
+            self.store.jobs.fail(claim.job_id, exc.code, exc.message)
+        elif outcome is Outcome.RELEASE_MODELS_AND_RETRY:
+            # No CPU fallback for this stage's models: give every resident model's memory back,
+            # then let the stage retry later (transient).
+            log.warning("out of device memory in %s of %s: releasing models and retrying", claim.name, claim.item_path)
+            self.pool.release_all()
+            self._settle(self._fail, claim, exc.code, "the device ran out of memory; models were released and "
+                         "the stage will be retried", True)
+        else:
+            log.info("stage %s of %s failed: %s (%s)", claim.name, claim.item_path, exc.message, exc.code)
+            self._settle(self._fail, claim, exc.code, exc.message, exc.transient)
 
     def _give_back(self, claim: Claim, exc: SidecarError) -> None:
         """Hand the claim back unfailed (its attempt refunded, its checkpoint kept) for a machine that reaches it.
@@ -456,7 +452,7 @@ class Scheduler:
                 idle_since = self._release_idle_models(bool(active), idle_since, now)
             except DatabaseUnavailable as exc:
                 log.warning("heartbeat failed: %s (%s)", exc.message, exc.code)
-            except Exception:  # noqa: BLE001 - keep beating through transient store errors
+            except Exception:  # keep beating through transient store errors
                 log.exception("heartbeat failed")
 
     def _reclaim_others(self) -> list[str]:

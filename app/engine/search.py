@@ -51,7 +51,7 @@ def _safe_embed(embedder: Embedder | None, query: str, what: str) -> list[float]
         return None
     try:
         return list(embedder(query))
-    except Exception:  # noqa: BLE001 - any model failure degrades to keyword search
+    except Exception:  # any model failure degrades to keyword search
         log.warning("query embedding with %s failed; searching without it", what, exc_info=True)
         return None
 
@@ -131,7 +131,7 @@ def search(
     text_vector = _safe_embed(embed_text, query, "the text embedding model")
     clip_vector = _safe_embed(embed_clip_text, query, "CLIP") if visual_model else None
 
-    rankings: list[list[Hashable]] = []
+    rankings: list[Sequence[Hashable]] = []
     details: dict[Hashable, tuple[str, str, str, float | None]] = {}  # key -> (path, kind, snippet, start)
 
     def add_images(hits: Sequence[ImageHit]) -> None:
@@ -164,12 +164,12 @@ def search(
                 add_images(near_best(search_queries.knn_visual(conn, clip_vector, model=visual_model, k=per_list, current=current),
                                      floor=MIN_SIMILARITY.get(visual_model)))
             if text_vector is not None:
-                add_images(near_best(search_queries.knn_text(conn, text_vector, model=text_model, kind="image", k=per_list, current=current),  # type: ignore[arg-type]
+                add_images(near_best(search_queries.knn_text(conn, text_vector, model=text_model, kind="image", k=per_list, current=current),
                                      floor=MIN_SIMILARITY.get(text_model)))
             add_images(search_queries.fts_images(conn, query, k=per_list, current=current))
         if "dialogue" in kinds:
             if text_vector is not None:
-                add_cues(near_best(search_queries.knn_text(conn, text_vector, model=text_model, kind="cue", k=per_list, current=current),  # type: ignore[arg-type]
+                add_cues(near_best(search_queries.knn_text(conn, text_vector, model=text_model, kind="cue", k=per_list, current=current),
                                    floor=MIN_SIMILARITY.get(text_model)))
             add_cues(search_queries.fts_dialogue(conn, query, k=per_list, current=current))
 

@@ -124,8 +124,11 @@ class Stage(Protocol):
     workspace), so it can be reused by a later revision after the workspace is gone.
     """
 
-    name: str
-    durable: bool
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def durable(self) -> bool: ...
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         """Everything besides the input content that changes this stage's output."""

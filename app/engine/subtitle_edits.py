@@ -17,11 +17,12 @@ import hashlib
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from functools import partial
 from typing import Sequence
 
 from app.atomic_write import atomic_write, sha256_file
 from app.engine.dialogue_index import Cue, PassageEmbedder, index_dialogue
-from app.errors import SidecarError
+from app.errors import Code, SidecarError
 from app.media.cue_edits import EditCue, read_cues, render_edited
 from app.media.naming import normalise_language
 from app.store import Store
@@ -51,11 +52,11 @@ def open_subtitles(store: Store, video: Path) -> SubtitleDocument:
     """The cues of ``video`` as the files next to it hold them now."""
     found = store.edits.placed_files(str(video))
     if found is None:
-        raise SidecarError(f"Sidecar has not written subtitles for {video.name}", code="no_subtitles")
+        raise SidecarError(f"Sidecar has not written subtitles for {video.name}", code=Code.NO_SUBTITLES)
     item_id, placed = found
     files = {role: Path(path) for role, path in placed.items() if role in EDITABLE_ROLES}
     if "transcript" not in files or not files["transcript"].is_file():
-        raise SidecarError(f"the transcript of {video.name} is no longer next to it", code="no_subtitles")
+        raise SidecarError(f"the transcript of {video.name} is no longer next to it", code=Code.NO_SUBTITLES)
     hashes = {role: sha256_file(path) for role, path in files.items()}
     translation = files.get("translation")
     cues = read_cues(files["transcript"].read_bytes(),
@@ -66,14 +67,14 @@ def open_subtitles(store: Store, video: Path) -> SubtitleDocument:
 def _check_unchanged(target: Path, opened: str | None) -> None:
     if sha256_file(target) != opened:
         raise SidecarError(f"{target.name} changed on disk after it was opened here; open it again to see that change "
-                           "(nothing was saved over it)", code="changed_on_disk")
+                           "(nothing was saved over it)", code=Code.CHANGED_ON_DISK)
 
 
 def save_subtitles(store: Store, document: SubtitleDocument, cues: Sequence[EditCue]) -> SubtitleDocument:
     """Write the edited cues to every file the video has; returns the document as now saved."""
     if store.edits.media_busy(str(document.video)):
         raise SidecarError(f"Sidecar is working on {document.video.name} right now; save again when it is done",
-                           code="item_busy", transient=True)
+                           code=Code.ITEM_BUSY, transient=True)
     rendered = render_edited(cues, [role for role in EDITABLE_ROLES if role in document.files])
     changed = {role: data for role, data in rendered.items()
                if hashlib.sha256(data).hexdigest() != document.hashes.get(role)}
@@ -86,7 +87,7 @@ def save_subtitles(store: Store, document: SubtitleDocument, cues: Sequence[Edit
 
         store.edits.record(document.item_id, str(target), sha)
         atomic_write(target, data, f"edit-{sha[:16]}",
-                     before_replace=lambda target=target, opened=opened: _check_unchanged(target, opened))
+                     before_replace=partial(_check_unchanged, target, opened))
         log.info("saved the person's edit of %s", target)
     return open_subtitles(store, document.video)
 

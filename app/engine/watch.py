@@ -20,7 +20,7 @@ from watchdog.observers.api import BaseObserver
 from app.engine.folder_watcher import ChangeCallback, FolderWatcher, WatchSettings, is_within_folder
 from app.engine.kinds import ALL
 from app.engine.library import JobOptions, Library
-from app.errors import SidecarError
+from app.errors import Code, FolderMissing, SidecarError
 from app.settings import Settings, load_settings, save_settings
 from app.store.watches import Watch
 
@@ -97,7 +97,7 @@ class WatchService:
         while not self._stopping.wait(self.settings.refresh_seconds):
             try:
                 self.sync()
-            except Exception:  # noqa: BLE001 - keep watching through a transient store error
+            except Exception:  # keep watching through a transient store error
                 log.exception("could not re-read the watched folders")
 
     def catch_up(self, timeout: float = 600.0) -> None:
@@ -122,11 +122,11 @@ def add_watch(library: Library, folder: Path, options: JobOptions, polling: bool
     """Watch ``folder`` (stored, so it persists); a running service picks it up within seconds."""
     path = Path(folder).expanduser().absolute()
     if not path.is_dir():
-        raise SidecarError(f"{path} is not a folder", code="folder_missing")
+        raise FolderMissing(f"{path} is not a folder")
     for other in library.store.watches.list():
         o = Path(other.folder)
         if o != path and (is_within_folder(path, o) or is_within_folder(o, path)):
-            raise SidecarError(f"{path} overlaps the watched folder {o}; watch one of them", code="watch_overlaps")
+            raise SidecarError(f"{path} overlaps the watched folder {o}; watch one of them", code=Code.WATCH_OVERLAPS)
     watch = library.store.watches.add(str(path), options.as_dict(), polling)
     mirror_to_settings(library)
     return watch

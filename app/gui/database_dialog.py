@@ -11,10 +11,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QLabel, QLayout, QLineEdit, QPushButton,
                                QVBoxLayout, QWidget)
 
+from app.gui.translations import QT_TRANSLATE_NOOP
 from app.gui.facade import EngineFacade
 from app.gui.theme import ink
 

@@ -42,7 +42,7 @@ from typing import Any, Callable, Sequence
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from app.engine.autostart import autostart_enabled, set_autostart
-from app.engine.background import Hold, working_override
+from app.engine.background import Hold, background_rules, schedule_of, working_override
 from app.engine.desktop_notify import DesktopNotifier
 from app.engine.gpu_gate import NvmlProbe
 from app.engine.job_notices import FAILED, FINISHED, REVIEW, JobNotice, settled_notice, wanted_kinds
@@ -50,7 +50,7 @@ from app.engine.library import JobChanges, JobOptions, Library
 from app.engine.review_evidence import ReviewEvidence, review_evidence
 from app.engine.subtitle_edits import SubtitleDocument
 from app.engine.watch import WatchService, set_watched_folders, watch_options
-from app.errors import SidecarError
+from app.errors import Code, SidecarError
 from app.gui.operations import BACKGROUND_NICE, Operation, OperationCancelled, Operations
 from app.gui.thumbnails import thumbnail
 from app.media.cue_edits import EditCue
@@ -72,7 +72,7 @@ LANES = {"store": 1, "slow": 2, "downloads": 2}
 class GuiThreadViolation(SidecarError):
     """The store or a model was entered on the GUI thread (a bug: the window would freeze)."""
 
-    code = "gui_thread_blocked"
+    code = Code.GUI_THREAD_BLOCKED
 
 
 class ThreadGuard:
@@ -232,7 +232,7 @@ class EngineFacade(QObject):
                 return
             self._report(exc)
             self.start_error = exc if isinstance(exc, SidecarError) else SidecarError(str(exc) or type(exc).__name__,
-                                                                                      code="internal_error")
+                                                                                      code=Code.INTERNAL_ERROR)
             if read:
                 self.settings = read[0]
                 self.settingsLoaded.emit(self.settings)
@@ -379,7 +379,7 @@ class EngineFacade(QObject):
     def resume_work(self) -> None:
         """The tray's "Resume now": ends a timed pause; outside the schedule, works until its next window opens."""
         s = self.settings or Settings()
-        until = working_override(s.schedule(), datetime.now())
+        until = working_override(schedule_of(s), datetime.now())
         self._set_timed(0.0, until.timestamp() if until is not None else 0.0)
 
     def _set_timed(self, paused_until: float, working_until: float) -> None:
@@ -581,7 +581,7 @@ class EngineFacade(QObject):
             save_settings(self.data_dir, snapshot)
             if library is not None:
                 set_watched_folders(library, [Path(f) for f in snapshot.watched_folders], watch_options(snapshot))
-                library.set_background_rules(snapshot.background_rules())
+                library.set_background_rules(background_rules(snapshot))
             set_core_cap(snapshot.max_cores)
             if sys.platform.startswith("linux") and snapshot.start_at_login != autostart_enabled():
                 set_autostart(snapshot.start_at_login)
@@ -638,10 +638,10 @@ class EngineFacade(QObject):
         def ended(result: Any) -> None:
             code = result.code if isinstance(result, SidecarError) else ""
             if code == OperationCancelled.code:
-                code = "download_cancelled"
-            if isinstance(result, BaseException) and code != "download_cancelled":
+                code = Code.DOWNLOAD_CANCELLED
+            if isinstance(result, BaseException) and code != Code.DOWNLOAD_CANCELLED:
                 self._report(result)
-                code = code or "internal_error"
+                code = code or Code.INTERNAL_ERROR
             self.modelInstallEnded.emit(name, code)
             self.list_models()
 

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QModelIndex, Qt
+from PySide6.QtCore import QCoreApplication, QModelIndex, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHeaderView, QStyle, QStyledItemDelegate,
                                QStyleOptionProgressBar, QStyleOptionViewItem, QTableView, QWidget)
@@ -17,6 +17,7 @@ from app.engine.background import Hold
 from app.gui.hold_words import hold_words
 from app.gui.state_words import state_word
 from app.gui.table_model import ALIGNMENT, CENTRED, DISPLAY, TOOLTIP, ColumnsModel, Index
+from app.gui.translations import QT_TRANSLATE_NOOP
 from app.status_words import job_label, problem
 from app.store.records import JobSummary
 from app.store.states import JobStatus

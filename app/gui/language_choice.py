@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QComboBox, QWidget
 
+from app.gui.translations import QT_TRANSLATE_NOOP
 from app.media.languages import english_name
 from app.media.naming import normalise_language
 

@@ -259,7 +259,8 @@ class MainWindow(QMainWindow):
         if row < 0:
             return
         index = self.jobs_model.index(row, 0)
-        if self.selected_job() is None or self.selected_job().id != job_id:  # type: ignore[union-attr]
+        selected = self.selected_job()
+        if selected is None or selected.id != job_id:
             self.jobs.selectionModel().select(index, QItemSelectionModel.SelectionFlag.ClearAndSelect
                                               | QItemSelectionModel.SelectionFlag.Rows)
 

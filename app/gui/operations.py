@@ -29,7 +29,7 @@ from typing import Any, Callable, Mapping
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
-from app.errors import SidecarError
+from app.errors import Code, SidecarError
 from app.thread_priority import lower_current_thread
 
 log = logging.getLogger(__name__)
@@ -52,7 +52,7 @@ _lowered = threading.local()  # per pool thread: the nice steps already applied
 class OperationCancelled(SidecarError):
     """The operation was cancelled before it started."""
 
-    code = "cancelled"
+    code = Code.CANCELLED
 
 
 class _Relay(QObject):

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 
+from app.gui.translations import QT_TRANSLATE_NOOP
 from app.gui.language_choice import language_name
 from app.gui.state_words import state_word
 from app.media.languages import language_of

@@ -12,10 +12,11 @@ from __future__ import annotations
 import html
 import logging
 from collections import OrderedDict
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QPoint, QSize, Qt, QUrl, Signal, Slot
+from PySide6.QtCore import QModelIndex, QPoint, QSize, Qt, QUrl, Signal, Slot
 from PySide6.QtGui import QColor, QDesktopServices, QIcon, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMenu, QMessageBox, QPlainTextEdit,
                                QPushButton, QStyledItemDelegate, QStyleOptionViewItem, QTableView, QVBoxLayout, QWidget)
@@ -26,6 +27,7 @@ from app.gui.facade import EngineFacade
 from app.gui.queue_rows import AUDIO, ERROR, NOTE, PROGRESS, QueueRow, RowCache
 from app.gui.theme import ACCENTS, ink
 from app.gui.thumbnails import ThumbnailLoader
+from app.gui.translations import QT_TRANSLATE_NOOP
 from app.media.audio_streams import AudioChoice
 from app.store.records import ItemView, JobSummary
 from app.store.states import ItemState
@@ -356,12 +358,12 @@ class QueueView(QWidget):
         job = self.model.job
         item = self.selected_item()
         has_job = job is not None
-        unfinished = has_job and job.status in UNFINISHED  # type: ignore[union-attr]
-        self.pause_button.setEnabled(unfinished and not job.paused)  # type: ignore[union-attr]
+        unfinished = job is not None and job.status in UNFINISHED
+        self.pause_button.setEnabled(job is not None and unfinished and not job.paused)
         # under "Pause all" a job's own Resume would change nothing: Resume all is the way
-        self.resume_button.setEnabled(unfinished and job.paused and not self.facade.all_paused)  # type: ignore[union-attr]
+        self.resume_button.setEnabled(job is not None and unfinished and job.paused and not self.facade.all_paused)
         self.resume_button.setToolTip(self.tr("Everything is paused: use Resume all") if self.facade.all_paused else "")
-        self.retry_failed_button.setEnabled(has_job and job.failed > 0)  # type: ignore[union-attr]
+        self.retry_failed_button.setEnabled(job is not None and job.failed > 0)
         self.cancel_button.setEnabled(has_job)
         self.retry_item_button.setEnabled(item is not None and item.status == ItemState.FAILED)
         self.open_button.setEnabled(item is not None)
@@ -412,7 +414,7 @@ class QueueView(QWidget):
         rule = "" if chosen else f" (now {choice.stream.label()})"
         entries = [(0, f"Choose automatically{rule}")] + [(s.track, s.label()) for s in choice.streams]
         for track, label in entries:
-            action = menu.addAction(label, lambda track=track: self.facade.set_audio_track(item_id, track))
+            action = menu.addAction(label, partial(self.facade.set_audio_track, item_id, track))
             action.setCheckable(True)
             action.setChecked(track == chosen)
 

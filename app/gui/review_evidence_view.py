@@ -9,12 +9,13 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QImage, QPalette, QPixmap
 from PySide6.QtWidgets import QGridLayout, QLabel, QStackedWidget, QTextBrowser, QWidget
 
 from app.engine.review_evidence import DiffRow, ReviewEvidence, Side
 from app.gui.theme import muted, tint
+from app.gui.translations import QT_TRANSLATE_NOOP
 
 OURS_TITLE = QT_TRANSLATE_NOOP("EvidenceView", "What Sidecar wrote")
 THEIRS_TITLE = QT_TRANSLATE_NOOP("EvidenceView", "On disk now")

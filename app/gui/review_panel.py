@@ -15,7 +15,7 @@ import logging
 from pathlib import Path
 from typing import Any, Sequence
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Slot
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
                                QPushButton, QSplitter, QVBoxLayout, QWidget)
 
@@ -23,6 +23,7 @@ from app.engine.review_evidence import ReviewEvidence
 from app.gui.facade import EngineFacade
 from app.gui.review_evidence_view import EvidenceView
 from app.gui.theme import banner_style, muted
+from app.gui.translations import QT_TRANSLATE_NOOP
 from app.store.records import Review
 
 log = logging.getLogger(__name__)

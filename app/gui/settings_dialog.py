@@ -19,20 +19,21 @@ import dataclasses
 import logging
 from typing import Any, Callable, Sequence
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Slot
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
                                QFormLayout, QFrame, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
                                QPlainTextEdit, QProgressBar, QPushButton, QScrollArea, QSpinBox, QTableWidget, QTableWidgetItem,
                                QTabWidget, QVBoxLayout, QWidget)
 
 from app.engine.kinds import LEFT_OUT_BY_DEFAULT
+from app.errors import Code
 from app.gui.background_settings import BackgroundBox
 from app.gui.database_dialog import check_words
 from app.gui.facade import EngineFacade
 from app.gui.language_choice import LanguageCombo
 from app.gui.theme import ink
 from app.ml.catalogue import ROLE_PURPOSE
-from app.gui.translations import UI_LANGUAGES
+from app.gui.translations import QT_TRANSLATE_NOOP, UI_LANGUAGES
 from app.media.naming import PRESETS, example_names
 from app.settings import OUTPUT_AFFECTING, Settings
 from app.gui.wheel_guard import guard_wheel
@@ -336,15 +337,16 @@ class SettingsDialog(QDialog):
 
     def _refresh_model_row(self, name: str) -> None:
         for n, row in enumerate(self._model_rows):
-            if row.get("name") == name and self.models.item(n, INSTALLED_COLUMN) is not None:
-                self.models.item(n, INSTALLED_COLUMN).setText(self._installed_text(row))
+            cell = self.models.item(n, INSTALLED_COLUMN)
+            if row.get("name") == name and cell is not None:
+                cell.setText(self._installed_text(row))
 
     @Slot(str, str)
     def _install_ended(self, name: str, code: str) -> None:
         self._downloads.pop(name, None)
         if not code:
             self.model_status.setText(self.tr("{name} is installed. Choose “Use” to have new jobs use it.").format(name=name))
-        elif code == "download_cancelled":
+        elif code == Code.DOWNLOAD_CANCELLED:
             self.model_status.setText(self.tr("Stopped downloading {name}. What arrived is kept: Install resumes "
                                               "from there.").format(name=name))
         else:
@@ -491,7 +493,7 @@ class SettingsDialog(QDialog):
     #: returns a self-contained widget; adding one to a tab is one entry here. A section
     #: widget with ``edit_settings(settings) -> settings`` contributes its fields to what
     #: Save writes (it reads ``dialog.original`` for its start values).
-    TABS: tuple[tuple[Any, list[Callable[["SettingsDialog"], QWidget]]], ...] = (
+    TABS: tuple[tuple[Any, list[Callable[[SettingsDialog], QWidget]]], ...] = (
         (QT_TRANSLATE_NOOP("SettingsDialog", "Output"), [_output_section, _translation_section]),
         (QT_TRANSLATE_NOOP("SettingsDialog", "Processing"), [_engine_section, _library_section]),
         (QT_TRANSLATE_NOOP("SettingsDialog", "Schedule & power"), [_background_section]),

@@ -8,8 +8,9 @@ shown as it is.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QCoreApplication
 
+from app.gui.translations import QT_TRANSLATE_NOOP
 from app.store.states import ItemState, JobStatus
 
 WORDS: dict[str, str] = {

@@ -49,8 +49,8 @@ class _ThumbTask(QRunnable):
         size = reader.size()
         if size.isValid():
             reader.setScaledSize(size.scaled(self.size, Qt.AspectRatioMode.KeepAspectRatio))
-        image = reader.read()
-        if image.isNull():
+        image: QImage | None = reader.read()
+        if image is not None and image.isNull():
             image = self._from_pillow(reader.errorString())
         if image is not None:
             self.signals.ready.emit(self.path, image)

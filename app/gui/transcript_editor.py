@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from PySide6.QtCore import QSizeF, Qt, QUrl, Slot
-from PySide6.QtGui import QCloseEvent, QColor, QFont, QGuiApplication, QKeySequence, QShortcut, QTextCursor
+from PySide6.QtGui import QCloseEvent, QColor, QFont, QGuiApplication, QKeySequence, QResizeEvent, QShortcut, QTextCursor
 from PySide6.QtMultimedia import QAudioOutput, QMediaPlayer
 from PySide6.QtMultimediaWidgets import QGraphicsVideoItem
 from PySide6.QtWidgets import (QAbstractItemView, QDoubleSpinBox, QFrame, QGraphicsDropShadowEffect, QGraphicsScene,
@@ -82,8 +82,8 @@ class VideoWithSubtitle(QGraphicsView):
         height = self.subtitle.boundingRect().height()
         self.subtitle.setPos(size.width() * 0.05, size.height() - height - size.height() * 0.04)
 
-    def resizeEvent(self, event: object) -> None:  # noqa: N802 - Qt's name
-        super().resizeEvent(event)  # type: ignore[arg-type]
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
         self.video.setSize(QSizeF(self.viewport().width(), self.viewport().height()))
         self.scene().setSceneRect(0, 0, self.viewport().width(), self.viewport().height())
         self._place_text()
@@ -92,22 +92,22 @@ class VideoWithSubtitle(QGraphicsView):
 class CueTextDelegate(QStyledItemDelegate):
     """A cue's text edited in a multi-line box showing every line (Enter starts a new line; leaving the box keeps it)."""
 
-    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: Any) -> QWidget:  # noqa: N802
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: Any) -> QWidget:
         editor = QPlainTextEdit(parent)
         editor.setTabChangesFocus(True)
         editor.setFrameShape(QFrame.Shape.NoFrame)
         return editor
 
-    def setEditorData(self, editor: QWidget, index: Any) -> None:  # noqa: N802
+    def setEditorData(self, editor: QWidget, index: Any) -> None:
         assert isinstance(editor, QPlainTextEdit)
         editor.setPlainText(str(index.data(Qt.ItemDataRole.EditRole) or ""))
         editor.moveCursor(QTextCursor.MoveOperation.End)
 
-    def setModelData(self, editor: QWidget, model: Any, index: Any) -> None:  # noqa: N802
+    def setModelData(self, editor: QWidget, model: Any, index: Any) -> None:
         assert isinstance(editor, QPlainTextEdit)
         model.setData(index, editor.toPlainText(), Qt.ItemDataRole.EditRole)
 
-    def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem, index: Any) -> None:  # noqa: N802
+    def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem, index: Any) -> None:
         """At least three lines tall, over the rows below when the cell is shorter."""
         rect = option.rect
         rect.setHeight(max(rect.height(), editor.fontMetrics().lineSpacing() * 3 + 12))
@@ -402,10 +402,10 @@ class TranscriptEditor(QWidget):
         """Show the cue at ``position`` over the picture and select its row, without seeking again."""
         self.time_label.setText(format_ms(position))
         row = self.current_row(position)
-        cue = self.cues[row] if row is not None else None
-        if cue is None:
+        if row is None:
             self.view.show_text("")
             return
+        cue = self.cues[row]
         text = cue.translation if cue.translation else cue.original
         if cue.translation and cue.translation != cue.original:
             text = f"{cue.translation}\n{cue.original}"
@@ -414,7 +414,9 @@ class TranscriptEditor(QWidget):
             self.table.blockSignals(True)
             self.table.selectRow(row)
             self.table.blockSignals(False)
-            self.table.scrollToItem(self.table.item(row, ORIGINAL))
+            cell = self.table.item(row, ORIGINAL)
+            if cell is not None:
+                self.table.scrollToItem(cell)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.dirty:

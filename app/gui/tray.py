@@ -13,7 +13,7 @@ import logging
 from datetime import datetime, timedelta
 
 from PySide6.QtCore import QObject, QRect, Qt, Slot
-from PySide6.QtGui import QAction, QColor, QIcon, QPainter, QPixmap
+from PySide6.QtGui import QAction, QColor, QIcon, QPainter
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon, QWidget
 
 from app.engine.background import PAUSED, SCHEDULE, Hold, morning_after

@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (QButtonGroup, QFormLayout, QFrame, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
                                QProgressBar, QPushButton, QRadioButton, QVBoxLayout, QWidget)
 
+from app.errors import Code
 from app.gui.facade import EngineFacade
 from app.gui.language_choice import LanguageCombo
 from app.gui.settings_dialog import format_size
@@ -236,7 +237,7 @@ class WelcomePage(QWidget):
     def _install_ended(self, name: str, code: str) -> None:
         if self.recommended is None or name != self.recommended["name"]:
             return
-        if code == "download_cancelled":
+        if code == Code.DOWNLOAD_CANCELLED:
             self.download_state.setText(self.tr("Stopped. Download again to resume where it stopped."))
         elif code:
             self.download_state.setText(self.tr("The download failed ({code}); the status bar says why.").format(code=code))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Sequence
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QModelIndex, Qt, QTimer, Slot
+from PySide6.QtCore import QCoreApplication, QModelIndex, Qt, QTimer, Slot
 from PySide6.QtGui import QColor, QHideEvent, QShowEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
@@ -19,6 +19,7 @@ from app.gui.facade import EngineFacade
 from app.gui.state_words import state_word
 from app.gui.table_model import ColumnsModel, Index
 from app.gui.theme import muted
+from app.gui.translations import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)
 

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 import numpy as np
 
-from app.errors import MediaError
+from app.errors import Code, MediaError
 from app.media.ffmpeg_reasons import ffmpeg_reason
 from app.atomic_write import fsync_dir
 
@@ -83,7 +83,7 @@ READS: list[AudioRead] = []
 
 
 def _corrupt(src: Path, detail: str) -> MediaError:
-    return MediaError(f"{src.name} cannot be read as media: {detail}", code="corrupt_media")
+    return MediaError(f"{src.name} cannot be read as media: {detail}", code=Code.CORRUPT_MEDIA)
 
 
 def extract_audio(src: Path, dest: Path, stream_index: int | None = None) -> AudioInfo:
@@ -107,14 +107,14 @@ def extract_audio(src: Path, dest: Path, stream_index: int | None = None) -> Aud
     try:
         container = av.open(str(src), metadata_errors="ignore")
     except FileNotFoundError as exc:
-        raise MediaError(f"{src} does not exist (moved or deleted?)", code="file_missing") from exc
+        raise MediaError(f"{src} does not exist (moved or deleted?)", code=Code.FILE_MISSING) from exc
     except (av.FFmpegError, ValueError, OSError) as exc:
         raise _corrupt(src, ffmpeg_reason(exc)) from exc
     tmp = dest.parent / f".{dest.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     try:
         with container:
             if not container.streams.audio:
-                raise MediaError(f"{src.name} has no audio stream, so there is no speech to transcribe", code="no_audio_stream")
+                raise MediaError(f"{src.name} has no audio stream, so there is no speech to transcribe", code=Code.NO_AUDIO_STREAM)
             stream = next((s for s in container.streams.audio if s.index == stream_index), container.streams.audio[0])
             decoded_index = stream.index  # read while the container is open (PyAV's stream is gone after)
             media_duration = container.duration / 1_000_000 if container.duration else None
@@ -164,7 +164,7 @@ class _Timeline:
         self._skip = 0  # samples still to drop (audio before 0:00)
         self.samples = 0
 
-    def add(self, frame: "av.AudioFrame") -> None:
+    def add(self, frame: av.AudioFrame) -> None:
         at = None if frame.pts is None or frame.time_base is None else float(frame.pts * frame.time_base) - self._origin
         if at is not None and self._end is not None and at > self._end:
             at = None
@@ -200,7 +200,7 @@ class _Timeline:
             self.samples += data.size
 
 
-def _presentation_start(container: "av.container.InputContainer", stream: "av.AudioStream") -> float:
+def _presentation_start(container: av.container.InputContainer, stream: av.AudioStream) -> float:
     """Seconds a player shows as 0:00: the container's start (its earliest stream), else the audio's own."""
     if container.start_time is not None:
         return container.start_time / 1_000_000
@@ -209,7 +209,7 @@ def _presentation_start(container: "av.container.InputContainer", stream: "av.Au
     return 0.0
 
 
-def _decode_to(container: "av.container.InputContainer", stream: "av.AudioStream", tmp: Path, src: Path) -> int:
+def _decode_to(container: av.container.InputContainer, stream: av.AudioStream, tmp: Path, src: Path) -> int:
     """Demux packet by packet so one damaged packet costs that packet, not the file."""
     import av
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.errors import MediaError
+from app.errors import Code, MediaError
 from app.media.ffmpeg_reasons import ffmpeg_reason
 from app.media.languages import english_name, language_of
 
@@ -97,9 +97,9 @@ def audio_streams(path: Path) -> list[AudioStream]:
     try:
         container = av.open(str(path), metadata_errors="ignore")
     except FileNotFoundError as exc:
-        raise MediaError(f"{path} does not exist (moved or deleted?)", code="file_missing") from exc
+        raise MediaError(f"{path} does not exist (moved or deleted?)", code=Code.FILE_MISSING) from exc
     except (av.FFmpegError, ValueError, OSError) as exc:
-        raise MediaError(f"{Path(path).name} cannot be read as media: {ffmpeg_reason(exc)}", code="corrupt_media") from exc
+        raise MediaError(f"{Path(path).name} cannot be read as media: {ffmpeg_reason(exc)}", code=Code.CORRUPT_MEDIA) from exc
     with container:
         out = []
         for track, s in enumerate(container.streams.audio, start=1):

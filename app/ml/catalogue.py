@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from app.errors import ModelError, SidecarError
+from app.errors import Code, ModelError, SidecarError
 from app.resources import resource_path
 
 ROLES = ("asr", "translation", "text_embedding", "ocr", "visual")
@@ -80,7 +80,7 @@ def is_valid_name(name: str) -> bool:
 
 def check_role(role: str) -> None:
     if role not in ROLES:
-        raise ModelError(f"unknown role {role!r}; roles are {', '.join(ROLES)}", code="unknown_role")
+        raise ModelError(f"unknown role {role!r}; roles are {', '.join(ROLES)}", code=Code.UNKNOWN_ROLE)
 
 
 def catalogue_path() -> Path:
@@ -88,7 +88,7 @@ def catalogue_path() -> Path:
     try:
         return resource_path("models.json")
     except SidecarError as exc:
-        raise ModelError(exc.message, code="catalogue_missing") from exc
+        raise ModelError(exc.message, code=Code.CATALOGUE_MISSING) from exc
 
 
 def _safe_relative(path: str) -> bool:
@@ -120,7 +120,7 @@ def parse_catalogue(data: dict[str, Any]) -> dict[str, CatalogueEntry]:
         if not problem and not bundled and not files:
             problem = "neither bundled nor downloadable"
         if problem:
-            raise ModelError(f"model catalogue entry {name!r}: {problem}", code="catalogue_invalid")
+            raise ModelError(f"model catalogue entry {name!r}: {problem}", code=Code.CATALOGUE_INVALID)
         entries[name] = CatalogueEntry(
             name=name,
             role=raw["role"],
@@ -150,4 +150,4 @@ def load_catalogue(path: Path | None = None) -> dict[str, CatalogueEntry]:
     try:
         return _load_cached(str(path), path.stat().st_mtime_ns)
     except json.JSONDecodeError as exc:
-        raise ModelError(f"the model catalogue {path} is not valid JSON: {exc}", code="catalogue_invalid") from exc
+        raise ModelError(f"the model catalogue {path} is not valid JSON: {exc}", code=Code.CATALOGUE_INVALID) from exc

@@ -43,7 +43,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 from PIL import Image
 
-from app.errors import SidecarError
+from app.errors import Code, SidecarError
 from app.media.images import open_image
 from app.ml.cpu_share import capped_threads
 
@@ -195,7 +195,7 @@ class ClipRuntime:
         image_path, text_path = folder / "image.onnx", folder / "text.onnx"
         missing = [p.name for p in (image_path, text_path) if not p.is_file()]
         if missing:
-            raise SidecarError(f"{folder}: missing {', '.join(missing)}", code="model_invalid")
+            raise SidecarError(f"{folder}: missing {', '.join(missing)}", code=Code.MODEL_INVALID)
         options = ort.SessionOptions()
         num_threads = capped_threads(num_threads)
         if num_threads:
@@ -205,8 +205,8 @@ class ClipRuntime:
         try:
             self._image = ort.InferenceSession(str(image_path), options, providers=self.providers)
             self._text = ort.InferenceSession(str(text_path), options, providers=self.providers)
-        except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own exception types
-            raise SidecarError(f"{folder}: onnxruntime cannot load the graphs ({exc})", code="model_invalid") from exc
+        except Exception as exc:  # onnxruntime raises its own exception types
+            raise SidecarError(f"{folder}: onnxruntime cannot load the graphs ({exc})", code=Code.MODEL_INVALID) from exc
         _require_io(self._image, IMAGE_INPUT, IMAGE_OUTPUT, image_path)
         _require_io(self._text, TEXT_INPUT, TEXT_OUTPUT, text_path)
         self._text_inputs = {i.name for i in self._text.get_inputs()}
@@ -252,15 +252,15 @@ class ClipRuntime:
         return vectors
 
     def _output_dim(self) -> int:
-        dims = []
+        dims: list[int | None] = []
         for session, name in ((self._image, IMAGE_OUTPUT), (self._text, TEXT_OUTPUT)):
             shape = next(o.shape for o in session.get_outputs() if o.name == name)
             dims.append(shape[-1] if isinstance(shape[-1], int) else None)
-        if None in dims:  # symbolic last dimension: ask the graph
-            dims = [len(self.embed_texts(["a"])[0])] * 2
+        if dims[0] is None or dims[1] is None:  # symbolic last dimension: ask the graph
+            return len(self.embed_texts(["a"])[0])
         if dims[0] != dims[1]:
-            raise SidecarError(f"image ({dims[0]}) and text ({dims[1]}) embeddings differ in size", code="model_invalid")
-        return int(dims[0])
+            raise SidecarError(f"image ({dims[0]}) and text ({dims[1]}) embeddings differ in size", code=Code.MODEL_INVALID)
+        return dims[0]
 
 
 def _require_io(session: Any, input_name: str, output_name: str, path: Path) -> None:
@@ -270,5 +270,5 @@ def _require_io(session: Any, input_name: str, output_name: str, path: Path) -> 
         raise SidecarError(
             f"{path.name}: expected input {input_name!r} and output {output_name!r}, "
             f"found inputs {sorted(inputs)} and outputs {sorted(outputs)}",
-            code="model_invalid",
+            code=Code.MODEL_INVALID,
         )

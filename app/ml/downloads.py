@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Callable
 
 from app import __version__
-from app.errors import SidecarError
+from app.errors import Code, SidecarError
 from app.atomic_write import fsync_dir, sha256_file
 
 log = logging.getLogger(__name__)
@@ -42,20 +42,20 @@ Cancel = Callable[[], bool]
 class DownloadFailed(SidecarError):
     """The server or the network failed; the part file is kept so a retry resumes."""
 
-    code = "download_failed"
+    code = Code.DOWNLOAD_FAILED
     transient = True
 
 
 class ChecksumMismatch(SidecarError):
     """The downloaded bytes are not the expected file; nothing was kept."""
 
-    code = "checksum_mismatch"
+    code = Code.CHECKSUM_MISMATCH
 
 
 class DownloadCancelled(SidecarError):
     """The caller cancelled; the part file is kept so a later install resumes."""
 
-    code = "download_cancelled"
+    code = Code.DOWNLOAD_CANCELLED
 
 
 def part_path(dest: Path) -> Path:

@@ -26,7 +26,7 @@ from multiprocessing.connection import Connection
 from typing import Any, Callable
 
 from app.ml.spec import ModelSpec
-from app.errors import ModelCrashed, OutOfDeviceMemory, SidecarError, StageStopped
+from app.errors import Code, ModelCrashed, OutOfDeviceMemory, SidecarError, StageStopped, error_for
 
 log = logging.getLogger(__name__)
 
@@ -43,12 +43,12 @@ def _serve(conn: Connection, runtime: str, params: dict[str, Any]) -> None:
     """Child main loop: load once, then answer calls until told to exit or the pipe closes."""
     try:
         model = _load_runtime(runtime, params)
-        info = getattr(model, "info", lambda: {})()
+        info: dict[str, Any] = getattr(model, "info", dict)()
     except SidecarError as exc:
         conn.send(("load_error", exc.code, exc.message))
         return
     except Exception as exc:  # noqa: BLE001 - reported to the parent with its trace
-        code = OutOfDeviceMemory.code if is_out_of_memory(exc) else "model_load_failed"
+        code = OutOfDeviceMemory.code if is_out_of_memory(exc) else Code.MODEL_LOAD_FAILED
         conn.send(("load_error", code, f"{exc}\n{traceback.format_exc()}"))
         return
     try:
@@ -82,8 +82,8 @@ def _answer_calls(conn: Connection, model: Any) -> None:
             conn.send(("result", value))
         except SidecarError as exc:
             conn.send(("error", exc.code, exc.message, exc.transient))
-        except Exception as exc:  # noqa: BLE001
-            code = OutOfDeviceMemory.code if is_out_of_memory(exc) else "runtime_error"
+        except Exception as exc:  # noqa: BLE001 - any runtime failure goes back to the parent, typed
+            code = OutOfDeviceMemory.code if is_out_of_memory(exc) else Code.RUNTIME_ERROR
             conn.send(("error", code, f"{exc}\n{traceback.format_exc()}", True))
 
 
@@ -140,7 +140,7 @@ class ModelHost:
         reply = self._recv()
         if reply[0] == "load_error":
             self.close()
-            raise SidecarError(reply[2], code=reply[1], transient=reply[1] == OutOfDeviceMemory.code)
+            raise error_for(reply[1], reply[2], transient=reply[1] == OutOfDeviceMemory.code)
         self.info: dict[str, Any] = reply[1] or {}
         log.info("model host %s started (pid %s)", spec.key, self._process.pid)
 
@@ -187,7 +187,7 @@ class ModelHost:
                 elif kind == "stopped":
                     raise StageStopped("stopped at a checkpoint")
                 elif kind == "error":
-                    raise SidecarError(reply[2], code=reply[1], transient=reply[3])
+                    raise error_for(reply[1], reply[2], transient=reply[3])
 
     def close(self) -> None:
         """End the process; this is how a model's memory is given back."""

@@ -29,7 +29,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any, Sequence
 
-from app.errors import SidecarError, TransientError
+from app.errors import Code, SidecarError, TransientError
 from app.ml import bundled
 from app.ml.cpu_share import capped_threads
 from app.ml.llama_loader import load_llama
@@ -56,7 +56,7 @@ def resolve_model_path(model_path: str | None, preset: str = DEFAULT_PRESET, dat
     if model_path:
         path = Path(model_path)
         if not path.is_file():
-            raise SidecarError(f"model file {path} does not exist", code="model_missing")
+            raise SidecarError(f"model file {path} does not exist", code=Code.MODEL_MISSING)
         return path
     if preset == "gemma3-270m":
         from app.paths import data_dir as resolve_data_dir
@@ -64,7 +64,7 @@ def resolve_model_path(model_path: str | None, preset: str = DEFAULT_PRESET, dat
         return bundled.gemma_gguf_path(resolve_data_dir(data_dir))
     if preset == "smollm2":
         return smollm2_path()
-    raise SidecarError(f"unknown model preset {preset!r}; expected one of {', '.join(PRESETS)}", code="model_missing")
+    raise SidecarError(f"unknown model preset {preset!r}; expected one of {', '.join(PRESETS)}", code=Code.MODEL_MISSING)
 
 
 class LlamaRuntime:
@@ -108,7 +108,7 @@ class LlamaRuntime:
         room = self.n_ctx - prompt_tokens - 1
         if room < 8:
             raise SidecarError(
-                f"prompt of {prompt_tokens} tokens does not fit the {self.n_ctx}-token context", code="prompt_too_long"
+                f"prompt of {prompt_tokens} tokens does not fit the {self.n_ctx}-token context", code=Code.PROMPT_TOO_LONG
             )
         return min(max_tokens, room)
 
@@ -163,10 +163,10 @@ class OpenAIEndpointRuntime:
         except urllib.error.HTTPError as exc:
             detail = exc.read().decode("utf-8", "replace")[:500]
             if exc.code >= 500 or exc.code == 429:
-                raise TransientError(f"{self.base_url} answered {exc.code}: {detail}", code="endpoint_unavailable") from exc
-            raise SidecarError(f"{self.base_url} refused the request ({exc.code}): {detail}", code="endpoint_error") from exc
+                raise TransientError(f"{self.base_url} answered {exc.code}: {detail}", code=Code.ENDPOINT_UNAVAILABLE) from exc
+            raise SidecarError(f"{self.base_url} refused the request ({exc.code}): {detail}", code=Code.ENDPOINT_ERROR) from exc
         except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-            raise TransientError(f"cannot reach {self.base_url}: {exc}", code="endpoint_unavailable") from exc
+            raise TransientError(f"cannot reach {self.base_url}: {exc}", code=Code.ENDPOINT_UNAVAILABLE) from exc
 
     def complete(self, prompt: str, max_tokens: int = 256, stop: Sequence[str] | None = None) -> str:
         body = {"model": self.model, "prompt": prompt, "max_tokens": max_tokens, "temperature": 0.0}

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app.errors import ModelError
+from app.errors import Code, ModelError
 from app.ml.catalogue import check_role, is_valid_name, load_catalogue
 from app.ml.model_choice import model_row, require_selectable
 from app.ml.model_state import ModelState, Registration, update_state
@@ -24,7 +24,7 @@ MEMORY_OVERHEAD_MB = 300
 
 
 def _invalid(path: Path, why: str) -> ModelError:
-    return ModelError(f"{path} is not usable: {why}", code="invalid_model")
+    return ModelError(f"{path} is not usable: {why}", code=Code.INVALID_MODEL)
 
 
 def _need_folder_with(path: Path, names: list[str]) -> None:
@@ -68,7 +68,7 @@ def validate_local(path: Path, role: str) -> str:
     check_role(role)
     require_selectable(role)
     if not path.exists():
-        raise ModelError(f"{path} does not exist", code="model_path_missing")
+        raise ModelError(f"{path} does not exist", code=Code.MODEL_PATH_MISSING)
     return _VALIDATORS[role](path)
 
 
@@ -89,10 +89,10 @@ def models_register(
     if not is_valid_name(name):
         raise ModelError(
             f"{name!r} is not a valid model name (letters, digits, '.', '_', '-'; at most 64)",
-            code="invalid_model_name",
+            code=Code.INVALID_MODEL_NAME,
         )
     if name in load_catalogue():
-        raise ModelError(f"{name!r} is a catalogue model; choose another name", code="model_name_taken")
+        raise ModelError(f"{name!r} is a catalogue model; choose another name", code=Code.MODEL_NAME_TAKEN)
     registration = Registration(
         role=role, format=fmt, path=path, size=path.stat().st_size if path.is_file() else None,
         memory_mb=memory_mb if memory_mb is not None else _estimate_memory_mb(path),
@@ -102,7 +102,7 @@ def models_register(
     def change(state: ModelState) -> ModelState:
         current = state.registered.get(name)
         if current is not None and current.path != path:
-            raise ModelError(f"a model named {name!r} is already registered for {current.path}", code="model_name_taken")
+            raise ModelError(f"a model named {name!r} is already registered for {current.path}", code=Code.MODEL_NAME_TAKEN)
         return state.registering(name, registration)
 
     update_state(data_dir, change)

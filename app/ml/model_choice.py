@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from app.errors import ModelError, NotFound
+from app.errors import Code, ModelError, NotFound
 from app.ml import bundled as bundled_models
 from app.ml.catalogue import ROLES, SELECTABLE_ROLES, CatalogueEntry, check_role, load_catalogue
 from app.ml.model_state import (
@@ -49,7 +49,7 @@ class ChosenModel:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "ChosenModel":
+    def from_json(cls, data: Mapping[str, Any]) -> ChosenModel:
         return cls(name=str(data["name"]), role=str(data["role"]), format=str(data["format"]), path=str(data["path"]),
                    memory_mb=int(data.get("memory_mb") or 0), source=str(data["source"]),
                    identity=str(data["identity"]))
@@ -162,7 +162,7 @@ def find_model(data_dir: Path | str, name: str) -> tuple[CatalogueEntry | None, 
     entry = catalogue.get(name)
     reg = state.registered.get(name)
     if entry is None and reg is None:
-        raise NotFound(f"no model named {name!r} (see `sidecar models`)", code="unknown_model")
+        raise NotFound(f"no model named {name!r} (see `sidecar models`)", code=Code.UNKNOWN_MODEL)
     return entry, reg, state
 
 
@@ -172,7 +172,7 @@ def require_selectable(role: str) -> None:
         raise ModelError(
             f"the {role} model cannot be chosen: Sidecar always uses its bundled {role} model "
             f"(models can be chosen for {', '.join(SELECTABLE_ROLES)})",
-            code="role_not_selectable",
+            code=Code.ROLE_NOT_SELECTABLE,
         )
 
 
@@ -223,18 +223,18 @@ def active_model(data_dir: Path | str, role: str) -> ChosenModel | None:
             raise ModelError(
                 f"the {role} model {name!r} is selected but not installed; "
                 f"run `sidecar models install {name}` or choose another",
-                code="model_missing",
+                code=Code.MODEL_MISSING,
             )
         return ChosenModel(name=name, role=role, format=entry.format, path=str(download_path(data_dir, entry)),
                            memory_mb=entry.memory_mb, source="download", identity=manifest.identity)
     if reg is not None:
         if not reg.path.exists():
             raise ModelError(
-                f"the {role} model {name!r} points at {reg.path}, which no longer exists", code="model_missing"
+                f"the {role} model {name!r} points at {reg.path}, which no longer exists", code=Code.MODEL_MISSING
             )
         return ChosenModel(name=name, role=role, format=reg.format, path=str(reg.path), memory_mb=reg.memory_mb,
                            source="local", identity=f"local:{_local_identity(reg.path, reg.format)}")
-    raise ModelError(f"the {role} model {name!r} is no longer known", code="model_missing")
+    raise ModelError(f"the {role} model {name!r} is no longer known", code=Code.MODEL_MISSING)
 
 
 def _local_identity(path: Path, fmt: str) -> str:
@@ -261,6 +261,6 @@ def models_use(data_dir: Path | str, name: str) -> dict[str, Any]:
         return model_row(data_dir, name)  # already what the role uses; nothing to record
     require_selectable(role)
     if not installed:
-        raise ModelError(f"{name!r} is not installed ({hint})", code="model_not_installed")
+        raise ModelError(f"{name!r} is not installed ({hint})", code=Code.MODEL_NOT_INSTALLED)
     update_state(data_dir, lambda state: state.choosing(role, name))
     return model_row(data_dir, name)

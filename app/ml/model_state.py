@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping
 
 from filelock import FileLock
 
-from app.errors import ModelError
+from app.errors import Code, ModelError
 from app.ml import bundled as bundled_models
 from app.ml.catalogue import CatalogueEntry, is_valid_name
 from app.atomic_write import fsync_dir
@@ -47,7 +47,7 @@ class Registration:
                 "memory_mb": self.memory_mb, "registered_at": self.registered_at}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Registration":
+    def from_json(cls, data: Mapping[str, Any]) -> Registration:
         return cls(role=str(data["role"]), format=str(data["format"]), path=Path(data["path"]), size=data.get("size"),
                    memory_mb=int(data.get("memory_mb") or 0), registered_at=str(data.get("registered_at") or ""))
 
@@ -60,21 +60,21 @@ class ModelState:
     registered: Mapping[str, Registration] = field(default_factory=dict)
     pinned: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
-    def choosing(self, role: str, name: str) -> "ModelState":
+    def choosing(self, role: str, name: str) -> ModelState:
         return replace(self, active={**self.active, role: name})
 
-    def forgetting_choice_of(self, name: str) -> "ModelState":
+    def forgetting_choice_of(self, name: str) -> ModelState:
         """Roles that used ``name`` go back to their bundled default."""
         return replace(self, active={role: chosen for role, chosen in self.active.items() if chosen != name})
 
-    def registering(self, name: str, registration: Registration) -> "ModelState":
+    def registering(self, name: str, registration: Registration) -> ModelState:
         return replace(self, registered={**self.registered, name: registration})
 
-    def unregistering(self, name: str) -> "ModelState":
+    def unregistering(self, name: str) -> ModelState:
         registered = {n: r for n, r in self.registered.items() if n != name}
         return replace(self, registered=registered).forgetting_choice_of(name)
 
-    def pinning(self, name: str, file: str, sha256: str) -> "ModelState":
+    def pinning(self, name: str, file: str, sha256: str) -> ModelState:
         return replace(self, pinned={**self.pinned, name: {**self.pinned.get(name, {}), file: sha256}})
 
     def to_json(self) -> dict[str, Any]:
@@ -141,7 +141,7 @@ def read_state(data_dir: Path | str) -> ModelState:
         return ModelState()
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise ModelError(
-            f"{path} cannot be read ({exc}); move it aside to reset model choices", code="model_state_corrupt"
+            f"{path} cannot be read ({exc}); move it aside to reset model choices", code=Code.MODEL_STATE_CORRUPT
         ) from exc
 
 
@@ -180,7 +180,7 @@ def update_state(data_dir: Path | str, change: Callable[[ModelState], ModelState
 
 def install_dir(data_dir: Path | str, name: str) -> Path:
     if not is_valid_name(name):
-        raise ModelError(f"{name!r} is not a valid model name", code="invalid_model_name")
+        raise ModelError(f"{name!r} is not a valid model name", code=Code.INVALID_MODEL_NAME)
     return models_dir(data_dir) / name
 
 

@@ -15,7 +15,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from app.errors import SidecarError
+from app.errors import Code, SidecarError
 from app.media.images import open_image
 from app.ml.cpu_share import capped_threads
 
@@ -52,8 +52,8 @@ class OcrRuntime:
             params["EngineConfig.onnxruntime.use_cuda"] = True
         try:
             self._engine = RapidOCR(params=params)
-        except Exception as exc:  # noqa: BLE001 - rapidocr raises plain exceptions
-            raise SidecarError(f"RapidOCR cannot load its models ({exc})", code="model_load_failed") from exc
+        except Exception as exc:  # rapidocr raises plain exceptions
+            raise SidecarError(f"RapidOCR cannot load its models ({exc})", code=Code.MODEL_LOAD_FAILED) from exc
         self.model_id = rapidocr_model_id()
 
     def info(self) -> dict[str, Any]:
@@ -70,7 +70,7 @@ class OcrRuntime:
         texts = getattr(result, "txts", None) or ()
         scores = getattr(result, "scores", None) or ()
         boxes = getattr(result, "boxes", None)
-        lines = []
+        lines: list[dict[str, Any]] = []
         for index, text in enumerate(texts):
             text = str(text).strip()
             if not text:

@@ -10,13 +10,13 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 
 class _Timed:
     load_s: float = 0.0
 
-    def _timed_check(self, fn) -> dict[str, Any]:
+    def _timed_check(self, fn: Callable[[], Any]) -> dict[str, Any]:
         start = time.perf_counter()
         result = fn()
         result["check_s"] = round(time.perf_counter() - start, 3)

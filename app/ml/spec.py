@@ -27,7 +27,7 @@ class ModelSpec:
         args = ",".join(f"{k}={v}" for k, v in self.params)
         return f"{self.runtime}({args})"
 
-    def on_cpu(self) -> "ModelSpec | None":
+    def on_cpu(self) -> ModelSpec | None:
         """The same model on the CPU, for the retry after the device ran out of memory; None when it runs there already.
 
         Runtimes that may run on a GPU take a ``device`` parameter (CTranslate2 also a
@@ -42,5 +42,5 @@ class ModelSpec:
         return ModelSpec.of(self.runtime, memory_mb=0, **params)
 
     @classmethod
-    def of(cls, runtime: str, memory_mb: int = 0, **params: Any) -> "ModelSpec":
+    def of(cls, runtime: str, memory_mb: int = 0, **params: Any) -> ModelSpec:
         return cls(runtime, tuple(sorted(params.items())), memory_mb)

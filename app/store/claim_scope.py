@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, Table, and_, false, func, or_, select, true
-from sqlalchemy.sql.selectable import Alias
+from sqlalchemy import ColumnElement, FromClause, and_, false, func, or_, select, true
 
 from app.store.database import Database
 from app.store.tables import items
@@ -55,7 +54,7 @@ class ClaimScope:
     gpu_only: bool = False
     exclude_items: frozenset[int] = frozenset()
 
-    def items_where(self, item_table: Table | Alias = items) -> ColumnElement[bool]:
+    def items_where(self, item_table: FromClause = items) -> ColumnElement[bool]:
         """The condition on an item row (path prefix, kind, excluded) for this scope."""
         cond: list[ColumnElement[bool]] = []
         if self.prefixes is not None:
@@ -66,7 +65,7 @@ class ClaimScope:
             cond.append(item_table.c.id.not_in(sorted(self.exclude_items)))
         return and_(true(), *cond)
 
-    def stages_where(self, stage_table: Table | Alias) -> ColumnElement[bool]:
+    def stages_where(self, stage_table: FromClause) -> ColumnElement[bool]:
         """The condition on a stage row: only GPU-gated stages (``gpu_mb > 0``) with ``--gpu-only``."""
         return stage_table.c.gpu_mb > 0 if self.gpu_only else true()
 

@@ -23,8 +23,9 @@ import os
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from sqlalchemy import Connection, exists, func, select, update
+from sqlalchemy import Connection, Select, exists, func, select, update
 
+from app.errors import Code
 from app.store.database import Database
 from app.store.search_writes import delete_for_sha256, move_image_name
 from app.store.states import UNFINISHED_ITEMS, ItemState, StepState
@@ -69,7 +70,7 @@ class CurrentItemRepo:
 
     # -- reads ------------------------------------------------------------------------------
 
-    def _query(self):  # type: ignore[no-untyped-def]
+    def _query(self) -> Select[Any]:
         return (
             select(items.c.id, items.c.job_id, items.c.path, items.c.kind, items.c.sha256, items.c.size,
                    items.c.mtime_ns, items.c.status, items.c.revision)
@@ -163,7 +164,7 @@ class CurrentItemRepo:
             if not ids:
                 return 0
             conn.execute(update(items).where(items.c.id.in_(ids)).values(removed=1, updated_at=now))
-            stop_unfinished(conn, items.c.id.in_(ids), ItemState.SKIPPED, "file_removed", reason, now)
+            stop_unfinished(conn, items.c.id.in_(ids), ItemState.SKIPPED, Code.FILE_REMOVED, reason, now)
             self._drop_orphans(conn, shas)
         return len(ids)
 
@@ -173,7 +174,7 @@ class CurrentItemRepo:
         with self.db.write() as conn:
             ids = list(conn.execute(select(items.c.id).where(items.c.path == path, items.c.status.in_(UNFINISHED_ITEMS))).scalars())
             if ids:
-                stop_unfinished(conn, items.c.id.in_(ids), ItemState.SKIPPED, "superseded",
+                stop_unfinished(conn, items.c.id.in_(ids), ItemState.SKIPPED, Code.SUPERSEDED,
                                 "the file changed; a newer version replaces this one", now)
         return len(ids)
 

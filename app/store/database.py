@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection, CursorResult, Engine
 from sqlalchemy.exc import DBAPIError
 
 from app.errors import DatabaseUnavailable, DatabaseUnusable
@@ -34,6 +34,14 @@ def dumps(value: Any) -> str:
 
 def loads(value: str | None) -> Any:
     return None if value is None else json.loads(value)
+
+
+def inserted_id(result: CursorResult[Any]) -> int:
+    """The primary key a one-row INSERT created (SQLAlchemy types it optional: a many-row insert has none)."""
+    key = result.inserted_primary_key
+    if key is None:
+        raise RuntimeError("the insert reported no primary key")
+    return int(key[0])
 
 
 def open_location(location: Path | str) -> Engine:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import logging
 from typing import Any, Collection, Mapping, Sequence
 
-from sqlalchemy import Connection, and_, delete, func, insert, select, update
+from sqlalchemy import Connection, and_, delete, func, select, update
 
-from app.errors import ItemNotChangeable, NotFound
-from app.store.database import Database, dumps, loads
+from app.errors import Code, ItemNotChangeable, NotFound
+from app.store import item_transitions, job_transitions, stage_transitions
+from app.store.database import Database, loads
 from app.store.dialect import json_field
 from app.store.records import ITEM_FACTS, ItemSource, ItemView, JobSummary, NewItem, NewStage
 from app.store.states import SETTLED_ITEMS, UNFINISHED_ITEMS, ItemState, JobState, JobStatus, StageState, StepState
@@ -22,37 +23,13 @@ ROLLING_JOB_OWNER = "watch"
 SETTLED_STEPS = (StepState.SUCCEEDED, StepState.SKIPPED)
 
 
-def _planned_stage_values(planned: Sequence[NewStage], now: float) -> list[dict[str, Any]]:
-    """Column values of a plan's stage rows: cached stages succeeded, the first other one queued, the rest waiting."""
-    out, first_open = [], True
-    for stage in planned:
-        reused = stage.reused_output is not None
-        if reused:
-            status = StageState.SUCCEEDED
-        elif first_open:
-            status, first_open = StageState.QUEUED, False
-        else:
-            status = StageState.WAITING
-        out.append({"status": status, "gpu_mb": stage.gpu_mb, "model_key": stage.model_key,
-                    "fingerprint": stage.fingerprint, "output": dumps(stage.reused_output) if reused else None,
-                    "reused": int(reused), "progress": 1.0 if reused else 0.0, "finished_at": now if reused else None,
-                    "updated_at": now})
-    return out
-
-
-def _reopen_failed_jobs(conn: Connection, item_ids: Sequence[int], now: float) -> None:
-    """The failed jobs of items queued again become ready (a job whose scan was cut short stays failed)."""
-    job_ids = conn.execute(select(items.c.job_id).where(items.c.id.in_(list(item_ids))).distinct()).scalars().all()
-    conn.execute(
-        update(jobs).where(jobs.c.id.in_(job_ids), jobs.c.state == JobState.FAILED, jobs.c.error_code != "scan_interrupted")
-        .values(state=JobState.READY, error_code=None, error=None, updated_at=now)
-    )
-
-
 class JobRepo:
-    """Every write to ``jobs`` and ``items`` rows happens here (stages live in StageRepo).
+    """Jobs and their items as people see and steer them: add, pause, retry, re-plan, cancel.
 
-    Shared transitions (stopping unfinished work, pause-all) are in :mod:`app.store.transitions`.
+    Status changes go through :mod:`app.store.job_transitions`,
+    :mod:`app.store.item_transitions` and :mod:`app.store.stage_transitions` (each the only
+    writer of its table's status); shared ones (stopping unfinished work, pause-all) are
+    composed in :mod:`app.store.transitions`.
     """
 
     def __init__(self, db: Database, group_size: int = 8):
@@ -79,20 +56,12 @@ class JobRepo:
 
     def _insert(self, conn: Connection, folder: str, options: dict[str, Any], owner: str, state: JobState,
                 scan_report: dict[str, Any]) -> int:
-        now = self.db.now()
-        return int(
-            conn.execute(
-                insert(jobs).values(
-                    folder=folder, state=state, owner=owner, paused=0, options=dumps(options),
-                    scan_report=dumps(scan_report), created_at=now, updated_at=now,
-                )
-            ).inserted_primary_key[0]
-        )
+        return job_transitions.create(conn, folder, options, owner, state, scan_report, self.db.now())
 
     def add_items(self, job_id: int, new_items: Sequence[NewItem], first_ordinal: int = 0) -> None:
         """Insert a batch of items with their stage rows (reused stages already succeeded)."""
         now = self.db.now()
-        stage_rows: list[dict[str, Any]] = []  # one executemany per batch: a 10,000-file add writes 50,000 of them
+        plans: list[tuple[int, int, Sequence[NewStage]]] = []  # one executemany per batch: a 10,000-file add writes 50,000 rows
         with self.db.write() as conn:
             revisions = dict(conn.execute(
                 select(items.c.path, func.max(items.c.revision))
@@ -101,51 +70,26 @@ class JobRepo:
             for offset, item in enumerate(new_items):
                 ordinal = first_ordinal + offset
                 revision = revisions[item.path] = 1 + int(revisions.get(item.path) or 0)
-                all_reused = bool(item.stages) and all(s.reused_output is not None for s in item.stages)
-                status = ItemState.SKIPPED if item.skip_reason else (ItemState.COMPLETED if all_reused else ItemState.PENDING)
-                item_id = conn.execute(
-                    insert(items),
-                    dict(job_id=job_id, ordinal=ordinal, grp=ordinal // max(1, self.group_size), path=item.path,
-                         kind=item.kind, size=item.size, mtime_ns=item.mtime_ns, sha256=item.sha256,
-                         revision=revision, status=status, skip_reason=item.skip_reason, error_code=item.skip_code,
-                         updated_at=now),
-                ).inserted_primary_key[0]
-                if item.skip_reason:
-                    continue
-                for stage, values in zip(item.stages, _planned_stage_values(item.stages, now)):
-                    stage_rows.append(dict(item_id=item_id, job_id=job_id, idx=stage.idx, name=stage.name, **values))
-            if stage_rows:
-                conn.execute(insert(stages), stage_rows)
+                item_id = item_transitions.add(conn, job_id, ordinal, ordinal // max(1, self.group_size), item, revision, now)
+                if not item.skip_reason:
+                    plans.append((item_id, job_id, item.stages))
+            stage_transitions.add_planned(conn, plans, now)
 
     def finish_creating(self, job_id: int, scan_report: dict[str, Any]) -> None:
         """``creating`` → ``ready``: only now can the scheduler see the job's items."""
         with self.db.write() as conn:
-            conn.execute(
-                update(jobs).where(jobs.c.id == job_id, jobs.c.state == JobState.CREATING)
-                .values(state=JobState.READY, scan_report=dumps(scan_report), updated_at=self.db.now())
-            )
+            job_transitions.finish_creating(conn, job_id, scan_report, self.db.now())
 
     def fail_abandoned_creating(self, live_owners: Sequence[str]) -> list[int]:
         """Jobs left in ``creating`` by a process that died mid-scan become ``failed``."""
         with self.db.write() as conn:
-            stale = conn.execute(
-                select(jobs.c.id).where(jobs.c.state == JobState.CREATING, jobs.c.owner.not_in(list(live_owners)))
-            ).scalars().all()
-            if stale:
-                conn.execute(
-                    update(jobs).where(jobs.c.id.in_(stale)).values(
-                        state=JobState.FAILED, error_code="scan_interrupted",
-                        error="Sidecar stopped while this folder was being scanned; add the folder again.",
-                        updated_at=self.db.now(),
-                    )
-                )
-        return list(stale)
+            return job_transitions.fail_abandoned_creating(conn, live_owners, self.db.now())
 
     def fail(self, job_id: int, code: str, message: str) -> None:
         """A job-level failure (its folder is gone): every unfinished item fails with it."""
         now = self.db.now()
         with self.db.write() as conn:
-            conn.execute(update(jobs).where(jobs.c.id == job_id).values(state=JobState.FAILED, error_code=code, error=message, updated_at=now))
+            job_transitions.fail(conn, job_id, code, message, now)
             stop_unfinished(conn, items.c.job_id == job_id, ItemState.FAILED, code, message, now)
 
     def set_paused(self, job_id: int | None, paused: bool) -> None:
@@ -198,13 +142,9 @@ class JobRepo:
             ids = conn.execute(select(items.c.id).where(and_(*cond))).scalars().all()
             if not ids:
                 return 0
-            conn.execute(
-                update(stages).where(stages.c.item_id.in_(ids), stages.c.status == StageState.FAILED)
-                .values(status=StageState.QUEUED, failures=0, retry_at=None, error_code=None, error=None, lease_owner=None,
-                        crash_claims=None, updated_at=now)
-            )
-            conn.execute(update(items).where(items.c.id.in_(ids)).values(status=ItemState.PENDING, error_code=None, error=None, updated_at=now))
-            _reopen_failed_jobs(conn, ids, now)
+            stage_transitions.requeue_failed(conn, ids, now)
+            item_transitions.requeue_failed(conn, ids, now)
+            job_transitions.reopen_failed(conn, ids, now)
             return len(ids)
 
     def item_source(self, item_id: int) -> ItemSource:
@@ -238,7 +178,7 @@ class JobRepo:
                 raise NotFound(f"no item {item_id}")
             if status == ItemState.SKIPPED:
                 raise ItemNotChangeable("this file was skipped, so there is nothing to redo; add it again to process it",
-                                        code="item_skipped")
+                                        code=Code.ITEM_SKIPPED)
             unsettled = conn.execute(
                 select(steps.c.id).where(steps.c.item_id == item_id, steps.c.state.not_in(SETTLED_STEPS)).limit(1)
             ).first()
@@ -246,19 +186,10 @@ class JobRepo:
                 raise ItemNotChangeable("a subtitle of this file is being placed or awaits your decision in Review; "
                                         "settle that first")
             conn.execute(delete(steps).where(steps.c.item_id == item_id))
-            for stage, values in zip(planned, _planned_stage_values(planned, now)):
-                conn.execute(
-                    update(stages).where(stages.c.item_id == item_id, stages.c.idx == stage.idx).values(
-                        **values, partial=None, attempt=0, failures=0, retry_at=None, lease_owner=None,
-                        lease_expires_at=None, claim_generation=stages.c.claim_generation + 1, note=None,
-                        error_code=None, error=None, started_at=None, crash_claims=None,
-                    )
-                )
+            stage_transitions.replan(conn, item_id, planned, now)
             all_reused = all(s.reused_output is not None for s in planned)
-            conn.execute(update(items).where(items.c.id == item_id).values(
-                status=ItemState.COMPLETED if all_reused else ItemState.PENDING, error_code=None, error=None,
-                result=None, options=dumps(overrides) if overrides else None, updated_at=now))
-            _reopen_failed_jobs(conn, [item_id], now)
+            item_transitions.replan(conn, item_id, all_reused, overrides, now)
+            job_transitions.reopen_failed(conn, [item_id], now)
 
     def summaries(self, job_id: int | None = None, *, ids: Collection[int] | None = None) -> list[JobSummary]:
         """Every job, one (``job_id``, NotFound if missing) or those of ``ids`` that still exist."""
@@ -331,8 +262,8 @@ class JobRepo:
                     .where(stages.c.item_id.in_(ids), stages.c.status != StageState.SUCCEEDED)
                     .order_by(stages.c.item_id, stages.c.idx)
                 )  # succeeded stages are never an item's current one: the GUI's page read skips them in SQL
-                for s in conn.execute(sq).mappings():
-                    current.setdefault(s["item_id"], s)
+                for stage_row in conn.execute(sq).mappings():
+                    current.setdefault(stage_row["item_id"], stage_row)
                 facts = self._facts(conn, ids)
         out = []
         for r in rows:

@@ -13,7 +13,7 @@ from typing import Callable, Sequence
 
 from sqlalchemy import Connection, Engine
 
-from app.errors import DatabaseUnusable
+from app.errors import Code, DatabaseUnusable
 from app.store.dialect import WRITE_OPTION
 
 from app.store.search_schema import IMAGE_NAME_SCHEMA
@@ -215,7 +215,7 @@ def apply(conn: Connection, target: int | None = None) -> int:
     current = schema_version(conn)
     if current > len(MIGRATIONS):
         raise DatabaseUnusable(f"this library was written by a newer Sidecar (schema {current}); please update the app",
-                               code="database_too_new")
+                               code=Code.DATABASE_TOO_NEW)
     for version in range(current + 1, target + 1):
         migration = MIGRATIONS[version - 1]
         if callable(migration):

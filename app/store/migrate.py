@@ -17,7 +17,7 @@ from alembic.script import ScriptDirectory
 from alembic.util import CommandError
 from sqlalchemy import Connection, Engine, inspect, text
 
-from app.errors import DatabaseUnusable
+from app.errors import Code, DatabaseUnusable
 from app.store.dialect import WRITE_OPTION, take_write_lock
 
 log = logging.getLogger(__name__)
@@ -67,6 +67,6 @@ def upgrade_to_head(engine: Engine) -> str:
             command.upgrade(_config(conn), "head")
         except CommandError as exc:
             raise DatabaseUnusable(f"this library was written by a newer Sidecar (schema {current}); please update the app",
-                                   code="database_too_new") from exc
+                                   code=Code.DATABASE_TOO_NEW) from exc
     log.info("library schema upgraded from %s to %s", current or "nothing", head)
     return head

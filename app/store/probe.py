@@ -14,7 +14,7 @@ from pathlib import Path
 
 from sqlalchemy.exc import DBAPIError
 
-from app.errors import DatabaseUnavailable, DatabaseUnusable
+from app.errors import Code, DatabaseUnavailable, DatabaseUnusable
 from app.store import postgres_engine
 from app.store.database import one_line, open_location
 from app.store.location import database_location
@@ -54,6 +54,6 @@ def probe_database(data_dir: Path, url: str) -> DatabaseProbe:
         engine.dispose()
     if revision is not None and not known_revision(revision):
         raise DatabaseUnusable(f"this library was written by a newer Sidecar (schema {revision}); please update the app",
-                               code="database_too_new")
+                               code=Code.DATABASE_TOO_NEW)
     return DatabaseProbe(location, "sqlite" if isinstance(location, Path) else "postgresql", revision,
                          revision == head_revision())

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 from app.store.states import ItemState, JobStatus, StepState
 
@@ -76,6 +76,31 @@ class ItemView:
 #: Keys a stage's output may carry about its item, shown with the item (``status --items``, the queue):
 #: the audio stream a video's speech came from, the language heard and how sure that was.
 ITEM_FACTS = ("audio_stream", "language", "language_probability")
+
+
+@dataclass(frozen=True)
+class ItemReport:
+    """What a stage's output says about its whole item; the store records it on the item row.
+
+    ``result`` is a code the item finished with (``no_speech``, ``translation_fallback``),
+    ``detail`` what it refers to (the untranslated cue numbers), ``note`` a code added to
+    the item's notes (``gpu_fallback_cpu``). :meth:`read` and :meth:`written` are the one
+    codec of these keys of a stage's output.
+    """
+
+    result: str | None = None
+    detail: dict[str, Any] | None = None
+    note: str | None = None
+
+    @classmethod
+    def read(cls, output: Mapping[str, Any]) -> ItemReport:
+        """The report ``output`` carries (fields it does not set are None)."""
+        return cls(output.get("item_result") or None, output.get("item_detail") or None, output.get("item_note") or None)
+
+    def written(self, output: Mapping[str, Any]) -> dict[str, Any]:
+        """``output`` carrying this report's set fields."""
+        fields = {"item_result": self.result, "item_detail": self.detail, "item_note": self.note}
+        return {**output, **{key: value for key, value in fields.items() if value is not None}}
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from sqlalchemy import Connection, text
 
@@ -143,7 +143,7 @@ class PostgresVectorRows(vector_index.VectorRows):
             "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE 'search\\_visual\\_vec\\_%'"
         )).scalars())
 
-    def fetch(self, conn: Connection, table: str, ids: Sequence[int]) -> list[tuple[int, str, bytes]]:
+    def fetch(self, conn: Connection, table: str, ids: Iterable[int]) -> list[tuple[int, str, bytes]]:
         """The rows of these ids that exist, in one query (an index scan here, unlike vec0)."""
         rows = conn.execute(text(f"SELECT rowid, model, embedding FROM {table} WHERE rowid = ANY(:ids)"),
                             {"ids": list(ids)})

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Hashable, Iterable, Sequence
+from typing import Any, Hashable, Iterable, Literal, Sequence, overload
 
 import numpy as np
 from sqlalchemy import Connection, text
@@ -204,6 +204,21 @@ def knn_visual(
         ImageHit(sha256=row.sha256, score=float(row.distance), path=row.path)
         for row in _knn(conn, table, vector, dim, model, k, current, exact=exact)
     ]
+
+
+@overload
+def knn_text(conn: Connection, vector: Sequence[float], *, model: str, kind: Literal["image"] = "image", k: int = 50,
+             current: CurrentContent | None = None, exact: bool = False) -> list[ImageHit]: ...
+
+
+@overload
+def knn_text(conn: Connection, vector: Sequence[float], *, model: str, kind: Literal["cue"], k: int = 50,
+             current: CurrentContent | None = None, exact: bool = False) -> list[CueHit]: ...
+
+
+@overload
+def knn_text(conn: Connection, vector: Sequence[float], *, model: str, kind: str, k: int = 50,
+             current: CurrentContent | None = None, exact: bool = False) -> list[ImageHit] | list[CueHit]: ...
 
 
 def knn_text(
@@ -508,7 +523,7 @@ def _fts_query(
         rows = conn.execute(text(sql), {**params, "fetch": fetch, "limit": limit}).all()
         if len(rows) < limit and join:
             fetched = rows[0].fetched if rows else conn.execute(
-                text(f"SELECT count(*) FROM ({ranked}) AS ranked"), {**params, "fetch": fetch}).scalar()
+                text(f"SELECT count(*) FROM ({ranked}) AS ranked"), {**params, "fetch": fetch}).scalar_one()
             if fetched >= fetch:  # stale rows took places in the head of the ranking
                 fetch *= 4
                 continue
@@ -521,8 +536,8 @@ CANDIDATES_PER_TERM = 2000
 A common word is in a large share of a big library ("receipt" in 26k of 100k
 documents); ranking every match, then joining and sorting them, cost 90–330 ms for
 one such word at 100k and 250–480 ms for two (``python -m bench.word_search``, the
-range is the machine's load), while only the best few hundred are ever shown. Such a word says little about which of its documents is meant (its IDF is
-small), so it is ranked among its most recently indexed matches, while a rare word
+range is the machine's load), while only the best few hundred are ever shown. Such a word says little about which
+of its documents is meant (its IDF is small), so it is ranked among its most recently indexed matches, while a rare word
 of the same query (an invoice number) is ranked over all of its matches.
 """
 
@@ -573,14 +588,14 @@ def _snippet(texts: Sequence[str | None], terms: Sequence[str], *, whole_words: 
     """
     alternatives = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
     pattern = re.compile(rf"(?<![^\W_])(?:{alternatives})(?![^\W_])" if whole_words else alternatives, re.IGNORECASE)
-    texts = [t for t in texts if t]
-    for haystack in texts:
+    present = [t for t in texts if t]
+    for haystack in present:
         found = pattern.search(haystack)
         if found:
             start, end = max(0, found.start() - SNIPPET_CONTEXT), min(len(haystack), found.end() + SNIPPET_CONTEXT)
             marked = pattern.sub(lambda m: SNIPPET_OPEN + m.group(0) + SNIPPET_CLOSE, haystack[start:end])
             return (SNIPPET_ELLIPSIS if start else "") + marked + (SNIPPET_ELLIPSIS if end < len(haystack) else "")
-    return texts[0][: SNIPPET_CONTEXT * 2] if texts else ""
+    return present[0][: SNIPPET_CONTEXT * 2] if present else ""
 
 
 def _cue_hit(row: Any, score: float, snippet: str) -> CueHit:

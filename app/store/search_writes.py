@@ -100,7 +100,8 @@ def upsert_images(conn: Connection, images: Sequence[IndexedImage]) -> list[int]
     """
     latest = {image.sha256: image for image in images}
     now = time.time()
-    params, visual = [], {}
+    params: list[dict[str, Any]] = []
+    visual: dict[str, tuple[int, bytes]] = {}
     for image in latest.values():
         text_blob = vector_blob(image.text_vector, TEXT_DIM)
         visual_dim = None
@@ -159,7 +160,7 @@ def _image_rows(conn: Connection, shas: Sequence[str]) -> dict[str, Any]:
     """``sha256 → (id, visual_dim)`` of the image rows these contents have (in chunks: a statement binds a few hundred)."""
     query = text("SELECT id, sha256, visual_dim FROM search_image WHERE sha256 IN :shas").bindparams(
         bindparam("shas", expanding=True))
-    found = {}
+    found: dict[str, Any] = {}
     for start in range(0, len(shas), LOOKUP_CHUNK):
         found.update((row.sha256, row) for row in conn.execute(query, {"shas": list(shas[start:start + LOOKUP_CHUNK])}))
     return found

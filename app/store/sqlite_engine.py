@@ -12,9 +12,10 @@ import logging
 import sqlite3
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import sqlite_vec
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.pool import QueuePool
 
 from app.store.dialect import WRITE_OPTION
@@ -55,7 +56,7 @@ def open_engine(path: Path) -> Engine:
     )
 
     @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_conn, _record) -> None:  # type: ignore[no-untyped-def]
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
         dbapi_conn.enable_load_extension(True)
         sqlite_vec.load(dbapi_conn)
         dbapi_conn.enable_load_extension(False)
@@ -67,7 +68,7 @@ def open_engine(path: Path) -> Engine:
         cur.close()
 
     @event.listens_for(engine, "begin")
-    def _on_begin(conn) -> None:  # type: ignore[no-untyped-def]
+    def _on_begin(conn: Connection) -> None:
         # A deferred BEGIN that later writes would upgrade its lock mid-transaction and
         # fail with SQLITE_BUSY instead of waiting, so write transactions take the write
         # lock up front (BEGIN IMMEDIATE); readers are never blocked in WAL mode.

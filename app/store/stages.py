@@ -6,7 +6,8 @@ stage and stamps it with (owner, claim_generation + 1, lease expiry). Every late
 by that worker is an UPDATE conditioned on the same three facts with its row count
 checked: zero rows means the claim is gone and the worker must stop. The claim query
 is a plain "select one row, then update it" pair so it maps onto PostgreSQL's
-``FOR UPDATE SKIP LOCKED``.
+``FOR UPDATE SKIP LOCKED``. The status changes themselves (and the fence) are
+:mod:`app.store.stage_transitions` and :mod:`app.store.item_transitions`.
 """
 
 from __future__ import annotations
@@ -16,14 +17,17 @@ import time
 from contextlib import contextmanager
 from typing import Any, Iterator, Mapping, Sequence
 
-from sqlalchemy import BigInteger, Connection, Float, Text, and_, bindparam, delete, exists, insert, or_, select, update
+from sqlalchemy import BigInteger, Connection, Float, Select, bindparam, delete, exists, insert, or_, select, update
 from sqlalchemy.orm import aliased
 
-from app.errors import CrashLoop, LeaseLost, NeedsReview
+from app.errors import CrashLoop
+from app.store import item_transitions, stage_transitions
 from app.store.claim_scope import EVERYTHING, ClaimScope
 from app.store.database import Database, dumps, loads
 from app.store.dialect import lock_claim
-from app.store.records import Claim
+from app.store.records import Claim, ItemReport
+from app.store.retry_policy import RetryPolicy
+from app.store.stage_transitions import fence, fenced_update, lease_lost
 from app.store.states import UNFINISHED_ITEMS, UNFINISHED_STAGES, ItemState, JobState, StageState
 from app.store.tables import items, jobs, model_loads, results, stages
 from app.store.transitions import is_paused_all, owned_by, requeue_running, stop_unfinished
@@ -31,23 +35,6 @@ from app.store.transitions import is_paused_all, owned_by, requeue_running, stop
 log = logging.getLogger(__name__)
 
 _QUERY_CACHE = 16  # built claim queries kept per repo: (gpu, scope) pairs; a scope changes rarely
-
-def _fence_where(stage_id: Any, owner: Any, generation: Any, now: Any):  # type: ignore[no-untyped-def]
-    """The fence: the claim still holds its stage (owner, generation, unexpired lease); values or bind parameters."""
-    return and_(
-        stages.c.id == stage_id,
-        stages.c.status == StageState.RUNNING,
-        stages.c.lease_owner == owner,
-        stages.c.claim_generation == generation,
-        stages.c.lease_expires_at > now,
-    )
-
-
-#: The fenced update, built once with the claim and the time as parameters; its SET columns are the other parameters.
-_FENCED_UPDATE = update(stages).where(_fence_where(
-    bindparam("fence_id", type_=BigInteger), bindparam("fence_owner", type_=Text),
-    bindparam("fence_generation", type_=BigInteger), bindparam("fence_now", type_=Float)))
-
 
 class StageRepo:
     def __init__(self, db: Database, lease_seconds: float = 30.0):
@@ -57,7 +44,7 @@ class StageRepo:
 
     # -- claims ---------------------------------------------------------------------------
 
-    def _runnable(self, gpu: bool | None, scope: ClaimScope, one_stage: bool = False):  # type: ignore[no-untyped-def]
+    def _runnable(self, gpu: bool | None, scope: ClaimScope, one_stage: bool = False) -> Select[Any]:
         """The first runnable stage's id, within ``scope`` (with ``one_stage``: only if it is the ``stage_id`` parameter).
 
         Built once per (gpu, scope, one_stage) with the time as the ``now`` parameter: every
@@ -74,7 +61,7 @@ class StageRepo:
         return query
 
     @staticmethod
-    def _build_runnable(gpu: bool | None, scope: ClaimScope, one_stage: bool):  # type: ignore[no-untyped-def]
+    def _build_runnable(gpu: bool | None, scope: ClaimScope, one_stage: bool) -> Select[Any]:
         now = bindparam("now", type_=Float)
         earlier = aliased(stages)
         q = (
@@ -140,18 +127,11 @@ class StageRepo:
             sid = conn.execute(lock_claim(conn, q, stages), params).scalar()
             if sid is None:
                 return None
-            changed = conn.execute(
-                update(stages).where(stages.c.id == sid, stages.c.status == StageState.QUEUED).values(
-                    status=StageState.RUNNING, lease_owner=owner, lease_expires_at=now + self.lease_seconds,
-                    claim_generation=stages.c.claim_generation + 1, attempt=stages.c.attempt + 1,
-                    started_at=now, updated_at=now, retry_at=None,
-                )
-            ).rowcount
-            if changed != 1:
+            if not stage_transitions.claim(conn, sid, owner, self.lease_seconds, now):
                 return None
             row = conn.execute(select(stages).where(stages.c.id == sid)).mappings().one()
             item = conn.execute(select(items).where(items.c.id == row["item_id"])).mappings().one()
-            conn.execute(update(items).where(items.c.id == item["id"]).values(status=ItemState.RUNNING, updated_at=now))
+            item_transitions.start(conn, item["id"], now)
             job = conn.execute(select(jobs.c.options, jobs.c.folder).where(jobs.c.id == row["job_id"])).one()
             options = {**(loads(job.options) or {}), **(loads(item["options"]) or {})}  # the item's own choices win
             inputs = {
@@ -170,22 +150,13 @@ class StageRepo:
 
     # -- fenced writes ----------------------------------------------------------------------
 
-    @staticmethod
-    def fence(claim: Claim, now: float):  # type: ignore[no-untyped-def]
-        return _fence_where(claim.stage_id, claim.owner, claim.generation, now)
+    def touch(self, conn: Connection, claim: Claim) -> None:
+        """Check the claim inside the caller's write transaction by touching its stage row (``LeaseLost`` if gone).
 
-    def _fenced_update(self, conn: Connection, claim: Claim, **values: Any) -> None:
-        """Set ``values`` on the claim's stage row if the claim still holds (``LeaseLost`` if not).
-
-        One prepared statement (``_FENCED_UPDATE``) whose SET columns come from the
-        parameters: every progress report, checkpoint and outcome goes through here, and
-        building the fence and the update afresh each time was most of their Python.
+        Touching, not just reading, also serialises the caller's writes with any
+        competing claim of the same stage.
         """
-        now = self.db.now()
-        params = {**values, "updated_at": now, "fence_id": claim.stage_id, "fence_owner": claim.owner,
-                  "fence_generation": claim.generation, "fence_now": now}
-        if conn.execute(_FENCED_UPDATE, params).rowcount != 1:
-            raise LeaseLost(f"stage {claim.stage_id} is no longer held by this worker")
+        fenced_update(conn, claim, self.db.now())
 
     def assert_held(self, claim: Claim) -> None:
         """Raise LeaseLost unless the claim still holds (checked right before an external effect)."""
@@ -193,8 +164,8 @@ class StageRepo:
             self._check_held(conn, claim)
 
     def _check_held(self, conn: Connection, claim: Claim) -> None:
-        if conn.execute(select(stages.c.id).where(self.fence(claim, self.db.now()))).first() is None:
-            raise LeaseLost(f"stage {claim.stage_id} is no longer held by this worker")
+        if conn.execute(select(stages.c.id).where(fence(claim, self.db.now()))).first() is None:
+            raise lease_lost(claim)
 
     @contextmanager
     def fenced_write(self, claim: Claim) -> Iterator[Connection]:
@@ -240,7 +211,7 @@ class StageRepo:
         with self.db.write() as conn:
             for claim in claims:
                 n = conn.execute(
-                    update(stages).where(self.fence(claim, now)).values(lease_expires_at=now + self.lease_seconds)
+                    update(stages).where(fence(claim, now)).values(lease_expires_at=now + self.lease_seconds)
                 ).rowcount
                 if n != 1:
                     lost.append(claim)
@@ -248,12 +219,12 @@ class StageRepo:
 
     def record_progress(self, claim: Claim, fraction: float, note: str = "") -> None:
         with self.db.write() as conn:
-            self._fenced_update(conn, claim, progress=max(0.0, min(1.0, fraction)), note=note or None)
+            fenced_update(conn, claim, self.db.now(), progress=max(0.0, min(1.0, fraction)), note=note or None)
 
     def record_checkpoint(self, claim: Claim, partial: Any) -> None:
         """Durably keep a long stage's progress so a resume continues from here."""
         with self.db.write() as conn:
-            self._fenced_update(conn, claim, partial=dumps(partial))
+            fenced_update(conn, claim, self.db.now(), partial=dumps(partial))
 
     def fingerprints(self, item_id: int) -> list[str]:
         """The item's stage fingerprints in stage order, as planned (its results are stored under these)."""
@@ -270,91 +241,64 @@ class StageRepo:
         """
         now = self.db.now()
         with self.db.write() as conn:
-            self._fenced_update(
-                conn, claim, status=StageState.SUCCEEDED, output=dumps(output), progress=1.0, lease_owner=None,
-                lease_expires_at=None, finished_at=now, error_code=None, error=None, crash_claims=None,
-            )
+            stage_transitions.succeed(conn, claim, output, now)
             if identified is not None:
                 conn.execute(update(items).where(items.c.id == claim.item_id).values(sha256=identified, updated_at=now))
-            for idx, out in (reused or {}).items():
-                conn.execute(
-                    update(stages).where(stages.c.item_id == claim.item_id, stages.c.idx == idx,
-                                         stages.c.status.in_([StageState.WAITING, StageState.QUEUED]))
-                    .values(status=StageState.SUCCEEDED, output=dumps(out), reused=1, progress=1.0, finished_at=now,
-                            updated_at=now)
-                )
+            stage_transitions.reuse(conn, claim.item_id, reused or {}, now)
             fp = conn.execute(select(stages.c.fingerprint).where(stages.c.id == claim.stage_id)).scalar_one()
             if fingerprint_cache and claim.item_sha256:
                 conn.execute(delete(results).where(results.c.sha256 == claim.item_sha256, results.c.stage == claim.name, results.c.fingerprint == fp))
                 conn.execute(insert(results).values(sha256=claim.item_sha256, stage=claim.name, fingerprint=fp, output=dumps(output), created_at=now))
-            if output.get("item_result"):
-                detail = output.get("item_detail")
+            report = ItemReport.read(output)
+            if report.result:
                 conn.execute(update(items).where(items.c.id == claim.item_id).values(
-                    result=str(output["item_result"]), result_detail=dumps(detail) if detail else None))
-            if output.get("item_note"):
+                    result=str(report.result), result_detail=dumps(report.detail) if report.detail else None))
+            if report.note:
                 notes = loads(conn.execute(select(items.c.notes).where(items.c.id == claim.item_id)).scalar()) or []
-                if output["item_note"] not in notes:
-                    notes.append(str(output["item_note"]))
+                if report.note not in notes:
+                    notes.append(str(report.note))
                     conn.execute(update(items).where(items.c.id == claim.item_id).values(notes=dumps(notes)))
             nxt = conn.execute(
                 select(stages.c.id).where(stages.c.item_id == claim.item_id, stages.c.idx > claim.idx, stages.c.status != StageState.SUCCEEDED)
                 .order_by(stages.c.idx).limit(1)
             ).scalar()
             if nxt is None:
-                conn.execute(update(items).where(items.c.id == claim.item_id).values(status=ItemState.COMPLETED, updated_at=now))
+                item_transitions.complete(conn, claim.item_id, now)
                 return True
-            conn.execute(
-                update(stages).where(stages.c.id == nxt, stages.c.status == StageState.WAITING)
-                .values(status=StageState.QUEUED, updated_at=now)
-            )
-            conn.execute(update(items).where(items.c.id == claim.item_id).values(status=ItemState.PENDING, updated_at=now))
+            stage_transitions.open_next(conn, nxt, now)
+            item_transitions.back_to_pending(conn, claim.item_id, now)
             return False
 
-    def fail_stage(self, claim: Claim, code: str, message: str, transient: bool, max_attempts: int,
-                   backoff_base: float, backoff_cap: float) -> bool:
-        """Record a failure; transient ones retry with exponential backoff. Returns True if it will retry."""
+    def fail_stage(self, claim: Claim, code: str, message: str, transient: bool, policy: RetryPolicy) -> bool:
+        """Record a failure; transient ones retry as ``policy`` says. Returns True if it will retry."""
         now = self.db.now()
         with self.db.write() as conn:
-            held = conn.execute(select(stages.c.failures).where(self.fence(claim, now))).scalar()
+            held = conn.execute(select(stages.c.failures).where(fence(claim, now))).scalar()
             if held is None:
-                raise LeaseLost(f"stage {claim.stage_id} is no longer held by this worker")
+                raise lease_lost(claim)
             failures = 1 + int(held)
-            retry = transient and failures < max_attempts
+            retry = transient and policy.retries(failures)
             if retry:
-                delay = min(backoff_cap, backoff_base * (2 ** (failures - 1)))
-                self._fenced_update(
-                    conn, claim, status=StageState.QUEUED, failures=failures, retry_at=now + delay, lease_owner=None,
-                    lease_expires_at=None, error_code=code, error=message, crash_claims=None,
-                )
-                conn.execute(update(items).where(items.c.id == claim.item_id).values(status=ItemState.PENDING, updated_at=now))
+                stage_transitions.retry_later(conn, claim, failures, now + policy.delay(failures), code, message, now)
+                item_transitions.back_to_pending(conn, claim.item_id, now)
             else:
-                self._fenced_update(
-                    conn, claim, status=StageState.FAILED, failures=failures, lease_owner=None, lease_expires_at=None,
-                    error_code=code, error=message, finished_at=now,
-                )
-                conn.execute(
-                    update(items).where(items.c.id == claim.item_id)
-                    .values(status=ItemState.FAILED, error_code=code, error=message, updated_at=now)
-                )
+                stage_transitions.fail(conn, claim, failures, code, message, now)
+                item_transitions.fail(conn, claim.item_id, code, message, now)
             return retry
 
     def release_stage(self, claim: Claim) -> None:
         """Give a stage back after a pause: it keeps its checkpoint and the claim does not count as an attempt."""
         now = self.db.now()
         with self.db.write() as conn:
-            if requeue_running(conn, self.fence(claim, now), now, refund_attempt=True) != 1:
-                raise LeaseLost(f"stage {claim.stage_id} is no longer held by this worker")
+            if requeue_running(conn, fence(claim, now), now, refund_attempt=True) != 1:
+                raise lease_lost(claim)
 
     def to_review(self, claim: Claim, message: str) -> None:
         """The stage waits for a person's decision on one of its steps."""
         now = self.db.now()
         with self.db.write() as conn:
-            self._fenced_update(conn, claim, status=StageState.REVIEW, lease_owner=None, lease_expires_at=None,
-                                error_code=NeedsReview.code, error=message)
-            conn.execute(
-                update(items).where(items.c.id == claim.item_id)
-                .values(status=ItemState.REVIEW, error_code=NeedsReview.code, error=message, updated_at=now)
-            )
+            stage_transitions.hold_for_review(conn, claim, message, now)
+            item_transitions.hold_for_review(conn, claim.item_id, message, now)
 
     # -- recovery ---------------------------------------------------------------------------
 
@@ -410,7 +354,8 @@ class StageRepo:
     def count_model_load(self, model_key: str) -> None:
         now = self.db.now()
         with self.db.write() as conn:
-            n = conn.execute(update(model_loads).where(model_loads.c.model_key == model_key).values(loads=model_loads.c.loads + 1, last_loaded_at=now)).rowcount
+            n = conn.execute(update(model_loads).where(model_loads.c.model_key == model_key)
+                             .values(loads=model_loads.c.loads + 1, last_loaded_at=now)).rowcount
             if n == 0:
                 conn.execute(insert(model_loads).values(model_key=model_key, loads=1, last_loaded_at=now))
 

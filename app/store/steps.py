@@ -3,6 +3,7 @@
 A step's life: ``prepared → started → succeeded | manual_review``; a person's
 decision moves a ``manual_review`` step to ``succeeded`` (applied), back to ``prepared``
 (not applied) or to ``skipped``. Worker transitions are fenced on the stage's claim.
+The state changes themselves are :mod:`app.store.step_transitions`.
 """
 
 from __future__ import annotations
@@ -10,19 +11,20 @@ from __future__ import annotations
 import logging
 from typing import Any, Sequence
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, select
 
 from app.errors import NotFound, ReviewConflict
+from app.store import item_transitions, stage_transitions, step_transitions
 from app.store.database import Database
 from app.store.records import Claim, Review, Step, StepIntent
 from app.store.stages import StageRepo
-from app.store.states import ItemState, StageState, StepState
+from app.store.states import StageState, StepState
 from app.store.tables import items, placed_outputs, stages, steps
 from app.store.transitions import remember_placed_output
 
 log = logging.getLogger(__name__)
 
-DECISIONS = ("applied", "not_applied", "skip")
+DECISIONS = tuple(step_transitions.DECIDED)
 
 
 def _step(row: Any) -> Step:
@@ -41,9 +43,7 @@ class StepRepo:
         self.stage_repo = stage_repo
 
     def _fenced(self, conn: Connection, claim: Claim) -> None:
-        # Touching the stage row under the fence both checks the claim and serialises
-        # step writes with any competing claim of the same stage.
-        self.stage_repo._fenced_update(conn, claim)
+        self.stage_repo.touch(conn, claim)
 
     def freeze_plan(self, claim: Claim, intents: Sequence[StepIntent]) -> list[Step]:
         """Record the placement plan once; a replay after a crash gets the plan decided the first time."""
@@ -53,15 +53,7 @@ class StepRepo:
             existing = conn.execute(select(steps).where(steps.c.stage_id == claim.stage_id).order_by(steps.c.seq)).mappings().all()
             if existing:
                 return [_step(r) for r in existing]
-            for intent in intents:
-                conn.execute(
-                    insert(steps).values(
-                        op_id=intent.op_id, item_id=claim.item_id, stage_id=claim.stage_id, seq=intent.seq,
-                        role=intent.role, target=intent.target, content_path=intent.content_path,
-                        expected_sha256=intent.expected_sha256, prior_sha256=intent.prior_sha256, action=intent.action,
-                        state=StepState.PREPARED, created_at=now, updated_at=now,
-                    )
-                )
+            step_transitions.prepare(conn, claim.item_id, claim.stage_id, intents, now)
             rows = conn.execute(select(steps).where(steps.c.stage_id == claim.stage_id).order_by(steps.c.seq)).mappings().all()
         return [_step(r) for r in rows]
 
@@ -75,13 +67,7 @@ class StepRepo:
         now = self.db.now()
         with self.db.write() as conn:
             self._fenced(conn, claim)
-            if to_state == StepState.STARTED:
-                values["attempts"] = steps.c.attempts + 1
-            n = conn.execute(
-                update(steps).where(steps.c.id == step_id, steps.c.state.in_(list(from_states)))
-                .values(state=to_state, updated_at=now, **values)
-            ).rowcount
-            if n != 1:
+            if not step_transitions.move(conn, step_id, from_states, to_state, now, **values):
                 raise ReviewConflict(f"step {step_id} is no longer in {from_states}")
             if to_state == StepState.SUCCEEDED and values.get("found_sha256"):
                 target = conn.execute(select(steps.c.target).where(steps.c.id == step_id)).scalar_one()
@@ -144,27 +130,15 @@ class StepRepo:
                 )
             if expected_revision is not None and expected_revision != row["review_revision"]:
                 raise ReviewConflict(f"review {step_id} changed since it was shown (revision {row['review_revision']})")
-            new_state = {"applied": StepState.SUCCEEDED, "not_applied": StepState.PREPARED, "skip": StepState.SKIPPED}[decision]
-            n = conn.execute(
-                update(steps).where(steps.c.id == step_id, steps.c.state == StepState.MANUAL_REVIEW,
-                                    steps.c.decision.is_(None)).values(
-                    state=new_state, decision=decision, decision_actor=actor, decision_reason=reason, decided_at=now,
-                    review_revision=steps.c.review_revision + 1, updated_at=now,
-                )
-            ).rowcount
-            if n != 1:
+            if not step_transitions.decide(conn, step_id, decision, actor, reason, now):
                 raise ReviewConflict(f"review {step_id} was decided concurrently")
             stage_id, item_id = row["stage_id"], row["item_id"]
             if decision == "skip":
-                conn.execute(update(stages).where(stages.c.id == stage_id).values(
-                    status=StageState.SKIPPED, error_code="skipped_by_review", error=reason, updated_at=now))
-                conn.execute(update(items).where(items.c.id == item_id).values(
-                    status=ItemState.SKIPPED, skip_reason=f"skipped in review: {reason}", error_code=None, error=None, updated_at=now))
+                stage_transitions.skip_by_review(conn, stage_id, reason, now)
+                item_transitions.skip_by_review(conn, item_id, reason, now)
             else:
                 if decision == "applied" and row["found_sha256"]:
                     remember_placed_output(conn, row["target"], row["found_sha256"], now)
-                conn.execute(update(stages).where(stages.c.id == stage_id, stages.c.status == StageState.REVIEW).values(
-                    status=StageState.QUEUED, error_code=None, error=None, retry_at=None, updated_at=now))
-                conn.execute(update(items).where(items.c.id == item_id).values(
-                    status=ItemState.PENDING, error_code=None, error=None, updated_at=now))
+                stage_transitions.requeue_after_review(conn, stage_id, now)
+                item_transitions.requeue_after_review(conn, item_id, now)
         return next(r for r in self.reviews(include_decided=True) if r.id == step_id)

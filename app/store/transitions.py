@@ -1,8 +1,11 @@
 """The state changes several repositories make, each written once, and the pause-all flag every claim reads.
 
-Each function runs inside the caller's write transaction (it neither begins nor
-commits), so a repository method that makes one of these changes together with its
-own writes still commits them as one short transaction:
+The status columns have one writer each: :mod:`app.store.job_transitions`,
+:mod:`app.store.item_transitions`, :mod:`app.store.stage_transitions` and
+:mod:`app.store.step_transitions`. This module composes the changes that move a stage
+and its item together. Each function runs inside the caller's write transaction (it
+neither begins nor commits), so a repository method that makes one of these changes
+together with its own writes still commits them as one short transaction:
 
 * :func:`requeue_running` — a running stage goes back to the queue (its lease is
   dropped): a dead instance's or an expired lease (:meth:`StageRepo.reclaim`), an
@@ -19,12 +22,13 @@ own writes still commits them as one short transaction:
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
 
 from sqlalchemy import ColumnElement, Connection, delete, insert, or_, select, update
 
-from app.store.states import UNFINISHED_ITEMS, UNFINISHED_STAGES, ItemState, StageState
-from app.store.tables import engine_flags, items, jobs, placed_outputs, stages
+from app.store import item_transitions, stage_transitions
+from app.store.states import ItemState, StageState
+from app.store.tables import engine_flags, jobs, placed_outputs, stages
 
 PAUSE_ALL_FLAG = "paused_all"
 
@@ -58,20 +62,10 @@ def requeue_running(conn: Connection, where: ColumnElement[bool], now: float, *,
     it (a pause, a rename); a crashed or expired worker's attempt stays counted.
     Whoever held the lease finds it gone at its next fenced write.
     """
-    rows = conn.execute(select(stages.c.id, stages.c.item_id).where(where, stages.c.status == StageState.RUNNING)).all()
-    if not rows:
-        return 0
-    values: dict[str, Any] = {"status": StageState.QUEUED, "lease_owner": None, "lease_expires_at": None, "updated_at": now}
-    if refund_attempt:
-        values["attempt"] = stages.c.attempt - 1
-    conn.execute(
-        update(stages).where(stages.c.id.in_([r.id for r in rows]), stages.c.status == StageState.RUNNING).values(**values)
-    )
-    conn.execute(
-        update(items).where(items.c.id.in_({r.item_id for r in rows}), items.c.status == ItemState.RUNNING)
-        .values(status=ItemState.PENDING, updated_at=now)
-    )
-    return len(rows)
+    requeued = stage_transitions.requeue_running(conn, where, now, refund_attempt=refund_attempt)
+    if requeued:
+        item_transitions.release_running(conn, {item_id for _, item_id in requeued}, now)
+    return len(requeued)
 
 
 def stop_unfinished(conn: Connection, where: ColumnElement[bool], outcome: ItemState, code: str, message: str,
@@ -83,15 +77,8 @@ def stop_unfinished(conn: Connection, where: ColumnElement[bool], outcome: ItemS
     result is never placed.
     """
     stage_outcome = {ItemState.FAILED: StageState.FAILED, ItemState.SKIPPED: StageState.SKIPPED}[outcome]
-    conn.execute(
-        update(stages).where(stages.c.item_id.in_(select(items.c.id).where(where)), stages.c.status.in_(UNFINISHED_STAGES))
-        .values(status=stage_outcome, lease_owner=None, lease_expires_at=None, error_code=code, error=message,
-                updated_at=now)
-    )
-    reason = {"error_code": code, "error": message} if outcome == ItemState.FAILED else {"skip_reason": message}
-    conn.execute(
-        update(items).where(where, items.c.status.in_(UNFINISHED_ITEMS)).values(status=outcome, updated_at=now, **reason)
-    )
+    stage_transitions.stop_unfinished(conn, where, stage_outcome, code, message, now)
+    item_transitions.stop_unfinished(conn, where, outcome, code, message, now)
 
 
 def remember_placed_output(conn: Connection, path: str, sha256: str, now: float) -> None:

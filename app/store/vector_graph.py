@@ -95,7 +95,7 @@ class VectorGraph:
         self.removed = removed
 
     @classmethod
-    def build(cls, dim: int, slots: np.ndarray, vectors: np.ndarray) -> "VectorGraph":
+    def build(cls, dim: int, slots: np.ndarray, vectors: np.ndarray) -> VectorGraph:
         """A graph of ``vectors`` keyed by ``slots`` (slow: run it off the query path)."""
         graph = cls(dim)
         for start in range(0, len(slots), BUILD_CHUNK):
@@ -176,7 +176,8 @@ class VectorGraph:
         count = min(count, self.size)
         if count <= 0:
             return np.empty(0, dtype=np.int64)
-        self.index.expansion_search = max(self.expansion, count)
+        # usearch declares this setter apart from its getter, which mypy does not follow
+        self.index.expansion_search = max(self.expansion, count)  # type: ignore[misc]
         return np.asarray(self.index.search(query, count, threads=1).keys, dtype=np.int64)
 
     def save(self, path: Path) -> None:
@@ -185,7 +186,7 @@ class VectorGraph:
             os.fsync(handle.fileno())
 
     @classmethod
-    def load(cls, path: Path, dim: int, size: int, removed: int, expansion: int | None) -> "VectorGraph":
+    def load(cls, path: Path, dim: int, size: int, removed: int, expansion: int | None) -> VectorGraph:
         """The saved graph (with the beam it was tuned to), checked to have this dimension and this many live nodes (else ValueError)."""
         index = Index.restore(str(path))
         if index is None or index.ndim != dim or len(index) != size:

@@ -65,7 +65,7 @@ import uuid
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 import numpy as np
 from sqlalchemy import Connection, Engine, text
@@ -177,7 +177,7 @@ class _Matrix:
 
     dim: int
     ids: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))
-    vectors: np.ndarray | None = None
+    vectors: np.ndarray = field(default_factory=lambda: np.empty((0, 0), dtype=np.float32))
     _slots: dict[int, int] | None = None
     graph: VectorGraph | None = None
     journal: set[int] | None = None
@@ -186,7 +186,7 @@ class _Matrix:
     graph_file: str | None = None
 
     def __post_init__(self) -> None:
-        if self.vectors is None:
+        if not len(self.vectors):
             self.vectors = np.empty((0, self.dim), dtype=np.float32)
 
     @property
@@ -196,7 +196,7 @@ class _Matrix:
 
     @property
     def nbytes(self) -> int:
-        return self.vectors.nbytes + self.ids.nbytes + (self.graph.nbytes if self.graph else 0)  # type: ignore[union-attr]
+        return self.vectors.nbytes + self.ids.nbytes + (self.graph.nbytes if self.graph else 0)
 
     def slots(self) -> dict[int, int]:
         """id → row, built on the first change (a search alone never needs it)."""
@@ -227,7 +227,7 @@ class _Matrix:
             self.ids, self.vectors = ids_grown, vectors_grown
             free = np.concatenate([free, np.arange(old, old + needed)])
         self.ids[free] = ids
-        self.vectors[free] = vectors  # type: ignore[index]
+        self.vectors[free] = vectors
         if self._slots is not None:
             self._slots.update(zip(ids, free.tolist()))
         self._changed(free)
@@ -242,7 +242,7 @@ class _Matrix:
     def compact(self) -> None:
         """Drop free slots and spare capacity (after a build, whose appends over-allocate; before any graph)."""
         keep = self.ids >= 0
-        self.ids, self.vectors, self._slots = self.ids[keep], self.vectors[keep], None  # type: ignore[index]
+        self.ids, self.vectors, self._slots = self.ids[keep], self.vectors[keep], None
 
     def nearest(self, query: np.ndarray, fetch: int) -> list[tuple[int, float]]:
         """The ``fetch`` nearest rows as ``(id, cosine distance)``, nearest first, ties by id.
@@ -258,10 +258,10 @@ class _Matrix:
         if self.graph is not None and wanted <= vector_graph.EXACT_SHARE * live:
             slots = self.graph.candidates(query, wanted)
             slots = slots[self.ids[slots] >= 0]
-            scores = self.vectors[slots] @ query  # type: ignore[index]
+            scores = self.vectors[slots] @ query
         else:
             slots = None
-            scores = self.vectors @ query  # type: ignore[operator]
+            scores = self.vectors @ query
             if live < len(scores):
                 scores[self.ids < 0] = -np.inf
         fetch = min(fetch, len(scores))
@@ -373,7 +373,7 @@ class VectorIndex:
             return False
         elif self._seq < seq:
             try:
-                self._apply(conn, seq)
+                self._apply(conn, epoch, seq)
             except BaseException:
                 self._forget()  # half-applied: never answer from it; the next call rebuilds
                 raise
@@ -401,11 +401,11 @@ class VectorIndex:
             matrix = self._matrices.setdefault((table, model), _Matrix(dim))
             matrix.add([row_id for row_id, _ in found], _unit_rows([blob for _, blob in found], dim))
 
-    def _apply(self, conn: Connection, seq: int) -> None:
+    def _apply(self, conn: Connection, epoch: str, seq: int) -> None:
         changed = self.rows.changed(conn, self._seq)
         total = sum(m.size for m in self._matrices.values())
         if sum(len(ids) for ids in changed.values()) > max(BUILD_CHUNK, REBUILD_FRACTION * total):
-            self._build(conn, self._epoch, seq)  # type: ignore[arg-type]
+            self._build(conn, epoch, seq)
             return
         for table, (kind, dim) in self.rows.tables(conn).items():
             ids = changed.get(kind)
@@ -443,8 +443,8 @@ class VectorIndex:
             with self._lock:
                 slots = np.flatnonzero(matrix.ids >= 0)
                 vectors = matrix.vectors
-            graph = VectorGraph.build(matrix.dim, slots, vectors)  # type: ignore[arg-type]
-            recall = graph.tune(slots, vectors)  # type: ignore[arg-type]
+            graph = VectorGraph.build(matrix.dim, slots, vectors)
+            recall = graph.tune(slots, vectors)
             with self._lock:
                 if self._matrices.get(key) is not matrix:
                     return  # rebuilt or forgotten meanwhile
@@ -456,13 +456,13 @@ class VectorIndex:
                     return
                 graph.drop(changed)
                 live = changed[matrix.ids[changed] >= 0] if len(changed) else changed
-                graph.put(live, matrix.vectors[live])  # type: ignore[index]
+                graph.put(live, matrix.vectors[live])
                 graph.removed = 0
                 matrix.graph, matrix.graph_file = graph, None
                 log.info("vector graph of %s/%s built: %d vectors, recall@10 %.3f at a beam of %d", *key, graph.size,
                          recall, graph.expansion)
                 self._save()
-        except Exception:  # noqa: BLE001 - a failed graph costs speed, never answers: search stays exact
+        except Exception:  # a failed graph costs speed, never answers: search stays exact
             log.warning("could not build the vector graph of %s/%s; searching exactly", *key, exc_info=True)
             with self._lock:
                 matrix.journal, matrix.graph_failed = None, True
@@ -477,46 +477,49 @@ class VectorIndex:
     def _save(self) -> None:
         """Write the matrices under fresh names, then publish them by replacing the manifest."""
         self._unsaved = 0
-        if self.folder is None:
+        folder = self.folder
+        if folder is None:
             return
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(parents=True, exist_ok=True)
             token = uuid.uuid4().hex[:12]
-            entries = []
+            entries: list[dict[str, Any]] = []
             for n, ((table, model), matrix) in enumerate(self._matrices.items()):
                 if matrix.files is None:
                     end = matrix.end()
                     names = {part: f"{token}-{n}-{part}.npy" for part in ("ids", "vectors")}
-                    self._write_array(names["ids"], matrix.ids[:end])
-                    self._write_array(names["vectors"], matrix.vectors[:end])  # type: ignore[index]
+                    self._write_array(folder, names["ids"], matrix.ids[:end])
+                    self._write_array(folder, names["vectors"], matrix.vectors[:end])
                     matrix.files = names
                 if matrix.graph is not None and matrix.graph_file is None:
                     name = f"{token}-{n}-graph{GRAPH_SUFFIX}"
-                    matrix.graph.save(self.folder / name)
+                    matrix.graph.save(folder / name)
                     matrix.graph_file = name
                 graph = ({"graph": matrix.graph_file, "removed": matrix.graph.removed, "expansion": matrix.graph.expansion}
                          if matrix.graph is not None else {})
                 entries.append({"table": table, "model": model, "dim": matrix.dim, **matrix.files, **graph})
             manifest = {"format": FORMAT, "epoch": self._epoch, "seq": self._seq, "matrices": entries}
-            temporary = self.folder / f"{MANIFEST}.{token}.tmp"
+            temporary = folder / f"{MANIFEST}.{token}.tmp"
             with open(temporary, "w", encoding="utf-8") as handle:
                 json.dump(manifest, handle)
                 handle.flush()
                 os.fsync(handle.fileno())
-            os.replace(temporary, self.folder / MANIFEST)
-            self._remove_unlisted({e[part] for e in entries for part in ("ids", "vectors", "graph") if part in e})
+            os.replace(temporary, folder / MANIFEST)
+            self._remove_unlisted(folder, {e[part] for e in entries for part in ("ids", "vectors", "graph") if part in e})
         except OSError:
             log.warning("could not save the vector index in %s; it is rebuilt at the next start", self.folder,
                         exc_info=True)
 
-    def _write_array(self, name: str, array: np.ndarray) -> None:
-        with open(self.folder / name, "wb") as handle:  # type: ignore[operator]
+    @staticmethod
+    def _write_array(folder: Path, name: str, array: np.ndarray) -> None:
+        with open(folder / name, "wb") as handle:
             np.save(handle, np.ascontiguousarray(array), allow_pickle=False)
             handle.flush()
             os.fsync(handle.fileno())
 
-    def _remove_unlisted(self, keep: set[str]) -> None:
-        for path in self.folder.iterdir():  # type: ignore[union-attr]
+    @staticmethod
+    def _remove_unlisted(folder: Path, keep: set[str]) -> None:
+        for path in folder.iterdir():
             if path.name != MANIFEST and path.name not in keep and path.suffix in (".npy", ".tmp", GRAPH_SUFFIX):
                 try:
                     path.unlink()
@@ -552,7 +555,7 @@ class VectorIndex:
     def _load_graph(self, entry: dict, matrix: _Matrix) -> VectorGraph | None:
         """The saved graph of a matrix, or None (it is built again) when it is missing or does not match."""
         try:
-            return VectorGraph.load(self.folder / entry["graph"], matrix.dim, matrix.size,  # type: ignore[operator]
+            return VectorGraph.load(self.folder / entry["graph"], matrix.dim, matrix.size,
                                     int(entry.get("removed", 0)), entry.get("expansion"))
         except (OSError, ValueError, RuntimeError) as error:
             log.warning("vector graph file unreadable (%s); building it again", error)
@@ -571,7 +574,7 @@ def _one_blas_thread() -> None:
     threadpool_limits(1, user_api="blas")
 
 
-_INDEXES: "weakref.WeakKeyDictionary[Engine, VectorIndex]" = weakref.WeakKeyDictionary()
+_INDEXES: weakref.WeakKeyDictionary[Engine, VectorIndex] = weakref.WeakKeyDictionary()
 _INDEXES_LOCK = threading.Lock()
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from app.errors import NotFound, SidecarError
+from app.errors import Code, NotFound, SidecarError
 from app.store.database import Database, dumps, loads
 from app.store.jobs import JobRepo
 from app.store.tables import watches
@@ -58,7 +58,7 @@ class WatchRepo:
                 conn.execute(insert(watches).values(folder=folder, job_id=job_id, polling=int(polling),
                                                     options=dumps(options), created_at=now, last_scan_at=None))
         except IntegrityError as exc:
-            raise SidecarError(f"{folder} is already watched", code="already_watched") from exc
+            raise SidecarError(f"{folder} is already watched", code=Code.ALREADY_WATCHED) from exc
         watch = self.get(folder)
         assert watch is not None
         return watch
@@ -86,7 +86,7 @@ class WatchRepo:
         with self.db.write() as conn:
             row = conn.execute(select(watches).where(watches.c.id == watch_id)).mappings().first()
             if row is None:
-                raise NotFound(f"no watch {watch_id}", code="watch_missing")
+                raise NotFound(f"no watch {watch_id}", code=Code.WATCH_MISSING)
             if row["job_id"] is not None and self.jobs.is_ready(conn, row["job_id"]):
                 return int(row["job_id"])
             job_id = self.jobs.create_rolling(conn, row["folder"], loads(row["options"]) or {})
