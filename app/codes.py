@@ -169,6 +169,8 @@ class Code(StrEnum):
     DOWNGRADE_REFUSED = "downgrade_refused", Explanation("The library database cannot be moved back to an older schema.",
                                                          "Open a backup of the library with the older Sidecar instead.")
     DATABASE_TOO_NEW = "database_too_new", Explanation("This library was written by a newer Sidecar.", "Update Sidecar.")
+    BAD_WORK_WINDOW = "bad_work_window", Explanation("A work schedule is not \"all\", \"off\" or a span like 22:00-07:00.",
+                                                     "Correct it in Settings → Schedule & power.")
     RESOURCE_MISSING = "resource_missing", Explanation("A file of the installation is missing.", "Reinstall Sidecar.")
     # models and downloads
     BUNDLED_MODEL_MISSING = "bundled_model_missing", Explanation("A model that ships with Sidecar is missing.", "Reinstall Sidecar.")

@@ -45,8 +45,12 @@ def _raw_codes(path: Path, root: Path = APP.parent) -> list[str]:
             values += [k.value for k in node.keywords if k.arg in ("code", "error_code")]
         elif isinstance(node, ast.Dict):
             values += [v for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant) and k.value == "code"]
-        elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "code" for t in node.targets):
-            values.append(node.value)
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name) and target.id == "code":
+                    values.append(node.value)
+                elif isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):  # code, message = "x", "..."
+                    values += [v for t, v in zip(target.elts, node.value.elts) if isinstance(t, ast.Name) and t.id == "code"]
         elif isinstance(node, ast.Compare) and isinstance(node.left, (ast.Name, ast.Attribute)):
             name = node.left.id if isinstance(node.left, ast.Name) else node.left.attr
             if name in ("code", "error_code"):
@@ -74,9 +78,10 @@ def test_the_app_names_every_code_through_the_registry() -> None:
 def test_the_scan_sees_a_bare_string_code(tmp_path: Path) -> None:
     source = tmp_path / "bad.py"
     source.write_text('raise SidecarError("x", code="stalled")\nproblems.append({"code": "symlink_loop"})\n'
-                      'if exc.code == "folder_missing":\n    code = code or "internal_error"\n', encoding="utf-8")
+                      'if exc.code == "folder_missing":\n    code = code or "internal_error"\n'
+                      'code, message = "person_edited", "yours"\n', encoding="utf-8")
     assert sorted(hit.split(" ")[1] for hit in _raw_codes(source, tmp_path)) == [
-        "'folder_missing'", "'internal_error'", "'stalled'", "'symlink_loop'"]
+        "'folder_missing'", "'internal_error'", "'person_edited'", "'stalled'", "'symlink_loop'"]
 
 
 def test_every_explained_code_has_a_sentence_and_every_problem_says_what_to_do() -> None:

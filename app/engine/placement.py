@@ -203,11 +203,11 @@ class Placement:
 
     def _to_review(self, step: Step, src: Sequence[StepState], found: str | None, edited: bool = False) -> None:
         if edited:
-            code, message = "person_edited", (
+            code, message = Code.PERSON_EDITED, (
                 f"{Path(step.target).name} holds your edit from Sidecar's editor; this run made a new version. "
                 "Applied keeps your edit, Not applied writes Sidecar's version")
         else:
-            code, message = "target_contested", (
+            code, message = Code.TARGET_CONTESTED, (
                 f"{Path(step.target).name} was changed by someone else while Sidecar was writing it "
                 f"(expected {step.expected_sha256[:12]}, found {(found or 'nothing')[:12]})")
         self._move(step, src, StepState.MANUAL_REVIEW, found_sha256=found, error_code=code, error=message)

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
-from app.errors import SidecarError
+from app.errors import Code, SidecarError
 
 _SPAN = re.compile(r"^\s*(\d{1,2}):(\d{2})\s*[-–]\s*(\d{1,2}):(\d{2})\s*$")
 ALL_DAY_TEXT = "all"
@@ -22,7 +22,7 @@ NEVER_TEXT = "off"
 class BadWorkWindow(SidecarError):
     """A schedule setting is not ``all``, ``off`` or ``HH:MM-HH:MM``."""
 
-    code = "bad_work_window"
+    code = Code.BAD_WORK_WINDOW
 
 
 @dataclass(frozen=True)
