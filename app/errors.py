@@ -70,6 +70,18 @@ class StageStopped(SidecarError):
     code = "stopped"
 
 
+class NotRegularFile(SidecarError):
+    """A pipe, socket or device (or a link to one) where a media file was expected: never opened for reading."""
+
+    code = "not_a_regular_file"
+
+
+class Stalled(SidecarError):
+    """A stage made no progress for longer than its watchdog limit: stopped so the queue goes on."""
+
+    code = "stalled"
+
+
 class TargetChanged(SidecarError):
     """The source file changed while it was processed; nothing is placed."""
 
@@ -208,6 +220,14 @@ EXPLANATIONS: dict[str, Explanation] = {
     "unsupported_media": Explanation("No pipeline of this Sidecar handles this kind of file.", _REPORT),
     "target_changed": Explanation("The file changed while Sidecar worked on it, so nothing was written.",
                                   "Add the folder again once the file stops changing."),
+    "not_a_regular_file": Explanation("This is a pipe, socket or device (or a link to one), not a media file; it was "
+                                      "left out.", "Nothing to do: Sidecar never reads such entries.", note=True),
+    "empty_file": Explanation("The file is empty (0 bytes), so there is nothing to process.",
+                              "Replace it with the complete file, then add the folder again."),
+    "dangling_link": Explanation("A link points at a file that does not exist; it was left out.",
+                                 "Fix or remove the link if the file should be processed."),
+    "stalled": Explanation("A step made no progress for too long, so it was stopped and the queue went on.",
+                           "Check that the file plays and its disk answers, then retry the item."),
     "crash_loop": Explanation("Sidecar itself crashed on this file several times, so it was set aside.",
                               "Check the file plays; send the crash report (Log tab) with a bug report."),
     # items: writing next to the file
@@ -267,8 +287,8 @@ EXPLANATIONS: dict[str, Explanation] = {
     # jobs and scanning
     "scan_interrupted": Explanation("Adding the folder was interrupted before every file was listed.",
                                     "Add the folder again."),
-    "unreadable_file": Explanation("A file could not be read while the folder was added.",
-                                   "Check its permissions, then add the folder again."),
+    "unreadable_file": Explanation("The file could not be read (no permission, or a disk error).",
+                                   "Check its permissions, then retry the item or add the folder again."),
     "unreadable_folder": Explanation("A folder could not be read while it was added.",
                                      "Check its permissions, then add the folder again."),
     "symlink_loop": Explanation("A folder link leads back into a folder already scanned; it was scanned once.",
