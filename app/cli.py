@@ -20,6 +20,7 @@ from app.engine.library import JobOptions, Library
 from app.errors import SidecarError, WorkerRefused
 from app.paths import data_dir as resolve_data_dir
 from app.settings import load_settings
+from app.shown_names import readable, with_name_bytes
 from app.status_words import item_json, item_line, job_label, problem
 from app.store.states import JobStatus
 
@@ -153,9 +154,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], str]) -> None:
     if getattr(args, "json", False):
-        print(json.dumps(payload, ensure_ascii=False, indent=2))
+        print(json.dumps(with_name_bytes(payload), ensure_ascii=False, indent=2))
     else:
-        print(text())
+        print(readable(text()))
 
 
 def _job_json(job: Any) -> dict[str, Any]:
@@ -173,10 +174,10 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
     jobs, code = [], 0
     for path in args.paths:
         try:
-            with AddProgressLine(str(path)) as progress:
+            with AddProgressLine(readable(str(path))) as progress:
                 job = lib.add(path, options, progress=progress)
         except SidecarError as exc:
-            print(f"sidecar: {path}: {exc.message} ({exc.code})", file=sys.stderr)
+            print(readable(f"sidecar: {path}: {exc.message} ({exc.code})"), file=sys.stderr)
             code = 2
             continue
         entry = {"id": job.id, "folder": job.folder, "status": job.status, "total": job.total, "skipped": job.skipped}

@@ -37,8 +37,7 @@ def safe_name(name: str) -> str:
     cleaned = _UNSAFE.sub("_", name)
     if not cleaned.strip(". ") or cleaned in {".", ".."}:
         raise SidecarError(f"cannot place a file named {name!r}", code="invalid_name")
-    encoded = cleaned.encode("utf-8")
-    if len(encoded) > 255:
+    if len(os.fsencode(cleaned)) > 255:
         raise SidecarError(f"the output name for {name!r} is longer than file systems allow", code="name_too_long")
     return cleaned
 
@@ -54,7 +53,7 @@ def keep_both_name(target: Path, taken: set[Path]) -> Path:
 
 
 def operation_id(item_id: int, revision: int, target: Path, sha256: str) -> str:
-    return hashlib.sha256(f"{item_id}\n{revision}\n{target}\n{sha256}".encode()).hexdigest()
+    return hashlib.sha256(f"{item_id}\n{revision}\n{target}\n{sha256}".encode("utf-8", "surrogateescape")).hexdigest()
 
 
 class Placement:

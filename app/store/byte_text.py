@@ -31,7 +31,6 @@ from sqlalchemy.types import TypeDecorator
 MARK = "\ufdd0"
 _NEEDS_ESCAPE = re.compile("[\ud800-\udfff\ufdd0]")
 _ESCAPED = re.compile("\ufdd0(\ufdd0|[0-9a-f]{4})")
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def escape(text: str) -> str:
@@ -46,11 +45,6 @@ def unescape(text: str) -> str:
     if MARK not in text:
         return text
     return _ESCAPED.sub(lambda m: MARK if m.group(1) == MARK else chr(int(m.group(1), 16)), text)
-
-
-def readable(text: str) -> str:
-    """``text`` for people and for UTF-8 outputs: each undecodable byte shown as U+FFFD (�)."""
-    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
 
 
 def _escaped_parameters(parameters: Any) -> Any:
@@ -85,4 +79,4 @@ class StoredText(TypeDecorator[str]):
         return None if value is None else unescape(value)
 
 
-__all__ = ["MARK", "StoredText", "escape", "escape_bound_text", "readable", "unescape"]
+__all__ = ["MARK", "StoredText", "escape", "escape_bound_text", "unescape"]

@@ -1,0 +1,50 @@
+"""File names as people and JSON readers see them, whatever bytes the file system holds.
+
+A name that is not valid UTF-8 reaches Python with each undecodable byte as a lone
+surrogate (PEP 383): ``b'Caf\\xe9 talk.flac'`` is ``'Caf\\udce9 talk.flac'``. Such a string
+cannot be printed to a strict UTF-8 stream, handed to Qt or written into JSON a
+non-Python reader accepts, so what is shown uses :func:`readable` (each such byte is
+U+FFFD, "�"), and ``--json`` adds the exact bytes beside it (:func:`with_name_bytes`,
+documented in README "File names that are not UTF-8").
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+from typing import Any
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def readable(text: str) -> str:
+    """``text`` for people and for UTF-8 outputs: each undecodable byte of a name shown as U+FFFD (�)."""
+    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
+
+
+def with_name_bytes(value: Any) -> Any:
+    """A JSON-ready copy of ``value`` in which no string holds an undecodable byte.
+
+    A field ``"path": "Caf\\udce9 talk.flac"`` becomes ``"path": "Caf� talk.flac"`` plus
+    ``"path_bytes": "Q2Fm6SB0YWxrLmZsYWM="``, the base64 of the name's exact bytes
+    (``os.fsencode`` of the original), so a script can still open the file. A string
+    inside a list only gets the readable form.
+    """
+    if isinstance(value, dict):
+        out: dict[Any, Any] = {}
+        for key, item in value.items():
+            if isinstance(item, str) and _SURROGATE.search(item):
+                out[key] = readable(item)
+                out[f"{key}_bytes"] = base64.b64encode(os.fsencode(item)).decode("ascii")
+            else:
+                out[key] = with_name_bytes(item)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [with_name_bytes(item) for item in value]
+    if isinstance(value, str):
+        return readable(value)
+    return value
+
+
+__all__ = ["readable", "with_name_bytes"]
