@@ -50,6 +50,7 @@ class Settings:
     workers: int = max(1, os.cpu_count() or 1)
     gpu_budget_mb: int = 6144
     group_size: int = 8
+    stall_seconds: float = 60.0  # the stall watchdog's limit for reading stages (model stages: scaled, see EngineConfig)
     close_to_tray: bool = True
     ui_language: str = ""  # the windows' language: "" follows the OS, else en / zh_CN / de (applies at the next start)
 
@@ -63,7 +64,8 @@ class Settings:
 
     def engine_config(self, **overrides: Any) -> EngineConfig:
         values = {"workers": self.workers, "gpu_budget_mb": self.gpu_budget_mb, "group_size": self.group_size,
-                  "existing_policy": self.existing_policy, "database_url": self.database_url}
+                  "existing_policy": self.existing_policy, "database_url": self.database_url,
+                  "stall_seconds": self.stall_seconds}
         values.update(overrides)
         return EngineConfig(**values)
 
