@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 import threading
 import time
 from contextlib import AbstractContextManager
@@ -14,7 +15,7 @@ from app.engine.model_pool import ModelPool
 from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.placement import Placement
 from app.engine.stage import ItemRef, ModelClient, Output, Placed
-from app.errors import LeaseLost, NotMapped, SidecarError, Stalled, StageStopped, TargetChanged
+from app.errors import LeaseLost, NotMapped, NotRegularFile, SidecarError, Stalled, StageStopped, TargetChanged
 from app.ml.spec import ModelSpec
 from app.store import Store
 from app.store.records import Claim, Step
@@ -119,6 +120,8 @@ class ClaimContext:
             st = os.stat(self.item.path)
         except FileNotFoundError as exc:
             raise SidecarError(f"{self.item.path.name} is gone", code="file_missing") from exc
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFile(f"{self.item.path.name} is no longer a regular file (a pipe, socket or device now)")
         if st.st_size != self.item.size or st.st_mtime_ns != self.item.mtime_ns:
             raise TargetChanged(f"{self.item.path.name} changed while it was being processed; nothing was placed")
 

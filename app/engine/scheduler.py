@@ -356,7 +356,7 @@ class Scheduler:
                     ctx.stalled.set()
                     models = list(ctx.models_in_use)
                     if models:  # ending a process can take seconds; the heartbeat must not wait for it
-                        threading.Thread(target=lambda: [self.pool.release(key) for key in models],
+                        threading.Thread(target=lambda: [self.pool.release(key, hung=True) for key in models],
                                          name="sidecar-stall-release", daemon=True).start()
             elif now - self._stalled_at.get(sid, now) >= max(limit, self.config.heartbeat_seconds):
                 self._abandon(ctx)

@@ -195,13 +195,13 @@ class ModelHost:
                 elif kind == "error":
                     raise SidecarError(reply[2], code=reply[1], transient=reply[3])
 
-    def close(self) -> None:
-        """End the process; this is how a model's memory is given back."""
+    def close(self, wait: bool = True) -> None:
+        """End the process; this is how a model's memory is given back. ``wait=False`` kills it at once."""
         try:
             self._conn.send(("exit",))
         except (BrokenPipeError, OSError):
             pass
-        self._process.join(timeout=10)
+        self._process.join(timeout=10 if wait else 0)
         if self._process.is_alive():
             self._process.kill()
             self._process.join(timeout=5)
