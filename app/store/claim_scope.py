@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Table, and_, false, func, or_, select, true
 from sqlalchemy.sql.selectable import Alias
 
+from app.store.byte_text import escape
 from app.store.database import Database
 from app.store.tables import items
 
@@ -38,7 +39,7 @@ class ScopePrefix:
 
         return or_(
             fold(path_column) == fold_text(self.text),
-            fold(func.substr(path_column, 1, len(head))) == fold_text(head),
+            fold(func.substr(path_column, 1, len(escape(head)))) == fold_text(head),  # the stored form's length
         )
 
 
