@@ -20,7 +20,7 @@ from app.engine.library import JobOptions, Library
 from app.errors import SidecarError, WorkerRefused
 from app.paths import data_dir as resolve_data_dir
 from app.settings import load_settings
-from app.shown_names import readable, with_name_bytes
+from app.shown_names import OneLineFormatter, readable, with_name_bytes
 from app.status_words import item_json, item_line, job_label, problem
 from app.store.states import JobStatus
 
@@ -468,6 +468,13 @@ def _gui_request(parser: argparse.ArgumentParser, argv: Sequence[str]) -> GuiReq
     return GuiRequest(known.data_dir, [Path(p) for p in known.paths], known.tray)
 
 
+def _log_handler() -> logging.Handler:
+    """Sidecar's log lines on stderr: one line each, however odd the file names they quote."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(OneLineFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    return handler
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     gui = _gui_request(parser, sys.argv[1:] if argv is None else argv)
@@ -478,11 +485,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"sidecar: the desktop app needs PySide6, which is not installed ({exc}); install it with "
                   "`pip install sidecar[gui]`, or use the commands (`sidecar --help`)", file=sys.stderr)
             return 2
-        logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        logging.basicConfig(level=logging.WARNING, handlers=[_log_handler()])
         return run_gui(gui.paths, resolve_data_dir(gui.data_dir), start_in_tray=gui.tray)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.command in ("run", "worker") else logging.WARNING,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+                        handlers=[_log_handler()])
     if args.command is None:
         parser.print_help()
         return 0

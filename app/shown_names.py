@@ -11,16 +11,34 @@ documented in README "File names that are not UTF-8").
 from __future__ import annotations
 
 import base64
+import logging
 import os
 import re
 from typing import Any
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
 
 
 def readable(text: str) -> str:
     """``text`` for people and for UTF-8 outputs: each undecodable byte of a name shown as U+FFFD (�)."""
     return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
+
+
+def one_line(text: str) -> str:
+    """``text`` readable and on one line: a newline or carriage return inside a file name is shown as ``\\n``/``\\r``."""
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], readable(text))
+
+
+class OneLineFormatter(logging.Formatter):
+    """Log lines that stay one line each and print on any stream, whatever file names a message quotes.
+
+    A traceback (when one is logged) still follows on its own lines; only the message is folded.
+    """
+
+    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 - logging's name
+        record.message = one_line(record.message)
+        return super().formatMessage(record)
 
 
 def with_name_bytes(value: Any) -> Any:
@@ -47,4 +65,4 @@ def with_name_bytes(value: Any) -> Any:
     return value
 
 
-__all__ = ["readable", "with_name_bytes"]
+__all__ = ["OneLineFormatter", "one_line", "readable", "with_name_bytes"]

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from tests.media import MediaFactory
@@ -163,8 +163,12 @@ def _all_paths(root: Path) -> set[bytes]:
     return found
 
 
-@settings(max_examples=3, deadline=None, derandomize=True,
+@settings(max_examples=2, deadline=None, derandomize=True, phases=[Phase.explicit, Phase.generate],
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@example(entries=[("image", b"Caf\xe9", False), ("audio", b"new\nline\r", True), ("empty", b"\xff\xfe", False),
+                  ("fifo", b"pipe", True), ("zero", b"zero", False), ("urandom", b"rand", True),
+                  ("dangling", b"gone", False), ("loop", b"loop", True), ("socket", b"sock", False),
+                  ("folder", b"x", True), ("long", b"long", False)])  # every kind at least once
 @given(entries=st.lists(_ENTRY, min_size=3, max_size=8).filter(
     lambda es: any(kind in ("image", "audio") for kind, _, _ in es)))
 def test_random_hostile_trees_finish_with_every_media_file_done_or_coded(
