@@ -6,6 +6,16 @@ cannot be printed to a strict UTF-8 stream, handed to Qt or written into JSON a
 non-Python reader accepts, so what is shown uses :func:`readable` (each such byte is
 U+FFFD, "�"), and ``--json`` adds the exact bytes beside it (:func:`with_name_bytes`,
 documented in README "File names that are not UTF-8").
+
+Where such a name must travel through something that holds only Unicode text — the
+library database (app.store.byte_text), a Qt item role or signal — it travels as
+:func:`escape` makes it, and :func:`unescape` gives back the exact name:
+
+- a lone surrogate (one undecodable byte, ``U+DC80``–``U+DCFF``) becomes ``U+FDD0``
+  followed by its code point as four lowercase hex digits (``Caf\\udce9`` →
+  ``Caf\\ufdd0dce9``);
+- ``U+FDD0`` itself (a Unicode noncharacter, reserved for such internal use and never
+  found in real names) is doubled; everything else is unchanged.
 """
 
 from __future__ import annotations
@@ -16,8 +26,25 @@ import os
 import re
 from typing import Any
 
+MARK = "\ufdd0"
+_NEEDS_ESCAPE = re.compile("[\ud800-\udfff\ufdd0]")
+_ESCAPED = re.compile("\ufdd0(\ufdd0|[0-9a-f]{4})")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _CONTROL = re.compile("[\x00-\x1f\x7f]")
+
+
+def escape(text: str) -> str:
+    """A form of ``text`` any Unicode store holds: lone surrogates and the mark escaped, everything else unchanged."""
+    if not _NEEDS_ESCAPE.search(text):
+        return text
+    return _NEEDS_ESCAPE.sub(lambda m: MARK * 2 if m.group() == MARK else f"{MARK}{ord(m.group()):04x}", text)
+
+
+def unescape(text: str) -> str:
+    """The text :func:`escape` was given (a path with its undecodable bytes as surrogates again)."""
+    if MARK not in text:
+        return text
+    return _ESCAPED.sub(lambda m: MARK if m.group(1) == MARK else chr(int(m.group(1), 16)), text)
 
 
 def readable(text: str) -> str:
@@ -65,4 +92,4 @@ def with_name_bytes(value: Any) -> Any:
     return value
 
 
-__all__ = ["OneLineFormatter", "one_line", "readable", "with_name_bytes"]
+__all__ = ["MARK", "OneLineFormatter", "escape", "one_line", "readable", "unescape", "with_name_bytes"]

@@ -17,9 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.media.naming import MAX_NAME_BYTES, subtitle_names
-from app.shown_names import readable, with_name_bytes
+from app.shown_names import MARK, escape, readable, unescape, with_name_bytes
 from app.store import Store
-from app.store.byte_text import MARK, escape, unescape
 from app.store.records import NewItem, NewStage
 
 #: Any name a POSIX file system allows: 1–255 bytes, no "/" and no NUL.

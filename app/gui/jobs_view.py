@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHeaderView, QSt
 
 from app.gui.state_words import state_word
 from app.gui.table_model import ALIGNMENT, CENTRED, DISPLAY, TOOLTIP, ColumnsModel, Index
+from app.shown_names import readable
 from app.status_words import job_label, problem
 from app.store.records import JobSummary
 from app.store.states import JobStatus
@@ -108,7 +109,7 @@ class JobsModel(ColumnsModel):
         if role == DISPLAY:
             return self._display[index.row()][col]
         if role == TOOLTIP:
-            return problem(job.error_code, job.error).details() if col == 1 and job.error else job.folder
+            return problem(job.error_code, job.error).details() if col == 1 and job.error else readable(job.folder)
         if role == ProgressRole and col == self.PROGRESS:
             return (job.done, job.total)
         if role == ALIGNMENT and col >= 3:
@@ -117,7 +118,8 @@ class JobsModel(ColumnsModel):
 
     def _cells(self, job: JobSummary, eta: float | None) -> tuple[Any, ...]:
         """The row's text, worked out once per change: the header sizes its columns to it many times per refresh."""
-        return (Path(job.folder).name or job.folder, self.status_label(job), f"{job.done} / {job.total}", job.failed or "",
+        folder = readable(job.folder)
+        return (Path(folder).name or folder, self.status_label(job), f"{job.done} / {job.total}", job.failed or "",
                 job.skipped or "", job.review or "", format_eta(eta))
 
     def set_jobs(self, jobs: Sequence[JobSummary]) -> None:

@@ -19,6 +19,7 @@ from typing import Any, Mapping, Sequence
 from PySide6.QtCore import QCoreApplication
 
 from app.gui.state_words import state_word
+from app.shown_names import one_line
 from app.status_words import item_words
 from app.store.records import ItemView
 
@@ -61,12 +62,12 @@ def queue_row(item: ItemView) -> QueueRow:
     words = item_words(item)
     problem_details = words.problem.details() if words.problem else ""
     progress = round(item.progress * 100)
-    display = (Path(item.path).name, state_word(item.stage or ""), state_word(item.status), f"{progress} %",
+    display = (one_line(Path(item.path).name), state_word(item.stage or ""), state_word(item.status), f"{progress} %",
                audio_text(item.facts), words.problem.cell() if words.problem else "", words.note)
     stream = item.facts.get("audio_stream")
     audio_tip = (f"audio track {stream['track']}: {_AUDIO_REASONS.get(stream['reason'], stream['reason'])}"
                  if stream else None)
-    name_tip = "\n\n".join(part for part in (item.path, problem_details, words.note_details) if part)
+    name_tip = "\n\n".join(part for part in (one_line(item.path), problem_details, words.note_details) if part)
     tooltips = (name_tip or None, None, None, None, audio_tip, problem_details or None, words.note_details or None)
     return QueueRow(item, display, tooltips, progress)
 

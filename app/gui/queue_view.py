@@ -15,17 +15,19 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QPoint, QSize, Qt, QUrl, Signal, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QPoint, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QColor, QDesktopServices, QGradient, QIcon, QImage, QLinearGradient, QPixmap
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMenu, QMessageBox, QPushButton,
                                QTableView, QVBoxLayout, QWidget)
 
 from app.gui.table_model import ALIGNMENT, BACKGROUND, CENTRED, DECORATION, DISPLAY, TOOLTIP, ColumnsModel, Index
 from app.gui.facade import EngineFacade
+from app.gui.file_urls import file_url
 from app.gui.queue_rows import AUDIO, ERROR, NOTE, PROGRESS, QueueRow, RowCache
 from app.gui.theme import ink, tint
 from app.gui.thumbnails import ThumbnailLoader
 from app.media.audio_streams import AudioChoice
+from app.shown_names import readable
 from app.store.records import ItemView, JobSummary
 from app.store.states import ItemState
 from app.status_words import problem
@@ -247,7 +249,7 @@ class QueueModel(ColumnsModel):
 class QueueView(QWidget):
     """The queue table with job and item actions."""
 
-    openSubtitles = Signal(str)  # a finished video's path, for the subtitle editor
+    openSubtitles = Signal(object)  # a finished video's path (a str as Python has it: Qt would drop undecodable bytes)
 
     def __init__(self, facade: EngineFacade, parent: QWidget | None = None):
         super().__init__(parent)
@@ -324,7 +326,8 @@ class QueueView(QWidget):
             self.title.setText(self.tr("Select a job to see its items."))
         else:
             failure = problem(job.error_code, job.error) if job.error else None
-            self.title.setText(f"<b>{Path(job.folder).name or job.folder}</b> — {job.folder}"
+            folder = readable(job.folder)
+            self.title.setText(f"<b>{html.escape(Path(folder).name or folder)}</b> — {html.escape(folder)}"
                                + (f"  <span style='color:{ink('error')}'>{html.escape(failure.cell())}</span>" if failure else ""))
             self.title.setToolTip(failure.details() if failure else "")
         self._update_buttons()
@@ -361,8 +364,8 @@ class QueueView(QWidget):
         """The item's context menu; its "Audio track" list arrives from the file's header off the GUI thread."""
         menu = QMenu(self)
         menu.addAction("Retry item", lambda: self.facade.retry_item(item.id)).setEnabled(item.status == ItemState.FAILED)
-        menu.addAction("Open file", lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(item.path)))
-        menu.addAction("Show in folder", lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(item.path).parent))))
+        menu.addAction("Open file", lambda: QDesktopServices.openUrl(file_url(item.path)))
+        menu.addAction("Show in folder", lambda: QDesktopServices.openUrl(file_url(str(Path(item.path).parent))))
         tracks = menu.addMenu("Audio track")
         if item.kind not in SUBTITLED_KINDS or item.status == ItemState.SKIPPED:
             tracks.setEnabled(False)
@@ -401,7 +404,7 @@ class QueueView(QWidget):
             return
         answer = QMessageBox.question(self, self.tr("Cancel job"),
                                       self.tr("Remove the job for {folder} and its work in progress?\n"
-                                              "Files next to your media are not touched.").format(folder=job.folder))
+                                              "Files next to your media are not touched.").format(folder=readable(job.folder)))
 
         if answer == QMessageBox.StandardButton.Yes:
             self.facade.cancel(job.id)
@@ -414,9 +417,9 @@ class QueueView(QWidget):
     def open_file(self) -> None:
         item = self.selected_item()
         if item is not None:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(item.path))
+            QDesktopServices.openUrl(file_url(item.path))
 
     def show_in_folder(self) -> None:
         item = self.selected_item()
         if item is not None:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(item.path).parent)))
+            QDesktopServices.openUrl(file_url(str(Path(item.path).parent)))

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Table, and_, false, func, or_, select, true
 from sqlalchemy.sql.selectable import Alias
 
-from app.store.byte_text import escape
+from app.shown_names import escape
 from app.store.database import Database
 from app.store.tables import items
 

@@ -25,7 +25,7 @@ from typing import Any, Sequence
 
 from sqlalchemy import Connection, exists, func, select, update
 
-from app.store.byte_text import escape
+from app.shown_names import escape
 from app.store.database import Database
 from app.store.search_writes import delete_for_sha256, move_image_name
 from app.store.states import UNFINISHED_ITEMS, ItemState, StepState

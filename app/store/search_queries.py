@@ -32,8 +32,8 @@ from typing import Any, Hashable, Iterable, Sequence
 import numpy as np
 from sqlalchemy import Connection, text
 
+from app.shown_names import unescape
 from app.store import search_postgres, vector_index
-from app.store.byte_text import unescape
 from app.store.dialect import is_sqlite
 from app.store.search_schema import TEXT_DIM, table_exists, vector_blob, visual_table
 
