@@ -235,7 +235,8 @@ EXPLANATIONS: dict[str, Explanation] = {
     "permission_denied": Explanation("Sidecar may not write into the file's folder.",
                                      "Give your user write permission on the folder, then retry the item."),
     "write_failed": Explanation("Writing a file next to the media failed.", _RETRY),
-    "invalid_name": Explanation("The output name made from the file's name is not allowed here.",
+    "invalid_name": Explanation("The file's name, or the output name made from it, is not allowed on this system "
+                                "(Windows refuses <>:\"|?* and names like CON).",
                                 "Rename the media file, then add it again."),
     "name_too_long": Explanation("The output name would be longer than the file system allows.",
                                  "Shorten the media file's name, then add it again."),

@@ -264,3 +264,14 @@ def test_stall_limits_follow_the_documented_formula() -> None:
     assert config.stall_limit(uses_model=False, media_seconds=7200) == 60
     assert config.stall_limit(uses_model=True, media_seconds=0) == 600
     assert config.stall_limit(uses_model=True, media_seconds=7200) == 600 + 3600
+
+
+def test_names_windows_refuses_are_recognised() -> None:
+    """A Windows worker fails such an item ``invalid_name`` (scheduler._check_source) instead of a vague error."""
+    from app.engine.placement import invalid_on_windows
+
+    for name in ("Q&A: part 1?.mp4", 'say "hi".mkv', "a|b.mp3", "trailing dot.", "trailing space ", "CON.mp4",
+                 "nul.txt", "COM1.mkv", "tab\there.mp4"):
+        assert invalid_on_windows(name), name
+    for name in ("Movie (2020).mkv", "Café talk.flac", "CONTACT.mp4", "con-talk.mp4", "日本語.mp4"):
+        assert not invalid_on_windows(name), name

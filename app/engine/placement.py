@@ -42,6 +42,16 @@ def safe_name(name: str) -> str:
     return cleaned
 
 
+#: What Windows refuses in a file name: these characters, controls, a trailing dot or space, device names.
+_WINDOWS_UNSAFE = re.compile(r'[<>:"|?*\x00-\x1f]|[. ]$')
+_WINDOWS_DEVICES = {"CON", "PRN", "AUX", "NUL", *(f"COM{n}" for n in range(1, 10)), *(f"LPT{n}" for n in range(1, 10))}
+
+
+def invalid_on_windows(name: str) -> bool:
+    """Whether Windows refuses ``name`` (a file a Linux NAS holds as ``Q&A: part 1?.mp4``, seen through a share)."""
+    return bool(_WINDOWS_UNSAFE.search(name)) or name.split(".")[0].upper() in _WINDOWS_DEVICES
+
+
 def keep_both_name(target: Path, taken: set[Path]) -> Path:
     """``Movie.zh.srt`` → ``Movie.zh.1.srt`` (then .2, …): the first name free on disk and in the plan."""
     n = 1

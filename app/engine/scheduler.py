@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import sys
 import threading
 import time
 from collections import Counter
@@ -30,7 +31,7 @@ from app.engine.gpu_gate import GpuGate, MemoryProbe, NvmlProbe
 from app.engine.instances import InstanceLock
 from app.engine.model_pool import ModelPool
 from app.engine.path_map import SAME_PATHS, LocalPaths
-from app.engine.placement import cleanup_stray_temps
+from app.engine.placement import cleanup_stray_temps, invalid_on_windows
 from app.engine.plan import HashStage, reused_after_hash
 from app.engine.stage import Pipeline, Stage
 from app.errors import (DatabaseUnavailable, LeaseLost, MappingUnavailable, NeedsReview, NotMapped, OutOfDeviceMemory,
@@ -459,6 +460,9 @@ class Scheduler:
         local = self.paths.to_local(claim.item_path)
         if local is None:
             raise NotMapped(f"no --path-map of this worker covers {claim.item_path}")
+        if sys.platform == "win32" and invalid_on_windows(Path(local).name):
+            raise SidecarError(f"{Path(local).name} is a name Windows does not allow, so this machine cannot open it; "
+                               "rename it, or let a Linux or macOS machine process it", code="invalid_name")
         if os.path.exists(local):
             return
         if self._mount_gone(claim):
