@@ -28,30 +28,12 @@ from app.engine.scan import scan
 from app.engine.stage import ModelSpec, Pipeline, StageContext
 from app.errors import NotRegularFile
 from tests.engine_stages import DigestStage, PlaceStage
+from tests.threads import in_thread
 
 REPO = Path(__file__).resolve().parents[1]
 #: Root reads every file; the EACCES case runs without the capabilities that bypass permissions.
 UNPRIVILEGED = (["setpriv", "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search"]
                 if os.geteuid() == 0 else [])
-
-
-def _in_thread(fn: Callable[[], Any], timeout: float) -> Any:
-    """``fn()``, failing the test (instead of hanging it) when it does not return within ``timeout``."""
-    box: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            box["value"] = fn()
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the test's thread
-            box["error"] = exc
-
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    t.join(timeout)
-    assert not t.is_alive(), f"did not return within {timeout} s"
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
 
 
 def _hostile_folder(root: Path) -> None:
@@ -72,7 +54,7 @@ def _hostile_folder(root: Path) -> None:
 def test_scan_keeps_only_regular_files_and_codes_the_rest(tmp_path: Path) -> None:
     root = tmp_path / "lib"
     _hostile_folder(root)
-    result = _in_thread(lambda: scan(root), timeout=20)
+    result = in_thread(lambda: scan(root), timeout=20)
     assert sorted(e.path.relative_to(root).as_posix() for e in result.entries) == ["good.mp4", "x.mp4/inside.mp3"]
     codes = {Path(p["path"]).name: p["code"] for p in result.problems}
     assert codes == {"pipe.mp4": "not_a_regular_file", "zero.mkv": "not_a_regular_file",
@@ -85,7 +67,7 @@ def test_a_pipe_or_device_is_refused_at_open_without_blocking(tmp_path: Path) ->
     os.mkfifo(tmp_path / "pipe.mp4")  # no writer: a plain open() would block forever
     for path in (tmp_path / "pipe.mp4", Path("/dev/zero")):
         with pytest.raises(NotRegularFile):
-            _in_thread(lambda: open_regular(path), timeout=10)
+            in_thread(lambda: open_regular(path), timeout=10)
     (tmp_path / "ok.mp4").write_bytes(b"abc")
     with open_regular(tmp_path / "ok.mp4") as fh:
         assert fh.read() == b"abc"
@@ -100,10 +82,10 @@ def _run(lib: Library, folder: Path, between: Callable[[], None] = lambda: None,
         job = lib.add(folder, JobOptions())
         between()
         lib.start()
-        _in_thread(lib.run_until_idle, timeout)
+        in_thread(lib.run_until_idle, timeout)
         return {Path(i.path).name: i for i in lib.items(job.id)}
     finally:
-        _in_thread(lib.close, 20)
+        in_thread(lib.close, 20)
 
 
 def test_each_odd_file_gets_its_code_and_the_rest_completes(tmp_path: Path, data_dir: Path, fast_config: EngineConfig,
@@ -193,6 +175,14 @@ def test_a_file_sidecar_may_not_read_fails_unreadable_file_at_once() -> None:
         subprocess.run(["rm", "-rf", str(base)], check=False)
 
 
+def _media_folder(tmp_path: Path, *names: str) -> Path:
+    folder = tmp_path / "lib"
+    folder.mkdir()
+    for name in names:
+        (folder / name).write_bytes(name.encode() * 100)
+    return folder
+
+
 def _stall_config(fast_config: EngineConfig) -> EngineConfig:
     return dataclasses.replace(fast_config, stall_seconds=0.5, model_stall_factor=4.0, stall_per_media_second=0.0)
 
@@ -200,10 +190,7 @@ def _stall_config(fast_config: EngineConfig) -> EngineConfig:
 def test_a_stage_stuck_where_it_checks_nothing_fails_stalled_and_its_worker_is_replaced(
         tmp_path: Path, data_dir: Path, fast_config: EngineConfig) -> None:
     """A read from a disk that stopped answering never returns: the item fails ``stalled``, the others complete."""
-    lib_dir = tmp_path / "lib"
-    lib_dir.mkdir()
-    for name in ("a.mp4", "stuck.mp4", "b.mp4", "c.mp4"):
-        (lib_dir / name).write_bytes(name.encode() * 100)
+    lib_dir = _media_folder(tmp_path, "a.mp4", "stuck.mp4", "b.mp4", "c.mp4")
     never = threading.Event()
     stuck = DigestStage("extract", on_run=lambda ctx: never.wait() if ctx.item.path.name == "stuck.mp4" else None)
     config = dataclasses.replace(_stall_config(fast_config), workers=1)  # one worker: it must be replaced
@@ -219,10 +206,7 @@ def test_a_stage_stuck_where_it_checks_nothing_fails_stalled_and_its_worker_is_r
 
 def test_a_stage_that_checks_but_shows_no_progress_is_stopped_at_its_next_check(
         tmp_path: Path, data_dir: Path, fast_config: EngineConfig) -> None:
-    lib_dir = tmp_path / "lib"
-    lib_dir.mkdir()
-    for name in ("a.mp4", "spins.mp4"):
-        (lib_dir / name).write_bytes(name.encode() * 100)
+    lib_dir = _media_folder(tmp_path, "a.mp4", "spins.mp4")
 
     def spin(ctx: StageContext) -> None:
         while ctx.item.path.name == "spins.mp4":
@@ -236,10 +220,7 @@ def test_a_stage_that_checks_but_shows_no_progress_is_stopped_at_its_next_check(
 
 def test_a_hung_model_call_ends_its_model_process_and_the_next_item_gets_a_fresh_one(
         tmp_path: Path, data_dir: Path, fast_config: EngineConfig) -> None:
-    lib_dir = tmp_path / "lib"
-    lib_dir.mkdir()
-    for name in ("a_stuck.mp4", "b.mp4"):
-        (lib_dir / name).write_bytes(name.encode() * 100)
+    lib_dir = _media_folder(tmp_path, "a_stuck.mp4", "b.mp4")
     spec = ModelSpec.of("tests.runtimes:EchoRuntime", memory_mb=100, tag="hangs")
     pids: list[int] = []
 

@@ -356,11 +356,15 @@ class Scheduler:
                     self._stalled_at[sid] = now
                     ctx.stalled.set()
                     models = list(ctx.models_in_use)
-                    if models:  # ending a process can take seconds; the heartbeat must not wait for it
-                        threading.Thread(target=lambda: [self.pool.release(key, hung=True) for key in models],
-                                         name="sidecar-stall-release", daemon=True).start()
+                    if models:  # ending a process can take a moment; the heartbeat must not wait for it
+                        threading.Thread(target=self._kill_models, args=(models,), name="sidecar-stall-release",
+                                         daemon=True).start()
             elif now - self._stalled_at.get(sid, now) >= max(limit, self.config.heartbeat_seconds):
                 self._abandon(ctx)
+
+    def _kill_models(self, keys: list[str]) -> None:
+        for key in keys:
+            self.pool.release(key, hung=True)
 
     def _abandon(self, ctx: ClaimContext) -> None:
         claim = ctx.claim
