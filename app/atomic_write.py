@@ -15,12 +15,13 @@ import errno
 import hashlib
 import logging
 import os
+import stat
 import sys
 import time
 from pathlib import Path
-from typing import Callable
+from typing import BinaryIO, Callable
 
-from app.errors import Code, SidecarError
+from app.errors import Code, NotRegularFile, SidecarError
 
 log = logging.getLogger(__name__)
 
@@ -33,15 +34,37 @@ def temp_path_for(target: Path, op_id: str) -> Path:
     return target.with_name(f".{target.name[:80]}{TEMP_MARK}{op_id[:16]}")
 
 
+def open_regular(path: Path | str) -> BinaryIO:
+    """Open ``path`` for reading only if it is (a link to) a regular file; else :class:`NotRegularFile`.
+
+    A named pipe would block ``open`` until a writer appears, and ``/dev/zero`` or
+    ``/dev/urandom`` would be read forever, so the file is opened with ``O_NONBLOCK``
+    (a pipe opens at once; a regular file ignores the flag) and checked with ``fstat``
+    on the descriptor itself, so a swap between a ``stat`` and the ``open`` cannot slip
+    a device through. Reads that follow then block as on any regular file.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+                 | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegularFile(f"{os.fsdecode(path)!r} is not a regular file (a pipe, socket or device)")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def sha256_file(path: Path, *, between_blocks: Callable[[], None] | None = None) -> str | None:
-    """Content hash of a file, or None when it does not exist.
+    """Content hash of a regular file, or None when it does not exist; a pipe or device raises :class:`NotRegularFile`.
 
     ``between_blocks`` runs before each 1 MiB block: a caller that can be cancelled
     (a model install checking a multi-GB file) raises from it to stop the read.
     """
     h = hashlib.sha256()
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             for chunk in iter(lambda: fh.read(1 << 20), b""):
                 if between_blocks is not None:
                     between_blocks()

@@ -22,6 +22,7 @@ from app.engine.library import JobOptions, Library
 from app.errors import SidecarError, WorkerRefused
 from app.paths import data_dir as resolve_data_dir
 from app.settings import UI_LANGUAGE_CODES, load_settings, ui_language_code
+from app.shown_names import OneLineFormatter, readable, with_name_bytes
 from app.status_words import item_json, item_line, job_label, problem
 from app.store.states import JobStatus
 
@@ -160,9 +161,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _emit(args: argparse.Namespace, payload: dict[str, Any], text: Callable[[], str]) -> None:
     if getattr(args, "json", False):
-        print(json.dumps(payload, ensure_ascii=False, indent=2))
+        print(json.dumps(with_name_bytes(payload), ensure_ascii=False, indent=2))
     else:
-        print(text())
+        print(readable(text()))
 
 
 def _job_json(job: Any) -> dict[str, Any]:
@@ -181,10 +182,10 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
     code = 0
     for path in args.paths:
         try:
-            with AddProgressLine(str(path)) as progress:
+            with AddProgressLine(readable(str(path))) as progress:
                 job = lib.add(path, options, progress=progress)
         except SidecarError as exc:
-            print(f"sidecar: {path}: {exc.message} ({exc.code})", file=sys.stderr)
+            print(readable(f"sidecar: {path}: {exc.message} ({exc.code})"), file=sys.stderr)
             code = 2
             continue
         entry = {"id": job.id, "folder": job.folder, "status": job.status, "total": job.total, "skipped": job.skipped}
@@ -487,6 +488,13 @@ def _gui_request(parser: argparse.ArgumentParser, argv: Sequence[str]) -> GuiReq
     return GuiRequest(known.data_dir, [Path(p) for p in known.paths], known.tray, known.language)
 
 
+def _log_handler() -> logging.Handler:
+    """Sidecar's log lines on stderr: one line each, however odd the file names they quote."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(OneLineFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    return handler
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     gui = _gui_request(parser, sys.argv[1:] if argv is None else argv)
@@ -497,11 +505,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"sidecar: the desktop app needs PySide6, which is not installed ({exc}); install it with "
                   "`pip install sidecar[gui]`, or use the commands (`sidecar --help`)", file=sys.stderr)
             return 2
-        logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        logging.basicConfig(level=logging.WARNING, handlers=[_log_handler()])
         return run_gui(gui.paths, resolve_data_dir(gui.data_dir), start_in_tray=gui.tray, ui_language=gui.language)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.command in ("run", "worker") else logging.WARNING,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+                        handlers=[_log_handler()])
     if args.command is None:
         parser.print_help()
         return 0

@@ -70,6 +70,15 @@ class Code(StrEnum):
     UNSUPPORTED_MEDIA = "unsupported_media", Explanation("No pipeline of this Sidecar handles this kind of file.", _REPORT)
     TARGET_CHANGED = "target_changed", Explanation("The file changed while Sidecar worked on it, so nothing was written.",
                                                    "Add the folder again once the file stops changing.")
+    NOT_A_REGULAR_FILE = "not_a_regular_file", Explanation(
+        "This is a pipe, socket or device (or a link to one), not a media file; it was left out.",
+        "Nothing to do: Sidecar never reads such entries.", note=True)
+    EMPTY_FILE = "empty_file", Explanation("The file is empty (0 bytes), so there is nothing to process.",
+                                           "Replace it with the complete file, then add the folder again.")
+    DANGLING_LINK = "dangling_link", Explanation("A link points at a file that does not exist; it was left out.",
+                                                 "Fix or remove the link if the file should be processed.")
+    STALLED = "stalled", Explanation("A step made no progress for too long, so it was stopped and the queue went on.",
+                                     "Check that the file plays and its disk answers, then retry the item.")
     CRASH_LOOP = "crash_loop", Explanation("Sidecar itself crashed on this file several times, so it was set aside.",
                                            "Check the file plays; send the crash report (Log tab) with a bug report.")
     # items: writing next to the file
@@ -77,7 +86,8 @@ class Code(StrEnum):
     PERMISSION_DENIED = "permission_denied", Explanation("Sidecar may not write into the file's folder.",
                                                          "Give your user write permission on the folder, then retry the item.")
     WRITE_FAILED = "write_failed", Explanation("Writing a file next to the media failed.", _RETRY)
-    INVALID_NAME = "invalid_name", Explanation("The output name made from the file's name is not allowed here.",
+    INVALID_NAME = "invalid_name", Explanation("The file's name, or the output name made from it, is not allowed on this "
+                                               "system (Windows refuses <>:\"|?* and names like CON).",
                                                "Rename the media file, then add it again.")
     NAME_TOO_LONG = "name_too_long", Explanation("The output name would be longer than the file system allows.",
                                                  "Shorten the media file's name, then add it again.")
@@ -129,8 +139,8 @@ class Code(StrEnum):
     # jobs and scanning
     SCAN_INTERRUPTED = "scan_interrupted", Explanation("Adding the folder was interrupted before every file was listed.",
                                                        "Add the folder again.")
-    UNREADABLE_FILE = "unreadable_file", Explanation("A file could not be read while the folder was added.",
-                                                     "Check its permissions, then add the folder again.")
+    UNREADABLE_FILE = "unreadable_file", Explanation("The file could not be read (no permission, or a disk error).",
+                                                     "Check its permissions, then retry the item or add the folder again.")
     UNREADABLE_FOLDER = "unreadable_folder", Explanation("A folder could not be read while it was added.",
                                                          "Check its permissions, then add the folder again.")
     SYMLINK_LOOP = "symlink_loop", Explanation("A folder link leads back into a folder already scanned; it was scanned once.",

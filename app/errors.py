@@ -83,6 +83,18 @@ class StageStopped(SidecarError):
     code = Code.STOPPED
 
 
+class NotRegularFile(SidecarError):
+    """A pipe, socket or device (or a link to one) where a media file was expected: never opened for reading."""
+
+    code = Code.NOT_A_REGULAR_FILE
+
+
+class Stalled(SidecarError):
+    """A stage made no progress for longer than its watchdog limit: stopped so the queue goes on."""
+
+    code = Code.STALLED
+
+
 class TargetChanged(SidecarError):
     """The source file changed while it was processed; nothing is placed."""
 
@@ -194,6 +206,6 @@ def error_for(code: str, message: str, transient: bool) -> SidecarError:
 __all__ = [
     "EXPLANATIONS", "Code", "CrashLoop", "DatabaseUnavailable", "DatabaseUnusable", "DowngradeRefused", "Explanation", "FolderMissing",
     "InvalidPathMap", "ItemNotChangeable", "LeaseLost", "MappingUnavailable", "MediaError", "ModelCrashed", "ModelError",
-    "NeedsReview", "NotFound", "NotMapped", "OutOfDeviceMemory", "OutOfMemory", "ReviewConflict", "SidecarError",
-    "StageStopped", "TargetChanged", "TransientError", "WorkerRefused", "error_for", "explain",
+    "NeedsReview", "NotFound", "NotMapped", "NotRegularFile", "OutOfDeviceMemory", "OutOfMemory", "ReviewConflict", "SidecarError",
+    "Stalled", "StageStopped", "TargetChanged", "TransientError", "WorkerRefused", "error_for", "explain",
 ]

@@ -60,6 +60,7 @@ class Settings:
     workers: int = max(1, os.cpu_count() or 1)
     gpu_budget_mb: int = 6144
     group_size: int = 8
+    stall_seconds: float = 60.0  # the stall watchdog's limit for reading stages (model stages: scaled, see EngineConfig)
     close_to_tray: bool = True
     tray_notice_shown: bool = False  # the first close to the tray said that Sidecar keeps working there
     ui_language: str = ""  # the windows' language: "" follows the OS, else en / zh_CN / de (applies at the next start)

@@ -7,7 +7,10 @@ build machine had them; on another distribution model downloads would fail their
 checks, so certifi's bundle is used when the default places hold none. On Windows the
 native runtimes load their DLLs by name at import (CTranslate2's, onnxruntime's,
 llama.cpp's ``llama.dll``), which only works when their folders inside the bundle are
-DLL search directories, in every process, model-host children included.
+DLL search directories, in every process, model-host children included. onnxruntime
+(OCR, e5, CLIP) writes a telemetry device id and event database under
+``~/.cache/Microsoft/DeveloperTools`` at import unless told not to; an offline app
+writes nothing outside its data dir and the person's folders, so that is switched off.
 """
 
 from __future__ import annotations
@@ -62,6 +65,7 @@ def prepare_process() -> None:
     """Runs in every process of the app before anything else, the spawned model hosts included."""
     ensure_stdio()
     ensure_ca_certificates()
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")  # inherited by every model-host child
     bundle = getattr(sys, "_MEIPASS", None)
     if bundle and sys.platform == "win32":
         add_dll_directories(Path(bundle), os.add_dll_directory)

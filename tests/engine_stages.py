@@ -93,7 +93,7 @@ class PlaceStage:
         if self.before is not None:
             self.before(ctx)
         digest = "".join(v.get("digest", "") for _, v in sorted(ctx.inputs.items()))
-        body = f"1\n00:00:00,000 --> 00:00:01,000\n{ctx.item.path.name} {digest}\n".encode()
+        body = f"1\n00:00:00,000 --> 00:00:01,000\n{ctx.item.path.name} {digest}\n".encode("utf-8", "surrogateescape")
         placed = ctx.place([Output(name=f"{ctx.item.path.stem}.test.srt", data=body, role="transcript")])
         return {"placed": [str(p.path) for p in placed], "actions": [p.action for p in placed]}
 

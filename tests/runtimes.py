@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 
 class EchoRuntime:
@@ -25,6 +26,10 @@ class EchoRuntime:
 
     def abort(self, *_: object) -> None:
         os.abort()
+
+    def hang(self, *_: object) -> None:
+        """A call that never answers (a runtime stuck in native code): only ending the process ends it."""
+        time.sleep(3600)
 
     def oom(self, *_: object) -> None:
         raise RuntimeError("CUDA failed with error out of memory")

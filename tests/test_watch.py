@@ -392,3 +392,25 @@ def test_adding_a_processed_folder_again_keeps_its_dialogue_findable(data_dir: P
             str(same), same.stat().st_size, same.stat().st_mtime_ns) != ""
     finally:
         lib.close()
+
+
+def test_pipes_and_device_links_in_a_watched_folder_are_never_read_and_byte_names_are_queued(
+        data_dir: Path, tmp_path: Path, fast_config) -> None:
+    """Issue 21: a named pipe or a link to /dev/zero appearing in a watched folder queues nothing and blocks
+    nothing (at the catch-up scan and as live events); a file whose name is not UTF-8 is processed like any."""
+    folder = tmp_path / "lib"
+    folder.mkdir()
+    os.mkfifo(folder / "early pipe.mp4")  # there at start: seen by the catch-up scan
+    pipeline, _ = fake_pipeline()
+    with running(data_dir, pipeline, fast_config, folder) as (lib, service, events):
+        wait_for(lambda: service.status() and service.status()[0].mode == "native", what="the watcher to start")
+        os.mkfifo(folder / "pipe.mp4")
+        (folder / "zero.mkv").symlink_to("/dev/zero")
+        (folder / "rand.jpg").symlink_to("/dev/urandom")
+        latin1 = video(Path(os.fsdecode(os.fsencode(folder) + b"/Caf\xe9 talk.mp4")), b"fake video latin-1\n" * 20)
+        plain = video(folder / "plain.mp4")
+        wait_for(lambda: completed(lib, latin1) and completed(lib, plain), what="the regular files to be processed")
+        settle(lib, service)
+        queued = sorted(p for _, action, p in events if action == "queued")
+    assert queued == sorted([str(latin1), str(plain)])
+    assert (folder / os.fsdecode(b"Caf\xe9 talk.test.srt")).is_file()

@@ -33,6 +33,25 @@ class EngineConfig:
     # The library database's URL (`--database-url` or the `database_url` setting); "" is the
     # SQLite file in the data dir unless SIDECAR_DATABASE_URL names one (app.store.location).
     database_url: str = ""
+    # The stall watchdog (README "When a step hangs"): a stage that shows no life this long is
+    # stopped and its item fails ``stalled``. A stage without a model (hash, audio extraction,
+    # placing) reports after every block it reads, so this is "no bytes read for 60 s". A stage
+    # running a model reports per segment or batch, and one call may run long on a slow CPU,
+    # so it gets :attr:`model_stall_factor` times this plus :attr:`stall_per_media_second`
+    # seconds per second of the item's media (see :meth:`stall_limit`).
+    stall_seconds: float = 60.0
+    model_stall_factor: float = 10.0
+    stall_per_media_second: float = 0.5
+
+    def stall_limit(self, uses_model: bool, media_seconds: float) -> float:
+        """Seconds without progress after which the watchdog stops a stage.
+
+        60 s for reading stages; for a model stage 600 s + half the media's duration
+        (a two-hour film: 1 h 10 min) with the defaults.
+        """
+        if not uses_model:
+            return self.stall_seconds
+        return self.stall_seconds * self.model_stall_factor + self.stall_per_media_second * max(0.0, media_seconds)
 
     @property
     def retry_policy(self) -> RetryPolicy:
@@ -51,5 +70,6 @@ def engine_config(settings: Settings, **overrides: Any) -> EngineConfig:
     workers = max(1, min(settings.workers, settings.max_cores)) if settings.max_cores > 0 else settings.workers
     return dataclasses.replace(
         EngineConfig(workers=workers, gpu_budget_mb=settings.gpu_budget_mb, group_size=settings.group_size,
-                     existing_policy=settings.existing_policy, database_url=settings.database_url),
+                     existing_policy=settings.existing_policy, database_url=settings.database_url,
+                     stall_seconds=settings.stall_seconds),
         **overrides)

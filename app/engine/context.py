@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 import threading
 import time
 from contextlib import AbstractContextManager
@@ -14,7 +15,7 @@ from app.engine.model_pool import ModelPool
 from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.placement import Placement
 from app.engine.stage import ItemRef, ModelClient, Output, Placed, SearchIndex
-from app.errors import Code, LeaseLost, NotMapped, SidecarError, StageStopped, TargetChanged
+from app.errors import Code, LeaseLost, NotMapped, NotRegularFile, SidecarError, Stalled, StageStopped, TargetChanged
 from app.ml.spec import ModelSpec
 from app.store import Store
 from app.store.records import Claim, Step
@@ -51,6 +52,10 @@ class ClaimContext:
         self.partial: Any = claim.partial
         self.lost = threading.Event()
         self.stop_requested = threading.Event()
+        #: Set by the scheduler's stall watchdog: the stage made no progress for too long.
+        self.stalled = threading.Event()
+        #: When the stage last showed life (a progress report, a model asked for): what the watchdog reads.
+        self.last_activity = time.monotonic()
         self.models_in_use: set[str] = set()
         #: Set by the scheduler after an out-of-memory error that survived releasing every model:
         #: the stage's models then load on the CPU (see :meth:`ModelSpec.on_cpu`).
@@ -67,7 +72,7 @@ class ClaimContext:
         self.partial = data
 
     def progress(self, fraction: float, note: str = "") -> None:
-        now = time.monotonic()
+        now = self.last_activity = time.monotonic()
         if fraction < 1.0 and now - self._last_progress < self._progress_interval:
             return
         self._last_progress = now
@@ -78,16 +83,19 @@ class ClaimContext:
             raise
 
     def should_stop(self) -> bool:
-        return self.lost.is_set() or self.stop_requested.is_set()
+        return self.lost.is_set() or self.stop_requested.is_set() or self.stalled.is_set()
 
     def check(self) -> None:
         if self.lost.is_set():
             raise LeaseLost("this stage was taken over or cancelled")
+        if self.stalled.is_set():
+            raise Stalled(f"step “{self.claim.name}” made no progress for too long and was stopped")
         if self.stop_requested.is_set():
             raise StageStopped("paused at a checkpoint")
 
     def model(self, spec: ModelSpec) -> ModelClient:
         self.check()
+        self.last_activity = time.monotonic()
         cpu = spec.on_cpu()
         if cpu is not None:
             self.can_fall_back = True
@@ -112,6 +120,8 @@ class ClaimContext:
             st = os.stat(self.item.path)
         except FileNotFoundError as exc:
             raise SidecarError(f"{self.item.path.name} is gone", code=Code.FILE_MISSING) from exc
+        if not stat.S_ISREG(st.st_mode):
+            raise NotRegularFile(f"{self.item.path.name} is no longer a regular file (a pipe, socket or device now)")
         if st.st_size != self.item.size or st.st_mtime_ns != self.item.mtime_ns:
             raise TargetChanged(f"{self.item.path.name} changed while it was being processed; nothing was placed")
 

@@ -46,6 +46,7 @@ from app.engine.plan import plan_item
 from app.engine.renames import move_placed_files
 from app.engine.scan import scan
 from app.engine.stage import Pipeline
+from app.errors import NotRegularFile
 from app.store import Store
 from app.store.current_items import CurrentItem
 from app.store.records import NewItem
@@ -378,6 +379,9 @@ class FolderWatcher:
             return
         try:
             sha = sha256_file(Path(path))
+        except NotRegularFile:  # became a pipe or a device link since it was seen: never read, never queued
+            log.info("%s is not a regular file; left out", path)
+            return
         except OSError as exc:  # locked by the writer (Windows) or unreadable: try again after a quiet period
             log.info("cannot read %s yet (%s)", path, exc)
             self._pending[path] = _Pending(st.st_size, st.st_mtime_ns, time.monotonic())

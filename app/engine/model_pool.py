@@ -2,7 +2,9 @@
 
 A model stays resident between stages that use it; it is released (its process ended)
 when the GPU gate needs the room for another model, when the engine goes idle, or when
-its process crashed (the next stage gets a fresh one).
+its process crashed (the next stage gets a fresh one). A model whose call hung (the
+stall watchdog, :mod:`app.engine.scheduler`) is restarted: its process is killed, and the
+next stage that asks for it gets a fresh one.
 """
 
 from __future__ import annotations
@@ -49,12 +51,13 @@ class ModelPool:
         with self._lock:
             return {k: h.spec.memory_mb for k, h in self._hosts.items() if h.alive}
 
-    def release(self, key: str) -> None:
+    def release(self, key: str, *, hung: bool = False) -> None:
+        """End the process of ``key``; ``hung``: kill it at once (it answers nothing, so a polite exit would wait)."""
         with self._lock:
             host = self._hosts.pop(key, None)
         if host is not None:
-            log.info("releasing model %s", key)
-            host.close()
+            log.info("%s model %s", "killing the hung" if hung else "releasing", key)
+            host.close(wait=not hung)
 
     def release_all(self) -> None:
         with self._lock:

@@ -37,10 +37,19 @@ def safe_name(name: str) -> str:
     cleaned = _UNSAFE.sub("_", name)
     if not cleaned.strip(". ") or cleaned in {".", ".."}:
         raise SidecarError(f"cannot place a file named {name!r}", code=Code.INVALID_NAME)
-    encoded = cleaned.encode("utf-8")
-    if len(encoded) > 255:
+    if len(os.fsencode(cleaned)) > 255:
         raise SidecarError(f"the output name for {name!r} is longer than file systems allow", code=Code.NAME_TOO_LONG)
     return cleaned
+
+
+#: What Windows refuses in a file name: these characters, controls, a trailing dot or space, device names.
+_WINDOWS_UNSAFE = re.compile(r'[<>:"|?*\x00-\x1f]|[. ]$')
+_WINDOWS_DEVICES = {"CON", "PRN", "AUX", "NUL", *(f"COM{n}" for n in range(1, 10)), *(f"LPT{n}" for n in range(1, 10))}
+
+
+def invalid_on_windows(name: str) -> bool:
+    """Whether Windows refuses ``name`` (a file a Linux NAS holds as ``Q&A: part 1?.mp4``, seen through a share)."""
+    return bool(_WINDOWS_UNSAFE.search(name)) or name.split(".")[0].upper() in _WINDOWS_DEVICES
 
 
 def keep_both_name(target: Path, taken: set[Path]) -> Path:
@@ -54,7 +63,7 @@ def keep_both_name(target: Path, taken: set[Path]) -> Path:
 
 
 def operation_id(item_id: int, revision: int, target: Path, sha256: str) -> str:
-    return hashlib.sha256(f"{item_id}\n{revision}\n{target}\n{sha256}".encode()).hexdigest()
+    return hashlib.sha256(f"{item_id}\n{revision}\n{target}\n{sha256}".encode("utf-8", "surrogateescape")).hexdigest()
 
 
 class Placement:

@@ -18,14 +18,15 @@ plug-in knowing about it; the cost is a second sequential read of each new file.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from app.atomic_write import sha256_file
+from app.atomic_write import open_regular, sha256_file
 from app.engine.stage import ModelSpec, Pipeline, Stage, StageContext
-from app.errors import Code, SidecarError
+from app.errors import Code, SidecarError, TargetChanged
 from app.store.current_items import CurrentItemRepo
 from app.store.database import dumps
 from app.store.jobs import JobRepo
@@ -33,7 +34,7 @@ from app.store.records import NewItem, NewStage
 
 HASH_STAGE = "hash"
 _HASH_FINGERPRINT = "content-sha256"
-_CHUNK = 8 << 20
+_CHUNK = 1 << 20  # small enough that a slow share still shows bytes read well within the stall limit
 
 
 @dataclass(frozen=True)
@@ -55,8 +56,15 @@ class HashStage:
     """The item's first stage: its content sha256, read once, in chunks, stoppable at each one.
 
     A file whose size or mtime differ from the scan fails as any stage does when its
-    source changes mid-run (``target_changed``). Pausing restarts the read from the
-    start (a sha256 state cannot be checkpointed).
+    source changes mid-run (``target_changed``), and so does one that grows while it is
+    read (more bytes than the scan saw: a download still being written). Pausing
+    restarts the read from the start (a sha256 state cannot be checkpointed).
+
+    Only a regular file is read (:func:`~app.atomic_write.open_regular`): a file that
+    became a pipe or a device link since the scan fails ``not_a_regular_file`` instead
+    of blocking or being read forever. An empty file fails ``empty_file`` (nothing in it
+    can be media); one Sidecar may not read fails ``unreadable_file`` at once (permissions
+    do not change by retrying), other read errors are retried.
     """
 
     name: str = HASH_STAGE
@@ -72,16 +80,23 @@ class HashStage:
         ctx.verify_source_unchanged()
         digest, done = hashlib.sha256(), 0
         try:
-            with open(ctx.item.path, "rb") as fh:
+            with open_regular(ctx.item.path) as fh:
                 while chunk := fh.read(_CHUNK):
-                    digest.update(chunk)
                     done += len(chunk)
+                    if done > ctx.item.size:
+                        raise TargetChanged(f"{ctx.item.path.name} grew while it was read; nothing was placed")
+                    digest.update(chunk)
                     ctx.check()
                     ctx.progress(done / max(1, ctx.item.size), "reading")
+        except FileNotFoundError as exc:
+            raise SidecarError(f"{ctx.item.path.name} is gone", code=Code.FILE_MISSING) from exc
         except OSError as exc:
+            denied = exc.errno in (errno.EACCES, errno.EPERM)
             raise SidecarError(f"{ctx.item.path.name} could not be read: {exc.strerror or exc}", code=Code.UNREADABLE_FILE,
-                               transient=True) from exc
+                               transient=not denied) from exc
         ctx.verify_source_unchanged()
+        if done == 0:
+            raise SidecarError(f"{ctx.item.path.name} is empty (0 bytes)", code=Code.EMPTY_FILE)
         return HashOutput(digest.hexdigest()).written()
 
 

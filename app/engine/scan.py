@@ -5,14 +5,20 @@ hidden names are left out (``@eaDir``, ``#recycle``, ``._*``…) comes from the 
 registry (:mod:`app.engine.kinds`). A left-out folder is not entered; what was left out
 is counted in the report, so nothing disappears silently.
 
-Symlink loops, unreadable folders and files that vanish mid-scan are skipped and
-reported, never fatal: a library is messy and one bad folder must not cost the rest.
+Symlink loops, dangling links, unreadable folders and files that vanish mid-scan are
+skipped and reported, never fatal: a library is messy and one bad folder must not cost
+the rest. Only regular files (after following links) become items: a named pipe called
+``pipe.mp4`` would block the first ``open`` forever and a link to ``/dev/zero`` would be
+read forever, so pipes, sockets, devices and links to them are reported as
+``not_a_regular_file`` without ever being opened.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -46,11 +52,15 @@ class ScanResult:
         by_pattern: dict[str, int] = {}
         for _, pattern in self.left_out:
             by_pattern[pattern] = by_pattern.get(pattern, 0) + 1
+        by_code: dict[str, int] = {}
+        for problem in self.problems:
+            by_code[problem["code"]] = by_code.get(problem["code"], 0) + 1
         return {
             "media": len(self.entries),
             "skipped": sum(1 for e in self.entries if e.skip_reason),
             "problems": self.problems[:200],
             "problem_count": len(self.problems),
+            "problem_codes": by_code,
             "left_out": {"count": len(self.left_out), "by_pattern": by_pattern,
                          "examples": [path for path, _ in self.left_out[:_LEFT_OUT_EXAMPLES]]},
         }
@@ -141,10 +151,25 @@ def _add_file(result: ScanResult, path: Path, names: list[str], kinds: frozenset
     try:
         st = path.stat()
     except OSError as exc:
-        result.problems.append({"path": str(path), "code": Code.FILE_VANISHED, "message": exc.strerror or str(exc)})
+        result.problems.append(_stat_problem(path, exc))
+        return
+    if not stat.S_ISREG(st.st_mode):
+        result.problems.append({"path": str(path), "code": Code.NOT_A_REGULAR_FILE,
+                                "message": "a pipe, socket or device (or a link to one), not a media file"})
         return
     skip = kind.skip_reason(path, names, options)
     result.entries.append(ScanEntry(path=path, kind=kind.name, size=st.st_size, mtime_ns=st.st_mtime_ns,
                                     skip_reason=skip.message if skip else None, skip_code=skip.code if skip else None))
     if result.on_found is not None:
         result.on_found(len(result.entries))
+
+
+def _stat_problem(path: Path, exc: OSError) -> dict[str, str]:
+    """Why a media name could not be looked at: a link loop, a link to nothing, or a file gone mid-scan."""
+    if exc.errno == errno.ELOOP:
+        code = Code.SYMLINK_LOOP
+    elif path.is_symlink():
+        code = Code.DANGLING_LINK
+    else:
+        code = Code.FILE_VANISHED
+    return {"path": str(path), "code": code, "message": exc.strerror or str(exc)}

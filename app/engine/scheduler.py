@@ -4,7 +4,10 @@ Workers claim runnable stages from the store, run the stage plug-in with a fence
 context, and hand the outcome back to the store, which owns every transition. No
 transaction is held across a stage's work. A heartbeat thread beats this instance's row,
 extends leases, notices lost claims and pause requests, and reclaims the work of dead
-instances (app.engine.instances says which are dead).
+instances (app.engine.instances says which are dead). It is also the stall watchdog: a
+stage that shows no life for its limit (:meth:`EngineConfig.stall_limit`) is stopped,
+its models' processes ended, and its item fails ``stalled``; a worker thread stuck in a
+call that never returns is left behind and replaced, so the queue always goes on.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import sys
 import threading
 import time
 from collections import Counter
@@ -29,11 +33,11 @@ from app.engine.gpu_gate import GpuGate, MemoryProbe, NvmlProbe
 from app.engine.instances import InstanceLock
 from app.engine.model_pool import ModelPool
 from app.engine.path_map import SAME_PATHS, LocalPaths
-from app.engine.placement import cleanup_stray_temps
+from app.engine.placement import cleanup_stray_temps, invalid_on_windows
 from app.engine.plan import HashOutput, HashStage, reused_after_hash
 from app.engine.stage import Pipeline, Stage
-from app.errors import (Code, DatabaseUnavailable, FolderMissing, LeaseLost, MappingUnavailable, NotMapped, OutOfDeviceMemory,
-                        OutOfMemory, SidecarError)
+from app.errors import (Code, DatabaseUnavailable, FolderMissing, LeaseLost, MappingUnavailable, NotMapped,
+                        OutOfDeviceMemory, OutOfMemory, SidecarError, Stalled)
 from app.paths import item_workspace, workspace_root
 from app.store import Store
 from app.store.claim_scope import EVERYTHING, ClaimScope
@@ -82,6 +86,9 @@ class Scheduler:
         self._stopping = threading.Event()
         self._database_lost = threading.Event()  # set while claims fail with database_unavailable
         self._threads: list[threading.Thread] = []
+        self._slots: dict[int, tuple[object, threading.Thread]] = {}  # worker number -> (token, thread) now serving it
+        self._slot_of: dict[int, int] = {}  # stage id -> the worker number running it
+        self._stalled_at: dict[int, float] = {}  # stage id -> when the watchdog stopped it
         self.on_change: Callable[[], None] = lambda: None
         self.work_gate: WorkGate | None = None  # schedule, battery, timed pause: consulted before each claim
 
@@ -115,13 +122,19 @@ class Scheduler:
             self._crashes.start()
         self._stopping.clear()
         for n in range(self.config.workers):
-            t = threading.Thread(target=self._worker, args=(n,), name=f"sidecar-worker-{n}", daemon=True)
-            t.start()
-            self._threads.append(t)
+            self._start_worker(n)
         hb = threading.Thread(target=self._heartbeat, name="sidecar-heartbeat", daemon=True)
         hb.start()
         self._threads.append(hb)
         log.info("engine %s started with %d worker(s)", self.instance.id, self.config.workers)
+
+    def _start_worker(self, n: int) -> None:
+        """Start the thread serving worker ``n``; a thread that finds another token in its slot ends."""
+        token = object()
+        t = threading.Thread(target=self._worker, args=(n, token), name=f"sidecar-worker-{n}", daemon=True)
+        self._slots[n] = (token, t)
+        self._threads.append(t)
+        t.start()
 
     def stop(self, timeout: float = 30.0) -> None:
         """Stop workers at their next checkpoint, keep their progress, end model processes."""
@@ -182,11 +195,11 @@ class Scheduler:
 
     # -- workers ------------------------------------------------------------------------
 
-    def _worker(self, n: int) -> None:
+    def _worker(self, n: int, token: object) -> None:
         owner = f"{self.instance.id}:{n}"
         if self._crashes is not None:
             self._crashes.worker_started(owner)
-        while not self._stopping.is_set():
+        while not self._stopping.is_set() and self._slots[n][0] is token:
             wait = self.config.poll_interval
             try:
                 claim = self._next_claim(owner)
@@ -208,7 +221,7 @@ class Scheduler:
                     if not self._stopping.is_set():
                         self._wake.wait(timeout=wait)
                 continue
-            self._execute(claim)
+            self._execute(claim, n)
             self.wake()
             with self._idle:
                 self._idle.notify_all()
@@ -252,7 +265,7 @@ class Scheduler:
                 in_use |= ctx.models_in_use  # one C-level union: safe while the stage's thread adds to it
         return in_use
 
-    def _execute(self, claim: Claim) -> None:
+    def _execute(self, claim: Claim, n: int = 0) -> None:
         pipeline = self.pipelines.get(claim.item_kind)
         workspace = item_workspace(self.data_dir, claim.job_id, claim.item_id)
         try:
@@ -268,13 +281,21 @@ class Scheduler:
             return
         with self._active_lock:
             self._active[claim.stage_id] = ctx
+            self._slot_of[claim.stage_id] = n
         try:
             if pipeline is None or claim.idx >= len(pipeline.stages):
                 raise SidecarError(f"no pipeline handles {claim.item_kind} items", code=Code.UNSUPPORTED_MEDIA)
             workspace.mkdir(parents=True, exist_ok=True)
             self._prewarm_next(claim, pipeline)
             stage = pipeline.stages[claim.idx]
-            output = self._run_stage(stage, ctx)
+            try:
+                output = self._run_stage(stage, ctx)
+            except Exception as exc:
+                if ctx.stalled.is_set() and not isinstance(exc, Stalled):
+                    raise self._stalled(ctx) from exc  # what the stopped stage raised is the stop's echo
+                raise
+            if ctx.stalled.is_set():
+                raise self._stalled(ctx)
             if ctx.lost.is_set():
                 raise LeaseLost("claim lost while the stage ran")
             identified = HashOutput.read(output).sha256 if isinstance(stage, HashStage) else None
@@ -288,6 +309,63 @@ class Scheduler:
             self.gate.release(claim.stage_id)
             with self._active_lock:
                 self._active.pop(claim.stage_id, None)
+                self._slot_of.pop(claim.stage_id, None)
+                self._stalled_at.pop(claim.stage_id, None)
+
+    def _stall_limit(self, ctx: ClaimContext) -> float:
+        uses_model = bool(ctx.models_in_use) or ctx.claim.model_key is not None
+        return self.config.stall_limit(uses_model, _media_seconds(ctx.claim.inputs))
+
+    def _stalled(self, ctx: ClaimContext) -> Stalled:
+        return Stalled(f"step “{ctx.claim.name}” made no progress for {self._stall_limit(ctx):.0f} s, so it was "
+                       "stopped (the file may be on a disk that stopped answering, or the model hung)")
+
+    def _watch_stalls(self, active: list[ClaimContext], now: float) -> None:
+        """Stop stages that showed no life for their limit; replace a worker whose stage will not stop.
+
+        Stopping is asking (the stage's next :meth:`ClaimContext.check` raises) and ending
+        the processes of the models it uses, which ends a hung model call at once. A stage
+        stuck where it checks nothing (a read from a disk that stopped answering) gets as
+        long again; then its item fails ``stalled`` here, its claim is dropped, and a fresh
+        thread takes over its worker slot. The stuck thread's late result is refused
+        (its claim is lost) and it ends instead of claiming more.
+        """
+        for ctx in active:
+            sid, limit = ctx.claim.stage_id, self._stall_limit(ctx)
+            if not ctx.stalled.is_set():
+                if now - ctx.last_activity >= limit:
+                    log.warning("stage %s of %s made no progress for %.0f s: stopping it", ctx.claim.name,
+                                ctx.claim.item_path, now - ctx.last_activity)
+                    self._stalled_at[sid] = now
+                    ctx.stalled.set()
+                    models = list(ctx.models_in_use)
+                    if models:  # ending a process can take a moment; the heartbeat must not wait for it
+                        threading.Thread(target=self._kill_models, args=(models,), name="sidecar-stall-release",
+                                         daemon=True).start()
+            elif now - self._stalled_at.get(sid, now) >= max(limit, self.config.heartbeat_seconds):
+                self._abandon(ctx)
+
+    def _kill_models(self, keys: list[str]) -> None:
+        for key in keys:
+            self.pool.release(key, hung=True)
+
+    def _abandon(self, ctx: ClaimContext) -> None:
+        claim = ctx.claim
+        with self._active_lock:
+            if self._active.pop(claim.stage_id, None) is None:
+                return  # it finished after all
+            n = self._slot_of.pop(claim.stage_id, 0)
+            self._stalled_at.pop(claim.stage_id, None)
+        log.warning("stage %s of %s did not stop after it stalled; its worker is replaced", claim.name, claim.item_path)
+        ctx.lost.set()
+        self._settle(self._fail, claim, Stalled.code, self._stalled(ctx).message, False)
+        self.gate.release(claim.stage_id)
+        _, stuck = self._slots[n]
+        if stuck in self._threads:
+            self._threads.remove(stuck)  # stop() does not wait for it
+        if not self._stopping.is_set():
+            self._start_worker(n)
+        self.wake()
 
     def _run_stage(self, stage: Stage, ctx: ClaimContext) -> dict[str, Any]:
         """Run the stage; an out-of-memory error that survives releasing every model is retried once on the CPU.
@@ -368,6 +446,9 @@ class Scheduler:
         local = self.paths.to_local(claim.item_path)
         if local is None:
             raise NotMapped(f"no --path-map of this worker covers {claim.item_path}")
+        if sys.platform == "win32" and invalid_on_windows(Path(local).name):
+            raise SidecarError(f"{Path(local).name} is a name Windows does not allow, so this machine cannot open it; "
+                               "rename it, or let a Linux or macOS machine process it", code=Code.INVALID_NAME)
         if os.path.exists(local):
             return
         if self._mount_gone(claim):
@@ -446,6 +527,7 @@ class Scheduler:
                         if ctx.claim.stage_id in lost:
                             ctx.lost.set()
                 self.refresh_pauses()
+                self._watch_stalls(active, now)
                 if now - last_recover >= self.config.lease_seconds:
                     last_recover = now
                     self._reclaim_others()
@@ -488,3 +570,10 @@ class Scheduler:
             self.pool.release_all()
             return None
         return idle_since
+
+
+def _media_seconds(inputs: Mapping[str, Mapping[str, Any]]) -> float:
+    """The item's media duration as its earlier stages found it (audio extraction, transcription); 0 before."""
+    found = [float(value) for output in inputs.values() for key in ("media_duration_s", "duration_s")
+             if isinstance(value := output.get(key), (int, float))]
+    return max(found, default=0.0)

@@ -113,7 +113,7 @@ class EngineFacade(QObject):
     subtitlesSaved = Signal(object)  # SubtitleDocument as saved
     subtitlesFailed = Signal(str, str, str)  # video path, code (no_subtitles, item_busy, changed_on_disk…), message
     reviewEvidence = Signal(object, dict)  # ReviewEvidence of the review last asked for, {"ours"/"theirs": QImage}
-    searchResults = Signal(str, list)  # query (or image path), list[dict]
+    searchResults = Signal(str, object)  # query (or image path), list[dict]: a Python list, so paths keep undecodable bytes
     addProgress = Signal(str, int, int)  # folder being added (as given), files found (total 0) or recorded, total
     addEnded = Signal(str)  # that folder's job was created, or adding it failed
     jobAdded = Signal(object)  # JobSummary

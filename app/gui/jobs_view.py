@@ -18,6 +18,7 @@ from app.gui.hold_words import hold_words
 from app.gui.state_words import state_word
 from app.gui.table_model import ALIGNMENT, CENTRED, DISPLAY, TOOLTIP, ColumnsModel, Index
 from app.gui.translations import QT_TRANSLATE_NOOP
+from app.shown_names import readable
 from app.status_words import job_label, problem
 from app.store.records import JobSummary
 from app.store.states import JobStatus
@@ -129,7 +130,7 @@ class JobsModel(ColumnsModel):
         if role == TOOLTIP and col == 1 and job.paused and self.all_paused and job.status == JobStatus.PAUSED:
             return self.tr("Paused because everything is paused (Pause all); Resume all starts it.")
         if role == TOOLTIP:
-            return problem(job.error_code, job.error).details() if col == 1 and job.error else job.folder
+            return problem(job.error_code, job.error).details() if col == 1 and job.error else readable(job.folder)
         if role == ProgressRole and col == self.PROGRESS:
             return (job.done, job.total)
         if role == ALIGNMENT and col >= 3:
@@ -138,7 +139,8 @@ class JobsModel(ColumnsModel):
 
     def _cells(self, job: JobSummary, eta: float | None) -> tuple[Any, ...]:
         """The row's text, worked out once per change: the header sizes its columns to it many times per refresh."""
-        return (Path(job.folder).name or job.folder, self.status_label(job), f"{job.done} / {job.total}", job.failed or "",
+        folder = readable(job.folder)
+        return (Path(folder).name or folder, self.status_label(job), f"{job.done} / {job.total}", job.failed or "",
                 job.skipped or "", job.review or "", format_eta(eta))
 
     def set_jobs(self, jobs: Sequence[JobSummary]) -> None:

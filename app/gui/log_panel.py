@@ -15,6 +15,8 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QVBoxLayout, QWidget
 
+from app.shown_names import OneLineFormatter
+
 log = logging.getLogger(__name__)
 
 MAX_LINES = 5000
@@ -31,7 +33,7 @@ class QtLogHandler(logging.Handler):
     def __init__(self, level: int = logging.INFO):
         super().__init__(level)
         self.emitter = _Emitter()
-        self.setFormatter(logging.Formatter("%(asctime)s  %(levelname)-7s %(name)s: %(message)s", "%H:%M:%S"))
+        self.setFormatter(OneLineFormatter("%(asctime)s  %(levelname)-7s %(name)s: %(message)s", "%H:%M:%S"))
 
     def emit(self, record: logging.LogRecord) -> None:
         try:

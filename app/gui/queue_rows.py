@@ -23,6 +23,7 @@ from app.gui.language_choice import language_name
 from app.gui.state_words import state_word
 from app.media.languages import language_of
 from app.media.naming import normalise_language
+from app.shown_names import one_line
 from app.status_words import item_words
 from app.store.records import ItemView
 
@@ -88,8 +89,8 @@ def audio_tooltip(facts: Mapping[str, Any]) -> str | None:
     return "\n".join(lines) or None
 
 
-def one_line(text: str) -> str:
-    """A cell's text on one line: a table cell shows only the middle line of a text of several."""
+def note_cell(text: str) -> str:
+    """A note on one line: a table cell shows only the middle line of a text of several."""
     return "; ".join(line.strip() for line in text.splitlines() if line.strip())
 
 
@@ -108,10 +109,10 @@ def queue_row(item: ItemView) -> QueueRow:
     words = item_words(item)
     problem_details = words.problem.details() if words.problem else ""
     progress = round(item.progress * 100)
-    display = (Path(item.path).name, state_word(item.stage or ""), state_word(item.status), f"{progress} %",
-               audio_text(item.facts), words.problem.cell() if words.problem else "", one_line(words.note))
+    display = (one_line(Path(item.path).name), state_word(item.stage or ""), state_word(item.status), f"{progress} %",
+               audio_text(item.facts), words.problem.cell() if words.problem else "", note_cell(words.note))
     audio_tip = audio_tooltip(item.facts)
-    name_tip = "\n\n".join(part for part in (item.path, problem_details, words.note_details) if part)
+    name_tip = "\n\n".join(part for part in (one_line(item.path), problem_details, words.note_details) if part)
     tooltips = (name_tip or None, None, None, None, audio_tip, problem_details or None, words.note_details or None)
     return QueueRow(item, display, tooltips, progress)
 

@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from PySide6.QtCore import QModelIndex, QPoint, QSize, Qt, QUrl, Signal, Slot
+from PySide6.QtCore import QModelIndex, QPoint, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QColor, QDesktopServices, QIcon, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMenu, QMessageBox, QPlainTextEdit,
                                QPushButton, QStyledItemDelegate, QStyleOptionViewItem, QTableView, QVBoxLayout, QWidget)
@@ -24,11 +24,13 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLab
 from app.gui.table_model import ALIGNMENT, CENTRED, DECORATION, DISPLAY, TOOLTIP, ColumnsModel, Index
 from app.gui.activity import UNFINISHED
 from app.gui.facade import EngineFacade
+from app.gui.file_urls import file_url
 from app.gui.queue_rows import AUDIO, ERROR, NOTE, PROGRESS, QueueRow, RowCache
 from app.gui.theme import ACCENTS, ink
 from app.gui.thumbnails import ThumbnailLoader
 from app.gui.translations import QT_TRANSLATE_NOOP
 from app.media.audio_streams import AudioChoice
+from app.shown_names import one_line, readable
 from app.store.records import ItemView, JobSummary
 from app.store.states import ItemState
 from app.status_words import problem
@@ -255,7 +257,7 @@ class ProgressCellDelegate(QStyledItemDelegate):
 class QueueView(QWidget):
     """The queue table with job and item actions."""
 
-    openSubtitles = Signal(str)  # a finished video's path, for the subtitle editor
+    openSubtitles = Signal(object)  # a finished video's path (a str as Python has it: Qt would drop undecodable bytes)
 
     def __init__(self, facade: EngineFacade, parent: QWidget | None = None):
         super().__init__(parent)
@@ -340,7 +342,8 @@ class QueueView(QWidget):
             self.title.setText(self.tr("Select a job to see its items."))
         else:
             failure = problem(job.error_code, job.error) if job.error else None
-            self.title.setText(f"<b>{Path(job.folder).name or job.folder}</b> — {job.folder}"
+            folder = readable(job.folder)
+            self.title.setText(f"<b>{html.escape(Path(folder).name or folder)}</b> — {html.escape(folder)}"
                                + (f"  <span style='color:{ink('error')}'>{html.escape(failure.cell())}</span>" if failure else ""))
             self.title.setToolTip(failure.details() if failure else "")
         self._update_buttons()
@@ -389,8 +392,8 @@ class QueueView(QWidget):
         """The item's context menu; its "Audio track" list arrives from the file's header off the GUI thread."""
         menu = QMenu(self)
         menu.addAction(self.tr("Retry item"), lambda: self.facade.retry_item(item.id)).setEnabled(item.status == ItemState.FAILED)
-        menu.addAction(self.tr("Open file"), lambda: self.open_path(Path(item.path)))
-        menu.addAction(self.tr("Show in folder"), lambda: self.open_path(Path(item.path).parent))
+        menu.addAction(self.tr("Open file"), lambda: self.open_path(item.path))
+        menu.addAction(self.tr("Show in folder"), lambda: self.open_path(str(Path(item.path).parent)))
         tracks = menu.addMenu(self.tr("Audio track"))
         if item.kind not in SUBTITLED_KINDS or item.status == ItemState.SKIPPED:
             tracks.setEnabled(False)
@@ -429,7 +432,7 @@ class QueueView(QWidget):
             return
         answer = QMessageBox.question(self, self.tr("Cancel job"),
                                       self.tr("Remove the job for {folder} and its work in progress?\n"
-                                              "Files next to your media are not touched.").format(folder=job.folder))
+                                              "Files next to your media are not touched.").format(folder=readable(job.folder)))
 
         if answer == QMessageBox.StandardButton.Yes:
             self.facade.cancel(job.id)
@@ -442,22 +445,23 @@ class QueueView(QWidget):
     def open_file(self) -> None:
         item = self.selected_item()
         if item is not None:
-            self.open_path(Path(item.path))
+            self.open_path(item.path)
 
     def show_in_folder(self) -> None:
         item = self.selected_item()
         if item is not None:
-            self.open_path(Path(item.path).parent)
+            self.open_path(str(Path(item.path).parent))
 
-    def open_path(self, path: Path) -> bool:
-        """Hand ``path`` to the desktop's application for it; say so when the desktop has none."""
-        if QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
+    def open_path(self, path: str) -> bool:
+        """Hand ``path`` (exact bytes kept, see file_urls) to the desktop's application for it; say so when there is none."""
+        if QDesktopServices.openUrl(file_url(path)):
             return True
+        shown = one_line(path)
         box = QMessageBox(QMessageBox.Icon.Information, self.tr("Nothing to open it with"), self.tr(
-            "This desktop has no application set to open {path}.").format(path=path), QMessageBox.StandardButton.Ok, self)
+            "This desktop has no application set to open {path}.").format(path=shown), QMessageBox.StandardButton.Ok, self)
         box.setInformativeText(self.tr("Its location is selectable below; set a default application for this kind of "
                                        "file (or a file manager) in your desktop's settings."))
-        box.setDetailedText(str(path))
+        box.setDetailedText(shown)
         box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()

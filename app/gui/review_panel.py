@@ -24,6 +24,7 @@ from app.gui.facade import EngineFacade
 from app.gui.review_evidence_view import EvidenceView
 from app.gui.theme import banner_style, muted
 from app.gui.translations import QT_TRANSLATE_NOOP
+from app.shown_names import one_line
 from app.store.records import Review
 
 log = logging.getLogger(__name__)
@@ -130,7 +131,7 @@ class ReviewPanel(QWidget):
         r = self.current_review()
         values = {"source": "", "target": "", "error": "", "details": ""}
         if r is not None:
-            values = {"source": r.path, "target": r.target, "error": r.error or "",
+            values = {"source": one_line(r.path), "target": one_line(r.target), "error": one_line(r.error or ""),
                       "details": self.tr("sha256 written {written}, found {found}; attempts {attempts}; revision {revision}")
                       .format(written=r.expected_sha256, found=r.found_sha256 or self.tr("(file missing)"),
                               attempts=r.attempts, revision=r.revision)}

@@ -16,13 +16,15 @@ import logging
 from pathlib import Path
 from typing import Any, Sequence
 
-from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtCore import QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QIcon, QImage, QPixmap, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget, QListWidgetItem, QPushButton,
                                QSplitter, QVBoxLayout, QWidget)
 
 from app.gui.facade import EngineFacade
+from app.gui.file_urls import file_url
 from app.gui.thumbnails import ThumbnailLoader
+from app.shown_names import escape, one_line, unescape
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +41,7 @@ def format_time(seconds: float) -> str:
 
 
 class SearchPanel(QWidget):
-    openCue = Signal(str, float)  # video path, seconds: a dialogue hit to show in the editor
+    openCue = Signal(object, float)  # video path (a Python str: Qt would drop undecodable bytes), seconds
 
     def __init__(self, facade: EngineFacade, parent: QWidget | None = None):
         super().__init__(parent)
@@ -109,7 +111,7 @@ class SearchPanel(QWidget):
         self.query.returnPressed.connect(self.run_search)
         self.search_button.clicked.connect(self.run_search)
         self.similar_button.clicked.connect(self.find_similar)
-        self.grid.doubleClicked.connect(lambda index: self.open_image(index.data(PathRole)))
+        self.grid.doubleClicked.connect(lambda index: self.open_image(unescape(index.data(PathRole) or "")))
         self.lines.itemDoubleClicked.connect(self.open_line)
         self.grid.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
         facade.searchResults.connect(self.show_results)
@@ -127,7 +129,7 @@ class SearchPanel(QWidget):
 
     def selected_image(self) -> str | None:
         rows = self.grid.selectionModel().selectedIndexes()
-        return rows[0].data(PathRole) if rows else None
+        return unescape(rows[0].data(PathRole)) if rows else None
 
     def find_similar(self) -> None:
         path = self.selected_image()
@@ -135,7 +137,7 @@ class SearchPanel(QWidget):
             self.status.setText(self.tr("Images similar to {name}…").format(name=Path(path).name))
             self.facade.search(None, Path(path), "image")
 
-    @Slot(str, list)
+    @Slot(str, object)
     def show_results(self, label: str, results: Sequence[dict[str, Any]]) -> None:
         images = [r for r in results if r.get("kind") == "image"]
         lines = [r for r in results if r.get("kind") == "dialogue"]
@@ -143,9 +145,9 @@ class SearchPanel(QWidget):
         self._items_by_path.clear()
         for r in images:
             path = str(r["path"])
-            item = QStandardItem(QIcon(self._placeholder), Path(path).name)
-            item.setData(path, PathRole)
-            item.setToolTip(f"{path}\n{r.get('snippet') or ''}".strip())
+            item = QStandardItem(QIcon(self._placeholder), one_line(Path(path).name))
+            item.setData(escape(path), PathRole)  # Qt keeps text only: a name's undecodable bytes travel escaped
+            item.setToolTip(f"{one_line(path)}\n{r.get('snippet') or ''}".strip())
             item.setEditable(False)
             self.images.appendRow(item)
             self._items_by_path.setdefault(path, []).append(item)
@@ -153,10 +155,11 @@ class SearchPanel(QWidget):
         self.lines.clear()
         for r in lines:
             start = float(r.get("start") or 0.0)
-            entry = QListWidgetItem(f"{format_time(start)}   {r.get('snippet') or ''}   — {Path(str(r['path'])).name}")
-            entry.setData(PathRole, str(r["path"]))
+            entry = QListWidgetItem(f"{format_time(start)}   {r.get('snippet') or ''}   — "
+                                    f"{one_line(Path(str(r['path'])).name)}")
+            entry.setData(PathRole, escape(str(r["path"])))
             entry.setData(StartRole, start)
-            entry.setToolTip(str(r["path"]))
+            entry.setToolTip(one_line(str(r["path"])))
             self.lines.addItem(entry)
         self.images_label.setText(self.tr("Images (%n)", "", len(images)))
         self.dialogue_label.setText(self.tr("Dialogue (%n)", "", len(lines)))
@@ -176,7 +179,7 @@ class SearchPanel(QWidget):
 
     def open_image(self, path: str | None) -> None:
         if path:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(path))
+            QDesktopServices.openUrl(file_url(path))
 
     def open_line(self, entry: QListWidgetItem) -> None:
-        self.openCue.emit(entry.data(PathRole), float(entry.data(StartRole) or 0.0))
+        self.openCue.emit(unescape(entry.data(PathRole)), float(entry.data(StartRole) or 0.0))

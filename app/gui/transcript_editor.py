@@ -16,7 +16,7 @@ import logging
 from pathlib import Path
 from typing import Any, Sequence
 
-from PySide6.QtCore import QSizeF, Qt, QUrl, Slot
+from PySide6.QtCore import QSizeF, Qt, Slot
 from PySide6.QtGui import QCloseEvent, QColor, QFont, QGuiApplication, QKeySequence, QResizeEvent, QShortcut, QTextCursor
 from PySide6.QtMultimedia import QAudioOutput, QMediaPlayer
 from PySide6.QtMultimediaWidgets import QGraphicsVideoItem
@@ -27,8 +27,10 @@ from PySide6.QtWidgets import (QAbstractItemView, QDoubleSpinBox, QFrame, QGraph
 
 from app.engine.subtitle_edits import SubtitleDocument
 from app.gui.facade import EngineFacade
+from app.gui.file_urls import file_url
 from app.gui.theme import banner_style
 from app.media.cue_edits import EditCue, merge_cues, shift_cues, split_cue
+from app.shown_names import one_line
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +139,7 @@ class TranscriptEditor(QWidget):
         self.cues: list[EditCue] = []
         self.dirty = False
         self._filling = False
-        self.setWindowTitle(self.tr("Subtitles — {name}").format(name=self.video_path.name))
+        self.setWindowTitle(self.tr("Subtitles — {name}").format(name=one_line(self.video_path.name)))
         fit_to_screen(self, 1200, 720)
 
         self.view = VideoWithSubtitle(self)
@@ -236,7 +238,7 @@ class TranscriptEditor(QWidget):
         facade.subtitlesFailed.connect(self._failed)
         facade.modelsListed.connect(self._models_listed)
         self.retranslate_menu.triggered.connect(lambda action: self.retranslate(str(action.data())))
-        self.player.setSource(QUrl.fromLocalFile(str(self.video_path)))
+        self.player.setSource(file_url(str(self.video_path)))
         facade.open_subtitles(self.video_path)
         facade.list_models()
 
@@ -308,7 +310,7 @@ class TranscriptEditor(QWidget):
     def _set_dirty(self, dirty: bool) -> None:
         self.dirty = dirty
         self.save_button.setEnabled(dirty and self.document is not None)
-        name = self.video_path.name + (" *" if dirty else "")
+        name = one_line(self.video_path.name) + (" *" if dirty else "")
         self.setWindowTitle(self.tr("Subtitles — {name}").format(name=name))
 
     def selected_rows(self) -> list[int]:
@@ -422,7 +424,7 @@ class TranscriptEditor(QWidget):
         if self.dirty:
             answer = QMessageBox.question(self, self.tr("Unsaved edits"),
                                           self.tr("Save your edits to the subtitles of {name}?").format(
-                                              name=self.video_path.name),
+                                              name=one_line(self.video_path.name)),
                                           QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
                                           | QMessageBox.StandardButton.Cancel)
             if answer == QMessageBox.StandardButton.Cancel:

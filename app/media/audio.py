@@ -26,7 +26,7 @@ import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, Callable
 
 import numpy as np
 
@@ -86,7 +86,8 @@ def _corrupt(src: Path, detail: str) -> MediaError:
     return MediaError(f"{src.name} cannot be read as media: {detail}", code=Code.CORRUPT_MEDIA)
 
 
-def extract_audio(src: Path, dest: Path, stream_index: int | None = None) -> AudioInfo:
+def extract_audio(src: Path, dest: Path, stream_index: int | None = None,
+                  progress: Callable[[float], None] | None = None) -> AudioInfo:
     """Decode one audio stream of ``src`` into ``dest`` (raw 16 kHz mono float32).
 
     ``stream_index`` is the container's index of the stream to decode
@@ -98,7 +99,8 @@ def extract_audio(src: Path, dest: Path, stream_index: int | None = None) -> Aud
     Raises ``MediaError`` with code ``no_audio_stream`` for a video without audio,
     ``corrupt_media`` for anything unreadable (truncated, not media, no decodable
     samples) and ``file_missing`` when ``src`` is gone. All are permanent: retrying
-    does not help.
+    does not help. ``progress`` hears the share of the media decoded so far after
+    every packet: the engine's stall watchdog counts it as bytes read.
     """
     import av  # PyAV; imported here so modules that only read audio need not load FFmpeg
 
@@ -118,7 +120,7 @@ def extract_audio(src: Path, dest: Path, stream_index: int | None = None) -> Aud
             stream = next((s for s in container.streams.audio if s.index == stream_index), container.streams.audio[0])
             decoded_index = stream.index  # read while the container is open (PyAV's stream is gone after)
             media_duration = container.duration / 1_000_000 if container.duration else None
-            samples = _decode_to(container, stream, tmp, src)
+            samples = _decode_to(container, stream, tmp, src, progress)
         if samples == 0:
             raise _corrupt(src, "its audio stream has no decodable samples")
         os.replace(tmp, dest)
@@ -209,7 +211,8 @@ def _presentation_start(container: av.container.InputContainer, stream: av.Audio
     return 0.0
 
 
-def _decode_to(container: av.container.InputContainer, stream: av.AudioStream, tmp: Path, src: Path) -> int:
+def _decode_to(container: av.container.InputContainer, stream: av.AudioStream, tmp: Path, src: Path,
+               progress: Callable[[float], None] | None = None) -> int:
     """Demux packet by packet so one damaged packet costs that packet, not the file."""
     import av
 
@@ -225,6 +228,8 @@ def _decode_to(container: av.container.InputContainer, stream: av.AudioStream, t
                         timeline.add(frame)
                 except av.error.InvalidDataError:
                     bad += 1
+                if progress is not None:
+                    progress(min(1.0, timeline.samples / SAMPLE_RATE / duration) if duration else 0.0)
             timeline.flush()
         except av.FFmpegError as exc:
             if timeline.samples == 0:

@@ -27,7 +27,7 @@ DEFAULT_PRESET = "media-server"
 #: Most file systems limit a name to 255 bytes (ext4, APFS) or 255 UTF-16 units (NTFS).
 MAX_NAME_BYTES = 255
 
-_UNSAFE = re.compile(r"[/\\\x00-\x1f\x7f]")
+_UNSAFE = re.compile(r"[/\\\x00]")
 _LANG = re.compile(r"^[a-z]{2,3}$")
 #: compat preset: the few codes those libraries spell differently from upper-case ISO.
 _COMPAT_CODES = {"zh": "CN"}
@@ -51,11 +51,13 @@ class SubtitleNames:
 
 
 def safe_stem(stem: str) -> str:
-    """The video stem with path separators and control characters replaced by ``_``.
+    """The video stem with path separators (and NUL) replaced by ``_``.
 
     On POSIX a file may be called ``a\\b.mp4``; on Windows that backslash is a
-    separator, so it never reaches a generated name. A stem made only of dots would
-    otherwise yield names like ``...ja.srt``, which are harmless; ``..`` alone can
+    separator, so it never reaches a generated name. Anything else the source's own
+    name holds — a newline, undecodable bytes — its folder already accepts, so the
+    subtitles keep the exact stem and players still pair them with the video. A stem
+    made only of dots would otherwise yield names like ``...ja.srt``, which are harmless; ``..`` alone can
     never be a generated name because a suffix is always appended.
     """
     cleaned = _UNSAFE.sub("_", stem)
@@ -77,11 +79,18 @@ def _fit(stem: str, suffix: str) -> str:
 
     Only names whose video name is itself near the limit are affected; they then do
     not contain the full stem (the scan's content identity still avoids redoing work).
+    Bytes are counted as the file system stores them: an undecodable byte of a name
+    (a lone surrogate, see app.store.byte_text) is one byte and stays that byte.
     """
     budget = MAX_NAME_BYTES - len(suffix.encode("utf-8"))
-    encoded = stem.encode("utf-8")
-    if len(encoded) > budget:
-        stem = encoded[:budget].decode("utf-8", errors="ignore")
+    if len(stem.encode("utf-8", "surrogateescape")) > budget:
+        kept, used = [], 0
+        for char in stem:
+            used += len(char.encode("utf-8", "surrogateescape"))
+            if used > budget:
+                break
+            kept.append(char)
+        stem = "".join(kept)
     return stem + suffix
 
 

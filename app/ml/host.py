@@ -19,6 +19,7 @@ import importlib
 import inspect
 import logging
 import multiprocessing
+import multiprocessing.util
 import os
 import threading
 import traceback
@@ -66,8 +67,13 @@ def _answer_calls(conn: Connection, model: Any) -> None:
             return
         if message[0] == "exit":
             # Skip the runtime's destructors: the OS takes the memory back at once, which is
-            # the whole point of releasing a model by ending its process.
+            # the whole point of releasing a model by ending its process. Only multiprocessing's
+            # own exit work runs: a runtime may have made a named semaphore (faster-whisper builds
+            # a tqdm progress bar, even a disabled one, and tqdm's lock is one), which only that
+            # work unlinks; skipped, the engine's resource tracker prints "leaked semaphore
+            # objects" on stderr at the end of every run.
             conn.close()
+            multiprocessing.util._run_finalizers(0)  # type: ignore[attr-defined]  # private: see above
             os._exit(0)
         if message[0] != "call":
             continue
@@ -189,13 +195,13 @@ class ModelHost:
                 elif kind == "error":
                     raise error_for(reply[1], reply[2], transient=reply[3])
 
-    def close(self) -> None:
-        """End the process; this is how a model's memory is given back."""
+    def close(self, wait: bool = True) -> None:
+        """End the process; this is how a model's memory is given back. ``wait=False`` kills it at once."""
         try:
             self._conn.send(("exit",))
         except (BrokenPipeError, OSError):
             pass
-        self._process.join(timeout=10)
+        self._process.join(timeout=10 if wait else 0)
         if self._process.is_alive():
             self._process.kill()
             self._process.join(timeout=5)

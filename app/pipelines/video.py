@@ -119,14 +119,15 @@ def audio_choice(src: Path, options: Mapping[str, Any]) -> AudioChoice | None:
     return choose_audio_stream(audio_streams(src), str(options.get("source_lang") or ""), audio_track(options))
 
 
-def extract_chosen_audio(src: Path, dest: Path, options: Mapping[str, Any]) -> dict[str, Any]:
+def extract_chosen_audio(src: Path, dest: Path, options: Mapping[str, Any],
+                         progress: Callable[[float], None] | None = None) -> dict[str, Any]:
     """Decode the audio stream :func:`audio_choice` picks for these options.
 
     The output carries the choice (``audio_stream``: index, track, language tag, title,
     why) for ``status --items`` and the queue.
     """
     choice = audio_choice(src, options)
-    info = extract_audio(src, dest, choice.stream.index if choice else None)
+    info = extract_audio(src, dest, choice.stream.index if choice else None, progress)
     output = info.to_dict()
     if choice is not None:
         output["audio_stream"] = choice.to_dict()
@@ -156,7 +157,8 @@ class ExtractAudioStage:
 
     def run(self, ctx: StageContext) -> dict[str, Any]:
         ctx.check()
-        return extract_chosen_audio(ctx.item.path, ctx.workspace / AUDIO_FILE, ctx.options)
+        return extract_chosen_audio(ctx.item.path, ctx.workspace / AUDIO_FILE, ctx.options,
+                                    lambda done: ctx.progress(done, "decoding"))
 
 
 # --------------------------------------------------------------------- transcribe
@@ -267,6 +269,7 @@ class TranscribeStage:
                     if language is None and event.get("language"):
                         language, probability = str(event["language"]), float(event["language_probability"])
                     checkpoint()
+                    ctx.progress(min(1.0, offset / duration) if duration else 0.0, f"{len(segments)} segments")
                 elif event["type"] == "segment":
                     segments.append(_compact_segment(event))
                     offset = max(offset, float(event["end"]))

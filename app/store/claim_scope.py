@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, FromClause, and_, false, func, or_, select, true
 
+from app.shown_names import escape
 from app.store.database import Database
 from app.store.tables import items
 
@@ -37,7 +38,7 @@ class ScopePrefix:
 
         return or_(
             fold(path_column) == fold_text(self.text),
-            fold(func.substr(path_column, 1, len(head))) == fold_text(head),
+            fold(func.substr(path_column, 1, len(escape(head)))) == fold_text(head),  # the stored form's length
         )
 
 

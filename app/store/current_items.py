@@ -26,6 +26,7 @@ from typing import Any, Sequence
 from sqlalchemy import Connection, Select, exists, func, select, update
 
 from app.errors import Code
+from app.shown_names import escape
 from app.store.database import Database
 from app.store.search_writes import delete_for_sha256, move_image_name
 from app.store.states import UNFINISHED_ITEMS, ItemState, StepState
@@ -59,9 +60,12 @@ class PlacedFile:
 
 
 def _under(column: Any, folder: str) -> Any:
-    """Paths strictly inside ``folder`` (a plain prefix compare: no LIKE wildcards to escape)."""
+    """Paths strictly inside ``folder`` (a plain prefix compare: no LIKE wildcards to escape).
+
+    The length is the stored form's: an undecodable byte of a name takes more characters there.
+    """
     prefix = folder.rstrip(os.sep) + os.sep
-    return func.substr(column, 1, len(prefix)) == prefix
+    return func.substr(column, 1, len(escape(prefix))) == prefix
 
 
 class CurrentItemRepo:

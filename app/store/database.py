@@ -15,6 +15,7 @@ from sqlalchemy.exc import DBAPIError
 
 from app.errors import DatabaseUnavailable, DatabaseUnusable
 from app.store import postgres_engine, sqlite_engine
+from app.store.byte_text import escape_bound_text
 from app.store.clock import Clock, engine_now
 from app.store.dialect import WRITE_OPTION, snapshot_reads, take_write_lock
 from app.store.migrate import upgrade_to_head
@@ -29,7 +30,18 @@ def one_line(error: BaseException | None) -> str:
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    """Compact, stable JSON; a file name's undecodable bytes (lone surrogates) become ``\\udcXX`` escapes.
+
+    Non-ASCII text stays readable, but a lone surrogate is not valid text for any
+    database: that one value is written with ASCII escapes, which ``json.loads`` turns
+    back into the same surrogates (so the exact bytes of the name).
+    """
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(value, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
+    return text
 
 
 def loads(value: str | None) -> Any:
@@ -46,9 +58,9 @@ def inserted_id(result: CursorResult[Any]) -> int:
 
 def open_location(location: Path | str) -> Engine:
     """The engine for a SQLite file (a Path) or a PostgreSQL URL (a string)."""
-    if isinstance(location, Path):
-        return sqlite_engine.open_engine(location)
-    return postgres_engine.open_engine(location)
+    engine = sqlite_engine.open_engine(location) if isinstance(location, Path) else postgres_engine.open_engine(location)
+    escape_bound_text(engine)
+    return engine
 
 
 class Database:

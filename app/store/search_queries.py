@@ -32,6 +32,7 @@ from typing import Any, Hashable, Iterable, Literal, Sequence, overload
 import numpy as np
 from sqlalchemy import Connection, text
 
+from app.shown_names import unescape
 from app.store import search_postgres, vector_index
 from app.store.dialect import is_sqlite
 from app.store.search_schema import TEXT_DIM, table_exists, vector_blob, visual_table
@@ -201,7 +202,7 @@ def knn_visual(
     if not table_exists(conn, table):
         return []
     return [
-        ImageHit(sha256=row.sha256, score=float(row.distance), path=row.path)
+        ImageHit(sha256=row.sha256, score=float(row.distance), path=_path(row.path))
         for row in _knn(conn, table, vector, dim, model, k, current, exact=exact)
     ]
 
@@ -234,7 +235,7 @@ def knn_text(
     """Image documents (``kind="image"``) or dialogue cues (``kind="cue"``) nearest an e5 query vector."""
     if kind == "image":
         return [
-            ImageHit(sha256=row.sha256, score=float(row.distance), path=row.path)
+            ImageHit(sha256=row.sha256, score=float(row.distance), path=_path(row.path))
             for row in _knn(conn, "search_image_text_vec", vector, TEXT_DIM, model, k, current, exact=exact)
         ]
     if kind != "cue":
@@ -366,7 +367,7 @@ def fts_images(conn: Connection, query: str, *, k: int = 50, current: CurrentCon
     A content's document is shared by all its paths; a name only finds its own path.
     """
     ranked = _fts(conn, "image", query, k, current)
-    return [ImageHit(sha256=r.sha256, score=score, path=r.path, snippet=snip) for r, score, snip in ranked]
+    return [ImageHit(sha256=r.sha256, score=score, path=_path(r.path), snippet=snip) for r, score, snip in ranked]
 
 
 def fts_dialogue(conn: Connection, query: str, *, k: int = 50, current: CurrentContent | None = None) -> list[CueHit]:
@@ -607,7 +608,12 @@ def _cue_hit(row: Any, score: float, snippet: str) -> CueHit:
         end=float(row.end_s),
         text=row.text,
         score=score,
-        path=row.path,
+        path=_path(row.path),
         snippet=snippet,
-        video_path=row.video_path,
+        video_path=unescape(row.video_path),
     )
+
+
+def _path(stored: str | None) -> str | None:
+    """A path read by raw SQL, as it was bound (raw text columns skip :class:`~app.store.byte_text.StoredText`)."""
+    return None if stored is None else unescape(stored)

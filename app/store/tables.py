@@ -6,7 +6,9 @@ nanosecond mtimes and ids outgrow 32 bits (the columns there are BIGINT; SQLite 
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Column, Float, Index, MetaData, Table, Text
+from sqlalchemy import BigInteger, Column, Float, Index, MetaData, Table
+
+from app.store.byte_text import StoredText as Text  # every text column gives back the exact bytes of a file name
 
 metadata = MetaData()
 

@@ -8,7 +8,6 @@ reflecting and driving the engine; the real stages are tested elsewhere.
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 from typing import Any, Callable, Iterator, TypeVar
 
@@ -26,6 +25,7 @@ from app.pipelines.image import image_pipeline  # noqa: E402
 from app.settings import SETTINGS_FILE, Settings, save_settings  # noqa: E402
 from app.store.database import Database  # noqa: E402
 from tests.engine_stages import fake_pipeline  # noqa: E402
+from tests.threads import in_thread  # noqa: E402
 
 T = TypeVar("T")
 
@@ -35,20 +35,7 @@ GUI_TEST_CONFIG = EngineConfig(workers=1, lease_seconds=5.0, backoff_base=0.05, 
 
 def off_gui(fn: Callable[[], T]) -> T:
     """Run ``fn`` on a plain thread and return its result: how a test reads the store while the guard is on."""
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = fn()
-        except BaseException as exc:  # noqa: BLE001 - re-raised on the test's thread
-            box["error"] = exc
-
-    t = threading.Thread(target=target, name="test-reader")
-    t.start()
-    t.join(60)
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+    return in_thread(fn, 60, "test-reader")
 
 
 def library_factory(max_sleep: float = 0.02, real_images: bool = False) -> Callable[[Path, Settings], Library]:
