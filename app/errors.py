@@ -247,7 +247,7 @@ EXPLANATIONS: dict[str, Explanation] = {
         "The translation was written, but a tenth or more of its lines failed the quality check and kept "
         "their original text.",
         "Check the lines listed (the subtitle editor marks them); a better translation model fixes them "
-        "(Settings → Models).", counted="doubtful"),
+        "(Settings → Models).", counted="translation to check"),
     # items: outcomes that are not problems
     "translation_fallback": Explanation("A few lines kept their original text; the rest is translated.",
                                         "Check the lines listed; a better translation model fixes them "

@@ -205,18 +205,17 @@ def assess(
     """A reason per cue why it is not a faithful translation, or None when it passes.
 
     ``cues`` are one batch (the misalignment check compares each translation with the
-    batch's other sources); ``memory`` carries the file's earlier translations for the
-    repeat check and learns the cues that pass.
+    batch's other sources); ``memory`` carries the file's earlier answers for the repeat
+    check and learns this batch's.
     """
     floor = faithful_floor(source, target) if floor is None else floor
     memory = memory if memory is not None else RepeatMemory.empty()
     sources = np.stack([c.source_vector for c in cues]) if cues else np.zeros((0, 1))
     reasons: list[str | None] = []
     for i, cue in enumerate(cues):
-        reason = _reason(i, cue, cues, sources, source, target, glossary, memory, floor)
-        reasons.append(reason)
-        if reason is None:
-            memory.remember(cue.source, cue.translation, cue.source_vector)
+        reasons.append(_reason(i, cue, cues, sources, source, target, glossary, memory, floor))
+        if normalised(cue.translation) != normalised(cue.source):
+            memory.remember(cue.source, cue.translation, cue.source_vector)  # a bad answer repeated is bad too
     return reasons
 
 
