@@ -112,6 +112,8 @@ def test_a_glossary_term_must_be_rendered_as_given(e5: TextEmbeddingRuntime) -> 
                            "en", "de", glossary)
     assert ok == [None, None] and wrong == [qe.GLOSSARY, qe.GLOSSARY]
     assert [e.term for e in qe.glossary_in(["open comfyui now"], glossary)] == ["ComfyUI"]
+    assert not qe.contains_term("Tomatoes are red.", "Tom") and qe.contains_term("They're yours, Tom.", "tom")
+    assert qe.contains_term("我喜欢东京塔", "东京")  # no spaces between Chinese words: found anywhere
 
 
 # ------------------------------------------------------------------- the bundled translator

@@ -159,16 +159,29 @@ def faithful_floor(source: str | None, target: str | None) -> float:
     return FAITHFUL_FLOORS.get((normalise_language(source), normalise_language(target)), DEFAULT_FLOOR)
 
 
+def contains_term(text: str, term: str) -> bool:
+    """Whether ``term`` occurs in ``text``, case-insensitively, as whole words where the script has words.
+
+    "Tom" is not in "tomato"; a term that begins or ends with a CJK character (no spaces
+    between words there) is found anywhere.
+    """
+    if not term.strip():
+        return False
+    left = r"(?<!\w)" if term[0].isalnum() and not _is_cjk(term[0]) else ""
+    right = r"(?!\w)" if term[-1].isalnum() and not _is_cjk(term[-1]) else ""
+    return re.search(left + re.escape(term) + right, text, flags=re.IGNORECASE) is not None
+
+
 def glossary_missing(source: str, translation: str, glossary: Iterable[GlossaryEntry]) -> list[str]:
     """The glossary terms in ``source`` whose required rendering is not in ``translation`` (case-insensitive)."""
-    src, out = source.casefold(), translation.casefold()
-    return [e.term for e in glossary if e.term.casefold() in src and e.required_in_translation.casefold() not in out]
+    return [e.term for e in glossary
+            if contains_term(source, e.term) and not contains_term(translation, e.required_in_translation)]
 
 
 def glossary_in(texts: Iterable[str], glossary: Iterable[GlossaryEntry]) -> list[GlossaryEntry]:
     """The glossary entries whose term occurs in any of ``texts`` (what a batch's prompt must name)."""
-    joined = "\n".join(texts).casefold()
-    return [e for e in glossary if e.term.casefold() in joined]
+    joined = "\n".join(texts)
+    return [e for e in glossary if contains_term(joined, e.term)]
 
 
 @dataclass
