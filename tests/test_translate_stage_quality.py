@@ -15,20 +15,33 @@ not rendered. e5 runs in a real model host, as in the engine. What must hold:
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 import pytest
 
 from app.engine.stage import ItemRef, ModelClient
 from app.errors import StageStopped
 from app.media.glossary import GlossaryEntry, to_option
-from app.media.translation_quality import GLOSSARY, LANGUAGE, MISALIGNED, REPEATED, UNFAITHFUL, contains_term
+from app.media.translation_quality import (
+    GLOSSARY,
+    LANGUAGE,
+    MISALIGNED,
+    REPEATED,
+    UNFAITHFUL,
+    contains_term,
+)
 from app.ml.host import ModelHost
 from app.ml.index_models import TEXT_EMBEDDING_SPEC
 from app.ml.spec import ModelSpec
-from app.pipelines.video import (TRANSLATION_DOUBTFUL, TRANSLATION_FAILED, RenderStage, TranslateStage)
+from app.pipelines.video import (
+    TRANSLATION_DOUBTFUL,
+    TRANSLATION_FAILED,
+    RenderStage,
+    TranslateStage,
+)
 from tests.model_server import ModelServer
 
 DATA = Path(__file__).parent / "data" / "parallel" / "tatoeba-en-de.tsv"
@@ -49,7 +62,7 @@ class Ctx:
     partial: Any = None
     stop_after_checkpoint: bool = False
     checkpoints: list[Any] = field(default_factory=list)
-    item: ItemRef = ItemRef(1, 1, Path("/films/Talk.mp4"), "video", "", 0, 0, 1)
+    item: ItemRef = field(default_factory=lambda: ItemRef(1, 1, Path("/films/Talk.mp4"), "video", "", 0, 0, 1))
     workspace: Path = Path("/nonexistent")
 
     def save_partial(self, data: Any) -> None:

@@ -9,8 +9,9 @@ are printed by ``bench/translation_qe.py``; here a slice must meet the issue's g
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -35,7 +36,7 @@ def e5() -> TextEmbeddingRuntime:
     return TextEmbeddingRuntime()
 
 
-def _embed(e5: TextEmbeddingRuntime):  # noqa: ANN202 - the CheckFn's embed callable
+def _embed(e5: TextEmbeddingRuntime):
     return lambda texts: e5.embed_queries(texts)
 
 

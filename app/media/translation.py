@@ -274,7 +274,7 @@ def _checked(texts: Sequence[str], start: int, count: int, failed: list[int], so
     Cues whose answer never mapped back were already asked alone (the batch halves down
     to single cues), so only a line left as its source is asked again among them.
     """
-    reasons = check(texts[start:start + count], result.texts[start:start + count])
+    reasons = check(list(texts[start:start + count]), result.texts[start:start + count])
     retry = sorted({start + k for k, reason in enumerate(reasons) if reason is not None}
                    | {i for i in failed if result.reasons.get(i) == UNTRANSLATED})
     final = {i for i in failed if i not in retry}

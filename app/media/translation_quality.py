@@ -30,8 +30,8 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -66,7 +66,7 @@ SAME_MEANING = 0.92
 #: subtitles. Restricted, py3langid is right on 99.5 % of short English, 98.5 % of short German
 #: and 100 % of short Chinese lines (measured on Tatoeba, see the README); unrestricted it
 #: calls 7 % of short Chinese lines Cantonese or Wu.
-LID_LANGUAGES = ("en de zh ja fr es it pt ru ko nl pl sv tr ar vi id cs uk da fi no hu el he th hi").split()
+LID_LANGUAGES = ["en", "de", "zh", "ja", "fr", "es", "it", "pt", "ru", "ko", "nl", "pl", "sv", "tr", "ar", "vi", "id", "cs", "uk", "da", "fi", "no", "hu", "el", "he", "th", "hi"]
 #: Below this probability of the target language (among the restricted set) a line is "another language".
 MIN_TARGET_PROBABILITY = 0.05
 #: Fewer letters than this (alphabetic scripts) or Han/kana characters than CJK_MIN: too short to identify.
@@ -124,15 +124,15 @@ def normalised(text: str) -> str:
 class LanguageIdentifier:
     """py3langid restricted to :data:`LID_LANGUAGES` plus the pair; loaded once per process (~0.3 s)."""
 
-    _lock = threading.Lock()
-    _cache: dict[tuple[str, ...], object] = {}
+    _lock: ClassVar[threading.Lock] = threading.Lock()
+    _cache: ClassVar[dict[tuple[str, ...], object]] = {}
 
     @classmethod
     def _model(cls, languages: tuple[str, ...]) -> object:
         with cls._lock:
             if languages not in cls._cache:
-                from py3langid.langid import MODEL_FILE
-                from py3langid.langid import LanguageIdentifier as Py3LangId
+                from py3langid.langid import MODEL_FILE  # type: ignore[import-untyped]
+                from py3langid.langid import LanguageIdentifier as Py3LangId  # type: ignore[import-untyped]
 
                 ident = Py3LangId.from_model_file(MODEL_FILE, norm_probs=True)
                 known = set(ident.nb_classes)
@@ -191,7 +191,7 @@ class RepeatMemory:
     seen: dict[str, tuple[str, np.ndarray | None]]
 
     @classmethod
-    def empty(cls) -> "RepeatMemory":
+    def empty(cls) -> RepeatMemory:
         return cls({})
 
     def remember(self, source: str, translation: str, source_vector: np.ndarray | None) -> None:
@@ -202,9 +202,7 @@ class RepeatMemory:
         earlier = self.seen.get(normalised(cue.translation))
         if earlier is None or earlier[0] == normalised(cue.source):
             return False
-        if earlier[1] is not None and float(earlier[1] @ cue.source_vector) >= SAME_MEANING:
-            return False
-        return True
+        return earlier[1] is None or float(earlier[1] @ cue.source_vector) < SAME_MEANING
 
 
 def assess(

@@ -9,7 +9,7 @@ run (the context's ``models_in_use``), so the GPU gate never ends e5 in the midd
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from app.engine.stage import StageContext
 from app.media.glossary import GlossaryEntry

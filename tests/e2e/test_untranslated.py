@@ -20,8 +20,8 @@ from typing import Any, Iterator
 import pytest
 
 from app.cli import main as cli
+from app.media.translation_quality import MISALIGNED, REPEATED, UNTRANSLATED
 from app.pipelines import default_pipelines
-from app.media.translation_quality import REPEATED, MISALIGNED, UNTRANSLATED
 from app.pipelines.video import TRANSLATION_DOUBTFUL, TRANSLATION_FAILED
 from app.settings import Settings
 from app.status_words import job_label
@@ -34,7 +34,7 @@ from tests.video_jobs import FolderRun, assert_loads_everywhere, folder_of, libr
 ECHOED = ("submarine", "chocolate")
 #: The sentence the weak server answers with another line's translation (the library sentence's).
 REPEATS = "elephant"
-LIBRARY_ZH = dict((keys[0], zh) for keys, zh in CLAUSES)["library"]
+LIBRARY_ZH = {keys[0]: zh for keys, zh in CLAUSES}["library"]
 
 
 def weak(language: str, text: str) -> str | None:
