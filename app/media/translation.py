@@ -272,11 +272,14 @@ def _checked(texts: Sequence[str], start: int, count: int, failed: list[int], so
     """Judge a batch's answers; retry each failing cue once alone; returns the batch's fallback indices.
 
     Cues whose answer never mapped back were already asked alone (the batch halves down
-    to single cues), so only a line left as its source is asked again among them.
+    to single cues), so they are not asked again; a line left as its source is, unless it
+    carries no language (the check passes a name left as it is).
     """
     reasons = check(list(texts[start:start + count]), result.texts[start:start + count])
-    retry = sorted({start + k for k, reason in enumerate(reasons) if reason is not None}
-                   | {i for i in failed if result.reasons.get(i) == UNTRANSLATED})
+    for index in [i for i in failed if result.reasons.get(i) == UNTRANSLATED and reasons[i - start] is None]:
+        failed.remove(index)  # a name or a number stays as it is in any language ("Tom!", "B-52")
+        result.reasons.pop(index)
+    retry = sorted(start + k for k, reason in enumerate(reasons) if reason is not None)
     final = {i for i in failed if i not in retry}
     answers: dict[int, str] = {}
     for index in retry:
