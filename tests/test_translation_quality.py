@@ -156,6 +156,7 @@ def test_the_bundled_translators_wrong_language_and_repeated_cues_are_rejected(
     for i in english + repeated:
         assert verdicts[i] is not None, f"cue {i}: {sources[i]!r} → {answers[i]!r} passed"
     assert all(verdicts[i] == qe.REPEATED for i in repeated), "a repeated answer is named for what it is"
-    human_pairs = _pairs("tatoeba-en-de.tsv", 700, 32)
-    human = [v for k in range(0, 32, 8) for v in _verdicts(e5, human_pairs[k:k + 8], "en", "de")]
-    assert sum(v is None for v in human) >= 29, human  # ≥ 90 % of the human translations of these sentences pass
+    human_pairs = _pairs("tatoeba-en-de.tsv", 700, 64)  # these 16 sentences and 48 more
+    human = [v for k in range(0, 64, 8) for v in _verdicts(e5, human_pairs[k:k + 8], "en", "de")]
+    # ≥ 90 % of the human translations pass (59/64 here; the misses are idioms: "Das riecht nach einer Falle.").
+    assert sum(v is None for v in human) >= 58, human
