@@ -164,6 +164,19 @@ def test_a_cue_the_check_rejects_is_asked_again_alone_with_the_cues_before_it() 
     assert saved[-1].to_dict()["reasons"] == {"3": "unfaithful"}
 
 
+def test_a_cue_that_never_maps_back_is_not_asked_a_third_time_by_the_check() -> None:
+    def drops_pharmacy(prompt: Prompt) -> str:
+        return _answer(prompt, {i for i, text in prompt.items if "pharmacy" in text})
+
+    def check(sources: list[str], translations: list[str]) -> list[str | None]:
+        return ["untranslated" if s == t else None for s, t in zip(sources, translations)]
+
+    plain = translate_cues(TEXTS, "en", "de", drops_pharmacy, batch_size=8)
+    checked = translate_cues(TEXTS, "en", "de", drops_pharmacy, batch_size=8, check=check)
+    assert checked.fallback == plain.fallback == [3] and checked.reasons == {3: "no_answer"}
+    assert checked.calls == plain.calls and checked.retried_cues == 0  # the halving already asked it alone
+
+
 def test_every_batch_carries_the_cues_before_it_and_the_glossary_of_its_lines() -> None:
     asked: list[Prompt] = []
 

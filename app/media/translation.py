@@ -276,10 +276,11 @@ def _checked(texts: Sequence[str], start: int, count: int, failed: list[int], so
     carries no language (the check passes a name left as it is).
     """
     reasons = check(list(texts[start:start + count]), result.texts[start:start + count])
-    for index in [i for i in failed if result.reasons.get(i) == UNTRANSLATED and reasons[i - start] is None]:
+    for index in [i for i in failed if reasons[i - start] is None]:
         failed.remove(index)  # a name or a number stays as it is in any language ("Tom!", "B-52")
         result.reasons.pop(index)
-    retry = sorted(start + k for k, reason in enumerate(reasons) if reason is not None)
+    retry = sorted(start + k for k, reason in enumerate(reasons)
+                   if reason is not None and result.reasons.get(start + k) != NO_ANSWER)
     final = {i for i in failed if i not in retry}
     answers: dict[int, str] = {}
     for index in retry:
