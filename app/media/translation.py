@@ -247,8 +247,6 @@ def translate_cues(
         context = _context(texts, result, start)
         translated, failed = _translate_batch(chunk, start, src, tgt, complete_fn, result, context, glossary)
         result.texts.extend(translated)
-        for index in failed:
-            result.reasons[index] = UNTRANSLATED if _is_echo([result.texts[index]], [texts[index]]) else NO_ANSWER
         if check is not None:
             failed = _checked(texts, start, len(chunk), failed, src, tgt, complete_fn, check, glossary, result)
         result.fallback.extend(failed)
@@ -325,8 +323,11 @@ def _translate_batch(
         parsed = None  # a line holds another line's source: the numbering no longer maps 1:1
     if parsed is not None and not _is_echo(parsed, chunk):
         # Lines the model left as they were are kept, and flagged: nothing was translated.
-        return parsed, [first_index + i for i, (a, b) in enumerate(zip(parsed, chunk)) if _is_echo([a], [b])]
+        echoed = [first_index + i for i, (a, b) in enumerate(zip(parsed, chunk)) if _is_echo([a], [b])]
+        result.reasons.update(dict.fromkeys(echoed, UNTRANSLATED))
+        return parsed, echoed
     if len(chunk) == 1:
+        result.reasons[first_index] = UNTRANSLATED if parsed is not None else NO_ANSWER
         return list(chunk), [first_index]
     result.retried_batches += 1
     half = (len(chunk) + 1) // 2
