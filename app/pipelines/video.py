@@ -11,7 +11,9 @@ The work is split where a crash or a pause should cost the least:
   output (language, readable cues) is small and self-contained, so a later revision
   with another translation model reuses it after the workspace is gone.
 * ``translate`` (model host, or an HTTP endpoint that needs no gate) checkpoints
-  after every batch; the 1:1 mapping is :mod:`app.media.translation`'s promise.
+  after every batch; the 1:1 mapping is :mod:`app.media.translation`'s promise, and
+  every cue is judged by the quality estimate (e5 in the model host,
+  :mod:`app.pipelines.translation_check`): failing twice, it keeps its original text.
 * ``render`` (CPU) keeps the rendered files in its checkpoint (a few hundred KB at
   most), so ``place`` can be replayed byte for byte after a crash.
 * ``place`` (model host: e5, GPU gate) writes through the engine's step protocol
