@@ -115,6 +115,10 @@ class Code(StrEnum):
     TRANSLATION_FAILED = "translation_failed", Explanation(
         "Most lines could not be translated, so no translated subtitles were written (only the transcript).",
         _TRANSLATION_MODEL, counted="not translated")
+    TRANSLATION_DOUBTFUL = "translation_doubtful", Explanation(
+        "The translation was written, but a tenth or more of its lines failed the quality check and kept their original text.",
+        "Check the lines listed (the subtitle editor marks them); a better translation model fixes them (Settings → Models).",
+        counted="translation to check")
     # items: outcomes that are not problems
     TRANSLATION_FALLBACK = "translation_fallback", Explanation("A few lines kept their original text; the rest is translated.",
                                                                "Check the lines listed; a better translation model fixes them "

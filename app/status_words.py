@@ -98,8 +98,9 @@ def _untranslated(detail: Mapping[str, Any], limit: int | None) -> str:
         return ""
     shown = cues if limit is None else cues[:limit]
     more = "…" if len(shown) < len(cues) else ""
-    return (f"{len(cues)} of {detail.get('cues', '?')} lines kept their original text: "
-            f"{', '.join(str(c) for c in shown)}{more}")
+    reasons = detail.get("reasons") or {}
+    listed = ", ".join(f"{c} ({reasons[str(c)]})" if str(c) in reasons else str(c) for c in shown)
+    return f"{len(cues)} of {detail.get('cues', '?')} lines kept their original text: {listed}{more}"
 
 
 def item_words(item: ItemView) -> ItemWords:

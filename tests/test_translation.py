@@ -10,6 +10,7 @@ import pytest
 
 from app.ml.spec import ModelSpec
 from app.errors import StageStopped
+from app.media.glossary import GlossaryEntry
 from app.media.translation import (
     Prompt,
     TranslationProgress,
@@ -133,6 +134,66 @@ def test_pause_after_a_batch_then_resume_sends_only_the_rest() -> None:
     assert sent == ["d", "e", "f", "g"]  # nothing before the checkpoint is sent again
     assert result.texts == [f"T:{t}" for t in texts]
     assert [len(p.texts) for p in saved[1:]] == [6, 7]
+
+
+def test_a_cue_the_check_rejects_is_asked_again_alone_with_the_cues_before_it() -> None:
+    """The check (the quality estimate's place) rejects "T:…umbrella…" once and "T:…pharmacy…" always."""
+    asked: list[Prompt] = []
+    rejected: dict[str, int] = {}
+
+    def model(prompt: Prompt) -> str:
+        asked.append(prompt)
+        return _answer(prompt)
+
+    def check(sources: list[str], translations: list[str]) -> list[str | None]:
+        out: list[str | None] = []
+        for text in translations:
+            key = "umbrella" if "umbrella" in text else "pharmacy" if "pharmacy" in text else ""
+            rejected[key] = rejected.get(key, 0) + 1
+            out.append("unfaithful" if key == "pharmacy" or (key == "umbrella" and rejected[key] == 1) else None)
+        return out
+
+    saved: list[TranslationProgress] = []
+    result = translate_cues(TEXTS, "en", "de", model, batch_size=8, check=check, on_batch_done=saved.append)
+    assert result.fallback == [3] and result.reasons == {3: "unfaithful"} and result.retried_cues == 2
+    assert result.texts[2] == "T:" + TEXTS[2] and result.texts[3] == TEXTS[3]  # the original is kept
+    retries = [p for p in asked if len(p.items) == 1]
+    assert [p.items[0][1] for p in retries] == [TEXTS[2], TEXTS[3]]
+    assert "Good evening, everyone. → T:Good evening, everyone." in retries[0].messages[-1]["content"]
+    assert f"2| {TEXTS[1]}\n" in retries[0].text  # the completion form shows the context as a worked example
+    assert saved[-1].to_dict()["reasons"] == {"3": "unfaithful"}
+
+
+def test_a_cue_that_never_maps_back_is_not_asked_a_third_time_by_the_check() -> None:
+    def drops_pharmacy(prompt: Prompt) -> str:
+        return _answer(prompt, {i for i, text in prompt.items if "pharmacy" in text})
+
+    def check(sources: list[str], translations: list[str]) -> list[str | None]:
+        return ["untranslated" if s == t else None for s, t in zip(sources, translations)]
+
+    plain = translate_cues(TEXTS, "en", "de", drops_pharmacy, batch_size=8)
+    checked = translate_cues(TEXTS, "en", "de", drops_pharmacy, batch_size=8, check=check)
+    assert checked.fallback == plain.fallback == [3] and checked.reasons == {3: "no_answer"}
+    assert checked.calls == plain.calls and checked.retried_cues == 0  # the halving already asked it alone
+
+
+def test_every_batch_carries_the_cues_before_it_and_the_glossary_of_its_lines() -> None:
+    asked: list[Prompt] = []
+
+    def model(prompt: Prompt) -> str:
+        asked.append(prompt)
+        return _answer(prompt)
+
+    glossary = [GlossaryEntry("umbrella", "Schirm"), GlossaryEntry("soup", "Suppe")]
+    translate_cues(TEXTS, "en", "de", model, batch_size=3, glossary=glossary)
+    first, second, third = asked
+    assert "The lines just before" not in first.messages[-1]["content"]
+    assert "Always translate these terms exactly so: umbrella → Schirm." in first.messages[-1]["content"]
+    assert "Suppe" not in first.text and "Schirm" not in second.text  # only the terms its lines hold
+    for source in TEXTS[:3]:
+        assert f"{source} → T:{source}" in second.messages[-1]["content"]
+    assert f"{TEXTS[3]} → " in third.messages[-1]["content"] and f"{TEXTS[2]} → " not in third.messages[-1]["content"]
+    assert "soup → Suppe" in third.text
 
 
 # ------------------------------------------------------------------- real models

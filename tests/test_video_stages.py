@@ -12,7 +12,8 @@ from app.ml.llm_runtime import smollm2_path
 from app.ml.local_models import models_register
 from app.ml.model_choice import models_use
 from app.pipelines import default_pipelines
-from app.pipelines.video import translation_failed, video_pipeline
+from app.pipelines.video import (TRANSLATION_DOUBTFUL, TRANSLATION_FAILED, TRANSLATION_FALLBACK, translation_failed,
+                                 translation_result, untranslated_detail, video_pipeline)
 from app.settings import Settings
 
 STAGES = ["extract_audio", "transcribe", "translate", "render", "place"]
@@ -80,3 +81,26 @@ def test_a_translation_is_left_out_only_when_more_than_half_its_cues_kept_their_
     assert translation_failed(translation(1, [0]))
     assert not translation_failed(translation(10, []))
     assert not translation_failed({"skipped": True, "texts": ["line"], "fallback": [0]})  # same language: no translation
+
+
+def test_a_tenth_to_a_half_untranslated_is_doubtful_and_each_cue_keeps_its_reason() -> None:
+    def translation(cues: int, fallback: list[int]) -> dict[str, object]:
+        return {"skipped": False, "texts": ["line"] * cues, "fallback": fallback,
+                "reasons": {str(i): "repeated" for i in fallback}}
+
+    assert translation_result(translation(20, [])) is None
+    assert translation_result(translation(20, [3])) == TRANSLATION_FALLBACK  # 5 %
+    assert translation_result(translation(20, [3, 9])) == TRANSLATION_DOUBTFUL  # 10 %
+    assert translation_result(translation(20, list(range(10)))) == TRANSLATION_DOUBTFUL  # half: still written
+    assert translation_result(translation(20, list(range(11)))) == TRANSLATION_FAILED
+    assert translation_result({"skipped": True, "texts": ["line"], "fallback": [0]}) is None
+    assert untranslated_detail(translation(20, [3, 9])) == {"untranslated_cues": [4, 10], "cues": 20,
+                                                            "reasons": {"4": "repeated", "10": "repeated"}}
+
+
+def test_a_glossary_changes_the_translation_not_the_audio(data_dir: Path) -> None:
+    base = _fps(data_dir)
+    changed = _changed(base, _fps(data_dir, glossary=[["ComfyUI", None]]))
+    assert {"translate", "render", "place"} <= set(changed) and "extract_audio" not in changed
+    other = _changed(_fps(data_dir, glossary=[["ComfyUI", None]]), _fps(data_dir, glossary=[["ComfyUI", "Comfy"]]))
+    assert "translate" in other

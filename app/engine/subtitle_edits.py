@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from functools import partial
 from typing import Sequence
@@ -42,6 +42,8 @@ class SubtitleDocument:
     files: dict[str, Path]  # role → the file next to the video
     hashes: dict[str, str | None]  # role → its content when opened (None: it is gone)
     cues: tuple[EditCue, ...]
+    #: Cue numbers (from 1) the translation left untranslated → why (:mod:`app.media.translation_quality`).
+    doubtful: dict[int, str] = field(default_factory=dict)
 
     @property
     def has_translation(self) -> bool:
@@ -61,7 +63,8 @@ def open_subtitles(store: Store, video: Path) -> SubtitleDocument:
     translation = files.get("translation")
     cues = read_cues(files["transcript"].read_bytes(),
                      translation.read_bytes() if translation is not None and translation.is_file() else None)
-    return SubtitleDocument(item_id, video, files, hashes, tuple(cues))
+    doubtful = store.edits.doubtful_cues(item_id) if translation is not None else {}
+    return SubtitleDocument(item_id, video, files, hashes, tuple(cues), doubtful)
 
 
 def _check_unchanged(target: Path, opened: str | None) -> None:

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QDoubleSpinBox, QFrame, QGraph
 from app.engine.subtitle_edits import SubtitleDocument
 from app.gui.facade import EngineFacade
 from app.gui.file_urls import file_url
-from app.gui.theme import banner_style
+from app.gui.theme import banner_style, tint
 from app.media.cue_edits import EditCue, merge_cues, shift_cues, split_cue
 from app.shown_names import one_line
 
@@ -137,6 +137,9 @@ class TranscriptEditor(QWidget):
         self.start_ms = None if start_s is None else int(start_s * 1000)
         self.document: SubtitleDocument | None = None
         self.cues: list[EditCue] = []
+        #: Cues the translation's quality check left untranslated, by start time (they follow splits and
+        #: merges) → the reason; a mark goes when the person edits that cue's translation.
+        self.doubtful: dict[int, str] = {}
         self.dirty = False
         self._filling = False
         self.setWindowTitle(self.tr("Subtitles — {name}").format(name=one_line(self.video_path.name)))
@@ -265,9 +268,15 @@ class TranscriptEditor(QWidget):
             return
         self.document = document
         self.cues = list(document.cues)
+        self.doubtful = {self.cues[n - 1].start_ms: reason for n, reason in document.doubtful.items()
+                         if 0 < n <= len(self.cues)}
         self.table.setColumnHidden(TRANSLATION, not document.has_translation)
         self._fill()
         self._set_dirty(False)
+        if self.doubtful:
+            self.show_banner(self.tr("%n line(s) failed the translation check and kept their original text: "
+                                     "they are marked in the list. Type their translation and save.", "",
+                                     len(self.doubtful)), "warning")
         if self.start_ms is not None:
             self.player.setPosition(self.start_ms)
             self._follow(self.start_ms)
@@ -283,8 +292,23 @@ class TranscriptEditor(QWidget):
                 if not editable:
                     item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
                 self.table.setItem(row, column, item)
+            self._mark(row)
         self.table.resizeRowsToContents()
         self._filling = False
+
+    def _mark(self, row: int) -> None:
+        """Tint a doubtful cue's translation cell and say why in its tooltip (or clear both)."""
+        item = self.table.item(row, TRANSLATION)
+        if item is None:
+            return
+        reason = self.doubtful.get(self.cues[row].start_ms)
+        if reason is None:
+            item.setData(Qt.ItemDataRole.BackgroundRole, None)
+            item.setToolTip("")
+            return
+        item.setBackground(QColor(tint("warning")))
+        item.setToolTip(self.tr("Not translated: this line failed the translation check ({reason}) and kept its "
+                                "original text.").format(reason=reason))
 
     def _cell_edited(self, item: QTableWidgetItem) -> None:
         if self._filling or item.row() >= len(self.cues):
@@ -294,6 +318,10 @@ class TranscriptEditor(QWidget):
             self.cues[item.row()] = EditCue(cue.start_ms, cue.end_ms, item.text(), cue.translation)
         elif item.column() == TRANSLATION and item.text() != (cue.translation or ""):
             self.cues[item.row()] = EditCue(cue.start_ms, cue.end_ms, cue.original, item.text())
+            if self.doubtful.pop(cue.start_ms, None) is not None:
+                self._filling = True
+                self._mark(item.row())
+                self._filling = False
         else:
             return
         self._set_dirty(True)

@@ -13,20 +13,35 @@ forms of the same request: ``text``/``stop``/``prefix`` for a base model's few-s
 completion and ``messages`` for a chat model; :func:`completion_caller` and
 :func:`chat_caller` adapt a hosted runtime to it.
 
+Mapping back is not enough: a numbered answer can be fluent German that belongs to the
+next line, English left as it was, or one line repeated. With a ``check`` (the stage passes
+:mod:`app.media.translation_quality`'s estimate, e5 in the model host) every batch's
+answers are judged per cue; a cue that fails is asked again alone, with the cues before it
+and their translations as context, and failing again keeps its original text, listed in
+``fallback`` with the reason in ``reasons``.
+
+Each batch's prompt carries the previous :data:`CONTEXT_CUES` source lines and their
+translations (names, gender and register stay consistent across a film) and the
+glossary's required renderings of the terms its lines contain.
+
 Resumable: the stage checkpoints after every top-level batch (``on_batch_done``) and
-passes the saved prefix back as ``done_so_far``/``fallback_so_far``.
+passes the saved prefix back as ``done_so_far``/``fallback_so_far``/``reasons_so_far``.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
+from app.media.glossary import GlossaryEntry
 from app.media.languages import english_name
 from app.media.naming import normalise_language
+from app.media.translation_quality import NO_ANSWER, UNTRANSLATED, glossary_in
 
 DEFAULT_BATCH_SIZE = 8
+#: Source lines (with their translations) before a batch that travel with it as context.
+CONTEXT_CUES = 3
 
 #: One short example pair per language, so the few-shot prompt is in the right languages.
 _EXAMPLES = {
@@ -73,6 +88,8 @@ class Prompt:
 
 
 CompleteFn = Callable[[Prompt], str]
+#: ``check(sources, translations)`` → a reason per cue, None where it passes (cues in file order).
+CheckFn = Callable[[list[str], list[str]], list["str | None"]]
 
 
 @dataclass
@@ -81,9 +98,11 @@ class TranslationResult:
 
     texts: list[str]
     fallback: list[int] = field(default_factory=list)  # cue indices left untranslated (original text kept)
+    reasons: dict[int, str] = field(default_factory=dict)  # why each fallback cue is untranslated
     skipped: bool = False  # source == target: nothing was translated
     calls: int = 0  # model calls made in this run (retries included)
     retried_batches: int = 0  # batches that had to be split
+    retried_cues: int = 0  # cues the quality check sent back once, alone
 
 
 @dataclass(frozen=True)
@@ -93,9 +112,11 @@ class TranslationProgress:
     texts: list[str]
     fallback: list[int]
     total: int
+    reasons: dict[int, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"texts": list(self.texts), "fallback": list(self.fallback), "total": self.total}
+        return {"texts": list(self.texts), "fallback": list(self.fallback), "total": self.total,
+                "reasons": {str(i): r for i, r in self.reasons.items()}}
 
 
 def _one_line(text: str) -> str:
@@ -103,8 +124,14 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def build_prompt(texts: Sequence[str], source: str, target: str, first_index: int = 0) -> Prompt:
-    """The numbered request for ``texts`` in completion (few-shot) and chat form."""
+def build_prompt(texts: Sequence[str], source: str, target: str, first_index: int = 0,
+                 context: Sequence[tuple[str, str]] = (), glossary: Sequence[GlossaryEntry] = ()) -> Prompt:
+    """The numbered request for ``texts`` in completion (few-shot) and chat form.
+
+    ``context`` are the (source, translation) pairs just before the batch: the completion
+    form shows them as one more worked example (what a base model follows best), the chat
+    form as lines already translated. ``glossary`` entries are given as required renderings.
+    """
     src_name, tgt_name = language_name(source), language_name(target)
     items = tuple((i + 1, _one_line(t)) for i, t in enumerate(texts))
     numbered = "\n".join(f"{i}| {t}" for i, t in items)
@@ -112,18 +139,28 @@ def build_prompt(texts: Sequence[str], source: str, target: str, first_index: in
     tgt_ex = _EXAMPLES.get(normalise_language(target), _EXAMPLES["en"])
     example_in = "\n".join(f"{i + 1}| {t}" for i, t in enumerate(src_ex))
     example_out = "\n".join(f"{i + 1}| {t}" for i, t in enumerate(tgt_ex))
+    terms = "; ".join(f"{e.term} → {e.required_in_translation}" for e in glossary)
     instruction = (
         f"Translate each numbered {src_name} subtitle line into {tgt_name}. "
         f"Answer with exactly {len(items)} lines, numbered 1 to {len(items)} like the input, "
         "one translation per line, nothing else."
+        + (f" Always translate these terms exactly so: {terms}." if terms else "")
     )
+    shown = [(_one_line(a), _one_line(b)) for a, b in context]
+    before = ""
+    if shown:
+        context_in = "\n".join(f"{i + 1}| {a}" for i, (a, _) in enumerate(shown))
+        context_out = "\n".join(f"{i + 1}| {b}" for i, (_, b) in enumerate(shown))
+        before = f"{src_name}:\n{context_in}\n{tgt_name}:\n{context_out}\n\n"
     text = (
-        f"{instruction}\n\n{src_name}:\n{example_in}\n{tgt_name}:\n{example_out}\n\n"
+        f"{instruction}\n\n{src_name}:\n{example_in}\n{tgt_name}:\n{example_out}\n\n{before}"
         f"{src_name}:\n{numbered}\n{tgt_name}:\n1|"
     )
+    earlier = ("The lines just before, already translated (for context only, do not repeat them):\n"
+               + "\n".join(f"{a} → {b}" for a, b in shown) + "\n\n") if shown else ""
     messages = (
         {"role": "system", "content": "You translate subtitles. You only output the numbered translations."},
-        {"role": "user", "content": f"{instruction}\n\n{numbered}"},
+        {"role": "user", "content": f"{instruction}\n\n{earlier}{numbered}"},
     )
     # Room for the answer: about as many tokens as source characters, plus numbering.
     budget = sum(len(t) for _, t in items) * 2 + 8 * len(items) + 16
@@ -185,53 +222,119 @@ def translate_cues(
     on_batch_done: Callable[[TranslationProgress], None] | None = None,
     done_so_far: Sequence[str] = (),
     fallback_so_far: Sequence[int] = (),
+    check: CheckFn | None = None,
+    glossary: Sequence[GlossaryEntry] = (),
+    reasons_so_far: Mapping[int, str] | None = None,
 ) -> TranslationResult:
     """Translate ``texts`` (one per cue) in numbered batches; the result maps 1:1.
 
     ``on_batch_done`` runs after each top-level batch with everything done so far;
     it may raise (e.g. ``StageStopped`` on pause) and the work up to there is kept by
     the caller. ``done_so_far`` resumes after a checkpoint: those cues are not sent
-    again.
+    again. ``check`` judges each batch's answers (see the module docstring).
     """
     texts = list(texts)
     if normalise_language(source) == normalise_language(target):
         return TranslationResult(texts=list(texts), skipped=True)
     if len(done_so_far) > len(texts):
         raise ValueError("checkpoint has more translations than there are cues")
-    result = TranslationResult(texts=list(done_so_far), fallback=sorted(set(fallback_so_far)))
+    result = TranslationResult(texts=list(done_so_far), fallback=sorted(set(fallback_so_far)),
+                               reasons=dict(reasons_so_far or {}))
     src, tgt = str(source), str(target)
     start = len(done_so_far)
     while start < len(texts):
         chunk = texts[start : start + max(1, batch_size)]
-        translated, failed = _translate_batch(chunk, start, src, tgt, complete_fn, result)
+        context = _context(texts, result, start)
+        translated, failed = _translate_batch(chunk, start, src, tgt, complete_fn, result, context, glossary)
         result.texts.extend(translated)
+        if check is not None:
+            failed = _checked(texts, start, len(chunk), failed, src, tgt, complete_fn, check, glossary, result)
         result.fallback.extend(failed)
         start += len(chunk)
         if on_batch_done is not None:
-            on_batch_done(TranslationProgress(list(result.texts), list(result.fallback), len(texts)))
+            on_batch_done(TranslationProgress(list(result.texts), list(result.fallback), len(texts),
+                                              dict(result.reasons)))
     return result
 
 
+def _context(texts: Sequence[str], result: TranslationResult, before: int) -> list[tuple[str, str]]:
+    """The last :data:`CONTEXT_CUES` translated cues before ``before`` (untranslated ones say nothing)."""
+    fallback = set(result.fallback)
+    done = [(texts[i], result.texts[i]) for i in range(before) if i not in fallback and texts[i].strip()]
+    return done[-CONTEXT_CUES:]
+
+
+def _checked(texts: Sequence[str], start: int, count: int, failed: list[int], source: str, target: str,
+             complete_fn: CompleteFn, check: CheckFn, glossary: Sequence[GlossaryEntry],
+             result: TranslationResult) -> list[int]:
+    """Judge a batch's answers; retry each failing cue once alone; returns the batch's fallback indices.
+
+    Cues whose answer never mapped back were already asked alone (the batch halves down
+    to single cues), so they are not asked again; a line left as its source is, unless it
+    carries no language (the check passes a name left as it is).
+    """
+    reasons = check(list(texts[start:start + count]), result.texts[start:start + count])
+    for index in [i for i in failed if reasons[i - start] is None]:
+        failed.remove(index)  # a name or a number stays as it is in any language ("Tom!", "B-52")
+        result.reasons.pop(index)
+    retry = sorted(start + k for k, reason in enumerate(reasons)
+                   if reason is not None and result.reasons.get(start + k) != NO_ANSWER)
+    final = {i for i in failed if i not in retry}
+    answers: dict[int, str] = {}
+    for index in retry:
+        result.retried_cues += 1
+        result.reasons[index] = reasons[index - start] or result.reasons.get(index, UNTRANSLATED)
+        prompt = build_prompt([texts[index]], source, target, index, _context(texts, result, index),
+                              glossary_in([texts[index]], glossary))
+        result.calls += 1
+        parsed = parse_answer(complete_fn(prompt), 1)
+        if parsed is None or _is_echo(parsed, [texts[index]]):
+            final.add(index)
+        else:
+            answers[index] = parsed[0]
+    if answers:
+        again = check([texts[i] for i in answers], list(answers.values()))
+        for (index, answer), reason in zip(answers.items(), again):
+            if reason is None:
+                result.texts[index] = answer
+                result.reasons.pop(index, None)
+            else:
+                result.reasons[index] = reason
+                final.add(index)
+    for index in final:
+        result.texts[index] = texts[index]  # the original text is kept, never a doubtful line
+    for index in list(result.reasons):
+        if start <= index < start + count and index not in final:
+            result.reasons.pop(index)
+    return sorted(final)
+
+
 def _translate_batch(
-    chunk: list[str], first_index: int, source: str, target: str, complete_fn: CompleteFn, result: TranslationResult
+    chunk: list[str], first_index: int, source: str, target: str, complete_fn: CompleteFn, result: TranslationResult,
+    context: Sequence[tuple[str, str]] = (), glossary: Sequence[GlossaryEntry] = (),
 ) -> tuple[list[str], list[int]]:
     """Translate one batch, halving on failure; returns (texts, fallback indices)."""
     if all(not t.strip() for t in chunk):
         return list(chunk), []
-    prompt = build_prompt(chunk, source, target, first_index)
+    prompt = build_prompt(chunk, source, target, first_index, context, glossary_in(chunk, glossary))
     result.calls += 1
     parsed = parse_answer(complete_fn(prompt), len(chunk))
     if parsed is not None and _is_shifted(parsed, chunk):
         parsed = None  # a line holds another line's source: the numbering no longer maps 1:1
     if parsed is not None and not _is_echo(parsed, chunk):
         # Lines the model left as they were are kept, and flagged: nothing was translated.
-        return parsed, [first_index + i for i, (a, b) in enumerate(zip(parsed, chunk)) if _is_echo([a], [b])]
+        echoed = [first_index + i for i, (a, b) in enumerate(zip(parsed, chunk)) if _is_echo([a], [b])]
+        result.reasons.update(dict.fromkeys(echoed, UNTRANSLATED))
+        return parsed, echoed
     if len(chunk) == 1:
+        result.reasons[first_index] = UNTRANSLATED if parsed is not None else NO_ANSWER
         return list(chunk), [first_index]
     result.retried_batches += 1
     half = (len(chunk) + 1) // 2
-    left_texts, left_failed = _translate_batch(chunk[:half], first_index, source, target, complete_fn, result)
-    right_texts, right_failed = _translate_batch(chunk[half:], first_index + half, source, target, complete_fn, result)
+    left_texts, left_failed = _translate_batch(chunk[:half], first_index, source, target, complete_fn, result,
+                                               context, glossary)
+    right_texts, right_failed = _translate_batch(chunk[half:], first_index + half, source, target, complete_fn,
+                                                 result, context, glossary)
     return left_texts + right_texts, left_failed + right_failed
 
 

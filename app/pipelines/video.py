@@ -11,7 +11,9 @@ The work is split where a crash or a pause should cost the least:
   output (language, readable cues) is small and self-contained, so a later revision
   with another translation model reuses it after the workspace is gone.
 * ``translate`` (model host, or an HTTP endpoint that needs no gate) checkpoints
-  after every batch; the 1:1 mapping is :mod:`app.media.translation`'s promise.
+  after every batch; the 1:1 mapping is :mod:`app.media.translation`'s promise, and
+  every cue is judged by the quality estimate (e5 in the model host,
+  :mod:`app.pipelines.translation_check`): failing twice, it keeps its original text.
 * ``render`` (CPU) keeps the rendered files in its checkpoint (a few hundred KB at
   most), so ``place`` can be replayed byte for byte after a crash.
 * ``place`` (model host: e5, GPU gate) writes through the engine's step protocol
@@ -44,6 +46,8 @@ from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio
 from app.media.audio_streams import RULE_VERSION as AUDIO_STREAM_RULE
 from app.media.audio_streams import AudioChoice, audio_streams, choose_audio_stream
 from app.media.cues import MAX_LINE_WIDTH, build_cues, cues_from_dicts, cues_to_dicts
+from app.media.glossary import from_options as glossary_from_options
+from app.media.glossary import to_option as glossary_option
 from app.media.hallucination import filter_segments
 from app.media.language_vote import detect_language as vote_language
 from app.media.naming import DEFAULT_PRESET as DEFAULT_NAMING
@@ -61,6 +65,7 @@ from app.media.translation import (
 from app.ml.index_models import TEXT_EMBEDDING_SPEC
 from app.ml.model_choice import ChosenModel, chosen_model
 from app.pipelines.dialogue import hosted_passage_embedder
+from app.pipelines.translation_check import QUALITY_VERSION, hosted_quality_check
 from app.pipelines.subtitled import subtitled_beside_or_inside
 from app.settings import Settings
 
@@ -73,12 +78,16 @@ AUDIO_FILE = "audio.f32"
 NO_SPEECH = Code.NO_SPEECH
 TRANSLATION_FALLBACK = Code.TRANSLATION_FALLBACK
 TRANSLATION_FAILED = Code.TRANSLATION_FAILED
+TRANSLATION_DOUBTFUL = Code.TRANSLATION_DOUBTFUL
 #: A translation with more than this share of its cues untranslated is not written (see translation_failed).
 MAX_UNTRANSLATED_SHARE = 0.5
+#: From this share of untranslated cues on, a written translation is doubtful (see translation_result).
+DOUBTFUL_SHARE = 0.1
 #: Bump when segment filtering or cue building changes: stored transcripts are then redone.
 TRANSCRIPT_VERSION = 1
 #: Bump when the translation prompt or its parsing changes: stored translations are then redone.
-PROMPT_VERSION = 1
+#: 2: context cues, glossary renderings, the per-cue quality estimate (app.media.translation_quality).
+PROMPT_VERSION = 2
 #: Bump when the rendered files change for the same cues (2: a mostly untranslated translation is left out).
 RENDER_VERSION = 2
 BEAM_SIZE = 5
@@ -338,10 +347,29 @@ def translation_failed(translation: Mapping[str, Any]) -> bool:
     return cues > 0 and len(translation.get("fallback") or []) > cues * MAX_UNTRANSLATED_SHARE
 
 
+def translation_result(translation: Mapping[str, Any]) -> str | None:
+    """The item result a translation earns: failed (> half untranslated: no file), doubtful
+    (from a tenth on: written, but a person should look at the listed cues), fallback (a
+    few lines kept their text), or None."""
+    if translation.get("skipped", True) or not translation.get("fallback"):
+        return None
+    if translation_failed(translation):
+        return TRANSLATION_FAILED
+    cues = len(translation.get("texts") or [])
+    if len(translation.get("fallback") or []) >= cues * DOUBTFUL_SHARE:
+        return TRANSLATION_DOUBTFUL
+    return TRANSLATION_FALLBACK
+
+
 def untranslated_detail(translation: Mapping[str, Any]) -> dict[str, Any]:
-    """The item detail of a translation: which cues kept their original text, as SRT cue numbers (from 1)."""
-    return {"untranslated_cues": [i + 1 for i in sorted(translation.get("fallback") or [])],
-            "cues": len(translation.get("texts") or [])}
+    """The item detail of a translation: which cues kept their original text, as SRT cue numbers (from 1),
+    and why each one (``reasons``: cue number → a reason of :mod:`app.media.translation_quality`)."""
+    detail: dict[str, Any] = {"untranslated_cues": [i + 1 for i in sorted(translation.get("fallback") or [])],
+                              "cues": len(translation.get("texts") or [])}
+    reasons = translation.get("reasons") or {}
+    if reasons:
+        detail["reasons"] = {str(int(i) + 1): reason for i, reason in sorted(reasons.items(), key=lambda kv: int(kv[0]))}
+    return detail
 
 
 
@@ -395,7 +423,8 @@ class TranslateStage:
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         backend = self.backend(options)
         return {"model": backend.identity, "style": backend.style, "prompt_version": PROMPT_VERSION,
-                "target_lang": normalise_language(str(options.get("target_lang") or "")), "batch_size": self.batch_size}
+                "target_lang": normalise_language(str(options.get("target_lang") or "")), "batch_size": self.batch_size,
+                "glossary": glossary_option(glossary_from_options(options)), "quality": QUALITY_VERSION}
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         backend = self.backend(options)
@@ -439,16 +468,22 @@ class TranslateStage:
             if len(progress.texts) < progress.total:  # after the last batch the stage is done: nothing to pause
                 ctx.check()
 
+        done = saved.get("texts", []) if resume else []
+        glossary = glossary_from_options(ctx.options)
         result = translate_cues(
             texts, source, target, self._complete_fn(ctx, backend), self.batch_size, on_batch_done,
-            done_so_far=saved.get("texts", []) if resume else [],
+            done_so_far=done,
             fallback_so_far=saved.get("fallback", []) if resume else [],
+            check=hosted_quality_check(ctx, source, target, glossary, texts[:len(done)], done),
+            glossary=glossary,
+            reasons_so_far={int(i): r for i, r in (saved.get("reasons") or {}).items()} if resume else {},
         )
         output.update(skipped=False, texts=result.texts, fallback=result.fallback, calls=result.calls,
-                      retried_batches=result.retried_batches)
+                      retried_batches=result.retried_batches, retried_cues=result.retried_cues,
+                      reasons={str(i): r for i, r in sorted(result.reasons.items())})
         if result.fallback:
             log.info("%s: %d of %d cues kept their original text", ctx.item.path.name, len(result.fallback), len(texts))
-            output["item_result"] = TRANSLATION_FAILED if translation_failed(output) else TRANSLATION_FALLBACK
+            output["item_result"] = translation_result(output)
             output["item_detail"] = untranslated_detail(output)
         return output
 

@@ -12,7 +12,7 @@ import logging
 
 from sqlalchemy import Connection, insert, select
 
-from app.store.database import Database
+from app.store.database import Database, loads
 from app.store.states import StageState, StepState
 from app.store.tables import items, person_revisions, stages, steps
 
@@ -40,6 +40,18 @@ class PersonEditRepo:
             return None
         newest = max(item_id for item_id, _, _ in rows)
         return newest, {role: target for item_id, role, target in rows if item_id == newest}
+
+    def doubtful_cues(self, item_id: int) -> dict[int, str]:
+        """Cue numbers (from 1) the item's translation left untranslated, with the reason of each.
+
+        The translate stage lists them in the item's result detail (``untranslated_cues`` and
+        ``reasons``); the editor marks those lines so a person fixes exactly them.
+        """
+        with self.db.read() as conn:
+            raw = conn.execute(select(items.c.result_detail).where(items.c.id == item_id)).scalar()
+        detail = loads(raw) or {}
+        reasons = detail.get("reasons") or {}
+        return {int(n): str(reasons.get(str(n), "untranslated")) for n in detail.get("untranslated_cues") or []}
 
     def media_busy(self, media_path: str) -> bool:
         """A stage of any item of ``media_path`` is running (a newer job's too): it may be about to write these files."""

@@ -1268,6 +1268,7 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <name>TranscriptEditor</name>
     <message>
         <source>Subtitles — {name}</source>
+        <extracomment>Cues the translation&apos;s quality check left untranslated, by start time (they follow splits and merges) → the reason; a mark goes when the person edits that cue&apos;s translation.</extracomment>
         <translation>Untertitel — {name}</translation>
     </message>
     <message>
@@ -1325,6 +1326,17 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>Re-translating with {model}: follow it in the queue, then open the subtitles again. Files you edited are not replaced without asking (Review).</source>
         <translation>Neue Übersetzung mit {model}: in der Warteschlange verfolgen und die Untertitel danach erneut öffnen. Von Ihnen bearbeitete Dateien werden nicht ohne Rückfrage ersetzt (Prüfung).</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n line(s) failed the translation check and kept their original text: they are marked in the list. Type their translation and save.</source>
+        <translation>
+            <numerusform>%n Zeile hat die Übersetzungsprüfung nicht bestanden und behält ihren Originaltext: Sie ist in der Liste markiert. Geben Sie ihre Übersetzung ein und speichern Sie.</numerusform>
+            <numerusform>%n Zeilen haben die Übersetzungsprüfung nicht bestanden und behalten ihren Originaltext: Sie sind in der Liste markiert. Geben Sie ihre Übersetzung ein und speichern Sie.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not translated: this line failed the translation check ({reason}) and kept its original text.</source>
+        <translation>Nicht übersetzt: Diese Zeile hat die Übersetzungsprüfung nicht bestanden ({reason}) und behält ihren Originaltext.</translation>
     </message>
     <message>
         <source>Move the playhead into the cue to split.</source>

@@ -1255,6 +1255,7 @@ Files next to your media are not touched.</source>
     <name>TranscriptEditor</name>
     <message>
         <source>Subtitles — {name}</source>
+        <extracomment>Cues the translation&apos;s quality check left untranslated, by start time (they follow splits and merges) → the reason; a mark goes when the person edits that cue&apos;s translation.</extracomment>
         <translation>字幕 — {name}</translation>
     </message>
     <message>
@@ -1312,6 +1313,16 @@ Files next to your media are not touched.</source>
     <message>
         <source>Re-translating with {model}: follow it in the queue, then open the subtitles again. Files you edited are not replaced without asking (Review).</source>
         <translation>正在用 {model} 重新翻译：请在队列中查看进度，完成后再次打开字幕。您编辑过的文件不会在未经询问的情况下被替换（见“审核”）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n line(s) failed the translation check and kept their original text: they are marked in the list. Type their translation and save.</source>
+        <translation>
+            <numerusform>%n 行未通过翻译检查，保留了原文：已在列表中标出。请输入译文并保存。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not translated: this line failed the translation check ({reason}) and kept its original text.</source>
+        <translation>未翻译：此行未通过翻译检查（{reason}），保留了原文。</translation>
     </message>
     <message>
         <source>Move the playhead into the cue to split.</source>

@@ -1,11 +1,14 @@
-"""A file never names a language it does not hold (issue 15.8), through the real pipeline.
+"""A file never names a language it does not hold (issue 15.8, 23), through the real pipeline.
 
 One job, target Chinese, over a German and a ten-sentence English video: real Whisper,
-real e5, the real step protocol, and a scripted translation server (tests/model_server.py)
-reached over HTTP as any server in the settings is. It gives every German line back
-untranslated, as the bundled placeholder model does with Chinese, and two English
-sentences of ten. The German video then gets its transcript only and the item says
-what to do; the English one gets its Chinese files with the two lines listed.
+real e5 (search and the translation quality estimate), the real language identifier, the
+real step protocol, and a scripted translation server (tests/model_server.py) reached over
+HTTP as any server in the settings is, answering human Chinese (tests/scripted_translations.py).
+It gives every German line back untranslated, as the bundled placeholder model does with
+Chinese, two English sentences of ten untranslated, and a third as the translation of another
+line (a repeated line). The German video then gets its transcript only and the item says
+what to do; the English one gets its Chinese files, reads ``translation_doubtful`` (3 of 10
+lines kept their text, retried once each) and lists the three lines with their reasons.
 """
 
 from __future__ import annotations
@@ -17,28 +20,38 @@ from typing import Any, Iterator
 import pytest
 
 from app.cli import main as cli
+from app.media.translation_quality import MISALIGNED, REPEATED, UNTRANSLATED
 from app.pipelines import default_pipelines
-from app.pipelines.video import TRANSLATION_FAILED, TRANSLATION_FALLBACK
+from app.pipelines.video import TRANSLATION_DOUBTFUL, TRANSLATION_FAILED
 from app.settings import Settings
 from app.status_words import job_label
 from tests.media import MediaFactory
 from tests.model_server import ModelServer
+from tests.scripted_translations import CLAUSES, to_chinese
 from tests.video_jobs import FolderRun, assert_loads_everywhere, folder_of, library, run_and_read, run_folder
 
 #: English sentences the weak server leaves untranslated (sentences one and two of ten).
 ECHOED = ("submarine", "chocolate")
-CHINESE = "中文："
+#: The sentence the weak server answers with another line's translation (the library sentence's).
+REPEATS = "elephant"
+LIBRARY_ZH = {keys[0]: zh for keys, zh in CLAUSES}["library"]
 
 
 def weak(language: str, text: str) -> str | None:
-    """Nothing German is translated; English is, except the two sentences above."""
+    """Nothing German is translated; English is, except the two sentences above and the repeated one."""
     if language == "German" or any(word in text.lower() for word in ECHOED):
         return None
-    return CHINESE + text
+    if REPEATS in text.lower():
+        return LIBRARY_ZH + "。"
+    return to_chinese(text)
 
 
-def good(language: str, text: str) -> str:
-    return CHINESE + text
+def good(language: str, text: str) -> str | None:
+    return to_chinese(text)
+
+
+def _is_chinese(text: str) -> bool:
+    return sum("\u4e00" <= ch <= "\u9fff" for ch in text) >= 2
 
 
 def _pipelines(data_dir: Path, server: ModelServer, model: str) -> dict[str, Any]:
@@ -82,22 +95,29 @@ def test_a_mostly_untranslated_video_gets_its_transcript_and_no_file_named_chine
     translation = translated.translations["german.mkv"]
     assert sorted(translation["fallback"]) == list(range(len(cues)))  # every line came back untranslated
     assert (german.status, german.result) == ("completed", TRANSLATION_FAILED)
-    assert translated.job.status == "completed" and job_label(translated.job) == "finished — 1 not translated"
-    assert german.detail == {"untranslated_cues": list(range(1, len(cues) + 1)), "cues": len(cues)}
+    assert translated.job.status == "completed"
+    assert job_label(translated.job) == "finished — 1 translation to check, 1 not translated"
+    assert german.detail == {"untranslated_cues": list(range(1, len(cues) + 1)), "cues": len(cues),
+                             "reasons": {str(i + 1): UNTRANSLATED for i in range(len(cues))}}
     written = sorted(p.name for p in translated.folder.iterdir() if p.suffix in (".srt", ".ass"))
     assert written == ["english_long.en.srt", "english_long.zh.ass", "english_long.zh.srt", "german.de.srt"]
     transcript = assert_loads_everywhere(translated.folder / "german.de.srt")
     assert len(transcript) == len(cues)
 
 
-def test_a_few_untranslated_lines_are_written_in_place_and_listed_for_review(translated: FolderRun) -> None:
+def test_doubtful_lines_are_written_in_place_and_listed_with_their_reasons(translated: FolderRun) -> None:
     english = translated.items["english_long.mp4"]
     cues = translated.transcripts["english_long.mp4"]["cues"]
-    expected = [i for i, cue in enumerate(cues) if any(word in cue["text"].lower() for word in ECHOED)]
-    assert expected and len(expected) * 2 < len(cues), f"the clip's cues: {[c['text'] for c in cues]}"
+    echoed = [i for i, cue in enumerate(cues) if any(word in cue["text"].lower() for word in ECHOED)]
+    repeated = [i for i, cue in enumerate(cues) if REPEATS in cue["text"].lower()]
+    expected = sorted(echoed + repeated)
+    assert echoed and repeated and len(expected) * 2 < len(cues), f"the clip's cues: {[c['text'] for c in cues]}"
     assert sorted(translated.translations["english_long.mp4"]["fallback"]) == expected
-    assert (english.status, english.result) == ("completed", TRANSLATION_FALLBACK)
-    assert english.detail == {"untranslated_cues": [i + 1 for i in expected], "cues": len(cues)}
+    assert (english.status, english.result) == ("completed", TRANSLATION_DOUBTFUL)
+    assert english.detail["untranslated_cues"] == [i + 1 for i in expected]
+    reasons = english.detail["reasons"]
+    assert {reasons[str(i + 1)] for i in echoed} == {UNTRANSLATED}
+    assert {reasons[str(i + 1)] for i in repeated} <= {REPEATED, MISALIGNED}
     transcript = assert_loads_everywhere(translated.folder / "english_long.en.srt")
     chinese = assert_loads_everywhere(translated.folder / "english_long.zh.srt")
     assert len(assert_loads_everywhere(translated.folder / "english_long.zh.ass")) == len(transcript)
@@ -105,24 +125,26 @@ def test_a_few_untranslated_lines_are_written_in_place_and_listed_for_review(tra
         if i in expected:
             assert line.plaintext == original.plaintext
         else:
-            assert line.plaintext.startswith(CHINESE) and original.plaintext.split()[0] in line.plaintext
+            assert line.plaintext == to_chinese(original.plaintext)
 
 
 def test_status_lists_the_untranslated_lines_and_says_what_to_do(translated: FolderRun,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     payload = json.loads(_status(capsys, translated.data_dir, "--json"))
     (job,) = payload["jobs"]
-    assert (job["status"], job["label"]) == ("completed", "finished — 1 not translated")
+    assert (job["status"], job["label"]) == ("completed", "finished — 1 translation to check, 1 not translated")
     items = {Path(i["path"]).name: i for i in job["items"]}
     german, english = items["german.mkv"], items["english_long.mp4"]
     assert german["problem"]["code"] == TRANSLATION_FAILED and german["note"] == ""
     assert "Settings → Models" in german["problem"]["advice"] and "OpenAI-compatible" in german["problem"]["advice"]
     numbers = translated.items["english_long.mp4"].detail["untranslated_cues"]
-    assert english["problem"] is None and english["detail"]["untranslated_cues"] == numbers
-    assert english["note"].endswith(": " + ", ".join(str(n) for n in numbers))
+    reasons = translated.items["english_long.mp4"].detail["reasons"]
+    assert english["problem"]["code"] == TRANSLATION_DOUBTFUL and english["detail"]["untranslated_cues"] == numbers
+    listed = ", ".join(f"{n} ({reasons[str(n)]})" for n in numbers)
+    assert english["problem"]["message"].endswith(": " + listed)
     text = _status(capsys, translated.data_dir)
     assert f"[{TRANSLATION_FAILED}]" in text and "What to do: Install a translation model" in text
-    assert "kept their original text: " + ", ".join(str(n) for n in numbers) in text
+    assert f"[{TRANSLATION_DOUBTFUL}]" in text and "kept their original text: " + listed in text
 
 
 def test_adding_it_again_with_a_working_model_only_translates_the_video_without_chinese(
@@ -143,5 +165,5 @@ def test_adding_it_again_with_a_working_model_only_translates_the_video_without_
     assert [n for key, n in loads.items() if key.startswith("app.ml.whisper_runtime:")] == [1], "transcript reused"
     assert {language for language, _ in server.chats} == {"German"}
     chinese = assert_loads_everywhere(translated.folder / "german.zh.srt")
-    assert all(line.plaintext.startswith(CHINESE) for line in chinese)
+    assert all(_is_chinese(line.plaintext) for line in chinese)
     assert len(assert_loads_everywhere(translated.folder / "german.zh.ass")) == len(chinese)

@@ -8,9 +8,14 @@ from typing import Any, Callable
 from PySide6.QtCore import Qt
 from PySide6.QtMultimedia import QMediaPlayer
 
+from app.engine.library import Library
+from app.engine.stage import Output, Pipeline
 from app.gui.app import Gui
-from app.gui.transcript_editor import ORIGINAL
-from tests.gui.conftest import off_gui
+from app.gui.transcript_editor import ORIGINAL, TRANSLATION
+from app.media.translation_quality import LANGUAGE
+from app.pipelines.video import TRANSLATION_DOUBTFUL
+from app.settings import Settings
+from tests.gui.conftest import GUI_TEST_CONFIG, off_gui
 from tests.media import mux
 
 
@@ -150,4 +155,51 @@ def test_an_audio_file_gets_a_strip_for_its_cue_not_a_video_area(qtbot: Any, tmp
     qtbot.waitExposed(editor)
     assert editor.kind == "audio" and editor.view.height() <= AUDIO_STRIP_HEIGHT
     assert editor.table.height() > 3 * editor.view.height(), "the cues do not get the room"
+    editor.close()
+
+
+class DoubtfulPlace:
+    """A video stage that places a transcript and a translation of three cues, the second left untranslated
+    by the quality check, and reports it as the translate stage does (result and detail)."""
+
+    name = "place"
+    durable = True
+    per_path = True
+
+    def fingerprint(self, options: Any) -> dict[str, Any]:
+        return {}
+
+    def model_spec(self, options: Any) -> None:
+        return None
+
+    def run(self, ctx: Any) -> dict[str, Any]:
+        times = ["00:00:00,000 --> 00:00:00,800", "00:00:01,000 --> 00:00:01,800", "00:00:02,000 --> 00:00:02,800"]
+        original = ["Good morning.", "I have read the terms.", "See you."]
+        german = ["Guten Morgen.", "I have read the terms.", "Bis bald."]
+
+        def srt(lines: list[str]) -> bytes:
+            return "".join(f"{i + 1}\n{t}\n{x}\n\n" for i, (t, x) in enumerate(zip(times, lines))).encode()
+
+        ctx.place([Output(f"{ctx.item.path.stem}.en.srt", srt(original), "transcript"),
+                   Output(f"{ctx.item.path.stem}.de.srt", srt(german), "translation")])
+        return {"item_result": TRANSLATION_DOUBTFUL,
+                "item_detail": {"untranslated_cues": [2], "cues": 3, "reasons": {"2": LANGUAGE}}}
+
+
+def test_the_cues_the_translation_check_left_untranslated_are_marked_until_fixed(
+        qtbot: Any, tmp_path: Path, start_gui: Callable[..., Gui]) -> None:
+    def library(data_dir: Path, settings: Settings) -> Library:
+        return Library(data_dir, {"video": Pipeline("video", [DoubtfulPlace()])}, GUI_TEST_CONFIG)
+
+    gui = start_gui(library)
+    video = _finished_video(qtbot, tmp_path, gui)
+    editor = gui.window.open_editor(video)
+    qtbot.waitUntil(lambda: editor.document is not None, timeout=10000)
+    assert editor.document.doubtful == {2: LANGUAGE} and not editor.table.isColumnHidden(TRANSLATION)
+    marked = [row for row in range(3) if editor.table.item(row, TRANSLATION).toolTip()]
+    assert marked == [1] and LANGUAGE in editor.table.item(1, TRANSLATION).toolTip()
+    assert "failed the translation check" in editor.banner.text() and editor.banner.text().startswith("1 ")
+    editor.table.item(1, TRANSLATION).setText("Ich habe die Bedingungen gelesen.")
+    assert editor.table.item(1, TRANSLATION).toolTip() == "" and editor.doubtful == {}
+    editor.dirty = False
     editor.close()

@@ -1,0 +1,281 @@
+"""Is a translated cue a translation of its source? A per-cue estimate, whatever the model (SPEC §7).
+
+A fluent line in the wrong language, a line that belongs to the next cue, the same line
+repeated over different sentences, or a sentence that says something else all read as
+"completed" when only the 1:1 numbering is checked. Each translated cue is therefore
+checked on four things, cheaply and offline:
+
+* **language** — an identifier whose model ships inside its wheel (py3langid, restricted
+  to the common subtitle languages plus the pair, which makes it reliable on short lines)
+  must not find the line clearly in another language than the target;
+* **faithful** — the cross-lingual cosine of multilingual-e5 between source and
+  translation must reach a floor calibrated per language pair on real human translations
+  (``bench/translation_qe.py``), and the translation must not fit another cue's source
+  of its batch clearly better than its own (a line slid along);
+* **not repeated** — the same text may not translate a different source line earlier in
+  the file (sources e5 finds near-identical may share one);
+* **glossary** — a term of the glossary in the source must appear as given in the translation.
+
+Lines that carry no language (names, numbers, a "Hm.") are exempt from the language and
+faithfulness checks: see :func:`language_free`. The checks catch wrong-language, shifted,
+repeated and unrelated lines; they cannot catch a fluent translation that gets a detail
+wrong (a number, a negation, who did what), which e5 sees as close.
+
+The module is pure: it gets vectors from the caller (one e5 call per batch, in the
+model host) and returns a reason or None per cue.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from app.media.glossary import GlossaryEntry
+from app.media.naming import normalise_language
+
+#: Stable reason codes, shown per cue in the item detail and the subtitle editor.
+UNTRANSLATED = "untranslated"  # the line came back as its source
+LANGUAGE = "language"  # another language than the target
+UNFAITHFUL = "unfaithful"  # says something else than its source
+MISALIGNED = "misaligned"  # fits another cue's source better than its own
+REPEATED = "repeated"  # the same text as the translation of a different line
+GLOSSARY = "glossary"  # a glossary term not rendered as given
+NO_ANSWER = "no_answer"  # the model's answer did not map back to this cue
+
+#: Cosine floors of source↔translation (e5 ``query:`` vectors), per (source, target), calibrated
+#: by ``bench/translation_qe.py`` on one half of real human translations and checked on the other.
+FAITHFUL_FLOORS: dict[tuple[str, str], float] = {
+    ("en", "de"): 0.865,
+    ("de", "en"): 0.865,
+    ("en", "zh"): 0.845,
+    ("zh", "en"): 0.845,
+}
+#: Pairs nobody calibrated yet: a floor below every calibrated one (catches unrelated lines only).
+DEFAULT_FLOOR = 0.84
+#: A translation that beats its own source's cosine by this much on another source is misaligned.
+MISALIGN_MARGIN = 0.02
+#: Two sources at least this close (e5 cosine) may share one translation ("Yes." / "Yeah." → "Ja.").
+SAME_MEANING = 0.92
+
+#: Languages the identifier chooses among (plus the pair itself): the common languages of
+#: subtitles. Restricted, py3langid is right on 99.5 % of short English, 98.5 % of short German
+#: and 100 % of short Chinese lines (measured on Tatoeba, see the README); unrestricted it
+#: calls 7 % of short Chinese lines Cantonese or Wu.
+LID_LANGUAGES = ["en", "de", "zh", "ja", "fr", "es", "it", "pt", "ru", "ko", "nl", "pl", "sv", "tr", "ar", "vi", "id", "cs",
+                 "uk", "da", "fi", "no", "hu", "el", "he", "th", "hi"]
+#: Below this probability of the target language (among the restricted set) a line is "another language".
+MIN_TARGET_PROBABILITY = 0.05
+#: Fewer letters than this (alphabetic scripts) or Han/kana characters than CJK_MIN: too short to identify.
+MIN_LETTERS = 8
+CJK_MIN = 2
+
+
+@dataclass(frozen=True)
+class CueCheck:
+    """One cue as the estimate sees it: its texts and e5 vectors (unit length)."""
+
+    source: str
+    translation: str
+    source_vector: np.ndarray
+    translation_vector: np.ndarray
+
+
+def _letters(text: str) -> list[str]:
+    return [ch for ch in text if unicodedata.category(ch).startswith("L")]
+
+
+def _is_cjk(ch: str) -> bool:
+    name = unicodedata.name(ch, "")
+    return name.startswith(("CJK UNIFIED", "HIRAGANA", "KATAKANA", "HANGUL"))
+
+
+def language_free(text: str, glossary: Iterable[GlossaryEntry] = ()) -> bool:
+    """Whether a line carries too little language to identify (names and numbers only, "Hm.").
+
+    The rule: after glossary terms are removed, a line is language-free when it has fewer than
+    ``MIN_LETTERS`` letters of alphabetic scripts and fewer than ``CJK_MIN`` CJK characters, or
+    when every word starts with a capital or a digit and there are at most three words
+    ("Tom!", "Mary, John.", "B-52"). Such lines keep their text in any language, so neither the
+    identifier nor e5 can judge them.
+    """
+    for entry in glossary:
+        text = re.sub(re.escape(entry.term), " ", text, flags=re.IGNORECASE)
+        text = re.sub(re.escape(entry.required_in_translation), " ", text, flags=re.IGNORECASE)
+    letters = _letters(text)
+    cjk = sum(1 for ch in letters if _is_cjk(ch))
+    if cjk >= CJK_MIN:
+        return False
+    if len(letters) - cjk < MIN_LETTERS:
+        return True
+    words = re.findall(r"\w[\w'’-]*", text)
+    return 0 < len(words) <= 3 and all(w[0].isupper() or w[0].isdigit() for w in words)
+
+
+def normalised(text: str) -> str:
+    """A line for comparison: case, spacing and punctuation do not count."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return " ".join("".join(ch if ch.isalnum() else " " for ch in folded).split())
+
+
+class LanguageIdentifier:
+    """py3langid restricted to :data:`LID_LANGUAGES` plus the pair; loaded once per process (~0.3 s)."""
+
+    _lock: ClassVar[threading.Lock] = threading.Lock()
+    _cache: ClassVar[dict[tuple[str, ...], object]] = {}
+
+    @classmethod
+    def _model(cls, languages: tuple[str, ...]) -> object:
+        with cls._lock:
+            if languages not in cls._cache:
+                from py3langid.langid import MODEL_FILE  # type: ignore[import-untyped]
+                from py3langid.langid import LanguageIdentifier as Py3LangId
+
+                ident = Py3LangId.from_model_file(MODEL_FILE, norm_probs=True)
+                known = set(ident.nb_classes)
+                ident.set_languages([code for code in languages if code in known])
+                cls._cache[languages] = ident
+            return cls._cache[languages]
+
+    @classmethod
+    def target_probability(cls, text: str, target: str, source: str | None = None) -> float:
+        """P(target language | text) among the common languages and the pair."""
+        target = normalise_language(target)
+        extra = tuple(code for code in (target, normalise_language(source)) if code and code not in LID_LANGUAGES)
+        ident = cls._model(tuple(LID_LANGUAGES) + extra)
+        return float(dict(ident.rank(" ".join(text.split()))).get(target, 0.0))  # type: ignore[attr-defined]
+
+
+def in_target_language(text: str, target: str, source: str | None = None) -> bool:
+    """Whether the identifier lets the line pass as the target language."""
+    return LanguageIdentifier.target_probability(text, target, source) >= MIN_TARGET_PROBABILITY
+
+
+def faithful_floor(source: str | None, target: str | None) -> float:
+    """The calibrated cosine floor of a language pair (the default for uncalibrated pairs)."""
+    return FAITHFUL_FLOORS.get((normalise_language(source), normalise_language(target)), DEFAULT_FLOOR)
+
+
+def contains_term(text: str, term: str) -> bool:
+    """Whether ``term`` occurs in ``text``, case-insensitively, as whole words where the script has words.
+
+    "Tom" is not in "tomato"; a term that begins or ends with a CJK character (no spaces
+    between words there) is found anywhere.
+    """
+    if not term.strip():
+        return False
+    left = r"(?<!\w)" if term[0].isalnum() and not _is_cjk(term[0]) else ""
+    right = r"(?!\w)" if term[-1].isalnum() and not _is_cjk(term[-1]) else ""
+    return re.search(left + re.escape(term) + right, text, flags=re.IGNORECASE) is not None
+
+
+def glossary_missing(source: str, translation: str, glossary: Iterable[GlossaryEntry]) -> list[str]:
+    """The glossary terms in ``source`` whose required rendering is not in ``translation`` (case-insensitive)."""
+    return [e.term for e in glossary
+            if contains_term(source, e.term) and not contains_term(translation, e.required_in_translation)]
+
+
+def glossary_in(texts: Iterable[str], glossary: Iterable[GlossaryEntry]) -> list[GlossaryEntry]:
+    """The glossary entries whose term occurs in any of ``texts`` (what a batch's prompt must name)."""
+    joined = "\n".join(texts)
+    return [e for e in glossary if contains_term(joined, e.term)]
+
+
+@dataclass
+class RepeatMemory:
+    """Translations seen so far in a file, with their source and its vector (for the repeat check)."""
+
+    seen: dict[str, tuple[str, np.ndarray | None]]
+
+    @classmethod
+    def empty(cls) -> RepeatMemory:
+        return cls({})
+
+    def remember(self, source: str, translation: str, source_vector: np.ndarray | None) -> None:
+        self.seen.setdefault(normalised(translation), (normalised(source), source_vector))
+
+    def repeats(self, cue: CueCheck) -> bool:
+        """The cue's text already translated a different line (not one of the same meaning)."""
+        earlier = self.seen.get(normalised(cue.translation))
+        if earlier is None or earlier[0] == normalised(cue.source):
+            return False
+        return earlier[1] is None or float(earlier[1] @ cue.source_vector) < SAME_MEANING
+
+
+def assess(
+    cues: Sequence[CueCheck],
+    source: str | None,
+    target: str,
+    glossary: Sequence[GlossaryEntry] = (),
+    memory: RepeatMemory | None = None,
+    floor: float | None = None,
+) -> list[str | None]:
+    """A reason per cue why it is not a faithful translation, or None when it passes.
+
+    ``cues`` are one batch (the misalignment check compares each translation with the
+    batch's other sources); ``memory`` carries the file's earlier answers for the repeat
+    check and learns this batch's.
+    """
+    floor = faithful_floor(source, target) if floor is None else floor
+    memory = memory if memory is not None else RepeatMemory.empty()
+    sources = np.stack([c.source_vector for c in cues]) if cues else np.zeros((0, 1))
+    reasons: list[str | None] = []
+    for i, cue in enumerate(cues):
+        reasons.append(_reason(i, cue, cues, sources, source, target, glossary, memory, floor))
+        if normalised(cue.translation) != normalised(cue.source):
+            memory.remember(cue.source, cue.translation, cue.source_vector)  # a bad answer repeated is bad too
+    return reasons
+
+
+def _reason(i: int, cue: CueCheck, cues: Sequence[CueCheck], sources: np.ndarray, source: str | None,
+            target: str, glossary: Sequence[GlossaryEntry], memory: RepeatMemory, floor: float) -> str | None:
+    if not cue.source.strip():
+        return None
+    if glossary_missing(cue.source, cue.translation, glossary):
+        return GLOSSARY
+    free = language_free(cue.source, glossary) and language_free(cue.translation, glossary)
+    if not free:
+        if normalised(cue.translation) == normalised(cue.source):
+            return UNTRANSLATED
+        if not language_free(cue.translation, glossary) and not in_target_language(cue.translation, target, source):
+            return LANGUAGE
+    if memory.repeats(cue):
+        return REPEATED
+    if free:
+        return None
+    own = float(cue.source_vector @ cue.translation_vector)
+    if own < floor:
+        return UNFAITHFUL
+    others = sources @ cue.translation_vector
+    for j, other in enumerate(others):
+        if j == i or normalised(cues[j].source) == normalised(cue.source):
+            continue
+        if float(sources[j] @ cue.source_vector) >= SAME_MEANING:
+            continue
+        if float(other) > own + MISALIGN_MARGIN:
+            return MISALIGNED
+    return None
+
+
+def check_batch(
+    sources: Sequence[str],
+    translations: Sequence[str],
+    embed: Callable[[list[str]], Sequence[Sequence[float]]],
+    source: str | None,
+    target: str,
+    glossary: Sequence[GlossaryEntry] = (),
+    memory: RepeatMemory | None = None,
+) -> list[str | None]:
+    """Embed a batch's sources and translations in one call and :func:`assess` it."""
+    if not sources:
+        return []
+    vectors = np.asarray(embed(list(sources) + list(translations)), dtype=np.float32)
+    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+    n = len(sources)
+    cues = [CueCheck(s, t, vectors[k], vectors[n + k]) for k, (s, t) in enumerate(zip(sources, translations))]
+    return assess(cues, source, target, glossary, memory)

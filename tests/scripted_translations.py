@@ -1,0 +1,60 @@
+"""Human Chinese translations of the test clips' sentences, for scripted translation servers.
+
+A scripted server must answer what a good model would: real Chinese that says what the line
+says, or the translation quality estimate (rightly) rejects it. Whisper may cut a sentence
+into several cues (or mishear a word), so the text is translated clause by clause: each clause
+(split at . , ! ?) is recognised by the key words Whisper hears reliably and answered with the
+human translation of every part it holds.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: (key words any of which identifies the clause, its Chinese translation); first match wins.
+CLAUSES: tuple[tuple[tuple[str, ...], str], ...] = (
+    # tests.media.ENGLISH_SENTENCES
+    (("submarine",), "黄色潜水艇缓缓穿过平静的海洋"),
+    (("chocolate", "grandmother", "cookies"), "我奶奶每个星期天下午都烤巧克力饼干"),
+    (("library",), "图书馆因为冬季风暴提前关门"),
+    (("elephant",), "七头大象中午走过尘土飞扬的村庄"),
+    (("tomato", "water the"), "请记得给花园里的番茄浇水"),
+    (("london", "platform"), "去伦敦的火车从九号站台出发"),
+    (("egypt", "teacher"), "我们的老师讲解了古埃及的历史"),
+    (("guitar",), "一把小吉他放在厨房的桌子上"),
+    (("snowman", "carrot"), "孩子们堆了一个胡萝卜鼻子的雪人"),
+    (("listening", "thank you"), "感谢您收听这段简短的录音"),
+    (("sentence one", "sentence 1"), "第一句"), (("sentence two", "sentence 2"), "第二句"),
+    (("sentence three", "sentence 3"), "第三句"), (("sentence four", "sentence 4"), "第四句"),
+    (("sentence five", "sentence 5"), "第五句"), (("sentence six", "sentence 6"), "第六句"),
+    (("sentence seven", "sentence 7"), "第七句"), (("sentence eight", "sentence 8"), "第八句"),
+    (("sentence nine", "sentence 9"), "第九句"), (("sentence ten", "sentence 10"), "第十句"),
+    # tests.media.GERMAN_TEXT
+    (("berlin", "zug"), "明天我们坐火车去柏林"),
+    (("kaffee", "milch"), "下午我喜欢喝加牛奶的咖啡"),
+    (("zeitung",), "看报纸"),
+    (("wetter", "schön"), "今天天气很好"),
+    (("park", "zusammen"), "我们一起去公园"),
+    (("guten morgen",), "早上好"),
+)
+
+
+def _has(text: str, key: str) -> bool:
+    """``key`` at a word start, and a number not followed by more digits ("sentence 1" is not in "sentence 10")."""
+    return re.search(r"(?<!\w)" + re.escape(key) + (r"(?!\d)" if key[-1].isdigit() else ""), text) is not None
+
+
+def to_chinese(text: str) -> str | None:
+    """The clause-by-clause Chinese of a line of the test clips, or None when a clause is unknown."""
+    out: list[str] = []
+    for clause in (c.strip() for c in re.split(r"[.,!?;:]", text)):
+        if not clause:
+            continue
+        low = " ".join(clause.lower().split())
+        found = [zh for keys, zh in CLAUSES if any(_has(low, k) for k in keys)]
+        if not found:
+            if len(clause.split()) <= 2:
+                continue  # a stray word ("and", "the") carries nothing to translate
+            return None
+        out += [zh for zh in found if zh not in out]
+    return "，".join(out) + "。" if out else None
