@@ -2,7 +2,7 @@
 
 Each photo is copied into a library folder, read by the real OCR, described by
 :func:`~app.media.describe.build_document`, embedded by the real e5 when it has text
-(:func:`~app.media.describe.has_text`, as :class:`~app.pipelines.image.TextEmbeddingStage`
+(:func:`~app.store.search_writes.has_text`, as :class:`~app.pipelines.image.TextEmbeddingStage`
 decides) and written through the store's :class:`~app.store.search_writes.SearchIndexWriter`
 with its name words, as :class:`~app.pipelines.image.PlaceStage` writes it. No CLIP:
 no real CLIP model installs offline here, so these photos are found by words and e5 only.
@@ -18,14 +18,14 @@ from typing import Mapping, Sequence
 
 import onnxruntime  # noqa: F401 - OCR's runtime: importing it after usearch (app.store) crashes the process
 
-from app.media.describe import build_document, has_text, path_tokens
+from app.media.describe import build_document, path_tokens
 from app.media.images import read_exif
 from app.ml.ocr_runtime import OcrRuntime
 from app.ml.text_embedding import MODEL_ID as E5
 from app.ml.text_embedding import TextEmbeddingRuntime
 from app.store import Store
 from app.store.records import NewItem
-from app.store.search_writes import SearchIndexWriter
+from app.store.search_writes import SearchIndexWriter, has_text
 
 PHOTOS = Path(__file__).resolve().parent / "data" / "ocr_photos"
 

@@ -110,17 +110,6 @@ def zero_shot_tags(
     return [labels[i] for i in order if probabilities[i] >= min_probability]
 
 
-def has_text(ocr_text: str) -> bool:
-    """True when OCR read at least one letter or digit: only then does an image get an e5 text vector.
-
-    e5 places the passage vector of an empty or punctuation-only document near every
-    query (a black frame was the first answer to "Rechnung", "China" and "cheap price"),
-    so an image without text is found by its name, EXIF and tag words and by CLIP, never
-    by text meaning. Tags alone do not count: CLIP already answers for what a picture shows.
-    """
-    return any(ch.isalnum() for ch in ocr_text)
-
-
 def build_document(
     *,
     ocr_text: str = "",

@@ -43,11 +43,12 @@ import numpy as np
 from app.engine.kinds import MediaKind
 from app.engine.stage import ModelClient, ModelSpec, Output, Pipeline, StageContext
 from app.errors import SidecarError
-from app.media.describe import build_document, has_text, path_tokens, zero_shot_tags
+from app.media.describe import build_document, path_tokens, zero_shot_tags
 from app.media.images import PHONE_EXTENSIONS, RAW_EXTENSIONS, read_exif
 from app.ml.index_models import OCR_SPEC, TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualModel, job_visual_model
 from app.ml.ocr_runtime import rapidocr_model_id
 from app.settings import Settings
+from app.store.search_writes import has_text
 
 log = logging.getLogger(__name__)
 
@@ -169,7 +170,7 @@ class DescribeStage:
 class TextEmbeddingStage:
     """The e5 passage vector of the document (what cross-lingual search compares queries with).
 
-    Only for an image in which OCR read text (:func:`~app.media.describe.has_text`): the
+    Only for an image in which OCR read text (:func:`~app.store.search_writes.has_text`): the
     vector of a document without text would be a semantic answer to every query.
     """
 

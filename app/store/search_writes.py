@@ -57,6 +57,19 @@ class SearchIndexWriter:
             return upsert_dialogue(conn, self._library_path(video_path), sha256, cues, vectors, text_model=text_model)
 
 
+def has_text(ocr_text: str) -> bool:
+    """True when OCR read at least one letter or digit: only then does an image get an e5 text vector.
+
+    The image pipeline's text-embedding and place stages and migration 0003 all ask this.
+
+    e5 places the passage vector of an empty or punctuation-only document near every
+    query (a black frame was the first answer to "Rechnung", "China" and "cheap price"),
+    so an image without text is found by its name, EXIF and tag words and by CLIP, never
+    by text meaning. Tags alone do not count: CLIP already answers for what a picture shows.
+    """
+    return any(ch.isalnum() for ch in ocr_text)
+
+
 @dataclass(frozen=True)
 class IndexedImage:
     """What the index holds for one image content: its words, its e5 vector when it has text, its CLIP vector when there is one."""

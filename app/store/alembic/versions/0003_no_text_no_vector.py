@@ -3,7 +3,7 @@
 An image in which OCR read no letter or digit used to get the e5 passage vector of its
 (empty, or tags-only) document, and that vector sits near every query: a black frame was
 the first answer to "Rechnung", "China" and "cheap price". New images without text get
-no text vector (:func:`app.media.describe.has_text`); this revision removes the ones
+no text vector (:func:`app.store.search_writes.has_text`); this revision removes the ones
 stored before, so existing libraries stop returning them. Each changed base row is
 touched, so the change-counter triggers tell every in-process vector index
 (app.store.vector_index) to drop the vector too; the row itself, its words and its CLIP
@@ -20,7 +20,7 @@ from alembic import op
 from sqlalchemy import inspect, text
 
 from app.errors import DowngradeRefused
-from app.media.describe import has_text
+from app.store.search_writes import has_text
 
 revision = "0003_no_text_vector"
 down_revision = "0002_pg_search"
