@@ -7,7 +7,6 @@ vectors come from; tests/test_search_index.py runs it with the real e5 model).
 from __future__ import annotations
 
 import json
-import threading
 
 import numpy as np
 import pytest
@@ -249,41 +248,6 @@ def test_a_write_made_while_the_graph_is_built_is_in_the_graph(tmp_path, graph_e
     index = _warm_graphs(engine, query)
     assert index.graph_sizes()[("search_image_text_vec", E5)] == 52  # 60 images, 1 in 7 of another model, plus the new one
     with engine.connect() as conn:
-        assert search_queries.knn_text(conn, query, model=E5, k=1, current=CURRENT)[0].sha256 == "new"
-
-
-def test_after_a_restart_a_graph_answers_from_its_file_at_once_and_is_read_into_memory_behind(
-        tmp_path, graph_everywhere, monkeypatch):
-    path = tmp_path / "library.db"
-    engine = make_engine(path)
-    rng = _fill(engine, n=120)
-    query = _units(rng, 1, 384)[0]
-    _warm_graphs(engine, query)
-    engine.dispose()
-    read_allowed = threading.Event()
-    load = vector_graph.VectorGraph.load
-
-    def held_read(path, dim, size, removed, expansion, view=False):
-        if not view:  # the background read into memory waits until the test lets it go
-            assert read_allowed.wait(30)
-        return load(path, dim, size, removed, expansion, view=view)
-
-    monkeypatch.setattr(vector_graph.VectorGraph, "load", staticmethod(held_read))
-    restarted = open_engine(path)
-    with restarted.connect() as conn:  # answered while every graph is still a view of its file
-        first = search_queries.knn_text(conn, query, model=E5, k=5, current=CURRENT)
-        index = vector_index.index_for(conn)
-        assert first and index.graphs_in_memory() and not any(index.graphs_in_memory().values())
-    with restarted.begin() as conn:  # a write the viewed graph cannot take: searched beside it until the swap
-        set_item(conn, "/photos/new.jpg", "new")
-        search_writes.upsert_image(conn, "new", text_model=E5, text_vector=query, document="new photo")
-    with restarted.connect() as conn:
-        assert search_queries.knn_text(conn, query, model=E5, k=1, current=CURRENT)[0].sha256 == "new"
-    read_allowed.set()
-    index.wait_for_graphs()
-    assert all(index.graphs_in_memory().values())
-    assert index.graph_sizes()[("search_image_text_vec", E5)] == 103  # 120 images, 1 in 7 of another model, plus the new one
-    with restarted.connect() as conn:
         assert search_queries.knn_text(conn, query, model=E5, k=1, current=CURRENT)[0].sha256 == "new"
 
 

@@ -85,11 +85,8 @@ BUILD_CHUNK = 50_000
 class VectorGraph:
     """HNSW over cosine similarity of unit vectors; keys are matrix slots."""
 
-    def __init__(self, dim: int, index: Index | None = None, removed: int = 0, expansion: int | None = None,
-                 viewed_from: Path | None = None):
+    def __init__(self, dim: int, index: Index | None = None, removed: int = 0, expansion: int | None = None):
         self.dim = dim
-        self.viewed_from = viewed_from
-        """The file this graph is a read-only memory map of (:meth:`load` with ``view``); None when it is in memory."""
         self.expansion = expansion or EXPANSION_SEARCH
         self.index = index if index is not None else Index(
             ndim=dim, metric="ip", dtype="i8", connectivity=CONNECTIVITY,
@@ -187,25 +184,13 @@ class VectorGraph:
         with open(path, "rb+") as handle:
             os.fsync(handle.fileno())
 
-    @property
-    def viewed(self) -> bool:
-        """True while this graph only maps its file: it answers searches but cannot change (:meth:`put`, :meth:`drop`)."""
-        return self.viewed_from is not None
-
     @classmethod
-    def load(cls, path: Path, dim: int, size: int, removed: int, expansion: int | None,
-             view: bool = False) -> "VectorGraph":
-        """The saved graph (with the beam it was tuned to), checked to have this dimension and this many live nodes (else ValueError).
-
-        With ``view`` the file is memory-mapped, not read: a library of a million images
-        answers its first search in the time of a walk, not of reading ~1 GB of graphs
-        (23 s). A view is read-only; :class:`~app.store.vector_index.VectorIndex` reads
-        the file into memory in the background and swaps it in.
-        """
-        index = Index.restore(str(path), view=view)
+    def load(cls, path: Path, dim: int, size: int, removed: int, expansion: int | None) -> "VectorGraph":
+        """The saved graph (with the beam it was tuned to), checked to have this dimension and this many live nodes (else ValueError)."""
+        index = Index.restore(str(path))
         if index is None or index.ndim != dim or len(index) != size:
             raise ValueError(f"graph {path.name} does not match its matrix")
-        return cls(dim, index, removed, expansion, viewed_from=path if view else None)
+        return cls(dim, index, removed, expansion)
 
 
 def _build_threads() -> int:

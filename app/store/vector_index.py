@@ -41,11 +41,7 @@ Design choices (measured on the development machine, numpy 2 with OpenBLAS):
   missing, unreadable, inconsistent or foreign file (another database's epoch, a ``seq``
   ahead of the database) is rebuilt from the vec tables; a missing or damaged graph is
   built again from its matrix; the saved state only saves the start-up work. Saves
-  keep slots where they are (the graph's keys) and rewrite only what changed. A saved
-  graph is first memory-mapped (usearch's read-only view), so the first search after a
-  start walks it at once instead of waiting for ~1 GB to be read at 1M; a background
-  thread reads it into memory (a view cannot change), catches it up with the slots
-  changed meanwhile (scored beside the view until then) and swaps it in.
+  keep slots where they are (the graph's keys) and rewrite only what changed.
 - **Backend-neutral.** Everything here is numpy over rows read through SQLAlchemy. The
   SQLite specifics (the vec0 ``rowid`` column, finding the lazily created visual tables)
   are in :class:`VectorRows`; a PostgreSQL library reads through
@@ -214,7 +210,7 @@ class _Matrix:
         if freed:
             self.ids[freed] = -1
             self._changed(np.asarray(freed, dtype=np.int64))
-            if self.graph is not None and not self.graph.viewed:
+            if self.graph is not None:
                 self.graph.drop(np.asarray(freed, dtype=np.int64))
 
     def add(self, ids: list[int], vectors: np.ndarray) -> None:
@@ -235,7 +231,7 @@ class _Matrix:
         if self._slots is not None:
             self._slots.update(zip(ids, free.tolist()))
         self._changed(free)
-        if self.graph is not None and not self.graph.viewed:
+        if self.graph is not None:
             self.graph.put(free, vectors)
 
     def _changed(self, slots: np.ndarray) -> None:
@@ -252,9 +248,7 @@ class _Matrix:
         """The ``fetch`` nearest rows as ``(id, cosine distance)``, nearest first, ties by id.
 
         With a graph, its candidates are re-scored exactly; without one (or when the
-        query wants a large share of the rows) every row is scored. A graph still mapped
-        from its file (being read into memory) has not seen the slots changed since it
-        was saved: those (the journal) are scored too.
+        query wants a large share of the rows) every row is scored.
         """
         live = self.size
         fetch = min(fetch, live)
@@ -263,8 +257,6 @@ class _Matrix:
         wanted = fetch * vector_graph.OVERSAMPLE
         if self.graph is not None and wanted <= vector_graph.EXACT_SHARE * live:
             slots = self.graph.candidates(query, wanted)
-            if self.graph.viewed and self.journal:
-                slots = np.union1d(slots, np.fromiter(self.journal, dtype=np.int64))
             slots = slots[self.ids[slots] >= 0]
             scores = self.vectors[slots] @ query  # type: ignore[index]
         else:
@@ -342,11 +334,6 @@ class VectorIndex:
         """Vectors in the graph of each ``(table, model)`` that has one in use (the rest are scanned exactly)."""
         with self._lock:
             return {key: m.graph.size for key, m in self._matrices.items() if m.graph is not None}
-
-    def graphs_in_memory(self) -> dict[tuple[str, str], bool]:
-        """Whether each graph in use is read into memory (False: still a view of its file, read in the background)."""
-        with self._lock:
-            return {key: not m.graph.viewed for key, m in self._matrices.items() if m.graph is not None}
 
     def graph_beams(self) -> dict[tuple[str, str], int]:
         """The beam each graph in use was tuned to (:meth:`~app.store.vector_graph.VectorGraph.tune`), for the bench's report."""
@@ -488,14 +475,10 @@ class VectorIndex:
     # ------------------------------------------------------------------ files
 
     def _save(self) -> None:
-        """Write the matrices under fresh names, then publish them by replacing the manifest.
-
-        Not while a graph is still a view of its file: it lacks the slots changed since,
-        and a saved graph must hold what its matrix holds. The swap saves.
-        """
-        if self.folder is None or any(m.graph is not None and m.graph.viewed for m in self._matrices.values()):
-            return
+        """Write the matrices under fresh names, then publish them by replacing the manifest."""
         self._unsaved = 0
+        if self.folder is None:
+            return
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             token = uuid.uuid4().hex[:12]
@@ -565,50 +548,12 @@ class VectorIndex:
             log.warning("vector index file unreadable (%s); rebuilding from the database", error)
             return
         self._matrices, self._epoch, self._seq = matrices, epoch, int(manifest["seq"])
-        for key, matrix in matrices.items():
-            if matrix.graph is not None:
-                matrix.journal = set()
-                thread = threading.Thread(target=self._read_graph, args=(key, matrix), name="vector-graph-read",
-                                          daemon=True)
-                self._growing.append(thread)
-                thread.start()
-
-    def _read_graph(self, key: tuple[str, str], matrix: _Matrix) -> None:
-        """Read a graph that answers as a view of its file into memory, catch it up with the journal, swap it in.
-
-        Until then the view answers (with the journal's slots scored beside it), so the
-        first search after a start never waits for the read. A graph that cannot be read
-        is dropped and built again, as a damaged file is.
-        """
-        viewed = matrix.graph
-        assert viewed is not None and viewed.viewed_from is not None
-        try:
-            graph = VectorGraph.load(viewed.viewed_from, viewed.dim, viewed.size, viewed.removed, viewed.expansion)
-        except (OSError, ValueError, RuntimeError):
-            log.warning("vector graph file of %s/%s unreadable; building it again", *key, exc_info=True)
-            graph = None
-        with self._lock:
-            if self._matrices.get(key) is not matrix or matrix.graph is not viewed:
-                return  # rebuilt or forgotten meanwhile
-            changed = np.fromiter(sorted(matrix.journal or ()), dtype=np.int64)
-            matrix.journal = None
-            if graph is None:
-                matrix.graph = matrix.graph_file = None
-                return
-            if len(changed):
-                graph.drop(changed)
-                live = changed[matrix.ids[changed] >= 0]
-                graph.put(live, matrix.vectors[live])  # type: ignore[index]
-            matrix.graph = graph
-            if self._unsaved >= SAVE_EVERY:
-                self._save()
 
     def _load_graph(self, entry: dict, matrix: _Matrix) -> VectorGraph | None:
-        """The saved graph of a matrix as a view of its file (:meth:`_read_graph` reads it), or None (it is built
-        again) when it is missing or does not match."""
+        """The saved graph of a matrix, or None (it is built again) when it is missing or does not match."""
         try:
             return VectorGraph.load(self.folder / entry["graph"], matrix.dim, matrix.size,  # type: ignore[operator]
-                                    int(entry.get("removed", 0)), entry.get("expansion"), view=True)
+                                    int(entry.get("removed", 0)), entry.get("expansion"))
         except (OSError, ValueError, RuntimeError) as error:
             log.warning("vector graph file unreadable (%s); building it again", error)
             return None
