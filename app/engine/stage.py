@@ -69,10 +69,11 @@ class SearchIndex(Protocol):
     file I/O, never around them.
     """
 
-    def upsert_image(self, sha256: str, *, text_model: str, text_vector: Sequence[float], document: str,
+    def upsert_image(self, sha256: str, *, text_model: str, text_vector: Sequence[float] | None, document: str,
                      ocr_text: str = "", visual_model: str | None = None,
                      visual_vector: Sequence[float] | None = None) -> None:
-        """Index one image content (replacing its earlier rows); a visual vector needs its model id."""
+        """Index one image content (replacing its earlier rows); a visual vector needs its model id, no text vector
+        means an image without text."""
 
     def name_image(self, path: str, sha256: str, words: str) -> None:
         """Index the name words of the image file at ``path`` (per path: identical files keep their own names)."""

@@ -48,10 +48,12 @@ from app.media.images import PHONE_EXTENSIONS, RAW_EXTENSIONS, read_exif
 from app.ml.index_models import OCR_SPEC, TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualModel, job_visual_model
 from app.ml.ocr_runtime import rapidocr_model_id
 from app.settings import Settings
+from app.store.search_writes import has_text
 
 log = logging.getLogger(__name__)
 
 NO_VISUAL_MODEL = "no visual model installed"
+NO_TEXT = "no text in the image"
 SIDECAR_SUFFIX = ".sidecar.json"
 SIDECAR_FORMAT = 1
 DOCUMENT_VERSION = 2
@@ -166,7 +168,11 @@ class DescribeStage:
 
 
 class TextEmbeddingStage:
-    """The e5 passage vector of the document (what cross-lingual search compares queries with)."""
+    """The e5 passage vector of the document (what cross-lingual search compares queries with).
+
+    Only for an image in which OCR read text (:func:`~app.store.search_writes.has_text`): the
+    vector of a document without text would be a semantic answer to every query.
+    """
 
     name = "text_embedding"
     durable = True
@@ -181,7 +187,10 @@ class TextEmbeddingStage:
         done = ctx.computed_output()
         if done is not None:
             return done
-        document = str(ctx.inputs["describe"]["document"])
+        describe = ctx.inputs["describe"]
+        if not has_text(str(describe.get("ocr_text", ""))):
+            return {"model": TEXT_MODEL_ID, "skipped": NO_TEXT}
+        document = str(describe["document"])
         (vector,) = ctx.model(TEXT_EMBEDDING_SPEC).call("embed_passages", [document])
         return {"model": TEXT_MODEL_ID, "vector": encode_vector(vector)}
 
@@ -210,9 +219,11 @@ class PlaceStage:
         describe = ctx.inputs["describe"]
         text = ctx.inputs["text_embedding"]
         ctx.verify_source_unchanged()
+        # A checkpoint from before images without text went without a vector may still hold one.
+        with_text = "vector" in text and has_text(str(describe.get("ocr_text", "")))
         ctx.search_index.upsert_image(
             ctx.item.sha256,
-            text_model=str(text["model"]), text_vector=decode_vector(text["vector"]),
+            text_model=str(text["model"]), text_vector=decode_vector(text["vector"]) if with_text else None,
             document=str(describe["document"]), ocr_text=str(describe.get("ocr_text", "")),
             visual_model=visual.get("model"),
             visual_vector=decode_vector(visual["vector"]) if "vector" in visual else None,

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Hashable, Iterable, Literal, Sequence, overload
 
 import numpy as np
@@ -85,12 +85,16 @@ class ImageHit:
 
     ``score``: cosine distance for KNN (0 = same direction, lower is better), the fused
     keyword rank score for FTS (higher is better). Lists are always best first.
+    ``exact``: a keyword hit that holds a query word as a whole word (or a CJK run as
+    written), not only inside a longer word; search ranks it above a semantic-only hit
+    of the same fused score.
     """
 
     sha256: str
     score: float
     path: str | None = None
     snippet: str = ""
+    exact: bool = False
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,7 @@ class CueHit:
     path: str | None = None
     snippet: str = ""
     video_path: str = ""
+    exact: bool = False  # as ImageHit.exact
 
 
 def reciprocal_rank_fusion(
@@ -367,12 +372,13 @@ def fts_images(conn: Connection, query: str, *, k: int = 50, current: CurrentCon
     A content's document is shared by all its paths; a name only finds its own path.
     """
     ranked = _fts(conn, "image", query, k, current)
-    return [ImageHit(sha256=r.sha256, score=score, path=_path(r.path), snippet=snip) for r, score, snip in ranked]
+    return [ImageHit(sha256=r.sha256, score=score, path=_path(r.path), snippet=snip, exact=exact)
+            for r, score, snip, exact in ranked]
 
 
 def fts_dialogue(conn: Connection, query: str, *, k: int = 50, current: CurrentContent | None = None) -> list[CueHit]:
     """Dialogue cues whose text contains the query's words."""
-    return [_cue_hit(r, score, snip) for r, score, snip in _fts(conn, "cue", query, k, current)]
+    return [_cue_hit(r, score, snip, exact) for r, score, snip, exact in _fts(conn, "cue", query, k, current)]
 
 
 @dataclass(frozen=True)
@@ -398,11 +404,13 @@ match most of the vocabulary while someone is still typing.
 """
 
 
-def _fts(conn: Connection, kind: str, query: str, k: int, current: CurrentContent | None) -> list[tuple[Any, float, str]]:
+def _fts(conn: Connection, kind: str, query: str, k: int, current: CurrentContent | None
+         ) -> list[tuple[Any, float, str, bool]]:
     """Run the words and each CJK run as separate rankings and fuse them (reciprocal rank).
 
     A document matching more of the query's parts ranks higher; within the words'
     ranking whole-word matches come before partial ones (:func:`_word_ranking`).
+    Returns ``(row, score, snippet, exact)``: ``exact`` when any part matched whole.
     """
     words, runs = split_query(query)
     if k <= 0 or not (words or runs):
@@ -427,9 +435,12 @@ def _fts(conn: Connection, kind: str, query: str, k: int, current: CurrentConten
         return (row.sha256 if kind == "image" else row.id, row.path)
 
     first_seen: dict[Hashable, _Match] = {}
+    exact: set[Hashable] = set()
     for ranking in rankings:
         for match in ranking:
             first_seen.setdefault(result_key(match.row), match)
+            if match.exact:
+                exact.add(result_key(match.row))
     fused = reciprocal_rank_fusion([[result_key(match.row) for match in ranking] for ranking in rankings])
     # Equal scores (one part each) order by row id, not by which part found the row first.
     ordered = sorted(((first_seen[key], score) for key, score in fused), key=lambda e: (-e[1], e[0].row.id))
@@ -441,7 +452,7 @@ def _fts(conn: Connection, kind: str, query: str, k: int, current: CurrentConten
             if len(units) == k:
                 break
             units.add(unit)
-        result.append((match.row, score, match.snippet()))
+        result.append((match.row, score, match.snippet(), result_key(match.row) in exact))
     return result
 
 
@@ -457,6 +468,7 @@ class _Match:
     columns: tuple[str, ...]
     terms: tuple[str, ...]
     whole_words: bool
+    exact: bool = True  # False for a word found only inside a longer one
 
     def snippet(self) -> str:
         return _snippet([getattr(self.row, c) for c in self.columns], self.terms, whole_words=self.whole_words)
@@ -478,7 +490,7 @@ def _word_ranking(
         return whole
     seen = {(m.row.id, m.row.path) for m in whole}
     partial = _fts_query(conn, tables, True, select, join, partial_words, limit)
-    return whole + [m for m in partial if (m.row.id, m.row.path) not in seen][: limit - len(whole)]
+    return whole + [replace(m, exact=False) for m in partial if (m.row.id, m.row.path) not in seen][: limit - len(whole)]
 
 
 def _fts_phrase(term: str) -> str:
@@ -599,7 +611,7 @@ def _snippet(texts: Sequence[str | None], terms: Sequence[str], *, whole_words: 
     return present[0][: SNIPPET_CONTEXT * 2] if present else ""
 
 
-def _cue_hit(row: Any, score: float, snippet: str) -> CueHit:
+def _cue_hit(row: Any, score: float, snippet: str, exact: bool = False) -> CueHit:
     return CueHit(
         cue_id=int(row.id),
         sha256=row.sha256,
@@ -611,6 +623,7 @@ def _cue_hit(row: Any, score: float, snippet: str) -> CueHit:
         path=_path(row.path),
         snippet=snippet,
         video_path=unescape(row.video_path),
+        exact=exact,
     )
 
 

@@ -37,7 +37,7 @@ class SearchIndexWriter:
         self._write = write
         self._library_path = library_path
 
-    def upsert_image(self, sha256: str, *, text_model: str, text_vector: Sequence[float], document: str,
+    def upsert_image(self, sha256: str, *, text_model: str, text_vector: Sequence[float] | None, document: str,
                      ocr_text: str = "", visual_model: str | None = None,
                      visual_vector: Sequence[float] | None = None) -> None:
         """See :func:`upsert_image`."""
@@ -57,13 +57,26 @@ class SearchIndexWriter:
             return upsert_dialogue(conn, self._library_path(video_path), sha256, cues, vectors, text_model=text_model)
 
 
+def has_text(ocr_text: str) -> bool:
+    """True when OCR read at least one letter or digit: only then does an image get an e5 text vector.
+
+    The image pipeline's text-embedding and place stages and migration 0003 all ask this.
+
+    e5 places the passage vector of an empty or punctuation-only document near every
+    query (a black frame was the first answer to "Rechnung", "China" and "cheap price"),
+    so an image without text is found by its name, EXIF and tag words and by CLIP, never
+    by text meaning. Tags alone do not count: CLIP already answers for what a picture shows.
+    """
+    return any(ch.isalnum() for ch in ocr_text)
+
+
 @dataclass(frozen=True)
 class IndexedImage:
-    """What the index holds for one image content: its e5 vector and words, and its CLIP vector when there is one."""
+    """What the index holds for one image content: its words, its e5 vector when it has text, its CLIP vector when there is one."""
 
     sha256: str
     text_model: str
-    text_vector: Sequence[float]
+    text_vector: Sequence[float] | None
     document: str
     ocr_text: str = ""
     visual_model: str | None = None
@@ -75,7 +88,7 @@ def upsert_image(
     sha256: str,
     *,
     text_model: str,
-    text_vector: Sequence[float],
+    text_vector: Sequence[float] | None,
     document: str,
     ocr_text: str = "",
     visual_model: str | None = None,
@@ -84,7 +97,8 @@ def upsert_image(
     """Index one image content (replacing what was there for that sha256); returns its row id.
 
     Without a visual vector the image is still found through its document; a later
-    call with one adds it. Identical content in two files is one call, one row.
+    call with one adds it. Without a text vector (an image without text) it is found
+    by its words and CLIP only, never by text meaning. Identical content in two files is one call, one row.
     """
     image = IndexedImage(sha256, text_model, text_vector, document, ocr_text, visual_model, visual_vector)
     return upsert_images(conn, [image])[0]
@@ -103,7 +117,7 @@ def upsert_images(conn: Connection, images: Sequence[IndexedImage]) -> list[int]
     params: list[dict[str, Any]] = []
     visual: dict[str, tuple[int, bytes]] = {}
     for image in latest.values():
-        text_blob = vector_blob(image.text_vector, TEXT_DIM)
+        text_blob = None if image.text_vector is None else vector_blob(image.text_vector, TEXT_DIM)
         visual_dim = None
         if image.visual_vector is not None:
             if not image.visual_model:
@@ -141,10 +155,12 @@ def upsert_images(conn: Connection, images: Sequence[IndexedImage]) -> list[int]
     ids.update((sha, row.id) for sha, row in _image_rows(conn, [p["sha"] for p in fresh]).items())
     for p in params:
         p["id"] = ids[p["sha"]]
-    conn.execute(
-        text("INSERT INTO search_image_text_vec (rowid, embedding, sha256, model) VALUES (:id, :v, :sha, :text_model)"),
-        params,
-    )
+    with_text = [p for p in params if p["v"] is not None]
+    if with_text:
+        conn.execute(
+            text("INSERT INTO search_image_text_vec (rowid, embedding, sha256, model) VALUES (:id, :v, :sha, :text_model)"),
+            with_text,
+        )
     for dim in sorted({dim for dim, _ in visual.values()}):
         table = ensure_visual_table(conn, dim)
         conn.execute(

@@ -19,6 +19,7 @@ from app.ml.text_embedding import MODEL_ID as TEXT_MODEL_ID
 from app.store import Store
 from app.store import search_queries
 from app.store.search_queries import CurrentContent
+from tests.ocr_photos import PHOTOS
 from tests.rendered_images import render_text_image
 
 pytestmark = pytest.mark.e2e
@@ -63,6 +64,7 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     render_text_image(pics / "img_0004.png", ["猫"], size=96)
     render_text_image(pics / "img_0005.png", ["Parking permit zone B"])
     shutil.copy(pics / "img_0001.png", pics / "copy_of_0001.png")
+    shutil.copy(PHOTOS / "empty_black.jpg", pics / "img_0006.jpg")  # a real black frame: no text at all
     return data_dir, pics
 
 
@@ -82,7 +84,7 @@ def indexed(library: tuple[Path, Path]) -> tuple[Path, Path, dict[str, Any]]:
 
 def test_every_image_completes(indexed) -> None:
     _, _, job = indexed
-    assert job == {"done": 6, "failed": 0, "total": 6}
+    assert job == {"done": 7, "failed": 0, "total": 7}
 
 
 @pytest.mark.parametrize(
@@ -115,11 +117,28 @@ def test_a_query_that_matches_nothing_says_so(indexed, capsys) -> None:
 def test_identical_files_share_one_index_row_and_both_are_found(indexed, capsys) -> None:
     data_dir, pics, _ = indexed
     rows = image_rows(data_dir)
-    assert len(rows) == 5, "six files, five distinct contents"
+    assert len(rows) == 6, "seven files, six distinct contents"
     invoice = [r for r in rows if "4471" in r.ocr_text]
     assert len(invoice) == 1
     found = {Path(r["path"]).name for r in search(capsys, data_dir, "4471", "--kind", "image")}
     assert {"img_0001.png", "copy_of_0001.png"} <= found
+
+
+def test_an_image_without_text_gets_no_text_vector_and_is_found_by_its_name_only(indexed, capsys) -> None:
+    data_dir, pics, _ = indexed
+    black = next(r for r in image_rows(data_dir) if r.ocr_text == "")
+    assert black.sha256 == hashlib.sha256((pics / "img_0006.jpg").read_bytes()).hexdigest()
+    store = Store(database_path(data_dir))
+    try:
+        with store.db.read() as conn:
+            assert conn.execute(text("SELECT count(*) FROM search_image_text_vec WHERE sha256 = :s"),
+                                {"s": black.sha256}).scalar_one() == 0
+            assert conn.execute(text("SELECT count(*) FROM search_image_text_vec")).scalar_one() == 5
+    finally:
+        store.close()
+    for query in ("Rechnung", "China", "cheap price"):
+        assert "img_0006.jpg" not in {Path(r["path"]).name for r in search(capsys, data_dir, query, "--kind", "image")}
+    assert [Path(r["path"]).name for r in search(capsys, data_dir, "0006", "--kind", "image")] == ["img_0006.jpg"]
 
 
 def test_sidecar_json_sits_next_to_the_image_without_vectors(indexed) -> None:
