@@ -296,6 +296,8 @@ EXPLANATIONS: dict[str, Explanation] = {
     "gui_thread_blocked": Explanation("The window called the engine on its own thread.", _REPORT),
     "invalid_argument": Explanation("The request is not valid.", "Check the command's options (`--help`)."),
     "invalid_setting": Explanation("A setting has a value Sidecar does not know.", "Fix it in Settings."),
+    "glossary_unreadable": Explanation("The glossary file could not be read as text.",
+                                       "Give a UTF-8 text file with one `term` or `term = translation` a line."),
     "no_media_kinds": Explanation("This Sidecar has no media pipelines registered.", _REPORT),
     "no_visual_model": Explanation("Searching by image needs a visual (CLIP) model.",
                                    "Install one in Settings → Models (or `sidecar models`)."),

@@ -22,7 +22,8 @@ from app.engine.kinds import LEFT_OUT_BY_DEFAULT
 log = logging.getLogger(__name__)
 
 SETTINGS_FILE = "settings.json"
-OUTPUT_AFFECTING = ("target_lang", "naming", "existing_policy", "image_sidecar_json", "source_lang", "embedded_subtitles")
+OUTPUT_AFFECTING = ("target_lang", "naming", "existing_policy", "image_sidecar_json", "source_lang", "embedded_subtitles",
+                    "glossary")
 
 
 def default_target_language() -> str:
@@ -60,6 +61,7 @@ class Settings:
     welcome_dismissed: bool = False  # the first-run page was skipped or used; a library with jobs never shows it
     scan_ignore: list[str] = field(default_factory=lambda: list(LEFT_OUT_BY_DEFAULT))  # names scans and watches leave out
     database_url: str = ""  # a PostgreSQL library shared by several machines; "" is the SQLite file here
+    glossary: list[str] = field(default_factory=list)  # the library's own words, "term" or "term = rendering" a line
 
     def engine_config(self, **overrides: Any) -> EngineConfig:
         values = {"workers": self.workers, "gpu_budget_mb": self.gpu_budget_mb, "group_size": self.group_size,
