@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog,
 
 from app.engine.kinds import LEFT_OUT_BY_DEFAULT
 from app.gui.facade import EngineFacade
+from app.gui.glossary_box import GlossaryBox
 from app.gui.language_choice import LanguageCombo
 from app.gui.theme import ink
 from app.ml.catalogue import ROLE_PURPOSE
@@ -131,6 +132,7 @@ class SettingsDialog(QDialog):
         self.model_status.setWordWrap(True)
         self._model_rows: list[dict[str, Any]] = []
         self._downloads: dict[str, tuple[int, int]] = {}
+        self.glossary = GlossaryBox(self)
         self.notice = QLabel(self)
         self.notice.setWordWrap(True)
         self.notice.setStyleSheet(f"color:{ink('info')};")
@@ -182,7 +184,7 @@ class SettingsDialog(QDialog):
 
         body = QWidget(self)
         bl = QVBoxLayout(body)
-        for box in (output, engine, scanning, watched, models):
+        for box in (output, self.glossary, engine, scanning, watched, models):
             bl.addWidget(box)
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
@@ -201,7 +203,7 @@ class SettingsDialog(QDialog):
                        self.naming.currentIndexChanged, self.policy.currentIndexChanged, self.endpoint.textChanged,
                        self.sidecar_json.toggled, self.embedded_subtitles.toggled, self.workers.valueChanged,
                        self.gpu_budget.valueChanged, self.left_out.textChanged, self.database_url.textChanged,
-                       self.ui_language.currentIndexChanged):
+                       self.ui_language.currentIndexChanged, self.glossary.changed):
             signal.connect(self._changed)
         facade.modelsListed.connect(self.show_models)
         facade.modelProgress.connect(self._model_progress)
@@ -231,6 +233,7 @@ class SettingsDialog(QDialog):
         self.left_out.setPlainText("\n".join(s.scan_ignore))
         self.watched.clear()
         self.watched.addItems(s.watched_folders)
+        self.glossary.set_lines(s.glossary)
 
     def edited(self) -> Settings:
         """The settings as the dialog shows them now."""
@@ -245,6 +248,7 @@ class SettingsDialog(QDialog):
             database_url=self.database_url.text().strip(),
             scan_ignore=[line.strip() for line in self.left_out.toPlainText().splitlines() if line.strip()],
             watched_folders=[self.watched.item(n).text() for n in range(self.watched.count())],
+            glossary=self.glossary.lines(),
         )
 
     @Slot()
