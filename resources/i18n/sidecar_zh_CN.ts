@@ -132,7 +132,7 @@
         <source>ComfyUI
 Jon Snow = Jon Schnee</source>
         <translation>ComfyUI
-Jon Snow = 琼恩·雪诺</translation>
+琼恩·雪诺</translation>
     </message>
     <message>
         <source>One name or term a line; add “= translation” for how a translation must write it</source>
@@ -1071,7 +1071,7 @@ Files next to your media are not touched.</source>
     </message>
     <message>
         <source>optional, e.g. ComfyUI; Jon Snow = Jon Schnee</source>
-        <translation>可选，例如 ComfyUI; Jon Snow = 琼恩·雪诺</translation>
+        <translation>可选，例如 ComfyUI；琼恩·雪诺</translation>
     </message>
     <message>
         <source>Names and terms said in your recordings, separated by semicolons: speech recognition listens for them as written</source>
