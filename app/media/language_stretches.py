@@ -5,10 +5,10 @@ half into invented English. So when the language vote heard two languages confid
 (:func:`app.media.language_vote.heard_languages`), the recording's speech (the VAD's
 spans) is cut into pieces of about :data:`PIECE_S` seconds of speech, each piece's
 language is heard (one encoder pass), and consecutive pieces in one language make a
-stretch. Where two stretches meet, the two pieces around the switch are heard again in
-pieces of about :data:`FINE_PIECE_S` seconds and the boundary moves to the pause where
-the split agrees best with what was heard, so a switch is placed to a sentence or two,
-not to a quarter of a minute. Each stretch is then transcribed in its own language.
+stretch. Where two stretches meet, the two pieces around the switch are cut again into
+pieces of about :data:`FINE_PIECE_S` seconds and the first one in the new language is
+found by halving, so a switch is placed at a pause to within a sentence or two, not
+to a quarter of a minute. Each stretch is then transcribed in its own language.
 
 A piece's language is chosen only among the languages the vote heard: Whisper's
 detector, on a few seconds, names neighbours of the true language (Dutch for German,
@@ -111,22 +111,30 @@ def _hear(detect: Detect, piece: Span) -> Mapping[str, Any]:
 
 
 def _boundary(spans: Sequence[Span], left: Span, right: Span, before: str, after: str, detect: Detect) -> float:
-    """Where ``before`` gives way to ``after`` between the pieces ``left`` and ``right``: the best-agreeing pause."""
+    """Where ``before`` gives way to ``after`` between the pieces ``left`` and ``right``: a pause, found by halving.
+
+    Inside two neighbouring pieces (half a minute of speech) the language changes once:
+    the fine pieces there are searched for the first one heard as ``after`` by bisection,
+    so a boundary costs about four encoder passes, not one per fine piece. A fine piece
+    too short to say counts as ``before`` (the boundary moves on to where speech says so).
+    """
     inside = [s for s in spans if s[0] >= left[0] - 1e-6 and s[1] <= right[1] + 1e-6]
     fine = pieces(inside, FINE_PIECE_S)
-    heard = [_probabilities(_hear(detect, piece), (before, after)) or {before: 0.5, after: 0.5} for piece in fine]
-    best_k, best_score = None, float("-inf")
-    for k in range(len(fine) + 1):
-        score = sum(h[before] for h in heard[:k]) + sum(h[after] for h in heard[k:])
-        if score > best_score + 1e-9:
-            best_k, best_score = k, score
-    if not fine or best_k is None:
+    if not fine:
         return (left[1] + right[0]) / 2
-    if best_k == 0:
+    low, high = 0, len(fine)  # the first fine piece in ``after`` lies in [low, high]
+    while low < high:
+        middle = (low + high) // 2
+        heard = _probabilities(_hear(detect, fine[middle]), (before, after))
+        if heard is not None and heard[after] > heard[before]:
+            high = middle
+        else:
+            low = middle + 1
+    if low == 0:
         return fine[0][0]
-    if best_k == len(fine):
+    if low == len(fine):
         return fine[-1][1]
-    return (fine[best_k - 1][1] + fine[best_k][0]) / 2
+    return (fine[low - 1][1] + fine[low][0]) / 2
 
 
 def find_stretches(spans: Sequence[Span], languages: Sequence[str], duration_s: float, detect: Detect) -> list[Stretch]:

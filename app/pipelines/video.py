@@ -40,11 +40,11 @@ from app.engine.dialogue_index import index_dialogue
 from app.engine.kinds import MediaKind
 from app.engine.stage import ModelSpec, Output, Pipeline, StageContext
 from app.errors import LeaseLost, StageStopped
+from app.media import glossary
 from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio
 from app.media.audio_streams import RULE_VERSION as AUDIO_STREAM_RULE
 from app.media.audio_streams import AudioChoice, audio_streams, choose_audio_stream
 from app.media.cues import MAX_LINE_WIDTH, build_cues, cues_from_dicts, cues_to_dicts
-from app.media import glossary
 from app.media.hallucination import filter_segments
 from app.media.language_stretches import Stretch, cues_in, find_stretches, language_at, speech_by_language, spliced
 from app.media.language_vote import detect_language as vote_language
