@@ -19,7 +19,8 @@ from app.engine.desktop_notify import headless_notices
 from app.engine.job_notices import wanted_kinds
 from app.engine.kinds import ALL, MEDIA_KINDS
 from app.engine.library import JobOptions, Library
-from app.errors import SidecarError, WorkerRefused
+from app.errors import Code, SidecarError, WorkerRefused
+from app.media.glossary import GlossaryEntry, parse_lines
 from app.paths import data_dir as resolve_data_dir
 from app.settings import UI_LANGUAGE_CODES, load_settings, ui_language_code
 from app.shown_names import OneLineFormatter, readable, with_name_bytes
@@ -79,6 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("--existing", choices=("skip", "overwrite", "keep_both"), help="policy for existing files")
     add.add_argument("--audio-track", type=_track_number, metavar="N",
                      help="subtitle audio track N (from 1, as players count) instead of the default/dialogue track")
+    add.add_argument("--glossary", action="append", default=[], metavar="TERM[=TRANSLATION]",
+                     help="a name or term Whisper should hear as written (and a translation must render as given); repeatable")
+    add.add_argument("--glossary-file", type=Path, metavar="FILE",
+                     help="glossary terms, one `term` or `term = translation` a line")
     add.add_argument("--redo", action="store_true",
                      help="process files again even when already subtitled (subtitles you edited in Sidecar go to review)")
 
@@ -174,10 +179,28 @@ def _job_json(job: Any) -> dict[str, Any]:
             "problem": problem(job.error_code, job.error).to_dict() if job.error_code else None}
 
 
+def _glossary(args: argparse.Namespace) -> tuple[GlossaryEntry, ...]:
+    """The job's own glossary: ``--glossary-file`` lines, then each ``--glossary`` (a later term wins)."""
+    lines: list[str] = []
+    if args.glossary_file is not None:
+        try:
+            lines += args.glossary_file.read_text(encoding="utf-8-sig").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SidecarError(f"{args.glossary_file}: the glossary file could not be read ({exc})",
+                               code=Code.GLOSSARY_UNREADABLE) from exc
+    return parse_lines([*lines, *args.glossary])
+
+
 def cmd_add(args: argparse.Namespace, lib: Library) -> int:
     settings = load_settings(lib.data_dir)
+    try:
+        terms = _glossary(args)
+    except SidecarError as exc:
+        print(f"sidecar: {exc.message} ({exc.code})", file=sys.stderr)
+        return 2
     options = JobOptions.from_settings(settings, args.kind, args.top_level, redo=args.redo, target_lang=args.target_lang,
-                                       naming=args.naming, existing_policy=args.existing, audio_track=args.audio_track)
+                                       naming=args.naming, existing_policy=args.existing, audio_track=args.audio_track,
+                                       glossary_entries=terms)
     jobs: list[dict[str, Any]] = []
     code = 0
     for path in args.paths:

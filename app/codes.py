@@ -171,6 +171,8 @@ class Code(StrEnum):
     ENGINE_STARTING = "engine_starting", Explanation("The engine is still starting.", "Try again in a moment.")
     GUI_THREAD_BLOCKED = "gui_thread_blocked", Explanation("The window called the engine on its own thread.", _REPORT)
     INVALID_ARGUMENT = "invalid_argument", Explanation("The request is not valid.", "Check the command's options (`--help`).")
+    GLOSSARY_UNREADABLE = "glossary_unreadable", Explanation(
+        "The glossary file could not be read as text.", "Give a UTF-8 text file with one `term` or `term = translation` a line.")
     INVALID_SETTING = "invalid_setting", Explanation("A setting has a value Sidecar does not know.", "Fix it in Settings.")
     NO_MEDIA_KINDS = "no_media_kinds", Explanation("This Sidecar has no media pipelines registered.", _REPORT)
     NO_VISUAL_MODEL = "no_visual_model", Explanation("Searching by image needs a visual (CLIP) model.",

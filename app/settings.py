@@ -21,7 +21,8 @@ log = logging.getLogger(__name__)
 SETTINGS_FILE = "settings.json"
 UI_LANGUAGE_CODES = ("en", "zh_CN", "de")
 """The windows' languages (English is the source text; the others have a catalogue in resources/i18n)."""
-OUTPUT_AFFECTING = ("target_lang", "naming", "existing_policy", "image_sidecar_json", "source_lang", "embedded_subtitles")
+OUTPUT_AFFECTING = ("target_lang", "naming", "existing_policy", "image_sidecar_json", "source_lang", "embedded_subtitles",
+                    "glossary")
 
 LEFT_OUT_BY_DEFAULT: tuple[str, ...] = (
     "._*",  # macOS AppleDouble: resource forks named like the media they sit beside
@@ -72,6 +73,7 @@ class Settings:
     welcome_dismissed: bool = False  # the first-run page was skipped or used; a library with jobs never shows it
     scan_ignore: list[str] = field(default_factory=lambda: list(LEFT_OUT_BY_DEFAULT))  # names scans and watches leave out
     database_url: str = ""  # a PostgreSQL library shared by several machines; "" is the SQLite file here
+    glossary: list[str] = field(default_factory=list)  # the library's own words, "term" or "term = rendering" a line
 
     # When and how hard to work (app.engine.background): windows are "all", "off" or "22:00-07:00".
     work_weekdays: str = "all"

@@ -26,6 +26,7 @@ from app.engine.scheduler import Scheduler
 from app.engine.stage import Pipeline
 from app.engine.subtitle_edits import SubtitleDocument, open_subtitles, reindex_dialogue, save_subtitles
 from app.errors import Code, FolderMissing, SidecarError
+from app.media import glossary
 from app.media.cue_edits import EditCue
 from app.ml.cpu_share import set_core_cap
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualChoice, VisualModel
@@ -57,13 +58,17 @@ class JobOptions:
 
     @classmethod
     def from_settings(cls, settings: Settings, kind: str = ALL, top_level: bool = False, redo: bool = False, *,
-                      audio_track: int | None = None, **overrides: Any) -> JobOptions:
+                      audio_track: int | None = None, glossary_entries: Sequence[glossary.GlossaryEntry] = (),
+                      **overrides: Any) -> JobOptions:
         """What a new job freezes from the person's settings (CLI, GUI and watched folders alike).
 
         ``redo``: process files again even when they are already subtitled (``add --redo``,
         the editor's Re-translate); files the person edited in Sidecar then go to Review.
         ``audio_track`` (``sidecar add --audio-track N``) names the audio track to subtitle
         in every video of the job, counted from 1; without it each file's is chosen by rule.
+        ``glossary_entries`` (``--glossary``, ``--glossary-file``, the add flow's field) join the
+        library-wide glossary in the settings, the job's own rendering of a term winning; the
+        option is left out when both are empty, so a job without one plans as before.
         """
         values: dict[str, Any] = {"target_lang": settings.target_lang, "naming": settings.naming,
                                   "existing_policy": settings.existing_policy}
@@ -75,6 +80,9 @@ class JobOptions:
             extra += (("redo", True),)
         if audio_track:
             extra += (("audio_track", audio_track),)
+        terms = glossary.merged(glossary.parse_lines(settings.glossary), glossary_entries)
+        if terms:
+            extra += ((glossary.OPTION_KEY, glossary.to_option(terms)),)
         return cls(kind=kind, top_level=top_level, **values, extra=extra, left_out=tuple(settings.scan_ignore))
 
     def as_dict(self) -> dict[str, Any]:

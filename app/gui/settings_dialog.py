@@ -30,6 +30,7 @@ from app.errors import Code
 from app.gui.background_settings import BackgroundBox
 from app.gui.database_dialog import check_words
 from app.gui.facade import EngineFacade
+from app.gui.glossary_box import GlossaryBox
 from app.gui.language_choice import LanguageCombo
 from app.gui.theme import ink
 from app.ml.catalogue import ROLE_PURPOSE
@@ -150,6 +151,7 @@ class SettingsDialog(QDialog):
         self.model_status.setWordWrap(True)
         self._model_rows: list[dict[str, Any]] = []
         self._downloads: dict[str, tuple[int, int]] = {}
+        self.glossary = GlossaryBox(self)
         self.notice = QLabel(self)
         self.notice.setWordWrap(True)
         self.notice.setStyleSheet(f"color:{ink('info')};")
@@ -173,7 +175,7 @@ class SettingsDialog(QDialog):
                        self.naming.currentIndexChanged, self.policy.currentIndexChanged, self.endpoint.textChanged,
                        self.sidecar_json.toggled, self.embedded_subtitles.toggled, self.workers.valueChanged,
                        self.gpu_budget.valueChanged, self.left_out.textChanged, self.database_url.textChanged,
-                       self.ui_language.currentIndexChanged, self.background.changed):
+                       self.ui_language.currentIndexChanged, self.background.changed, self.glossary.changed):
             signal.connect(self._changed)
         self._checking: str | None = None  # the URL Save is having checked
         facade.databaseChecked.connect(self._database_checked)
@@ -206,6 +208,7 @@ class SettingsDialog(QDialog):
         self.watched.clear()
         self.watched.addItems(s.watched_folders)
         self.background.load(s)
+        self.glossary.set_lines(s.glossary)
 
     def edited(self) -> Settings:
         """The settings as the dialog shows them now (with what the sections of other modules contribute)."""
@@ -220,6 +223,7 @@ class SettingsDialog(QDialog):
             database_url=self.database_url.text().strip(),
             scan_ignore=[line.strip() for line in self.left_out.toPlainText().splitlines() if line.strip()],
             watched_folders=[self.watched.item(n).text() for n in range(self.watched.count())],
+            glossary=self.glossary.lines(),
         ))
         for section in getattr(self, "_contributors", ()):
             settings = section.edit_settings(settings)
@@ -470,6 +474,9 @@ class SettingsDialog(QDialog):
         wl.addLayout(wb)
         return box
 
+    def _glossary_section(self) -> QWidget:
+        return self.glossary
+
     def _background_section(self) -> QWidget:
         return self.background
 
@@ -494,7 +501,7 @@ class SettingsDialog(QDialog):
     #: widget with ``edit_settings(settings) -> settings`` contributes its fields to what
     #: Save writes (it reads ``dialog.original`` for its start values).
     TABS: tuple[tuple[Any, list[Callable[[SettingsDialog], QWidget]]], ...] = (
-        (QT_TRANSLATE_NOOP("SettingsDialog", "Output"), [_output_section, _translation_section]),
+        (QT_TRANSLATE_NOOP("SettingsDialog", "Output"), [_output_section, _translation_section, _glossary_section]),
         (QT_TRANSLATE_NOOP("SettingsDialog", "Processing"), [_engine_section, _library_section]),
         (QT_TRANSLATE_NOOP("SettingsDialog", "Schedule & power"), [_background_section]),
         (QT_TRANSLATE_NOOP("SettingsDialog", "Folders"), [_scanning_section, _watched_section]),

@@ -64,6 +64,11 @@ class WelcomePage(QWidget):
         form.addRow(self.tr("Spoken language:"), self.source_lang)
         form.addRow(self.tr("Subtitles in:"), self.target_lang)
         form.addRow(self.tr("Written next to your files:"), self.examples)
+        self.glossary = QLineEdit(self)  # kept with the settings: Settings → Glossary lists them afterwards
+        self.glossary.setPlaceholderText(self.tr("optional, e.g. ComfyUI; Jon Snow = Jon Schnee"))
+        self.glossary.setToolTip(self.tr("Names and terms said in your recordings, separated by semicolons: speech "
+                                         "recognition listens for them as written"))
+        form.addRow(self.tr("Names and terms:"), self.glossary)
 
         self.choice = QButtonGroup(self)
         self.bundled = QRadioButton(self.tr("Bundled translator: fast and small, but its translations are poor. "
@@ -249,7 +254,7 @@ class WelcomePage(QWidget):
     # -- leaving --------------------------------------------------------------------------
 
     def apply(self) -> Settings | None:
-        """Save the page's choices (languages, translation) and never show it again; returns what was saved."""
+        """Save the page's choices (languages, glossary terms, translation) and never show it again; returns what was saved."""
         if self.settings is None:
             return None
         endpoint = self.chosen() == ENDPOINT and bool(self.endpoint_url.text().strip())
@@ -260,6 +265,7 @@ class WelcomePage(QWidget):
             translation_endpoint=self.endpoint_url.text().strip() if endpoint else "",
             translation_endpoint_model=self.endpoint_model.text().strip() if endpoint else "",
             welcome_dismissed=True,
+            glossary=[*self.settings.glossary, *(t.strip() for t in self.glossary.text().split(";") if t.strip())],
         )
         self.facade.save_settings(updated)
         translator = self.bundled_translator

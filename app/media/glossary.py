@@ -64,3 +64,22 @@ def from_options(options: Mapping[str, Any]) -> tuple[GlossaryEntry, ...]:
     """The glossary a job or item runs with; none when the option is absent."""
     return tuple(GlossaryEntry(str(term), None if rendering in (None, "") else str(rendering))
                  for term, rendering in options.get(OPTION_KEY) or ())
+
+
+def merged(library: Iterable[GlossaryEntry], job: Iterable[GlossaryEntry]) -> tuple[GlossaryEntry, ...]:
+    """The library-wide glossary (Settings) with a job's own terms over it: the job's rendering of a term wins."""
+    entries = {e.term.casefold(): e for e in library}
+    entries.update({e.term.casefold(): e for e in job})
+    return tuple(entries.values())
+
+
+def hotwords(entries: Iterable[GlossaryEntry]) -> str | None:
+    """The terms as Whisper hears them (faster-whisper's ``hotwords``): the spoken forms, comma-separated.
+
+    Only the terms, never their renderings: a rendering is target-language text and would
+    steer transcription towards words nobody said. So a changed rendering leaves the
+    transcription (and its fingerprint) as it was. Whisper reads at most about 220 tokens
+    of it (half its context); a longer glossary is cut there, in the sorted order.
+    """
+    terms = sorted({e.term for e in entries}, key=str.casefold)
+    return ", ".join(terms) if terms else None

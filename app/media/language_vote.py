@@ -9,10 +9,14 @@ sound (short-time energy) is handed to Whisper's language detector, which keeps 
 what its VAD calls speech. Windows with too little speech abstain; the others cast a
 soft vote, each giving its probability for every language it names, and the language
 with the largest sum wins. Its probability is that sum over the windows that voted.
-Windows are heard in order and the vote stops once the rest could not change the
-winner (each window adds at most 1 to any language): a film in one language is
-decided after three windows, not five, and the encoder passes saved are the vote's
-whole cost over bare Whisper.
+Windows are heard first, last, middle, then the rest (:func:`hearing_order`), and the
+vote stops once the rest could not change the winner (each window adds at most 1 to
+any language): a film in one language is decided after three windows, not five, and
+the encoder passes saved are the vote's whole cost over bare Whisper. Hearing both
+ends first means a recording that switches language once, anywhere between its first
+and last windows, is caught by the first two windows disagreeing; two windows that
+each heard a different language confidently (:func:`heard_languages`) make it a
+mixed-language recording, told apart stretch by stretch (:mod:`app.media.language_stretches`).
 
 Pure logic over an extracted ``.f32`` file and a ``detect`` callable (the model host's
 ``detect_language``): which model answers, and where it runs, is the caller's business.
@@ -38,6 +42,8 @@ MAX_WINDOWS = 5
 WINDOW_S = 30.0
 #: A window whose VAD found less speech than this abstains.
 MIN_SPEECH_S = 2.0
+#: A window's language counts as heard (for a mixed-language recording) at this probability or more.
+CONFIDENT = 0.7
 #: Energy is measured on frames of this length (seconds).
 _FRAME_S = 0.5
 #: Frames read at once while measuring energy (10 minutes: bounded memory for a two-hour film).
@@ -127,13 +133,40 @@ def vote(answers: Sequence[Mapping[str, Any]]) -> LanguageVote:
     return LanguageVote(winner, scores[winner] / voters, tuple(dict(a) for a in answers))
 
 
+def hearing_order(count: int) -> list[int]:
+    """Window indexes in the order they are heard: the first, the last, then each time the one farthest from those heard.
+
+    One language costs the same as in order (the early stop needs three agreeing
+    windows either way); a single switch of language between the ends shows at once.
+    """
+    order = [0] if count else []
+    while len(order) < count:
+        order.append(max((k for k in range(count) if k not in order), key=lambda k: (min(abs(k - h) for h in order), -k)))
+    return order
+
+
+def heard_languages(result: LanguageVote) -> tuple[str, ...]:
+    """The languages some voting window heard with :data:`CONFIDENT` probability, most probable first.
+
+    Two or more: the recording speaks more than one language (a window with too little
+    speech, or an unsure one, never makes a recording mixed).
+    """
+    best: dict[str, float] = {}
+    for answer in result.windows:
+        code, p = answer.get("language"), float(answer.get("language_probability") or 0.0)
+        if code and p >= CONFIDENT and float(answer.get("speech_s", 0.0)) >= MIN_SPEECH_S:
+            best[str(code)] = max(best.get(str(code), 0.0), p)
+    return tuple(sorted(best, key=lambda code: -best[code]))
+
+
 def detect_language(audio_path: Path, detect: Detect) -> LanguageVote:
-    """Detect on each of :func:`speech_windows` and :func:`vote`; language None when no window held speech."""
+    """Detect on :func:`speech_windows` in :func:`hearing_order` and :func:`vote`; language None when no window held speech."""
     answers: list[dict[str, Any]] = []
     windows = speech_windows(audio_path)
-    for n, (start, length) in enumerate(windows):
+    for n, index in enumerate(hearing_order(len(windows))):
         if decided(answers, len(windows) - n):
             break
+        start, length = windows[index]
         answer = dict(detect(start, length))
         answers.append({"start": start, "language": answer.get("language"),
                         "language_probability": round(float(answer.get("language_probability") or 0.0), 4),
@@ -145,4 +178,5 @@ def detect_language(audio_path: Path, detect: Detect) -> LanguageVote:
     return result
 
 
-__all__ = ["LanguageVote", "decided", "detect_language", "speech_windows", "vote"]
+__all__ = ["CONFIDENT", "LanguageVote", "decided", "detect_language", "heard_languages", "hearing_order",
+           "speech_windows", "vote"]

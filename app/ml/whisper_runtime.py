@@ -133,9 +133,14 @@ class WhisperRuntime:
         }
 
     def transcribe(
-        self, audio_path: str, offset_s: float = 0.0, language: str | None = None
+        self, audio_path: str, offset_s: float = 0.0, language: str | None = None, end_s: float | None = None,
+        hotwords: str | None = None,
     ) -> Generator[dict[str, Any], None, dict[str, Any]]:
-        """Stream segments of the extracted audio from ``offset_s`` on, window by window.
+        """Stream segments of the extracted audio from ``offset_s`` to ``end_s`` (None: its end), window by window.
+
+        ``end_s`` bounds one stretch of a mixed-language recording, heard in its own
+        ``language``; ``hotwords`` (the glossary's terms) are handed to faster-whisper,
+        which puts them before each window's decoding as words it should expect.
 
         Yields ``{"type": "info", ...}`` once per window read (the first carries the
         detected language, known before the first segment), then one ``{"type":
@@ -154,11 +159,12 @@ class WhisperRuntime:
         """
         from app.media.audio import READS, SAMPLE_RATE, audio_duration, load_audio
 
-        end_s = audio_duration(Path(audio_path))
+        duration = audio_duration(Path(audio_path))
+        end_s = duration if end_s is None else min(float(end_s), duration)
         start_s, probability, first_sample, count = offset_s, 1.0 if language else 0.0, None, 0
         started = time.perf_counter()
         while True:
-            audio = np.asarray(load_audio(audio_path, start_s, self.window_s))
+            audio = np.asarray(load_audio(audio_path, start_s, max(0.0, min(self.window_s, end_s - start_s))))
             read = READS[-1].first_sample if READS else int(start_s * SAMPLE_RATE)
             first_sample = read if first_sample is None else first_sample
             window_end = start_s + len(audio) / SAMPLE_RATE
@@ -175,6 +181,7 @@ class WhisperRuntime:
                 vad_filter=True,
                 word_timestamps=True,
                 condition_on_previous_text=False,  # stops one hallucinated line from seeding a loop
+                hotwords=hotwords or None,
             )
             if language is None and (detected.duration_after_vad > 0 or final):
                 # A window without speech says nothing about the language: the next one decides.
@@ -234,3 +241,25 @@ class WhisperRuntime:
             "top": [(str(code), float(p)) for code, p in (all_probs or [])[:5]],
             "speech_s": round(len(speech) / SAMPLE_RATE, 2),
         }
+
+    def speech_spans(self, audio_path: str, window_s: float = WINDOW_S) -> list[tuple[float, float]]:
+        """``(start_s, end_s)`` of what the VAD calls speech in the whole file, read window by window.
+
+        Only asked for a recording whose language vote heard two languages: its stretches
+        of speech are then told apart (:mod:`app.media.language_stretches`). Windows keep
+        memory flat for a film; a span cut by a window's edge comes back as two spans.
+        """
+        from faster_whisper.vad import VadOptions, get_speech_timestamps
+
+        from app.media.audio import SAMPLE_RATE, audio_duration, load_audio
+
+        spans: list[tuple[float, float]] = []
+        duration, start = audio_duration(Path(audio_path)), 0.0
+        while start < duration:
+            audio = np.asarray(load_audio(audio_path, start, window_s))
+            if len(audio) == 0:
+                break
+            for chunk in get_speech_timestamps(audio, VadOptions()):
+                spans.append((round(start + chunk["start"] / SAMPLE_RATE, 3), round(start + chunk["end"] / SAMPLE_RATE, 3)))
+            start += len(audio) / SAMPLE_RATE
+        return spans

@@ -42,14 +42,15 @@ from app.engine.dialogue_index import index_dialogue
 from app.engine.kinds import MediaKind
 from app.engine.stage import ModelSpec, Output, Pipeline, StageContext
 from app.errors import Code, LeaseLost, StageStopped
+from app.media import glossary
 from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio
 from app.media.audio_streams import RULE_VERSION as AUDIO_STREAM_RULE
 from app.media.audio_streams import AudioChoice, audio_streams, choose_audio_stream
 from app.media.cues import MAX_LINE_WIDTH, build_cues, cues_from_dicts, cues_to_dicts
-from app.media.glossary import from_options as glossary_from_options
-from app.media.glossary import to_option as glossary_option
 from app.media.hallucination import filter_segments
+from app.media.language_stretches import Stretch, cues_in, find_stretches, language_at, speech_by_language, spliced
 from app.media.language_vote import detect_language as vote_language
+from app.media.language_vote import heard_languages
 from app.media.naming import DEFAULT_PRESET as DEFAULT_NAMING
 from app.media.naming import SubtitleNames, normalise_language, subtitle_names
 from app.media.subtitles import DEFAULT_FONT, render_bilingual_ass, render_transcript_srt, render_translation_srt
@@ -173,9 +174,12 @@ class ExtractAudioStage:
 # --------------------------------------------------------------------- transcribe
 
 
-def _compact_segment(event: Mapping[str, Any]) -> dict[str, Any]:
-    """What the checkpoint keeps of a segment: enough for the hallucination guard and cue building."""
-    return {
+def _compact_segment(event: Mapping[str, Any], language: str | None) -> dict[str, Any]:
+    """What the checkpoint keeps of a segment: enough for the hallucination guard and cue building.
+
+    ``language``: the stretch's, in a mixed-language recording (None in one language).
+    """
+    kept = {
         "start": event["start"],
         "end": event["end"],
         "text": event["text"],
@@ -184,6 +188,7 @@ def _compact_segment(event: Mapping[str, Any]) -> dict[str, Any]:
         "no_speech_prob": event.get("no_speech_prob", 0.0),
         "compression_ratio": event.get("compression_ratio", 0.0),
     }
+    return {**kept, "language": language} if language else kept
 
 
 class TranscribeStage:
@@ -196,6 +201,16 @@ class TranscribeStage:
     read the model host made (``reads``: offset and first sample mapped). A resumed run
     passes the offset to the host, which memory-maps the audio from there on: what
     was transcribed before is never decoded again, and the recorded reads prove it.
+
+    When the vote heard two languages confidently, the recording is cut into stretches
+    (:mod:`app.media.language_stretches`, kept in the checkpoint) and each is transcribed
+    in its own language; the transcript is named for the language with the most speech,
+    its ``languages`` list the seconds of each, and each cue carries its ``language`` so
+    translation leaves the cues already in the target language as they are.
+
+    The job's glossary (:mod:`app.media.glossary`) is heard as Whisper's ``hotwords``; its
+    terms join the fingerprint only when there are any, so a job without one reuses the
+    transcripts made before glossaries existed.
     """
 
     name = "transcribe"
@@ -219,6 +234,7 @@ class TranscribeStage:
             "vad": True,
             "beam_size": BEAM_SIZE,
             "version": TRANSCRIPT_VERSION,
+            **({"hotwords": hotwords} if (hotwords := glossary.hotwords(glossary.from_options(options))) else {}),
         }
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec:
@@ -262,11 +278,15 @@ class TranscribeStage:
         probability = 1.0 if forced else float(state.get("language_probability", 0.0))
         offset = float(state.get("offset", 0.0))
         votes: list[dict[str, Any]] = list(state.get("language_votes", []))
+        stretches = [Stretch.from_dict(d) for d in state.get("stretches") or []]
+        hotwords = glossary.hotwords(glossary.from_options(ctx.options))
+        heard: str | None = None  # the language of the stretch being transcribed, in a mixed recording
         lost: list[LeaseLost] = []
 
         def checkpoint() -> None:
             ctx.save_partial({"segments": segments, "reads": reads, "offset": offset, "language": language,
-                              "language_probability": probability, "language_votes": votes})
+                              "language_probability": probability, "language_votes": votes,
+                              **({"stretches": [st.to_dict() for st in stretches]} if stretches else {})})
 
         def on_event(event: Mapping[str, Any]) -> bool:
             # Runs while the host streams: an exception here would leave the pipe mid-call,
@@ -280,7 +300,7 @@ class TranscribeStage:
                     checkpoint()
                     ctx.progress(min(1.0, offset / duration) if duration else 0.0, f"{len(segments)} segments")
                 elif event["type"] == "segment":
-                    segments.append(_compact_segment(event))
+                    segments.append(_compact_segment(event, heard))
                     offset = max(offset, float(event["end"]))
                     checkpoint()
                     ctx.progress(min(1.0, offset / duration) if duration else 1.0, f"{len(segments)} segments")
@@ -290,40 +310,68 @@ class TranscribeStage:
             return not ctx.should_stop()
 
         client = ctx.model(self.model_spec(ctx.options))
+
+        def detect(start: float, length: float) -> Mapping[str, Any]:
+            return client.call("detect_language", str(audio), start, length)
+
         if language is None:
             # Voted over windows spread across the file, not the first 30 s; kept in the
             # checkpoint, so a resumed transcription keeps the language it started with.
-            vote = vote_language(audio, lambda start, length: client.call("detect_language", str(audio), start, length))
+            vote = vote_language(audio, detect)
             language, probability, votes = vote.language, vote.probability, list(vote.windows)
+            if len(languages := heard_languages(vote)) > 1:
+                spans = [(float(a), float(b)) for a, b in client.call("speech_spans", str(audio))]
+                stretches = find_stretches(spans, languages, duration, detect)
             checkpoint()
             ctx.check()
         try:
-            client.call("transcribe", str(audio), offset, language, on_event=on_event)
+            for stretch in stretches if len(stretches) > 1 else [None]:
+                if stretch is not None and stretch.end_s <= offset:
+                    continue  # transcribed before a pause or crash
+                heard = stretch.language if stretch else None
+                start = max(offset, stretch.start_s) if stretch else offset
+                client.call("transcribe", str(audio), start, heard or language, stretch.end_s if stretch else None,
+                            hotwords, on_event=on_event)
+                if lost:
+                    raise lost[0]
+                if stretch is not None:
+                    offset = max(offset, stretch.end_s)
+                    checkpoint()
+                    ctx.check()
         except StageStopped:
             if lost:
                 raise lost[0] from None
             raise
         if lost:
             raise lost[0]
-        return self._result(segments, reads, language, probability, votes, duration, media_duration)
+        return self._result(segments, reads, language, probability, votes, duration, media_duration, stretches)
 
     @staticmethod
     def _result(segments: list[dict[str, Any]], reads: list[dict[str, Any]], language: str | None, probability: float,
-                votes: list[dict[str, Any]], duration: float, media_duration: float | None) -> dict[str, Any]:
+                votes: list[dict[str, Any]], duration: float, media_duration: float | None,
+                stretches: list[Stretch]) -> dict[str, Any]:
         filtered = filter_segments(segments)
         # Cues must lie inside what a player shows: the shorter of the container and its audio.
         limit = min(duration, media_duration) if media_duration else duration
         cues = build_cues(filtered.kept, duration_s=limit) if not filtered.no_speech else []
+        languages = speech_by_language(filtered.kept, language)
+        mixed = len(stretches) > 1
         output: dict[str, Any] = {
-            "language": language,
+            # A mixed recording is named for the language with the most speech.
+            "language": languages[0]["language"] if mixed and languages else language,
             "language_probability": round(probability, 4),
             "language_votes": votes,
+            "languages": languages,
             "duration_s": round(limit, 3),
             "reads": reads,
-            "segments": [{"start": s["start"], "end": s["end"], "text": s["text"]} for s in filtered.kept],
+            "segments": [{"start": s["start"], "end": s["end"], "text": s["text"],
+                          **({"language": s["language"]} if "language" in s else {})} for s in filtered.kept],
             "dropped": [{"index": i, "reason": reason} for i, reason in filtered.dropped],
-            "cues": cues_to_dicts(cues),
+            "cues": [{**cue, "language": language_at(stretches, cue["start_ms"] / 1000)} for cue in cues_to_dicts(cues)]
+            if mixed else cues_to_dicts(cues),
         }
+        if mixed:
+            output["stretches"] = [stretch.to_dict() for stretch in stretches]
         if not cues:
             output["item_result"] = NO_SPEECH
         return output
@@ -424,7 +472,7 @@ class TranslateStage:
         backend = self.backend(options)
         return {"model": backend.identity, "style": backend.style, "prompt_version": PROMPT_VERSION,
                 "target_lang": normalise_language(str(options.get("target_lang") or "")), "batch_size": self.batch_size,
-                "glossary": glossary_option(glossary_from_options(options)), "quality": QUALITY_VERSION}
+                "glossary": glossary.to_option(glossary.from_options(options)), "quality": QUALITY_VERSION}
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         backend = self.backend(options)
@@ -459,8 +507,10 @@ class TranslateStage:
         if not ctx.partial and (same := ctx.computed_output()) is not None:
             return same  # an identical file in this job was translated already
         texts = [cue.flat_text for cue in cues]
+        kept = cues_in(transcript.get("cues") or [], normalise_language(target))  # a mixed recording's target-language cues
+        foreign = [text for i, text in enumerate(texts) if i not in kept]
         saved = ctx.partial or {}
-        resume = saved.get("total") == len(texts)
+        resume = saved.get("total") == len(foreign)
 
         def on_batch_done(progress: TranslationProgress) -> None:
             ctx.save_partial(progress.to_dict())
@@ -469,18 +519,21 @@ class TranslateStage:
                 ctx.check()
 
         done = saved.get("texts", []) if resume else []
-        glossary = glossary_from_options(ctx.options)
+        terms = glossary.from_options(ctx.options)
         result = translate_cues(
-            texts, source, target, self._complete_fn(ctx, backend), self.batch_size, on_batch_done,
+            foreign, source, target, self._complete_fn(ctx, backend), self.batch_size, on_batch_done,
             done_so_far=done,
             fallback_so_far=saved.get("fallback", []) if resume else [],
-            check=hosted_quality_check(ctx, source, target, glossary, texts[:len(done)], done),
-            glossary=glossary,
+            check=hosted_quality_check(ctx, source, target, terms, foreign[:len(done)], done),
+            glossary=terms,
             reasons_so_far={int(i): r for i, r in (saved.get("reasons") or {}).items()} if resume else {},
         )
-        output.update(skipped=False, texts=result.texts, fallback=result.fallback, calls=result.calls,
+        translated, fallback = spliced(texts, kept, result.texts, result.fallback)
+        todo = [i for i in range(len(texts)) if i not in kept]  # result's indexes are those of ``foreign``
+        output.update(skipped=False, texts=translated, fallback=fallback, calls=result.calls,
                       retried_batches=result.retried_batches, retried_cues=result.retried_cues,
-                      reasons={str(i): r for i, r in sorted(result.reasons.items())})
+                      reasons={str(todo[i]): r for i, r in sorted(result.reasons.items())},
+                      **({"kept_cues": sorted(kept)} if kept else {}))
         if result.fallback:
             log.info("%s: %d of %d cues kept their original text", ctx.item.path.name, len(result.fallback), len(texts))
             output["item_result"] = translation_result(output)

@@ -292,6 +292,27 @@
     </message>
 </context>
 <context>
+    <name>GlossaryBox</name>
+    <message>
+        <source>Glossary</source>
+        <translation>Glossar</translation>
+    </message>
+    <message>
+        <source>ComfyUI
+Jon Snow = Jon Schnee</source>
+        <translation>ComfyUI
+Jon Snow = Jon Schnee</translation>
+    </message>
+    <message>
+        <source>One name or term a line; add “= translation” for how a translation must write it</source>
+        <translation>Ein Name oder Begriff pro Zeile; mit „= Übersetzung“ dahinter, wie eine Übersetzung ihn schreiben muss</translation>
+    </message>
+    <message>
+        <source>Names and terms of your library (characters, products, places): speech recognition listens for them as written, and translations must render them as given. New jobs use this list together with their own terms.</source>
+        <translation>Namen und Begriffe Ihrer Bibliothek (Figuren, Produkte, Orte): Die Spracherkennung achtet auf sie in dieser Schreibweise, und Übersetzungen müssen sie wie angegeben wiedergeben. Neue Aufträge verwenden diese Liste zusammen mit ihren eigenen Begriffen.</translation>
+    </message>
+</context>
+<context>
     <name>HoldWords</name>
     <message>
         <source>waiting for the schedule (starts {time})</source>
@@ -1435,6 +1456,18 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>Written next to your files:</source>
         <translation>Neben Ihren Dateien entsteht:</translation>
+    </message>
+    <message>
+        <source>optional, e.g. ComfyUI; Jon Snow = Jon Schnee</source>
+        <translation>optional, z. B. ComfyUI; Jon Snow = Jon Schnee</translation>
+    </message>
+    <message>
+        <source>Names and terms said in your recordings, separated by semicolons: speech recognition listens for them as written</source>
+        <translation>Namen und Begriffe, die in Ihren Aufnahmen vorkommen, durch Semikolons getrennt: Die Spracherkennung achtet auf sie in dieser Schreibweise</translation>
+    </message>
+    <message>
+        <source>Names and terms:</source>
+        <translation>Namen und Begriffe:</translation>
     </message>
     <message>
         <source>Bundled translator: fast and small, but its translations are poor. For trying Sidecar out.</source>

@@ -290,6 +290,27 @@
     </message>
 </context>
 <context>
+    <name>GlossaryBox</name>
+    <message>
+        <source>Glossary</source>
+        <translation>术语表</translation>
+    </message>
+    <message>
+        <source>ComfyUI
+Jon Snow = Jon Schnee</source>
+        <translation>ComfyUI
+琼恩·雪诺</translation>
+    </message>
+    <message>
+        <source>One name or term a line; add “= translation” for how a translation must write it</source>
+        <translation>每行一个名称或术语；加上“= 译名”表示翻译必须采用的写法</translation>
+    </message>
+    <message>
+        <source>Names and terms of your library (characters, products, places): speech recognition listens for them as written, and translations must render them as given. New jobs use this list together with their own terms.</source>
+        <translation>媒体库中的名称和术语（角色、产品、地点）：语音识别会按此写法识别它们，翻译必须按给定的译名呈现。新任务会把此列表与任务自己的术语一起使用。</translation>
+    </message>
+</context>
+<context>
     <name>HoldWords</name>
     <message>
         <source>waiting for the schedule (starts {time})</source>
@@ -1421,6 +1442,18 @@ Files next to your media are not touched.</source>
     <message>
         <source>Written next to your files:</source>
         <translation>写在您的文件旁：</translation>
+    </message>
+    <message>
+        <source>optional, e.g. ComfyUI; Jon Snow = Jon Schnee</source>
+        <translation>可选，例如 ComfyUI；琼恩·雪诺</translation>
+    </message>
+    <message>
+        <source>Names and terms said in your recordings, separated by semicolons: speech recognition listens for them as written</source>
+        <translation>录音中出现的名称和术语，用分号分隔：语音识别会按此写法识别它们</translation>
+    </message>
+    <message>
+        <source>Names and terms:</source>
+        <translation>名称和术语：</translation>
     </message>
     <message>
         <source>Bundled translator: fast and small, but its translations are poor. For trying Sidecar out.</source>

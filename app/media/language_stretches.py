@@ -1,0 +1,214 @@
+"""Stretches of speech in different languages within one recording (SPEC §16, mixed-language recordings).
+
+Whisper transcribes in one language at a time; forced to English it "translates" a German
+half into invented English. So when the language vote heard two languages confidently
+(:func:`app.media.language_vote.heard_languages`), the recording's speech (the VAD's
+spans) is cut into pieces of about :data:`PIECE_S` seconds of speech, each piece's
+language is heard (one encoder pass), and consecutive pieces in one language make a
+stretch. Where two stretches meet, the two pieces around the switch are cut again into
+pieces of about :data:`FINE_PIECE_S` seconds and the first one in the new language is
+found by halving, so a switch is placed at a pause to within a sentence or two, not
+to a quarter of a minute. Each stretch is then transcribed in its own language.
+
+A piece's language is chosen only among the languages the vote heard: Whisper's
+detector, on a few seconds, names neighbours of the true language (Dutch for German,
+Galician for Spanish) that no window of the recording supported.
+
+Pure logic over the spans and a ``detect`` callable (the model host's ``detect_language``),
+like :mod:`app.media.language_vote`; this costs nothing for a recording in one language,
+which never gets here.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence
+
+from app.media.language_vote import MIN_SPEECH_S, Detect
+
+log = logging.getLogger(__name__)
+
+#: Seconds of speech in a piece whose language is heard (a 30-s encoder pass holds it with room).
+PIECE_S = 15.0
+#: Seconds of speech per piece while a boundary between two languages is placed.
+FINE_PIECE_S = 3.0
+
+Span = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Stretch:
+    """``[start_s, end_s)`` of the recording, heard in ``language``."""
+
+    start_s: float
+    end_s: float
+    language: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"start": round(self.start_s, 3), "end": round(self.end_s, 3), "language": self.language}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Stretch:
+        return cls(float(data["start"]), float(data["end"]), str(data["language"]))
+
+
+def pieces(spans: Sequence[Span], speech_s: float) -> list[Span]:
+    """The spans grouped in order into pieces of at least ``speech_s`` seconds of speech, cut only at pauses.
+
+    A span longer than twice ``speech_s`` (speech without a pause the VAD saw) is cut
+    into equal parts; a short tail joins the piece before it.
+    """
+    parts: list[Span] = []
+    for start, end in spans:
+        count = max(1, int((end - start) // speech_s)) if end - start > 2 * speech_s else 1
+        step = (end - start) / count
+        parts += [(start + k * step, start + (k + 1) * step) for k in range(count)]
+    out: list[Span] = []
+    held: list[Span] = []
+    for part in parts:
+        held.append(part)
+        if sum(e - s for s, e in held) >= speech_s:
+            out.append((held[0][0], held[-1][1]))
+            held = []
+    if held:
+        if out and sum(e - s for s, e in held) < speech_s / 2:
+            out[-1] = (out[-1][0], held[-1][1])
+        else:
+            out.append((held[0][0], held[-1][1]))
+    return out
+
+
+def _probabilities(answer: Mapping[str, Any], languages: Sequence[str]) -> dict[str, float] | None:
+    """The answer's probability for each of ``languages``; None when the piece held too little speech to say."""
+    if float(answer.get("speech_s") or 0.0) < min(MIN_SPEECH_S, FINE_PIECE_S / 2):
+        return None
+    top = {str(code): float(p) for code, p in answer.get("top") or []}
+    if answer.get("language"):
+        top.setdefault(str(answer["language"]), float(answer.get("language_probability") or 0.0))
+    return {language: top.get(language, 0.0) for language in languages}
+
+
+def _choose(answer: Mapping[str, Any], languages: Sequence[str]) -> str | None:
+    scores = _probabilities(answer, languages)
+    if not scores or max(scores.values()) <= 0.0:
+        return None
+    return max(languages, key=lambda language: scores[language])
+
+
+def _filled(labels: list[str | None], default: str) -> list[str]:
+    """Pieces that said nothing take the language of the piece before them (the first: the one after)."""
+    known = next((label for label in labels if label), default)
+    out: list[str] = []
+    for label in labels:
+        known = label or (out[-1] if out else known)
+        out.append(known)
+    return out
+
+
+def _hear(detect: Detect, piece: Span) -> Mapping[str, Any]:
+    return detect(piece[0], piece[1] - piece[0])
+
+
+def _boundary(spans: Sequence[Span], left: Span, right: Span, before: str, after: str, detect: Detect) -> float:
+    """Where ``before`` gives way to ``after`` between the pieces ``left`` and ``right``: a pause, found by halving.
+
+    Inside two neighbouring pieces (half a minute of speech) the language changes once:
+    the fine pieces there are searched for the first one heard as ``after`` by bisection,
+    so a boundary costs about four encoder passes, not one per fine piece. A fine piece
+    too short to say counts as ``before`` (the boundary moves on to where speech says so).
+    """
+    inside = [s for s in spans if s[0] >= left[0] - 1e-6 and s[1] <= right[1] + 1e-6]
+    fine = pieces(inside, FINE_PIECE_S)
+    if not fine:
+        return (left[1] + right[0]) / 2
+    low, high = 0, len(fine)  # the first fine piece in ``after`` lies in [low, high]
+    while low < high:
+        middle = (low + high) // 2
+        heard = _probabilities(_hear(detect, fine[middle]), (before, after))
+        if heard is not None and heard[after] > heard[before]:
+            high = middle
+        else:
+            low = middle + 1
+    if low == 0:
+        return fine[0][0]
+    if low == len(fine):
+        return fine[-1][1]
+    return (fine[low - 1][1] + fine[low][0]) / 2
+
+
+def find_stretches(spans: Sequence[Span], languages: Sequence[str], duration_s: float, detect: Detect) -> list[Stretch]:
+    """The recording as stretches in ``languages`` (at least two, as the vote heard them), covering ``[0, duration_s)``.
+
+    One stretch when the pieces all agree after all (the vote's second language was a
+    song or a quotation the VAD dropped).
+    """
+    coarse = pieces(spans, PIECE_S)
+    if not coarse:
+        return [Stretch(0.0, duration_s, languages[0])]
+    labels = _filled([_choose(_hear(detect, piece), languages) for piece in coarse], languages[0])
+    cuts: list[tuple[float, str]] = []
+    for i in range(1, len(coarse)):
+        if labels[i] != labels[i - 1]:
+            cuts.append((_boundary(spans, coarse[i - 1], coarse[i], labels[i - 1], labels[i], detect), labels[i]))
+    stretches: list[Stretch] = []
+    start, language = 0.0, labels[0]
+    for at, following in cuts:
+        at = max(at, start)
+        if at > start:
+            stretches.append(Stretch(start, at, language))
+        start, language = at, following
+    stretches.append(Stretch(start, duration_s, language))
+    log.info("stretches: %s", [(round(s.start_s, 1), round(s.end_s, 1), s.language) for s in stretches])
+    return _merged(stretches)
+
+
+def _merged(stretches: Iterable[Stretch]) -> list[Stretch]:
+    out: list[Stretch] = []
+    for stretch in stretches:
+        if out and out[-1].language == stretch.language:
+            out[-1] = Stretch(out[-1].start_s, stretch.end_s, stretch.language)
+        else:
+            out.append(stretch)
+    return out
+
+
+def language_at(stretches: Sequence[Stretch], time_s: float) -> str:
+    """The language of the stretch holding ``time_s`` (before the first: the first's; after the last: the last's)."""
+    for stretch in stretches:
+        if time_s < stretch.end_s:
+            return stretch.language
+    return stretches[-1].language
+
+
+def speech_by_language(segments: Iterable[Mapping[str, Any]], default: str | None) -> list[dict[str, Any]]:
+    """``[{"language", "seconds"}]`` of the transcribed speech, most first (``status --items --json``'s ``languages``)."""
+    seconds: dict[str, float] = {}
+    for segment in segments:
+        language = str(segment.get("language") or default or "")
+        if language:
+            seconds[language] = seconds.get(language, 0.0) + max(0.0, float(segment["end"]) - float(segment["start"]))
+    return [{"language": language, "seconds": round(total, 1)}
+            for language, total in sorted(seconds.items(), key=lambda item: -item[1])]
+
+
+def cues_in(cues: Sequence[Mapping[str, Any]], language: str) -> set[int]:
+    """Indexes of the cues a mixed-language transcript marks as spoken in ``language`` (translation keeps them)."""
+    return {i for i, cue in enumerate(cues) if cue.get("language") == language}
+
+
+
+def spliced(texts: Sequence[str], kept: set[int], translated: Sequence[str], fallback: Iterable[int]) -> tuple[list[str], list[int]]:
+    """Every cue's text after translating only those not in ``kept``: (texts, fallback as indexes of all cues).
+
+    ``translated`` and ``fallback`` answer the cues outside ``kept``, in order.
+    """
+    todo = [i for i in range(len(texts)) if i not in kept]
+    out = list(texts)
+    for j, i in enumerate(todo):
+        out[i] = translated[j]
+    return out, sorted(todo[j] for j in fallback)
+
+
+__all__ = ["FINE_PIECE_S", "PIECE_S", "Stretch", "cues_in", "find_stretches", "language_at", "pieces",
+           "speech_by_language", "spliced"]

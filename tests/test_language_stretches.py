@@ -1,0 +1,89 @@
+"""Stretches of a mixed-language recording: pieces cut at pauses, languages among those the vote heard, boundaries placed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from app.media.language_stretches import (PIECE_S, Stretch, cues_in, find_stretches, language_at, pieces,
+                                          speech_by_language, spliced)
+from app.media.language_vote import LanguageVote, heard_languages, hearing_order
+
+
+def _answer(top: list[tuple[str, float]], speech_s: float = 10.0) -> dict[str, Any]:
+    return {"language": top[0][0], "language_probability": top[0][1], "top": top, "speech_s": speech_s}
+
+
+def _spans(start: float, end: float, every: float = 4.0, pause: float = 0.5) -> list[tuple[float, float]]:
+    """Sentences of ``every - pause`` seconds with a pause after each, from ``start`` to ``end``."""
+    out, t = [], start
+    while t + every <= end + 1e-9:
+        out.append((t, t + every - pause))
+        t += every
+    return out
+
+
+def test_pieces_hold_enough_speech_and_are_cut_only_at_pauses() -> None:
+    spans = _spans(0.0, 60.0)  # 15 sentences of 3.5 s
+    coarse = pieces(spans, PIECE_S)
+    assert all(any(abs(p[0] - s[0]) < 1e-9 for s in spans) and any(abs(p[1] - s[1]) < 1e-9 for s in spans)
+               for p in coarse), "a piece starts and ends where a sentence does"
+    assert [round(p[0], 1) for p in coarse] == [0.0, 20.0, 40.0]
+    assert coarse[-1][1] == pytest.approx(59.5), "the short tail joins the last piece"
+    # Speech without a pause (a minute the VAD saw as one span) is cut into equal parts.
+    assert pieces([(0.0, 60.0)], PIECE_S) == [(0.0, 15.0), (15.0, 30.0), (30.0, 45.0), (45.0, 60.0)]
+    assert pieces([], PIECE_S) == []
+
+
+def test_a_switch_is_placed_at_the_pause_where_the_languages_change() -> None:
+    spans = _spans(0.0, 100.0)
+    switch = 52.0  # a sentence starts at 52 s: English before, German from there
+
+    def detect(start: float, length: float) -> dict[str, Any]:
+        end = start + length
+        english = max(0.0, min(end, switch) - start)
+        german = max(0.0, end - max(start, switch))
+        p = english / (english + german)
+        # Whisper on a few seconds names a neighbour language too: Dutch must never be chosen.
+        return _answer(sorted([("en", p * 0.8), ("de", (1 - p) * 0.8), ("nl", 0.15)], key=lambda x: -x[1]))
+
+    stretches = find_stretches(spans, ("de", "en"), 100.0, detect)
+    assert [s.language for s in stretches] == ["en", "de"]
+    assert stretches[0].start_s == 0.0 and stretches[-1].end_s == 100.0
+    assert stretches[0].end_s == stretches[1].start_s == pytest.approx(51.75), "the middle of the pause before 52 s"
+    assert language_at(stretches, 10.0) == "en" and language_at(stretches, 80.0) == "de"
+    assert language_at(stretches, 500.0) == "de"
+
+
+def test_pieces_that_say_nothing_follow_their_neighbours_and_one_language_gives_one_stretch() -> None:
+    spans = _spans(0.0, 90.0)
+    answers = iter([_answer([("en", 0.9)]), _answer([("ja", 0.9)], speech_s=0.5), _answer([("en", 0.8)]),
+                    _answer([("zh", 0.99)])] + [_answer([("en", 0.9)])] * 20)
+    stretches = find_stretches(spans, ("en", "de"), 90.0, lambda start, length: next(answers))
+    assert stretches == [Stretch(0.0, 90.0, "en")], "music, silence and unrelated languages do not cut a stretch"
+
+
+def test_the_languages_heard_are_the_confident_voting_windows_and_both_ends_are_heard_first() -> None:
+    windows = (
+        {"start": 0.0, **_answer([("en", 0.98)])},
+        {"start": 120.0, **_answer([("de", 0.95)])},
+        {"start": 60.0, **_answer([("fr", 0.4), ("en", 0.3)])},  # unsure: does not make a third language
+        {"start": 30.0, **_answer([("ja", 0.99)], speech_s=1.0)},  # too little speech to vote
+    )
+    assert heard_languages(LanguageVote("en", 0.6, windows)) == ("en", "de")
+    assert heard_languages(LanguageVote("en", 0.9, windows[:1])) == ("en",)
+    assert hearing_order(5) == [0, 4, 2, 1, 3] and hearing_order(2) == [0, 1] and hearing_order(1) == [0]
+    assert sorted(hearing_order(7)) == list(range(7))
+
+
+def test_seconds_per_language_and_translation_keeps_the_target_language_cues() -> None:
+    segments = [{"start": 0.0, "end": 4.0, "language": "en"}, {"start": 5.0, "end": 15.0, "language": "de"},
+                {"start": 16.0, "end": 18.5, "language": "en"}]
+    assert speech_by_language(segments, "de") == [{"language": "de", "seconds": 10.0}, {"language": "en", "seconds": 6.5}]
+    assert speech_by_language([{"start": 0.0, "end": 3.0}], "fr") == [{"language": "fr", "seconds": 3.0}]
+    cues = [{"text": "Hello", "language": "en"}, {"text": "Guten Tag", "language": "de"}, {"text": "Bye", "language": "en"}]
+    kept = cues_in(cues, "en")
+    assert kept == {0, 2} and cues_in([{"text": "one language"}], "en") == set()
+    texts, fallback = spliced([c["text"] for c in cues], kept, ["Good day"], [0])
+    assert texts == ["Hello", "Good day", "Bye"] and fallback == [1], "fallback indexes count every cue"
