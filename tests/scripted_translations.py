@@ -44,17 +44,48 @@ def _has(text: str, key: str) -> bool:
     return re.search(r"(?<!\w)" + re.escape(key) + (r"(?!\d)" if key[-1].isdigit() else ""), text) is not None
 
 
-def to_chinese(text: str) -> str | None:
-    """The clause-by-clause Chinese of a line of the test clips, or None when a clause is unknown."""
+#: The German half of tests/data/speech/english-then-german.ogg (FLEURS de 001-004), clause by clause,
+#: with a human English translation: (key words, English).
+GERMAN_CLAUSES: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("griff",), "It also attacked everything"),
+    (("wasser",), "that came into the water"),
+    (("dinosaurier", "t-rex", "gewachsen"), "even a big dinosaur like T. rex was no match for it"),
+    (("film", "tempelritter", "vermächtnis"), "If you have seen the film National Treasure"),
+    (("denken sie", "vielleicht"), "you may think"),
+    (("rückseite",), "that on the back of the"),  # Whisper may end a cue here, inside the clause
+    (("schatzkarte", "unabhängigkeitserklärung"), "Declaration of Independence a treasure map was drawn"),
+    (("männer", "frauen"), "Many men and women are still alive"),
+    (("überlebt",), "who survived their time here"),
+    (("angehörigen", "weitere"), "and many more with relatives"),
+    (("ermordet", "tode"), "who were murdered there or worked themselves to death"),
+    (("juden", "gleichermaßen"), "Jews and non-Jews alike"),
+    (("höhle", "spitze"), "The cave is at the top of one of the mountains"),
+    (("mekka", "nördlich", "nötlich"), "north of Mecca"),
+    (("isoliert", "rest der welt"), "and is completely isolated from the rest of the world"),
+)
+
+
+def _by_clause(text: str, clauses: tuple[tuple[tuple[str, ...], str], ...], joiner: str, end: str) -> str | None:
+    """``text`` answered clause by clause from ``clauses``, or None when a clause of three words or more is unknown."""
     out: list[str] = []
     for clause in (c.strip() for c in re.split(r"[.,!?;:]", text)):
         if not clause:
             continue
         low = " ".join(clause.lower().split())
-        found = [zh for keys, zh in CLAUSES if any(_has(low, k) for k in keys)]
+        found = [answer for keys, answer in clauses if any(_has(low, k) for k in keys)]
         if not found:
             if len(clause.split()) <= 2:
                 continue  # a stray word ("and", "the") carries nothing to translate
             return None
-        out += [zh for zh in found if zh not in out]
-    return "，".join(out) + "。" if out else None
+        out += [answer for answer in found if answer not in out]
+    return joiner.join(out) + end if out else None
+
+
+def to_chinese(text: str) -> str | None:
+    """The clause-by-clause Chinese of a line of the test clips, or None when a clause is unknown."""
+    return _by_clause(text, CLAUSES, "，", "。")
+
+
+def to_english(text: str) -> str | None:
+    """The clause-by-clause English of a line of the German real-speech reading, or None when a clause is unknown."""
+    return _by_clause(text, GERMAN_CLAUSES, ", ", ".")
