@@ -1,9 +1,14 @@
-"""A folder of short clips: Sidecar against whisper-ctranslate2, the tool people use today.
+"""A folder of clips: Sidecar against whisper-ctranslate2, the tool people use today.
 
-    .venv/bin/python bench/folder_vs_peer.py [--clips 20] [--repeat 3]
+    .venv/bin/python bench/folder_vs_peer.py [--corpus real|espeak] [--peer defaults|matched] [--repeat 3]
 
-Builds ``--clips`` short English videos (espeak-ng sentences muxed by ffmpeg, each a
-different pair of sentences) and transcribes the folder, alternating runs:
+Two corpora, each muxed into short videos (a still picture and the speech) at run time:
+
+- ``real`` (the default): the recordings of people in ``tests/data/real_speech`` (ten
+  speakers, one German, 5 s to 2 min; sources and licences in its README);
+- ``espeak``: ``--clips`` espeak-ng clips of two English sentences each.
+
+The folder is transcribed, alternating runs:
 
 - **peer**: ``whisper-ctranslate2`` (a bench-only dependency: installed once with
   ``pip --no-deps --target`` into this user's cache, never into the app's environment)
@@ -13,12 +18,18 @@ different pair of sentences) and transcribes the folder, alternating runs:
   English as spoken, so the translation stage skips itself and extract_audio →
   transcribe → render → place (and dialogue indexing) run.
 
-Both sides load the same model (the bundled Whisper base) with the same device, compute
-type, CPU threads, beam size, VAD and word timestamps; both detect the language. Wall
-time is measured around each process (imports and the model load count on both sides).
-Every process's peak resident set (``VmHWM``) is sampled from ``/proc``; the table
-compares the peer's process with Sidecar's Whisper host. Prints the median of each side,
-the ratio Sidecar / peer with its range over the runs, and the peak memory.
+Both sides load the same model files (the bundled Whisper base) and detect the language.
+``--peer defaults`` runs the peer as a person types it: only ``--model_directory`` (no
+model hub here), ``--output_format srt`` (Sidecar writes SRT; the default also writes
+four other formats) and ``--output_dir`` are given, so it runs without VAD and word
+timestamps, with its default threads and compute type. ``--peer matched`` gives it
+Sidecar's settings instead (device, compute type, threads, beam 5, VAD, word
+timestamps, no conditioning on previous text), as the first version of this bench did.
+Wall time is measured around each process (imports and the model load count on both
+sides). Every process's peak resident set (``VmHWM``) is sampled from ``/proc``; the
+table compares the peer's process with Sidecar's largest process. Prints the median of
+each side, the ratio Sidecar / peer with its range over the runs, the peak memory, the
+load average, and where Sidecar's time went per stage (:mod:`bench.stage_split`).
 Run by hand; never part of the tests.
 """
 
@@ -40,9 +51,11 @@ from bench.long_film import Tree, run_sampled  # noqa: E402
 from app.ml.bundled import whisper_base_dir  # noqa: E402
 from app.ml.whisper_runtime import choose_device  # noqa: E402
 from app.pipelines.video import BEAM_SIZE  # noqa: E402
+from bench.stage_split import split_table, stage_times  # noqa: E402
 from tests.media import ENGLISH_SENTENCES, mux, speak  # noqa: E402
 
 PEER = "whisper-ctranslate2==0.5.8"
+REAL_SPEECH = REPO / "tests" / "data" / "real_speech"
 
 
 def peer_site() -> Path:
@@ -68,14 +81,28 @@ def build_clips(n: int, folder: Path, voices: Path) -> list[Path]:
     return clips
 
 
-def run_peer(clips: list[Path], model_dir: Path, site: Path, out: Path, log: Path) -> tuple[float, Tree]:
+def real_clips(folder: Path) -> list[Path]:
+    """Each recording of ``tests/data/real_speech`` as a short video (its speech, a still picture)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    return [mux(source, folder / f"{source.stem}.mp4") for source in sorted(REAL_SPEECH.glob("*.opus"))]
+
+
+def peer_args(peer: str) -> list[str]:
+    """The peer's options beyond the model folder and output: none as a person runs it, or Sidecar's."""
+    if peer == "defaults":
+        return []
     device, compute_type = choose_device()
+    return ["--device", device, "--compute_type", compute_type, "--threads", str(min(4, os.cpu_count() or 1)),
+            "--beam_size", str(BEAM_SIZE), "--vad_filter", "True", "--word_timestamps", "True",
+            "--condition_on_previous_text", "False", "--verbose", "False"]
+
+
+def run_peer(clips: list[Path], model_dir: Path, site: Path, out: Path, log: Path,
+             peer: str = "defaults") -> tuple[float, Tree]:
     out.mkdir(parents=True, exist_ok=True)
     args = [sys.executable, "-c", "import sys; from whisper_ctranslate2.whisper_ctranslate2 import main; sys.exit(main())",
-            *map(str, clips), "--model_directory", str(model_dir), "--device", device, "--compute_type", compute_type,
-            "--threads", str(min(4, os.cpu_count() or 1)), "--beam_size", str(BEAM_SIZE), "--vad_filter", "True",
-            "--word_timestamps", "True", "--condition_on_previous_text", "False", "--output_format", "srt",
-            "--output_dir", str(out), "--verbose", "False"]
+            *map(str, clips), "--model_directory", str(model_dir), "--output_format", "srt", "--output_dir", str(out),
+            *peer_args(peer)]
     env = {**os.environ, "PYTHONPATH": str(site)}
     seconds, tree, _ = run_sampled(args, env, log, name="whisper-ctranslate2")
     if len(list(out.glob("*.srt"))) != len(clips):
@@ -84,49 +111,70 @@ def run_peer(clips: list[Path], model_dir: Path, site: Path, out: Path, log: Pat
 
 
 def run_sidecar(clips: list[Path], model_dir: Path, work: Path, log: Path) -> tuple[float, Tree]:
+    """``sidecar add`` + ``sidecar run --until-idle`` on a fresh library; the tree is the engine's (``run``)."""
     folder, env = fresh_library(work, model_dir)
     for clip in clips:
         os.link(clip, folder / clip.name)
-    added, _, _ = run_sampled([sys.executable, "-m", "app", "add", str(folder), "--kind", "video", "--target-lang", "en"],
-                              env, log, name="sidecar add")
+    added, add_tree, _ = run_sampled([sys.executable, "-m", "app", "add", str(folder), "--kind", "video",
+                                      "--target-lang", "en"], env, log, name="sidecar add")
     ran, tree, _ = run_sampled([sys.executable, "-m", "app", "run", "--until-idle"], env, log, name="sidecar run")
     written = len(list(folder.glob("*.srt")))
     if written != len(clips):
         raise SystemExit(f"Sidecar wrote {written} of {len(clips)} transcripts; see `sidecar status --items` and {log}")
+    tree.peak_kb.update({-pid: kb for pid, kb in add_tree.peak_kb.items()})  # `add` is a process of Sidecar too
+    tree.names.update({-pid: name for pid, name in add_tree.names.items()})
     return added + ran, tree
 
 
-def whisper_peak_mib(tree: Tree, name: str) -> float:
-    return max((mib for label, mib in tree.rows() if label == name), default=0.0)
+def largest(tree: Tree) -> tuple[str, float]:
+    """(label, peak MiB) of the tree's largest process."""
+    return max(tree.rows(), key=lambda row: row[1], default=("none", 0.0))
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clips", type=int, default=20)
+    parser.add_argument("--corpus", choices=("real", "espeak"), default="real")
+    parser.add_argument("--peer", choices=("defaults", "matched"), default="defaults",
+                        help="the peer's options: as a person runs it, or Sidecar's settings")
+    parser.add_argument("--clips", type=int, default=20, help="espeak corpus: how many clips")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     site = peer_site()
     with tempfile.TemporaryDirectory(prefix="sidecar-peer-") as tmp:
         root = Path(tmp)
         model_dir = whisper_base_dir(root / "shared")
-        clips = build_clips(args.clips, root / "clips", root / "voices")
+        if args.corpus == "real":
+            clips = real_clips(root / "clips")
+        else:
+            clips = build_clips(args.clips, root / "clips", root / "voices")
         log = root / "runs.log"
-        peer_s, side_s, peer_mib, side_mib = [], [], [], []
+        peer_s, side_s, peer_mib, side_mib, loads = [], [], [], [], [load_average()]
+        side_label, split = "", ""
         for n in range(args.repeat):
-            seconds, tree = run_peer(clips, model_dir, site, root / f"peer{n}", log)
+            seconds, tree = run_peer(clips, model_dir, site, root / f"peer{n}", log, args.peer)
             peer_s.append(seconds)
-            peer_mib.append(whisper_peak_mib(tree, "whisper-ctranslate2"))
+            peer_mib.append(largest(tree)[1])
             seconds, tree = run_sidecar(clips, model_dir, root / f"sidecar{n}", log)
             side_s.append(seconds)
-            side_mib.append(whisper_peak_mib(tree, "whisper host"))
-            print(f"run {n + 1}: peer {peer_s[-1]:.2f} s, sidecar {side_s[-1]:.2f} s", flush=True)
+            side_label, mib = largest(tree)
+            side_mib.append(mib)
+            split = split_table(stage_times(root / f"sidecar{n}" / "data"), seconds)
+            loads.append(load_average())
+            print(f"run {n + 1}: peer {peer_s[-1]:.2f} s, sidecar {side_s[-1]:.2f} s (load {loads[-1]})", flush=True)
     ratios = [s / p for s, p in zip(side_s, peer_s)]
     p, s = statistics.median(peer_s), statistics.median(side_s)
-    print(f"\n{args.clips} clips, {args.repeat} alternating runs, Whisper base {choose_device()[1]}\n"
-          f"{'':24}{'median s':>10}{'peak MiB':>10}\n"
-          f"{'whisper-ctranslate2':24}{p:10.2f}{max(peer_mib):10.0f}\n"
-          f"{'sidecar add + run':24}{s:10.2f}{max(side_mib):10.0f}  (Whisper host)\n"
-          f"ratio sidecar / peer: {s / p:.3f} (runs {min(ratios):.3f}-{max(ratios):.3f})")
+    print(f"\n{len(clips)} clips ({args.corpus}), {args.repeat} alternating runs, Whisper base, peer {args.peer}; "
+          f"load average (1/5/15 min) before and after each run: {' | '.join(loads)}\n"
+          f"{'':24}{'median s':>10}{'runs s':>24}{'peak MiB':>10}\n"
+          f"{'whisper-ctranslate2':24}{p:10.2f}{' / '.join(f'{x:.1f}' for x in peer_s):>24}{max(peer_mib):10.0f}\n"
+          f"{'sidecar add + run':24}{s:10.2f}{' / '.join(f'{x:.1f}' for x in side_s):>24}{max(side_mib):10.0f}"
+          f"  (largest: {side_label})\n"
+          f"ratio sidecar / peer: {s / p:.3f} (runs {min(ratios):.3f}-{max(ratios):.3f}); "
+          f"memory {max(side_mib) / max(peer_mib):.3f}\n\nSidecar's stages, last run:\n{split}")
     return 0
 
 
