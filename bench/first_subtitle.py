@@ -76,7 +76,8 @@ def run_peer_once(video: Path, model_dir: Path, site: Path, out: Path, peer: str
     return seconds
 
 
-def run_cli_once(video: Path, model_dir: Path, work: Path, target: str) -> tuple[dict[str, float], list[StageTime]]:
+def run_cli_once(video: Path, model_dir: Path, work: Path, target: str,
+                 checkout: Path = REPO) -> tuple[dict[str, float], list[StageTime]]:
     folder, env = fresh_library(work, model_dir)
     dropped = folder / video.name
     os.link(video, dropped)
@@ -84,10 +85,10 @@ def run_cli_once(video: Path, model_dir: Path, work: Path, target: str) -> tuple
     stop = threading.Event()
     since = time.time()
     watcher = watch_for(dropped, since, stop, found)
-    subprocess.run([sys.executable, "-m", "app", "add", str(dropped), "--target-lang", target], cwd=REPO, env=env,
+    subprocess.run([sys.executable, "-m", "app", "add", str(dropped), "--target-lang", target], cwd=checkout, env=env,
                    check=True, stdout=subprocess.DEVNULL)
     found["add"] = time.time() - since
-    subprocess.run([sys.executable, "-m", "app", "run", "--until-idle"], cwd=REPO, env=env, check=True,
+    subprocess.run([sys.executable, "-m", "app", "run", "--until-idle"], cwd=checkout, env=env, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     found["exit"] = time.time() - since
     stop.set()
@@ -99,15 +100,16 @@ def run_cli_once(video: Path, model_dir: Path, work: Path, target: str) -> tuple
     return found, times
 
 
-def run_app_once(videos: list[Path], model_dir: Path, work: Path, target: str) -> list[dict[str, Any]]:
+def run_app_once(videos: list[Path], model_dir: Path, work: Path, target: str,
+                 checkout: Path = REPO) -> list[dict[str, Any]]:
     """The app case in a child process (its own interpreter, as the desktop's); one result per dropped file."""
     folder, env = fresh_library(work, model_dir)
     dropped = []
     for video in videos:
         os.link(video, folder / video.name)
         dropped.append(folder / video.name)
-    out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--app-child", str(work / "data"), target,
-                          *map(str, dropped)], cwd=REPO, env=env, check=True, capture_output=True, text=True)
+    out = subprocess.run([sys.executable, str(checkout / "bench" / "first_subtitle.py"), "--app-child", str(work / "data"),
+                          target, *map(str, dropped)], cwd=checkout, env=env, check=True, capture_output=True, text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -147,9 +149,10 @@ def main() -> int:
     parser.add_argument("--file", type=Path, default=REAL_SPEECH / "en_jfk_inaugural.opus")
     parser.add_argument("--second", type=Path, default=REAL_SPEECH / "en_arctic_aew.opus",
                         help="the app's second drop, after the first is done")
-    parser.add_argument("--target-lang", default="en", help="the recordings' language: no translation is done")
+    parser.add_argument("--target-lang", default="", help="none (the default): transcripts only, as the peer writes")
     parser.add_argument("--peer", choices=("defaults", "matched"), default="defaults")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--baseline", type=Path, help="another checkout of Sidecar (an earlier commit), run in turn too")
     parser.add_argument("--app-child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.app_child:
@@ -159,7 +162,9 @@ def main() -> int:
     from tests.media import mux
 
     site = peer_site()
-    rows: dict[str, list[dict[str, float]]] = {"peer": [], "cli": [], "app": [], "app2": []}
+    sides = {"": REPO, **({"baseline ": args.baseline.resolve()} if args.baseline else {})}
+    rows: dict[str, list[dict[str, float]]] = {"peer": []}
+    lines: dict[str, str] = {}
     loads = [load_average()]
     with tempfile.TemporaryDirectory(prefix="sidecar-first-") as tmp:
         root = Path(tmp)
@@ -167,20 +172,21 @@ def main() -> int:
         (root / "clips").mkdir()
         video = mux(args.file.resolve(), root / "clips" / f"{args.file.stem}.mp4")
         second = mux(args.second.resolve(), root / "clips" / f"{args.second.stem}.mp4")
-        cli_line = app_line = ""
         for n in range(args.repeat):
             rows["peer"].append({"srt": run_peer_once(video, model_dir, site, root / f"peer{n}", args.peer)})
-            found, times = run_cli_once(video, model_dir, root / f"cli{n}", args.target_lang)
-            rows["cli"].append(found)
-            cli_line = timeline(times, min(t.started for t in times) - found["first_stage"])
-            app_runs = run_app_once([video, second], model_dir, root / f"app{n}", args.target_lang)
-            rows["app"].append(app_runs[0]["times"])
-            rows["app2"].append(app_runs[1]["times"])
-            app_line = app_runs[0]["timeline"]
-            shutil.rmtree(root / f"cli{n}", ignore_errors=True)
+            for k, (prefix, checkout) in enumerate(sides.items()):
+                found, times = run_cli_once(video, model_dir, root / f"cli{k}-{n}", args.target_lang, checkout)
+                rows.setdefault(f"{prefix}sidecar add + run", []).append(found)
+                lines[f"{prefix}cli"] = timeline(times, min(t.started for t in times) - found["first_stage"])
+                app_runs = run_app_once([video, second], model_dir, root / f"app{k}-{n}", args.target_lang, checkout)
+                rows.setdefault(f"{prefix}app: engine running", []).append(app_runs[0]["times"])
+                rows.setdefault(f"{prefix}app: second drop*", []).append(app_runs[1]["times"])
+                lines[f"{prefix}app"] = app_runs[0]["timeline"]
+                shutil.rmtree(root / f"cli{k}-{n}", ignore_errors=True)
+                shutil.rmtree(root / f"app{k}-{n}", ignore_errors=True)
             loads.append(load_average())
-            print(f"run {n + 1}: peer {rows['peer'][-1]['srt']:.2f} s, cli {found['srt']:.2f} s, "
-                  f"app {rows['app'][-1]['srt']:.2f} s (load {loads[-1]})", flush=True)
+            print(f"run {n + 1}: " + ", ".join(f"{way} {r[-1]['srt']:.2f} s" for way, r in rows.items())
+                  + f" (load {loads[-1]})", flush=True)
 
     def med(way: str, key: str) -> str:
         values = [r[key] for r in rows[way] if key in r]
@@ -188,14 +194,18 @@ def main() -> int:
 
     peer = statistics.median(r["srt"] for r in rows["peer"])
     print(f"\n{args.file.name} as a video, {args.repeat} alternating runs, peer {args.peer}; load average "
-          f"(1/5/15 min) before and after each run: {' | '.join(loads)}\n"
-          f"{'median seconds after add':28}{'first stage':>12}{'subtitle':>10}{'done':>8}{'/ peer':>8}")
-    print(f"{'whisper-ctranslate2':28}{'':>12}{peer:10.2f}{peer:8.2f}{1.0:8.2f}")
-    for way, label, done in (("cli", "sidecar add + run", "exit"), ("app", "app: engine running", "idle"),
-                             ("app2", "app: second drop (other file)", "idle")):
-        srt = statistics.median(r["srt"] for r in rows[way])
-        print(f"{label:28}{med(way, 'first_stage'):>12}{srt:10.2f}{med(way, done):>8}{srt / peer:8.2f}")
-    print(f"\ncli timeline (last run): {cli_line}\napp timeline (last run): {app_line}")
+          f"(1/5/15 min) before and after each round: {' | '.join(loads)}\n"
+          f"{'median seconds after add':34}{'add':>6}{'1st stage':>10}{'subtitle':>9}{'done':>7}{'/ peer':>8}")
+    print(f"{'whisper-ctranslate2':34}{'':>6}{'':>10}{peer:9.2f}{peer:7.2f}{1.0:8.2f}")
+    for way, runs in rows.items():
+        if way == "peer":
+            continue
+        srt = statistics.median(r["srt"] for r in runs)
+        done = "exit" if "exit" in runs[0] else "idle"
+        print(f"{way:34}{med(way, 'add'):>6}{med(way, 'first_stage'):>10}{srt:9.2f}{med(way, done):>7}{srt / peer:8.2f}")
+    print(f"* {args.second.name}, dropped when the first is done (its ratio is to the peer on the first file)")
+    for label, line in lines.items():
+        print(f"{label} timeline (last run): {line}")
     return 0
 
 

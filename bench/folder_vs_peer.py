@@ -13,10 +13,11 @@ The folder is transcribed, alternating runs:
 - **peer**: ``whisper-ctranslate2`` (a bench-only dependency: installed once with
   ``pip --no-deps --target`` into this user's cache, never into the app's environment)
   on all clips in one process, writing SRT files;
-- **Sidecar**: ``sidecar add`` + ``sidecar run --until-idle`` on a fresh library whose
-  data dir already holds the joined model (as after a first run), target language
-  English as spoken, so the translation stage skips itself and extract_audio →
-  transcribe → render → place (and dialogue indexing) run.
+- **Sidecar**: ``sidecar add --target-lang ""`` + ``sidecar run --until-idle`` on a fresh
+  library whose data dir already holds the joined model (as after a first run). No target
+  language: transcripts only, as the peer writes (the German recording is not translated),
+  so the translation stage skips itself and hash → extract_audio → transcribe → render →
+  place → index_dialogue run.
 
 Both sides load the same model files (the bundled Whisper base) and detect the language.
 ``--peer defaults`` runs the peer as a person types it: only ``--model_directory`` (no
@@ -37,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -110,14 +112,15 @@ def run_peer(clips: list[Path], model_dir: Path, site: Path, out: Path, log: Pat
     return seconds, tree
 
 
-def run_sidecar(clips: list[Path], model_dir: Path, work: Path, log: Path) -> tuple[float, Tree]:
-    """``sidecar add`` + ``sidecar run --until-idle`` on a fresh library; the tree is the engine's (``run``)."""
+def run_sidecar(clips: list[Path], model_dir: Path, work: Path, log: Path, checkout: Path = REPO) -> tuple[float, Tree]:
+    """``sidecar add`` + ``sidecar run --until-idle`` of ``checkout`` on a fresh library; the tree holds both processes'."""
     folder, env = fresh_library(work, model_dir)
     for clip in clips:
         os.link(clip, folder / clip.name)
     added, add_tree, _ = run_sampled([sys.executable, "-m", "app", "add", str(folder), "--kind", "video",
-                                      "--target-lang", "en"], env, log, name="sidecar add")
-    ran, tree, _ = run_sampled([sys.executable, "-m", "app", "run", "--until-idle"], env, log, name="sidecar run")
+                                      "--target-lang", ""], env, log, name="sidecar add", cwd=checkout)
+    ran, tree, _ = run_sampled([sys.executable, "-m", "app", "run", "--until-idle"], env, log, name="sidecar run",
+                               cwd=checkout)
     written = len(list(folder.glob("*.srt")))
     if written != len(clips):
         raise SystemExit(f"Sidecar wrote {written} of {len(clips)} transcripts; see `sidecar status --items` and {log}")
@@ -142,8 +145,13 @@ def main() -> int:
                         help="the peer's options: as a person runs it, or Sidecar's settings")
     parser.add_argument("--clips", type=int, default=20, help="espeak corpus: how many clips")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--baseline", type=Path, help="another checkout of Sidecar (an earlier commit), run in turn too")
     args = parser.parse_args()
     site = peer_site()
+    sides = {"sidecar add + run": REPO, **({"baseline add + run": args.baseline.resolve()} if args.baseline else {})}
+    seconds: dict[str, list[float]] = {"whisper-ctranslate2": [], **{label: [] for label in sides}}
+    peaks: dict[str, list[tuple[str, float]]] = {label: [] for label in seconds}
+    loads, splits = [load_average()], {label: "" for label in sides}
     with tempfile.TemporaryDirectory(prefix="sidecar-peer-") as tmp:
         root = Path(tmp)
         model_dir = whisper_base_dir(root / "shared")
@@ -152,29 +160,33 @@ def main() -> int:
         else:
             clips = build_clips(args.clips, root / "clips", root / "voices")
         log = root / "runs.log"
-        peer_s, side_s, peer_mib, side_mib, loads = [], [], [], [], [load_average()]
-        side_label, split = "", ""
         for n in range(args.repeat):
-            seconds, tree = run_peer(clips, model_dir, site, root / f"peer{n}", log, args.peer)
-            peer_s.append(seconds)
-            peer_mib.append(largest(tree)[1])
-            seconds, tree = run_sidecar(clips, model_dir, root / f"sidecar{n}", log)
-            side_s.append(seconds)
-            side_label, mib = largest(tree)
-            side_mib.append(mib)
-            split = split_table(stage_times(root / f"sidecar{n}" / "data"), seconds)
+            took, tree = run_peer(clips, model_dir, site, root / f"peer{n}", log, args.peer)
+            seconds["whisper-ctranslate2"].append(took)
+            peaks["whisper-ctranslate2"].append(largest(tree))
+            for k, (label, checkout) in enumerate(sides.items()):
+                work = root / f"side{k}-{n}"
+                took, tree = run_sidecar(clips, model_dir, work, log, checkout)
+                seconds[label].append(took)
+                peaks[label].append(largest(tree))
+                splits[label] = split_table(stage_times(work / "data"), took)
+                shutil.rmtree(work / "media", ignore_errors=True)
             loads.append(load_average())
-            print(f"run {n + 1}: peer {peer_s[-1]:.2f} s, sidecar {side_s[-1]:.2f} s (load {loads[-1]})", flush=True)
-    ratios = [s / p for s, p in zip(side_s, peer_s)]
-    p, s = statistics.median(peer_s), statistics.median(side_s)
+            print(f"run {n + 1}: " + ", ".join(f"{label} {runs[-1]:.2f} s" for label, runs in seconds.items())
+                  + f" (load {loads[-1]})", flush=True)
+    peer = statistics.median(seconds["whisper-ctranslate2"])
+    peer_mib = max(mib for _, mib in peaks["whisper-ctranslate2"])
     print(f"\n{len(clips)} clips ({args.corpus}), {args.repeat} alternating runs, Whisper base, peer {args.peer}; "
-          f"load average (1/5/15 min) before and after each run: {' | '.join(loads)}\n"
-          f"{'':24}{'median s':>10}{'runs s':>24}{'peak MiB':>10}\n"
-          f"{'whisper-ctranslate2':24}{p:10.2f}{' / '.join(f'{x:.1f}' for x in peer_s):>24}{max(peer_mib):10.0f}\n"
-          f"{'sidecar add + run':24}{s:10.2f}{' / '.join(f'{x:.1f}' for x in side_s):>24}{max(side_mib):10.0f}"
-          f"  (largest: {side_label})\n"
-          f"ratio sidecar / peer: {s / p:.3f} (runs {min(ratios):.3f}-{max(ratios):.3f}); "
-          f"memory {max(side_mib) / max(peer_mib):.3f}\n\nSidecar's stages, last run:\n{split}")
+          f"load average (1/5/15 min) before and after each round: {' | '.join(loads)}\n"
+          f"{'':22}{'median s':>9}{'runs s':>22}{'/ peer':>8}{'(range)':>14}{'peak MiB':>9}{'/ peer':>7}  largest process")
+    for label, runs in seconds.items():
+        ratios = [x / p for x, p in zip(runs, seconds["whisper-ctranslate2"])]
+        name, mib = max(peaks[label], key=lambda row: row[1])
+        print(f"{label:22}{statistics.median(runs):9.2f}{' / '.join(f'{x:.1f}' for x in runs):>22}"
+              f"{statistics.median(runs) / peer:8.3f}{f'{min(ratios):.2f}-{max(ratios):.2f}':>14}{mib:9.0f}"
+              f"{mib / peer_mib:7.3f}  {name}")
+    for label, split in splits.items():
+        print(f"\n{label}: stages of the last run\n{split}")
     return 0
 
 

@@ -149,14 +149,15 @@ class Tree:
 
 
 def run_sampled(args: list[str], env: dict[str, str], log: Path, name: str = "engine",
-                until: Callable[[], bool] | None = None) -> tuple[float, Tree, bool]:
-    """Run ``args`` (its output to ``log``); returns (wall seconds, its tree's memory, killed).
+                until: Callable[[], bool] | None = None, cwd: Path = REPO) -> tuple[float, Tree, bool]:
+    """Run ``args`` (its output to ``log``) in ``cwd`` (another checkout runs its own ``app``); returns
+    (wall seconds, its tree's memory, killed).
 
     ``until()`` turning True kills the process with SIGKILL, as a power cut or the OOM killer would.
     """
     started = time.perf_counter()
     with open(log, "ab") as out:
-        proc = subprocess.Popen(args, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(args, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
     tree, killed = Tree(proc.pid, name), False
     while proc.poll() is None:
         tree.sample()
