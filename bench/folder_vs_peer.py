@@ -131,6 +131,7 @@ def run_sidecar(clips: list[Path], model_dir: Path, work: Path, log: Path, check
         raise SystemExit(f"Sidecar wrote {written} of {len(clips)} transcripts; see `sidecar status --items` and {log}")
     tree.peak_kb.update({-pid: kb for pid, kb in add_tree.peak_kb.items()})  # `add` is a process of Sidecar too
     tree.names.update({-pid: name for pid, name in add_tree.names.items()})
+    tree.cpu_s.update({-pid: secs for pid, secs in add_tree.cpu_s.items()})
     return added + ran, tree
 
 
@@ -156,7 +157,7 @@ def main() -> int:
     sides = {"sidecar add + run": REPO, **({"baseline add + run": args.baseline.resolve()} if args.baseline else {})}
     seconds: dict[str, list[float]] = {"whisper-ctranslate2": [], **{label: [] for label in sides}}
     peaks: dict[str, list[tuple[str, float]]] = {label: [] for label in seconds}
-    loads, splits = [load_average()], {label: "" for label in sides}
+    loads, splits, peer_cpu = [load_average()], {label: "" for label in sides}, ""
     with tempfile.TemporaryDirectory(prefix="sidecar-peer-") as tmp:
         root = Path(tmp)
         model_dir = whisper_base_dir(root / "shared")
@@ -169,6 +170,7 @@ def main() -> int:
             took, tree = run_peer(clips, model_dir, site, root / f"peer{n}", log, args.peer)
             seconds["whisper-ctranslate2"].append(took)
             peaks["whisper-ctranslate2"].append(largest(tree))
+            peer_cpu = ", ".join(f"{name} {secs:.1f}" for name, secs in tree.cpu_rows())
             for k, (label, checkout) in enumerate(sides.items()):
                 work = root / f"side{k}-{n}"
                 took, tree = run_sidecar(clips, model_dir, work, log, checkout)
@@ -176,7 +178,9 @@ def main() -> int:
                 peaks[label].append(largest(tree))
                 times = stage_times(work / "data")
                 first = min(t.finished for t in times if t.name == "place") - float((work / "began").read_text())
-                splits[label] = f"{split_table(times, took)}\nfirst subtitle placed {first:.2f} s after add began"
+                cpu = ", ".join(f"{name} {secs:.1f}" for name, secs in sorted(tree.cpu_rows(), key=lambda r: -r[1]))
+                splits[label] = (f"{split_table(times, took)}\nfirst subtitle placed {first:.2f} s after add began\n"
+                                 f"CPU seconds per process: {cpu}")
                 shutil.rmtree(work / "media", ignore_errors=True)
             loads.append(load_average())
             print(f"run {n + 1}: " + ", ".join(f"{label} {runs[-1]:.2f} s" for label, runs in seconds.items())
@@ -192,6 +196,7 @@ def main() -> int:
         print(f"{label:22}{statistics.median(runs):9.2f}{' / '.join(f'{x:.1f}' for x in runs):>22}"
               f"{statistics.median(runs) / peer:8.3f}{f'{min(ratios):.2f}-{max(ratios):.2f}':>14}{mib:9.0f}"
               f"{mib / peer_mib:7.3f}  {name}")
+    print(f"\nwhisper-ctranslate2, last run: CPU seconds per process: {peer_cpu}")
     for label, split in splits.items():
         print(f"\n{label}: stages of the last run\n{split}")
     return 0
