@@ -1,24 +1,36 @@
-"""A folder of short clips: Sidecar against whisper-ctranslate2, the tool people use today.
+"""A folder of clips: Sidecar against whisper-ctranslate2, the tool people use today.
 
-    .venv/bin/python bench/folder_vs_peer.py [--clips 20] [--repeat 3]
+    .venv/bin/python bench/folder_vs_peer.py [--corpus real|espeak] [--peer defaults|matched] [--repeat 3]
 
-Builds ``--clips`` short English videos (espeak-ng sentences muxed by ffmpeg, each a
-different pair of sentences) and transcribes the folder, alternating runs:
+Two corpora, each muxed into short videos (a still picture and the speech) at run time:
+
+- ``real`` (the default): the recordings of people in ``tests/data/real_speech`` (ten
+  speakers, one German, 5 s to 2 min; sources and licences in its README);
+- ``espeak``: ``--clips`` espeak-ng clips of two English sentences each.
+
+The folder is transcribed, alternating runs:
 
 - **peer**: ``whisper-ctranslate2`` (a bench-only dependency: installed once with
   ``pip --no-deps --target`` into this user's cache, never into the app's environment)
   on all clips in one process, writing SRT files;
-- **Sidecar**: ``sidecar add`` + ``sidecar run --until-idle`` on a fresh library whose
-  data dir already holds the joined model (as after a first run), target language
-  English as spoken, so the translation stage skips itself and extract_audio →
-  transcribe → render → place (and dialogue indexing) run.
+- **Sidecar**: ``sidecar add --target-lang ""`` + ``sidecar run --until-idle`` on a fresh
+  library whose data dir already holds the joined model (as after a first run). No target
+  language: transcripts only, as the peer writes (the German recording is not translated),
+  so the translation stage skips itself and hash → extract_audio → transcribe → render →
+  place → index_dialogue run.
 
-Both sides load the same model (the bundled Whisper base) with the same device, compute
-type, CPU threads, beam size, VAD and word timestamps; both detect the language. Wall
-time is measured around each process (imports and the model load count on both sides).
-Every process's peak resident set (``VmHWM``) is sampled from ``/proc``; the table
-compares the peer's process with Sidecar's Whisper host. Prints the median of each side,
-the ratio Sidecar / peer with its range over the runs, and the peak memory.
+Both sides load the same model files (the bundled Whisper base) and detect the language.
+``--peer defaults`` runs the peer as a person types it: only ``--model_directory`` (no
+model hub here), ``--output_format srt`` (Sidecar writes SRT; the default also writes
+four other formats) and ``--output_dir`` are given, so it runs without VAD and word
+timestamps, with its default threads and compute type. ``--peer matched`` gives it
+Sidecar's settings instead (device, compute type, threads, beam 5, VAD, word
+timestamps, no conditioning on previous text), as the first version of this bench did.
+Wall time is measured around each process (imports and the model load count on both
+sides). Every process's peak resident set (``VmHWM``) is sampled from ``/proc``; the
+table compares the peer's process with Sidecar's largest process. Prints the median of
+each side, the ratio Sidecar / peer with its range over the runs, the peak memory, the
+load average, and where Sidecar's time went per stage (:mod:`bench.stage_split`).
 Run by hand; never part of the tests.
 """
 
@@ -26,10 +38,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -40,9 +54,11 @@ from bench.long_film import Tree, run_sampled  # noqa: E402
 from app.ml.bundled import whisper_base_dir  # noqa: E402
 from app.ml.whisper_runtime import choose_device  # noqa: E402
 from app.pipelines.video import BEAM_SIZE  # noqa: E402
+from bench.stage_split import split_table, stage_times  # noqa: E402
 from tests.media import ENGLISH_SENTENCES, mux, speak  # noqa: E402
 
 PEER = "whisper-ctranslate2==0.5.8"
+REAL_SPEECH = REPO / "tests" / "data" / "real_speech"
 
 
 def peer_site() -> Path:
@@ -68,14 +84,28 @@ def build_clips(n: int, folder: Path, voices: Path) -> list[Path]:
     return clips
 
 
-def run_peer(clips: list[Path], model_dir: Path, site: Path, out: Path, log: Path) -> tuple[float, Tree]:
+def real_clips(folder: Path) -> list[Path]:
+    """Each recording of ``tests/data/real_speech`` as a short video (its speech, a still picture)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    return [mux(source, folder / f"{source.stem}.mp4") for source in sorted(REAL_SPEECH.glob("*.opus"))]
+
+
+def peer_args(peer: str) -> list[str]:
+    """The peer's options beyond the model folder and output: none as a person runs it, or Sidecar's."""
+    if peer == "defaults":
+        return []
     device, compute_type = choose_device()
+    return ["--device", device, "--compute_type", compute_type, "--threads", str(min(4, os.cpu_count() or 1)),
+            "--beam_size", str(BEAM_SIZE), "--vad_filter", "True", "--word_timestamps", "True",
+            "--condition_on_previous_text", "False", "--verbose", "False"]
+
+
+def run_peer(clips: list[Path], model_dir: Path, site: Path, out: Path, log: Path,
+             peer: str = "defaults") -> tuple[float, Tree]:
     out.mkdir(parents=True, exist_ok=True)
     args = [sys.executable, "-c", "import sys; from whisper_ctranslate2.whisper_ctranslate2 import main; sys.exit(main())",
-            *map(str, clips), "--model_directory", str(model_dir), "--device", device, "--compute_type", compute_type,
-            "--threads", str(min(4, os.cpu_count() or 1)), "--beam_size", str(BEAM_SIZE), "--vad_filter", "True",
-            "--word_timestamps", "True", "--condition_on_previous_text", "False", "--output_format", "srt",
-            "--output_dir", str(out), "--verbose", "False"]
+            *map(str, clips), "--model_directory", str(model_dir), "--output_format", "srt", "--output_dir", str(out),
+            *peer_args(peer)]
     env = {**os.environ, "PYTHONPATH": str(site)}
     seconds, tree, _ = run_sampled(args, env, log, name="whisper-ctranslate2")
     if len(list(out.glob("*.srt"))) != len(clips):
@@ -83,50 +113,92 @@ def run_peer(clips: list[Path], model_dir: Path, site: Path, out: Path, log: Pat
     return seconds, tree
 
 
-def run_sidecar(clips: list[Path], model_dir: Path, work: Path, log: Path) -> tuple[float, Tree]:
+def run_sidecar(clips: list[Path], model_dir: Path, work: Path, log: Path, checkout: Path = REPO) -> tuple[float, Tree]:
+    """``sidecar add`` + ``sidecar run --until-idle`` of ``checkout`` on a fresh library; the tree holds both processes'.
+
+    Writes ``work / "began"``: the wall-clock time ``add`` started, which the store's stage times are compared with.
+    """
     folder, env = fresh_library(work, model_dir)
+    (work / "began").write_text(repr(time.time()))
     for clip in clips:
         os.link(clip, folder / clip.name)
-    added, _, _ = run_sampled([sys.executable, "-m", "app", "add", str(folder), "--kind", "video", "--target-lang", "en"],
-                              env, log, name="sidecar add")
-    ran, tree, _ = run_sampled([sys.executable, "-m", "app", "run", "--until-idle"], env, log, name="sidecar run")
+    added, add_tree, _ = run_sampled([sys.executable, "-m", "app", "add", str(folder), "--kind", "video",
+                                      "--target-lang", ""], env, log, name="sidecar add", cwd=checkout)
+    ran, tree, _ = run_sampled([sys.executable, "-m", "app", "run", "--until-idle"], env, log, name="sidecar run",
+                               cwd=checkout)
     written = len(list(folder.glob("*.srt")))
     if written != len(clips):
         raise SystemExit(f"Sidecar wrote {written} of {len(clips)} transcripts; see `sidecar status --items` and {log}")
+    tree.peak_kb.update({-pid: kb for pid, kb in add_tree.peak_kb.items()})  # `add` is a process of Sidecar too
+    tree.names.update({-pid: name for pid, name in add_tree.names.items()})
+    tree.cpu_s.update({-pid: secs for pid, secs in add_tree.cpu_s.items()})
     return added + ran, tree
 
 
-def whisper_peak_mib(tree: Tree, name: str) -> float:
-    return max((mib for label, mib in tree.rows() if label == name), default=0.0)
+def largest(tree: Tree) -> tuple[str, float]:
+    """(label, peak MiB) of the tree's largest process."""
+    return max(tree.rows(), key=lambda row: row[1], default=("none", 0.0))
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clips", type=int, default=20)
+    parser.add_argument("--corpus", choices=("real", "espeak"), default="real")
+    parser.add_argument("--peer", choices=("defaults", "matched"), default="defaults",
+                        help="the peer's options: as a person runs it, or Sidecar's settings")
+    parser.add_argument("--clips", type=int, default=20, help="espeak corpus: how many clips")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--baseline", type=Path, help="another checkout of Sidecar (an earlier commit), run in turn too")
     args = parser.parse_args()
     site = peer_site()
+    sides = {"sidecar add + run": REPO, **({"baseline add + run": args.baseline.resolve()} if args.baseline else {})}
+    seconds: dict[str, list[float]] = {"whisper-ctranslate2": [], **{label: [] for label in sides}}
+    peaks: dict[str, list[tuple[str, float]]] = {label: [] for label in seconds}
+    loads, splits, peer_cpu = [load_average()], {label: "" for label in sides}, ""
     with tempfile.TemporaryDirectory(prefix="sidecar-peer-") as tmp:
         root = Path(tmp)
         model_dir = whisper_base_dir(root / "shared")
-        clips = build_clips(args.clips, root / "clips", root / "voices")
+        if args.corpus == "real":
+            clips = real_clips(root / "clips")
+        else:
+            clips = build_clips(args.clips, root / "clips", root / "voices")
         log = root / "runs.log"
-        peer_s, side_s, peer_mib, side_mib = [], [], [], []
         for n in range(args.repeat):
-            seconds, tree = run_peer(clips, model_dir, site, root / f"peer{n}", log)
-            peer_s.append(seconds)
-            peer_mib.append(whisper_peak_mib(tree, "whisper-ctranslate2"))
-            seconds, tree = run_sidecar(clips, model_dir, root / f"sidecar{n}", log)
-            side_s.append(seconds)
-            side_mib.append(whisper_peak_mib(tree, "whisper host"))
-            print(f"run {n + 1}: peer {peer_s[-1]:.2f} s, sidecar {side_s[-1]:.2f} s", flush=True)
-    ratios = [s / p for s, p in zip(side_s, peer_s)]
-    p, s = statistics.median(peer_s), statistics.median(side_s)
-    print(f"\n{args.clips} clips, {args.repeat} alternating runs, Whisper base {choose_device()[1]}\n"
-          f"{'':24}{'median s':>10}{'peak MiB':>10}\n"
-          f"{'whisper-ctranslate2':24}{p:10.2f}{max(peer_mib):10.0f}\n"
-          f"{'sidecar add + run':24}{s:10.2f}{max(side_mib):10.0f}  (Whisper host)\n"
-          f"ratio sidecar / peer: {s / p:.3f} (runs {min(ratios):.3f}-{max(ratios):.3f})")
+            took, tree = run_peer(clips, model_dir, site, root / f"peer{n}", log, args.peer)
+            seconds["whisper-ctranslate2"].append(took)
+            peaks["whisper-ctranslate2"].append(largest(tree))
+            peer_cpu = ", ".join(f"{name} {secs:.1f}" for name, secs in tree.cpu_rows())
+            for k, (label, checkout) in enumerate(sides.items()):
+                work = root / f"side{k}-{n}"
+                took, tree = run_sidecar(clips, model_dir, work, log, checkout)
+                seconds[label].append(took)
+                peaks[label].append(largest(tree))
+                times = stage_times(work / "data")
+                first = min(t.finished for t in times if t.name == "place") - float((work / "began").read_text())
+                cpu = ", ".join(f"{name} {secs:.1f}" for name, secs in sorted(tree.cpu_rows(), key=lambda r: -r[1]))
+                splits[label] = (f"{split_table(times, took)}\nfirst subtitle placed {first:.2f} s after add began\n"
+                                 f"CPU seconds per process: {cpu}")
+                shutil.rmtree(work / "media", ignore_errors=True)
+            loads.append(load_average())
+            print(f"run {n + 1}: " + ", ".join(f"{label} {runs[-1]:.2f} s" for label, runs in seconds.items())
+                  + f" (load {loads[-1]})", flush=True)
+    peer = statistics.median(seconds["whisper-ctranslate2"])
+    peer_mib = max(mib for _, mib in peaks["whisper-ctranslate2"])
+    print(f"\n{len(clips)} clips ({args.corpus}), {args.repeat} alternating runs, Whisper base, peer {args.peer}; "
+          f"load average (1/5/15 min) before and after each round: {' | '.join(loads)}\n"
+          f"{'':22}{'median s':>9}{'runs s':>22}{'/ peer':>8}{'(range)':>14}{'peak MiB':>9}{'/ peer':>7}  largest process")
+    for label, runs in seconds.items():
+        ratios = [x / p for x, p in zip(runs, seconds["whisper-ctranslate2"])]
+        name, mib = max(peaks[label], key=lambda row: row[1])
+        print(f"{label:22}{statistics.median(runs):9.2f}{' / '.join(f'{x:.1f}' for x in runs):>22}"
+              f"{statistics.median(runs) / peer:8.3f}{f'{min(ratios):.2f}-{max(ratios):.2f}':>14}{mib:9.0f}"
+              f"{mib / peer_mib:7.3f}  {name}")
+    print(f"\nwhisper-ctranslate2, last run: CPU seconds per process: {peer_cpu}")
+    for label, split in splits.items():
+        print(f"\n{label}: stages of the last run\n{split}")
     return 0
 
 

@@ -90,6 +90,16 @@ def _status(pid: int) -> dict[str, int]:
     return out
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds ``pid`` has used so far (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def _children() -> dict[int, list[int]]:
     tree: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
@@ -129,6 +139,7 @@ class Tree:
     peak_kb: dict[int, int] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)
     peak_sum_kb: int = 0
+    cpu_s: dict[int, float] = field(default_factory=dict)  # the last CPU seconds seen per process
 
     def sample(self) -> None:
         tree, pids, rss_sum = _children(), [self.root], 0
@@ -139,6 +150,7 @@ class Tree:
             if not status:
                 continue
             self.peak_kb[pid] = max(self.peak_kb.get(pid, 0), status.get("VmHWM", 0))
+            self.cpu_s[pid] = max(self.cpu_s.get(pid, 0.0), _cpu_seconds(pid))
             rss_sum += status.get("VmRSS", 0)
             if pid not in self.names or self.names[pid].startswith("process"):
                 self.names[pid] = self.root_name if pid == self.root else _label(pid) or f"process {pid}"
@@ -147,16 +159,21 @@ class Tree:
     def rows(self) -> list[tuple[str, float]]:
         return [(self.names.get(pid, f"process {pid}"), kb / 1024) for pid, kb in self.peak_kb.items()]
 
+    def cpu_rows(self) -> list[tuple[str, float]]:
+        """(label, CPU seconds) per process, as last sampled (a process's final moments may be missed)."""
+        return [(self.names.get(pid, f"process {pid}"), secs) for pid, secs in self.cpu_s.items()]
+
 
 def run_sampled(args: list[str], env: dict[str, str], log: Path, name: str = "engine",
-                until: Callable[[], bool] | None = None) -> tuple[float, Tree, bool]:
-    """Run ``args`` (its output to ``log``); returns (wall seconds, its tree's memory, killed).
+                until: Callable[[], bool] | None = None, cwd: Path = REPO) -> tuple[float, Tree, bool]:
+    """Run ``args`` (its output to ``log``) in ``cwd`` (another checkout runs its own ``app``); returns
+    (wall seconds, its tree's memory, killed).
 
     ``until()`` turning True kills the process with SIGKILL, as a power cut or the OOM killer would.
     """
     started = time.perf_counter()
     with open(log, "ab") as out:
-        proc = subprocess.Popen(args, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(args, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
     tree, killed = Tree(proc.pid, name), False
     while proc.poll() is None:
         tree.sample()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from app.engine.plan import stage_fingerprints
+from app.ml.index_models import TEXT_EMBEDDING_SPEC
 from app.ml.llm_runtime import smollm2_path
 from app.ml.local_models import models_register
 from app.ml.model_choice import models_use
@@ -16,7 +17,7 @@ from app.pipelines.video import (TRANSLATION_DOUBTFUL, TRANSLATION_FAILED, TRANS
                                  translation_result, untranslated_detail, video_pipeline)
 from app.settings import Settings
 
-STAGES = ["extract_audio", "transcribe", "translate", "render", "place"]
+STAGES = ["extract_audio", "transcribe", "translate", "render", "place", "index_dialogue"]
 BASE = {"target_lang": "de", "naming": "media-server", "source_lang": ""}
 
 
@@ -32,8 +33,8 @@ def _changed(a: dict[str, str], b: dict[str, str]) -> list[str]:
 def test_video_is_a_default_pipeline_in_stage_order(data_dir: Path) -> None:
     pipeline = default_pipelines(data_dir, Settings())["video"]
     assert [s.name for s in pipeline.stages] == STAGES
-    assert [s.durable for s in pipeline.stages] == [False, True, True, True, True]  # audio lives in the workspace
-    assert [getattr(s, "per_path", False) for s in pipeline.stages] == [False, False, False, False, True]
+    assert [s.durable for s in pipeline.stages] == [False, True, True, True, True, True]  # audio lives in the workspace
+    assert [getattr(s, "per_path", False) for s in pipeline.stages] == [False, False, False, False, True, True]
 
 
 def test_equal_settings_give_equal_model_specs_so_a_group_shares_one_process(data_dir: Path) -> None:
@@ -42,34 +43,37 @@ def test_equal_settings_give_equal_model_specs_so_a_group_shares_one_process(dat
         specs = {s.model_spec(o).key for s in (one.stages[idx], two.stages[idx])
                  for o in ({}, BASE, {**BASE, "target_lang": "fr", "naming": "compat"})}
         assert len(specs) == 1, specs
-    assert [s.model_spec(BASE) is None for s in one.stages] == [True, False, False, True, False]  # place: e5
+    # Subtitles first, index after: placing needs no model, so it never waits for the model slot;
+    # the dialogue index after it holds e5.
+    assert [s.model_spec(BASE) is None for s in one.stages] == [True, False, False, True, True, False]
+    assert one.stages[5].model_spec(BASE) == TEXT_EMBEDDING_SPEC
 
 
 def test_a_translation_endpoint_needs_no_gpu_gate_and_changes_only_translation(data_dir: Path) -> None:
     endpoint = Settings(translation_endpoint="http://127.0.0.1:8080/v1", translation_endpoint_model="qwen")
     stage = video_pipeline(data_dir, endpoint).stages[2]
     assert stage.model_spec(BASE) is None
-    assert _changed(_fps(data_dir), _fps(data_dir, endpoint)) == ["translate", "render", "place"]
+    assert _changed(_fps(data_dir), _fps(data_dir, endpoint)) == ["translate", "render", "place", "index_dialogue"]
 
 
 def test_another_translation_model_re_translates_without_transcribing_again(data_dir: Path) -> None:
     before = _fps(data_dir)
     models_register(data_dir, smollm2_path(), "translation", "smollm2-local")
     models_use(data_dir, "smollm2-local")
-    assert _changed(before, _fps(data_dir)) == ["translate", "render", "place"]
+    assert _changed(before, _fps(data_dir)) == ["translate", "render", "place", "index_dialogue"]
     spec = video_pipeline(data_dir, Settings()).stages[2].model_spec(BASE)
     assert spec is not None and dict(spec.params)["model_path"] == str(smollm2_path())
 
 
 def test_each_setting_changes_the_stages_it_affects(data_dir: Path) -> None:
     base = _fps(data_dir)
-    assert _changed(base, _fps(data_dir, target_lang="fr")) == ["translate", "render", "place"]
-    assert _changed(base, _fps(data_dir, naming="compat")) == ["place"]
+    assert _changed(base, _fps(data_dir, target_lang="fr")) == ["translate", "render", "place", "index_dialogue"]
+    assert _changed(base, _fps(data_dir, naming="compat")) == ["place", "index_dialogue"]
     # The source language can choose another audio stream (a dub in that language), so extraction is redone too.
     assert _changed(base, _fps(data_dir, source_lang="en")) == STAGES
     assert _changed(base, _fps(data_dir, audio_track=2)) == STAGES  # another stream: no cached transcript fits
     assert _changed(base, _fps(data_dir, audio_track=0)) == []  # 0 is "choose by rule", like no choice at all
-    assert _changed(base, _fps(data_dir, path="/m/b.mp4")) == ["place"]  # only placing depends on the path
+    assert _changed(base, _fps(data_dir, path="/m/b.mp4")) == ["place", "index_dialogue"]  # only placing and its index depend on the path
 
 
 def test_a_translation_is_left_out_only_when_more_than_half_its_cues_kept_their_text() -> None:

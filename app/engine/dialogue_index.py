@@ -1,6 +1,6 @@
 """Dialogue in the search index (SPEC §9): every cue Sidecar wrote or the person saved, with its video and start time.
 
-Two writers share it: the video pipeline's ``place`` stage, once per subtitle it wrote
+Two writers share it: the video pipeline's ``index_dialogue`` stage, once per subtitle ``place`` wrote
 (:mod:`app.pipelines.dialogue`), and the library when the person saves an edited
 subtitle in the editor (:meth:`app.engine.library.Library.save_subtitles`), so dialogue
 search finds the words the files hold now. Cues are embedded with the same e5 model as

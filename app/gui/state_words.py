@@ -24,6 +24,7 @@ WORDS: dict[str, str] = {
     "extract_audio": QT_TRANSLATE_NOOP("States", "Extract audio"), "transcribe": QT_TRANSLATE_NOOP("States", "Transcribe"),
     "translate": QT_TRANSLATE_NOOP("States", "Translate"), "render": QT_TRANSLATE_NOOP("States", "Render"),
     "place": QT_TRANSLATE_NOOP("States", "Place"), "visual": QT_TRANSLATE_NOOP("States", "Visual"),
+    "index_dialogue": QT_TRANSLATE_NOOP("States", "Index dialogue"),
     "describe": QT_TRANSLATE_NOOP("States", "Describe"), "text_embedding": QT_TRANSLATE_NOOP("States", "Text embedding"),
 }
 

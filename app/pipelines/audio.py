@@ -19,7 +19,7 @@ from app.engine.stage import Output, Pipeline, StageContext
 from app.media.cues import cues_from_dicts
 from app.media.naming import SubtitleNames
 from app.pipelines.subtitled import subtitled_beside
-from app.pipelines.video import PlaceStage, RenderStage, video_pipeline
+from app.pipelines.video import IndexDialogueStage, PlaceStage, RenderStage, video_pipeline
 from app.settings import Settings
 
 #: Bump when the plain-text transcript changes for the same cues.
@@ -49,7 +49,7 @@ class AudioRenderStage(RenderStage):
 
 
 class AudioPlaceStage(PlaceStage):
-    """Write the transcript (SRT and text) and the translation next to the audio file, then index the dialogue."""
+    """Write the transcript (SRT and text) and the translation next to the audio file (the next stage indexes them)."""
 
     @staticmethod
     def outputs(files: Mapping[str, str], names: SubtitleNames) -> list[Output]:
@@ -62,9 +62,9 @@ class AudioPlaceStage(PlaceStage):
 
 
 def audio_pipeline(data_dir: Path, settings: Settings) -> Pipeline:
-    """The video pipeline's speech stages, configured as for videos, then audio-shaped render and place."""
+    """The video pipeline's speech stages, configured as for videos, then audio-shaped render and place, then indexing."""
     speech = [stage for stage in video_pipeline(data_dir, settings).stages if stage.name in SPEECH_STAGES]
-    return Pipeline(KIND.name, [*speech, AudioRenderStage(), AudioPlaceStage()])
+    return Pipeline(KIND.name, [*speech, AudioRenderStage(), AudioPlaceStage(), IndexDialogueStage()])
 
 
 KIND = MediaKind(

@@ -1,7 +1,7 @@
 """The video pipeline's half of dialogue search: e5 through the engine's model host.
 
-The ``place`` stage indexes every subtitle it wrote (the transcript and the
-translation) with :func:`app.engine.dialogue_index.index_dialogue`, so one query box
+The ``index_dialogue`` stage, after ``place``, indexes every subtitle it wrote (the transcript
+and the translation) with :func:`app.engine.dialogue_index.index_dialogue`, so one query box
 finds a line in either language and opens the video at that cue; the embedder here
 runs e5 in the stage's hosted model and checks for pause between batches.
 """

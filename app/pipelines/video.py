@@ -1,4 +1,4 @@
-"""The video → subtitles pipeline (SPEC §2, §7): extract_audio → transcribe → translate → render → place.
+"""The video → subtitles pipeline (SPEC §2, §7): extract_audio → transcribe → translate → render → place → index_dialogue.
 
 Each stage is a plug-in of the durable engine; the engine owns every state change.
 The work is split where a crash or a pause should cost the least:
@@ -16,15 +16,19 @@ The work is split where a crash or a pause should cost the least:
   :mod:`app.pipelines.translation_check`): failing twice, it keeps its original text.
 * ``render`` (CPU) keeps the rendered files in its checkpoint (a few hundred KB at
   most), so ``place`` can be replayed byte for byte after a crash.
-* ``place`` (model host: e5, GPU gate) writes through the engine's step protocol
-  (atomic, fenced, existing-file policy) under the naming preset, then indexes the
-  dialogue for search (:mod:`app.engine.dialogue_index`; idempotent, so a replayed place
-  indexes again harmlessly).
+* ``place`` (CPU) writes through the engine's step protocol (atomic, fenced,
+  existing-file policy) under the naming preset.
+* ``index_dialogue`` (model host: e5, GPU gate) indexes the dialogue for search
+  (:mod:`app.engine.dialogue_index`; idempotent, so a replayed stage indexes again
+  harmlessly). Subtitles first, index after: it is its own stage, after ``place``, so
+  a subtitle never waits for e5. As a GPU stage it is admitted after the transcriptions
+  of its group, so a group's cues are embedded together and the e5 model loads once per
+  group instead of holding the model slot between two transcriptions.
 
 Model specs depend only on settings (model identity, device, compute type), never on
 the item, so every item of a group maps to the same resident model process.
 
-Over 400 lines on purpose: the five stages hand each other their outputs, and the
+Over 400 lines on purpose: the six stages hand each other their outputs, and the
 stage order, checkpoints and outputs are easiest to check side by side; the shared
 logic lives in app.media (cues, translation, subtitles, naming).
 """
@@ -63,7 +67,7 @@ from app.media.translation import (
     in_process_call,
     translate_cues,
 )
-from app.ml.index_models import TEXT_EMBEDDING_SPEC
+from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID
 from app.ml.model_choice import ChosenModel, chosen_model
 from app.pipelines.dialogue import hosted_passage_embedder
 from app.pipelines.translation_check import QUALITY_VERSION, hosted_quality_check
@@ -602,10 +606,11 @@ def dialogue_cues(transcript: Mapping[str, Any], translation: Mapping[str, Any])
 
 
 class PlaceStage:
-    """Write the rendered files next to the video under the naming preset, then index the dialogue.
+    """Write the rendered files next to the video under the naming preset (CPU: no model).
 
-    Indexing embeds the cues with e5, so the stage declares e5 as its model: the GPU gate
-    then admits it like any model stage and never releases e5 while it embeds.
+    The dialogue is indexed by the next stage (:class:`IndexDialogueStage`), so placing
+    runs as soon as the file is rendered, beside the next file's transcription, instead
+    of waiting for the model slot.
     """
 
     name = "place"
@@ -616,22 +621,17 @@ class PlaceStage:
         return {"naming": str(options.get("naming") or DEFAULT_NAMING)}
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
-        return TEXT_EMBEDDING_SPEC
+        return None
 
     def run(self, ctx: StageContext) -> dict[str, Any]:
         rendered = ctx.inputs.get("render") or {}
         files: Mapping[str, str] = rendered.get("files") or {}
         if not files:
-            return {"placed": [], "indexed_cues": 0}  # no speech: no (empty) subtitle files
+            return {"placed": []}  # no speech: no (empty) subtitle files
         names = subtitle_names(ctx.item.path.stem, rendered.get("source_lang"), rendered.get("target_lang"),
                                str(ctx.options.get("naming") or DEFAULT_NAMING))
-        outputs = self.outputs(files, names)
-        placed = ctx.place(outputs)
-        cues = dialogue_cues(ctx.inputs.get("transcribe") or {}, ctx.inputs.get("translate") or {})
-        indexed = index_dialogue(ctx.search_index, ctx.item.path, ctx.item.sha256, cues,
-                                 hosted_passage_embedder(ctx))
-        return {"placed": [{"role": p.role, "path": str(p.path), "action": p.action} for p in placed],
-                "indexed_cues": indexed}
+        placed = ctx.place(self.outputs(files, names))
+        return {"placed": [{"role": p.role, "path": str(p.path), "action": p.action} for p in placed]}
 
     @staticmethod
     def outputs(files: Mapping[str, str], names: SubtitleNames) -> list[Output]:
@@ -643,14 +643,43 @@ class PlaceStage:
         return outputs
 
 
+class IndexDialogueStage:
+    """Index every line the item's subtitles hold for dialogue search, after they are placed (e5 in a model host).
+
+    Declares e5 as its model, so the GPU gate admits it like any model stage (after the
+    transcriptions of its group) and never releases e5 while it embeds. Nothing is
+    indexed when nothing was rendered (no speech): search would point into no file.
+    Its fingerprint follows ``place``'s, which holds the path: the index rows belong to
+    the file at that path, so another path with the same content is indexed on its own.
+    """
+
+    name = "index_dialogue"
+    durable = True
+    per_path = True
+
+    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        return {"text_model": TEXT_MODEL_ID}
+
+    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        return TEXT_EMBEDDING_SPEC
+
+    def run(self, ctx: StageContext) -> dict[str, Any]:
+        if not (ctx.inputs.get("render") or {}).get("files"):
+            return {"indexed_cues": 0}
+        cues = dialogue_cues(ctx.inputs.get("transcribe") or {}, ctx.inputs.get("translate") or {})
+        indexed = index_dialogue(ctx.search_index, ctx.item.path, ctx.item.sha256, cues, hosted_passage_embedder(ctx))
+        return {"indexed_cues": indexed}
+
+
 def video_pipeline(data_dir: Path, settings: Settings) -> Pipeline:
-    """The five video stages, configured from the person's settings."""
+    """The six video stages, configured from the person's settings."""
     return Pipeline(KIND.name, [
         ExtractAudioStage(),
         TranscribeStage(data_dir),
         TranslateStage(data_dir, settings.translation_endpoint, settings.translation_endpoint_model),
         RenderStage(),
         PlaceStage(),
+        IndexDialogueStage(),
     ])
 
 

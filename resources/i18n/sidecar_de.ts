@@ -1273,6 +1273,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Dateien ablegen</translation>
     </message>
     <message>
+        <source>Index dialogue</source>
+        <translation>Dialog indexieren</translation>
+    </message>
+    <message>
         <source>Visual</source>
         <translation>Bildanalyse</translation>
     </message>

@@ -1260,6 +1260,10 @@ Files next to your media are not touched.</source>
         <translation>写入文件</translation>
     </message>
     <message>
+        <source>Index dialogue</source>
+        <translation>索引对白</translation>
+    </message>
+    <message>
         <source>Visual</source>
         <translation>图像分析</translation>
     </message>

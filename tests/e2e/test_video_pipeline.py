@@ -16,12 +16,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
 from app.engine.library import Library
 from app.ml.llm_runtime import smollm2_path
 from app.ml.local_models import models_register
 from app.ml.model_choice import models_use
-from app.pipelines.video import TRANSLATION_FAILED, translation_failed, translation_result
+from app.pipelines.video import (TRANSLATION_FAILED, TRANSLATION_FALLBACK, dialogue_cues, translation_failed,
+                                 translation_result)
+from app.store.database import loads
+from app.store.tables import items, stages
 from tests.media import SHORT_ENGLISH_KEY_WORDS, MediaFactory, media_duration
 from tests.video_jobs import (
     FolderRun,
@@ -147,6 +151,27 @@ def test_placed_dialogue_is_searchable_in_both_languages(subtitled: FolderRun) -
     assert Path(english[0]["path"]).name in ("english_short.mp4", "Hello Again.mkv"), english
     assert "machine" in english[0]["snippet"].lower() and english[0]["start"] is not None
     assert Path(german[0]["path"]).name in ("german.mkv", "Deutsch Clip.webm") and "berlin" in german[0]["snippet"].lower()
+
+
+def test_subtitles_are_placed_without_a_model_and_indexed_after(subtitled: FolderRun) -> None:
+    """Subtitles first, index after: place holds no model slot; index_dialogue (e5) follows it and indexes every line."""
+    lib = library(subtitled.data_dir)
+    try:
+        with lib.store.db.read() as conn:
+            rows = conn.execute(select(items.c.path, stages.c.name, stages.c.gpu_mb, stages.c.model_key,
+                                       stages.c.started_at, stages.c.finished_at, stages.c.output)
+                                .join(items, items.c.id == stages.c.item_id)
+                                .where(stages.c.name.in_(("place", "index_dialogue")))).all()
+    finally:
+        lib.close()
+    by_item = {(Path(r.path).name, r.name): r for r in rows}
+    for name in VIDEOS:
+        place, index = by_item[(name, "place")], by_item[(name, "index_dialogue")]
+        assert (place.gpu_mb, place.model_key) == (0, None)
+        assert index.gpu_mb > 0 and index.model_key.startswith("app.ml.text_embedding:")
+        assert index.started_at >= place.finished_at
+        lines = dialogue_cues(subtitled.transcripts[name], subtitled.translations[name])
+        assert loads(index.output)["indexed_cues"] == len([c for c in lines if c[2].strip()]) > 0, name
 
 
 def test_adding_the_same_folder_again_skips_everything(subtitled: FolderRun) -> None:
