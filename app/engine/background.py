@@ -28,12 +28,12 @@ PROBE_TTL_S = 2.0
 KEEP_GOING, PAUSE, PAUSE_BELOW = "keep_going", "pause", "below"
 BATTERY_CHOICES = (PAUSE, KEEP_GOING, PAUSE_BELOW)
 
-SCHEDULE, PAUSED, BATTERY, IN_USE = "schedule", "paused", "battery", "in_use"
+SCHEDULE, PAUSED, BATTERY, IN_USE = "schedule", "timed_pause", "battery", "in_use"
 
 
 @dataclass(frozen=True)
 class Hold:
-    """Why work waits: ``schedule``, ``paused`` (a timed pause), ``battery`` or ``in_use``; ``until`` when known."""
+    """Why work waits: ``schedule``, ``timed_pause``, ``battery`` or ``in_use``; ``until`` when known."""
 
     reason: str
     until: datetime | None = None
@@ -41,7 +41,7 @@ class Hold:
     def words(self) -> str:
         """English words for logs and ``sidecar run`` (the GUI words its own through tr())."""
         at = f" ({'starts' if self.reason == SCHEDULE else 'until'} {self.until:%H:%M})" if self.until else ""
-        return {SCHEDULE: "waiting for the schedule", PAUSED: "paused", BATTERY: "paused on battery power",
+        return {SCHEDULE: "waiting for the schedule", PAUSED: "paused for a while", BATTERY: "paused on battery power",
                 IN_USE: "paused while the computer is in use"}[self.reason] + at
 
 

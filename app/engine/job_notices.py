@@ -21,7 +21,7 @@ from app.store.states import JobStatus
 
 log = logging.getLogger(__name__)
 
-FINISHED, REVIEW, FAILED = "finished", "review", "failed"
+FINISHED, REVIEW, FAILED = "job_finished", "needs_review", "items_failed"  # notice kinds, not states
 KINDS = (FAILED, REVIEW, FINISHED)  # most pressing first
 
 _WORKING = (JobStatus.QUEUED, JobStatus.RUNNING, JobStatus.PAUSED, JobStatus.CREATING)
