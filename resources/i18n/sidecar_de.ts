@@ -894,7 +894,15 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     </message>
 </context>
 <context>
-    <name>SettingsDialog</name>
+    <name>Settings</name>
+    <message>
+        <source>Existing files:</source>
+        <translation>Vorhandene Dateien:</translation>
+    </message>
+    <message>
+        <source>What a new job does where a subtitle or sidecar it would write already exists</source>
+        <translation>Was ein neuer Auftrag tut, wo ein Untertitel oder eine Begleitdatei, die er schreiben würde, schon existiert</translation>
+    </message>
     <message>
         <source>Skip: leave the existing file alone</source>
         <translation>Überspringen: die vorhandene Datei bleibt unangetastet</translation>
@@ -907,6 +915,25 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <source>Keep both (Movie.zh.1.srt)</source>
         <translation>Beide behalten (Movie.zh.1.srt)</translation>
     </message>
+    <message>
+        <source>Write photo.jpg.sidecar.json next to each image</source>
+        <translation>Neben jedes Bild eine photo.jpg.sidecar.json schreiben</translation>
+    </message>
+    <message>
+        <source>An indexed image gets a JSON file beside it with what Sidecar found in it</source>
+        <translation>Ein indiziertes Bild bekommt daneben eine JSON-Datei mit dem, was Sidecar darin gefunden hat</translation>
+    </message>
+    <message>
+        <source>Skip videos that already carry text subtitles in the target language</source>
+        <translation>Videos überspringen, die schon Textuntertitel in der Zielsprache enthalten</translation>
+    </message>
+    <message>
+        <source>A text subtitle stream in the target language inside a video counts as subtitled</source>
+        <translation>Ein Textuntertitel-Stream in der Zielsprache im Video zählt als untertitelt</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
     <message>
         <source>New jobs will use the changed output settings; jobs already added keep the settings they were created with.</source>
         <translation>Neue Aufträge verwenden die geänderten Ausgabe-Einstellungen; bereits hinzugefügte behalten die Einstellungen, mit denen sie angelegt wurden.</translation>
@@ -934,14 +961,6 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>Media servers see no language in “CN”: use media-server unless your library already uses these names.</source>
         <translation>Medienserver erkennen in „CN“ keine Sprache: Nehmen Sie media-server, außer Ihre Bibliothek verwendet diese Namen bereits.</translation>
-    </message>
-    <message>
-        <source>Write photo.jpg.sidecar.json next to each image</source>
-        <translation>Neben jedes Bild eine photo.jpg.sidecar.json schreiben</translation>
-    </message>
-    <message>
-        <source>Skip videos that already carry text subtitles in the target language</source>
-        <translation>Videos überspringen, die schon Textuntertitel in der Zielsprache enthalten</translation>
     </message>
     <message>
         <source>empty: translate on this computer</source>
@@ -1058,10 +1077,6 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>Subtitle names:</source>
         <translation>Untertitel-Dateinamen:</translation>
-    </message>
-    <message>
-        <source>Existing files:</source>
-        <translation>Vorhandene Dateien:</translation>
     </message>
     <message>
         <source>Translation</source>

@@ -881,7 +881,15 @@ Files next to your media are not touched.</source>
     </message>
 </context>
 <context>
-    <name>SettingsDialog</name>
+    <name>Settings</name>
+    <message>
+        <source>Existing files:</source>
+        <translation>已有文件：</translation>
+    </message>
+    <message>
+        <source>What a new job does where a subtitle or sidecar it would write already exists</source>
+        <translation>新任务要写入的字幕或附属文件已存在时如何处理</translation>
+    </message>
     <message>
         <source>Skip: leave the existing file alone</source>
         <translation>跳过：不动已有的文件</translation>
@@ -894,6 +902,25 @@ Files next to your media are not touched.</source>
         <source>Keep both (Movie.zh.1.srt)</source>
         <translation>两个都保留 (Movie.zh.1.srt)</translation>
     </message>
+    <message>
+        <source>Write photo.jpg.sidecar.json next to each image</source>
+        <translation>在每张图片旁写入 photo.jpg.sidecar.json</translation>
+    </message>
+    <message>
+        <source>An indexed image gets a JSON file beside it with what Sidecar found in it</source>
+        <translation>每张已索引的图片旁写入一个 photo.jpg.sidecar.json 文件，记录 Sidecar 在其中发现的内容</translation>
+    </message>
+    <message>
+        <source>Skip videos that already carry text subtitles in the target language</source>
+        <translation>跳过已内嵌目标语言文字字幕的视频</translation>
+    </message>
+    <message>
+        <source>A text subtitle stream in the target language inside a video counts as subtitled</source>
+        <translation>视频内已有目标语言的文字字幕流即视为已有字幕</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
     <message>
         <source>New jobs will use the changed output settings; jobs already added keep the settings they were created with.</source>
         <translation>新任务将使用更改后的输出设置；已添加的任务保留创建时的设置。</translation>
@@ -921,14 +948,6 @@ Files next to your media are not touched.</source>
     <message>
         <source>Media servers see no language in “CN”: use media-server unless your library already uses these names.</source>
         <translation>媒体服务器无法从“CN”识别语言：除非你的媒体库已在使用这种命名，否则请选 media-server。</translation>
-    </message>
-    <message>
-        <source>Write photo.jpg.sidecar.json next to each image</source>
-        <translation>在每张图片旁写入 photo.jpg.sidecar.json</translation>
-    </message>
-    <message>
-        <source>Skip videos that already carry text subtitles in the target language</source>
-        <translation>跳过已内嵌目标语言文字字幕的视频</translation>
     </message>
     <message>
         <source>empty: translate on this computer</source>
@@ -1045,10 +1064,6 @@ Files next to your media are not touched.</source>
     <message>
         <source>Subtitle names:</source>
         <translation>字幕文件命名：</translation>
-    </message>
-    <message>
-        <source>Existing files:</source>
-        <translation>已有文件：</translation>
     </message>
     <message>
         <source>Translation</source>

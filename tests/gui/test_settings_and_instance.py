@@ -35,7 +35,7 @@ def test_settings_persist_across_restarts(qtbot: Any, tmp_path: Path, data_dir: 
     dialog.target_lang.set_code("de")
     assert dialog.naming_example.text() == "Movie.JA.srt  Movie.DE.srt  Movie.DE_dual_eye.ass"
     assert dialog.notice.isVisibleTo(dialog) and NEW_JOBS_NOTICE in dialog.notice.text()
-    dialog.policy.setCurrentIndex(dialog.policy.findData("keep_both"))
+    dialog.fields["existing_policy"].setCurrentIndex(dialog.fields["existing_policy"].findData("keep_both"))
     dialog.workers.setValue(3)
     dialog.gpu_budget.setValue(4096)
     dialog.close_to_tray.setChecked(False)
