@@ -137,6 +137,10 @@ class Settings:
     workers: int = max(1, os.cpu_count() or 1)
     gpu_budget_mb: int = 6144
     group_size: int = 8
+    stall_seconds: int = setting(
+        60, QT_TRANSLATE_NOOP("Settings", "Stop a stalled stage after:"),
+        QT_TRANSLATE_NOOP("Settings", "A stage with no progress for this long is stopped (stalled)"),
+        minimum=10, maximum=3600, suffix=QT_TRANSLATE_NOOP("Settings", "s"), tab="processing")
     close_to_tray: bool = True
     tray_notice_shown: bool = False  # the first close to the tray said that Sidecar keeps working there
     ui_language: str = ""  # the windows' language: "" follows the OS, else en / zh_CN / de (applies at the next start)

@@ -931,6 +931,18 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <source>A text subtitle stream in the target language inside a video counts as subtitled</source>
         <translation>Ein Textuntertitel-Stream in der Zielsprache im Video zählt als untertitelt</translation>
     </message>
+    <message>
+        <source>Stop a stalled stage after:</source>
+        <translation>Hängende Stufe stoppen nach:</translation>
+    </message>
+    <message>
+        <source>A stage with no progress for this long is stopped (stalled)</source>
+        <translation>Eine Stufe ohne Fortschritt für diese Dauer wird gestoppt (hängt)</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>s</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>

@@ -918,6 +918,18 @@ Files next to your media are not touched.</source>
         <source>A text subtitle stream in the target language inside a video counts as subtitled</source>
         <translation>视频内已有目标语言的文字字幕流即视为已有字幕</translation>
     </message>
+    <message>
+        <source>Stop a stalled stage after:</source>
+        <translation>停止停滞的阶段，等待：</translation>
+    </message>
+    <message>
+        <source>A stage with no progress for this long is stopped (stalled)</source>
+        <translation>阶段在这么长时间内没有进展即被停止（停滞）</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>秒</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>
