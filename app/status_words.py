@@ -27,23 +27,68 @@ _JOB_WORDS = {
 _SHOWN_CUES = 8
 
 
-def job_label(job: JobSummary) -> str:
-    """``finished``, ``finished — 3 failed``, ``needs review — 2 to decide, 1 failed``…
+TO_DECIDE, FAILED, ALL_FAILED = "to_decide", "failed", "all_failed"
+
+
+@dataclass(frozen=True)
+class Count:
+    """One count of a job's label: ``what`` is TO_DECIDE, FAILED, ALL_FAILED or a code whose explanation is counted.
+
+    The label is kept as parts so each reader words it in its own language with the
+    language's plural (the GUI through Qt's tr with ``n``), never by parsing English back.
+    """
+
+    what: str
+    n: int
+
+    def english(self) -> str:
+        if self.what == TO_DECIDE:
+            return f"{self.n} to decide"
+        if self.what == ALL_FAILED:
+            return f"all {self.n} failed"
+        if self.what == FAILED:
+            return f"{self.n} failed"
+        explanation = explain(self.what)
+        return f"{self.n} {explanation.counted if explanation else self.what}"
+
+
+@dataclass(frozen=True)
+class JobLabel:
+    """A job's status for a person: ``status`` (the stored word) and the counts worth saying."""
+
+    status: JobStatus
+    counts: tuple[Count, ...]
+
+    @property
+    def word(self) -> str:
+        """The English word for the status (``finished`` for completed…)."""
+        return _JOB_WORDS.get(self.status, str(self.status))
+
+    def english(self) -> str:
+        return f"{self.word} — {', '.join(c.english() for c in self.counts)}" if self.counts else self.word
+
+
+def job_label_parts(job: JobSummary) -> JobLabel:
+    """``finished``, ``finished — 3 failed``, ``needs review — 2 to decide, 1 failed``… as parts.
 
     Items that completed with a problem result count too ("2 not translated"): their
     transcript was written, but not what the job asked for.
     """
-    word = _JOB_WORDS.get(job.status, str(job.status))
     counts = []
     if job.status == JobStatus.REVIEW and job.review:
-        counts.append(f"{job.review} to decide")
+        counts.append(Count(TO_DECIDE, job.review))
     if job.failed:
-        counts.append(f"all {job.failed} failed" if job.failed == job.total and job.total > 1 else f"{job.failed} failed")
+        counts.append(Count(ALL_FAILED if job.failed == job.total and job.total > 1 else FAILED, job.failed))
     for code, n in sorted(job.results.items()):
         explanation = explain(code)
         if explanation is not None and explanation.counted:
-            counts.append(f"{n} {explanation.counted}")
-    return f"{word} — {', '.join(counts)}" if counts else word
+            counts.append(Count(code, n))
+    return JobLabel(JobStatus(job.status), tuple(counts))
+
+
+def job_label(job: JobSummary) -> str:
+    """The job's label in English words, as ``sidecar status`` prints it."""
+    return job_label_parts(job).english()
 
 
 @dataclass(frozen=True)
@@ -157,4 +202,5 @@ def item_line(item: ItemView) -> str:
     return line
 
 
-__all__ = ["ItemWords", "Problem", "item_json", "item_line", "item_words", "job_label", "problem"]
+__all__ = ["ALL_FAILED", "Count", "FAILED", "ItemWords", "JobLabel", "Problem", "TO_DECIDE", "item_json", "item_line",
+           "item_words", "job_label", "job_label_parts", "problem"]

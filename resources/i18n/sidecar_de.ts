@@ -318,7 +318,7 @@
     <name>JobLabel</name>
     <message>
         <source>adding files</source>
-        <extracomment>The words of app.status_words.job_label, for the translation catalogues.</extracomment>
+        <extracomment>The words app.status_words.JobLabel uses where the stored status word is not what a person says.</extracomment>
         <translation>Dateien werden hinzugefügt</translation>
     </message>
     <message>
