@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from app.atomic_write import atomic_write
+from app.translate_marks import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)
 
@@ -37,17 +38,9 @@ LEFT_OUT_BY_DEFAULT: tuple[str, ...] = (
 ``/`` matches folders only."""
 
 
-def QT_TRANSLATE_NOOP(context: str, source: str) -> str:
-    """Mark ``source`` for the windows' catalogues under ``context`` (pyside6-lupdate finds the call by this name).
-
-    The settings' labels and help are declared here, below the GUI, so the CLI's help, the
-    README table and the dialog read the same words; the dialog translates them with
-    ``QCoreApplication.translate(SETTINGS_CONTEXT, text)``.
-    """
-    return source
-
-
 SETTINGS_CONTEXT = "Settings"
+"""The catalogue context of the settings' labels and help: declared here, below the GUI, so the CLI's help,
+the README table and the dialog read the same words; the dialog translates them under this context."""
 
 
 @dataclass(frozen=True)

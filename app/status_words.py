@@ -11,8 +11,9 @@ where errors are shown. Codes get their sentence and advice from
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
+from app.codes import UNTRANSLATED_LINES, WHAT_TO_DO
 from app.errors import explain
 from app.store.records import ITEM_FACTS, ItemView, JobSummary
 from app.store.states import ItemState, JobStatus
@@ -23,6 +24,14 @@ _JOB_WORDS = {
     JobStatus.REVIEW: "needs review",
     JobStatus.COMPLETED: "finished",
 }
+Words = Callable[[str], str]
+"""What a reader does with a code's English source text: the CLI keeps it, the windows translate it (app.gui.translations)."""
+
+
+def as_is(text: str) -> str:
+    return text
+
+
 #: Cue numbers listed in a table cell; the tooltip and ``status`` list them all.
 _SHOWN_CUES = 8
 
@@ -99,6 +108,7 @@ class Problem:
     message: str
     sentence: str
     advice: str
+    what_to_do: str = WHAT_TO_DO  # the template introducing the advice, in the reader's language
 
     def cell(self) -> str:
         """One line for a table cell, in words: what happened to this item, else the table's sentence (codes: details only)."""
@@ -113,7 +123,7 @@ class Problem:
             lines = [f"{self.code}: {self.sentence}" if self.code else self.sentence]
             lines += [self.message] if self.message and self.message != self.sentence else []
         if self.advice:
-            lines.append(f"What to do: {self.advice}")
+            lines.append(self.what_to_do.format(advice=self.advice))
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, str]:
@@ -129,25 +139,25 @@ class ItemWords:
     note_details: str
 
 
-def problem(code: str | None, message: str | None) -> Problem:
-    """``code`` and this occurrence's ``message`` with the table's sentence and advice."""
+def problem(code: str | None, message: str | None, words: Words = as_is) -> Problem:
+    """``code`` and this occurrence's ``message`` with the table's sentence and advice, in ``words``."""
     explanation = explain(code)
-    return Problem(code or "", message or "", explanation.sentence if explanation else "",
-                   explanation.advice if explanation else "")
+    return Problem(code or "", message or "", words(explanation.sentence) if explanation else "",
+                   words(explanation.advice) if explanation and explanation.advice else "", words(WHAT_TO_DO))
 
 
-def _untranslated(detail: Mapping[str, Any], limit: int | None) -> str:
+def _untranslated(detail: Mapping[str, Any], limit: int | None, words: Words = as_is) -> str:
     """``3 of 40 lines kept their original text: 4, 17, 30`` from a translation's item detail."""
     cues = list(detail.get("untranslated_cues") or [])
     if not cues:
         return ""
     shown = cues if limit is None else cues[:limit]
     more = "…" if len(shown) < len(cues) else ""
-    return (f"{len(cues)} of {detail.get('cues', '?')} lines kept their original text: "
-            f"{', '.join(str(c) for c in shown)}{more}")
+    return words(UNTRANSLATED_LINES).format(count=len(cues), cues=detail.get("cues", "?"),
+                                            lines=", ".join(str(c) for c in shown) + more)
 
 
-def item_words(item: ItemView) -> ItemWords:
+def item_words(item: ItemView, words: Words = as_is) -> ItemWords:
     """Split what an item reports into a problem and a note.
 
     A skip, and codes the table marks as notes, are notes; a failed or waiting item's
@@ -160,19 +170,20 @@ def item_words(item: ItemView) -> ItemWords:
     if item.error_code or item.error:
         explanation = explain(item.error_code)
         if item.status == ItemState.SKIPPED or (explanation is not None and explanation.note):
-            notes.append(item.error or (explanation.sentence if explanation else ""))
+            notes.append(item.error or (words(explanation.sentence) if explanation else ""))
         else:
-            found = problem(item.error_code, item.error)
+            found = problem(item.error_code, item.error, words)
     if item.result:
         explanation = explain(item.result)
-        short, full = _untranslated(item.detail, _SHOWN_CUES), _untranslated(item.detail, None)
+        short, full = _untranslated(item.detail, _SHOWN_CUES, words), _untranslated(item.detail, None, words)
         if explanation is not None and not explanation.note:
-            found = found or problem(item.result, full)
+            found = found or problem(item.result, full, words)
         else:
-            notes.append(short or (explanation.sentence if explanation else item.result))
+            sentence = words(explanation.sentence) if explanation else item.result
+            notes.append(short or sentence)
             if explanation is not None:
-                details += [explanation.sentence, full] if full else [explanation.sentence]
-                details += [f"What to do: {explanation.advice}"] if explanation.advice else []
+                details += [sentence, full] if full else [sentence]
+                details += [words(WHAT_TO_DO).format(advice=words(explanation.advice))] if explanation.advice else []
     note = "; ".join(n for n in notes if n)
     return ItemWords(found, note, "\n".join(d for d in details if d) or note)
 

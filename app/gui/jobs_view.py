@@ -16,7 +16,7 @@ from app.engine.background import Hold
 from app.gui.hold_words import hold_words
 from app.gui.state_words import state_word
 from app.gui.table_model import ALIGNMENT, CENTRED, DISPLAY, TOOLTIP, ColumnsModel, Index
-from app.gui.translations import QT_TRANSLATE_NOOP
+from app.gui.translations import QT_TRANSLATE_NOOP, code_words
 from app.codes import Code
 from app.status_words import ALL_FAILED, FAILED, TO_DECIDE, Count, job_label_parts, problem
 from app.store.records import JobSummary
@@ -136,7 +136,7 @@ class JobsModel(ColumnsModel):
         if role == TOOLTIP and col == 1 and job.paused and self.all_paused and job.status == JobStatus.PAUSED:
             return self.tr("Paused because everything is paused (Pause all); Resume all starts it.")
         if role == TOOLTIP:
-            return problem(job.error_code, job.error).details() if col == 1 and job.error else job.folder
+            return problem(job.error_code, job.error, code_words).details() if col == 1 and job.error else job.folder
         if role == ProgressRole and col == self.PROGRESS:
             return (job.done, job.total)
         if role == ALIGNMENT and col >= 3:

@@ -27,7 +27,7 @@ from app.gui.facade import EngineFacade
 from app.gui.queue_rows import AUDIO, ERROR, NOTE, PROGRESS, QueueRow, RowCache
 from app.gui.theme import ACCENTS, ink
 from app.gui.thumbnails import ThumbnailLoader
-from app.gui.translations import QT_TRANSLATE_NOOP
+from app.gui.translations import QT_TRANSLATE_NOOP, code_words
 from app.media.audio_streams import AudioChoice
 from app.store.records import ItemView, JobSummary
 from app.store.states import ItemState
@@ -339,7 +339,7 @@ class QueueView(QWidget):
         if job is None:
             self.title.setText(self.tr("Select a job to see its items."))
         else:
-            failure = problem(job.error_code, job.error) if job.error else None
+            failure = problem(job.error_code, job.error, code_words) if job.error else None
             self.title.setText(f"<b>{Path(job.folder).name or job.folder}</b> — {job.folder}"
                                + (f"  <span style='color:{ink('error')}'>{html.escape(failure.cell())}</span>" if failure else ""))
             self.title.setToolTip(failure.details() if failure else "")

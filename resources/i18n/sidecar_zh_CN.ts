@@ -109,6 +109,641 @@
     </message>
 </context>
 <context>
+    <name>Code</name>
+    <message>
+        <source>Install a translation model in Settings → Models (or `sidecar models`), or set an OpenAI-compatible translation server in Settings → Output; then add the folder again: the stored transcript is reused, only the translation runs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sidecar retries it by itself; if it keeps failing, use Retry item later.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This is a bug in Sidecar: retry the item, and if it fails again send the log (Log tab) with a report.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What to do: {advice}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{count} of {cues} lines kept their original text: {lines}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file cannot be read as media.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check that it plays in a media player; re-encode or replace it, then retry the item.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The video has no sound track, so there is no speech to subtitle.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing to do unless the wrong file was added.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file was moved or deleted before Sidecar finished it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Put it back and retry the item, or add its new folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The folder is gone (moved, deleted or on a drive that is not connected).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reconnect the drive or restore the folder, then resume or add it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The image has more pixels than Sidecar decodes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scale it down if it should be searchable; nothing else is affected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No pipeline of this Sidecar handles this kind of file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file changed while Sidecar worked on it, so nothing was written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add the folder again once the file stops changing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sidecar itself crashed on this file several times, so it was set aside.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the file plays; send the crash report (Log tab) with a bug report.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The disk holding the folder is full.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Free some space; Sidecar retries by itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sidecar may not write into the file&apos;s folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give your user write permission on the folder, then retry the item.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Writing a file next to the media failed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The output name made from the file&apos;s name is not allowed here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rename the media file, then add it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The output name would be longer than the file system allows.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shorten the media file&apos;s name, then add it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A file Sidecar prepared in its workspace was damaged before it was placed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retry the item; check the disk holding Sidecar&apos;s data if it happens again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Someone else changed the subtitle file while Sidecar was writing it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decide in the Review tab which version to keep.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Whether a file was written is unknown or contested.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decide in the Review tab.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The subtitle file holds your edit from Sidecar&apos;s editor; this run made a new version.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decide in the Review tab: Applied keeps your edit, Not applied writes Sidecar&apos;s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skipped by a review decision.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model process stopped unexpectedly.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The graphics card ran out of memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sidecar released its models and retries; close other GPU programs if it repeats.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A temporary problem interrupted the work.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sidecar hit an unexpected error.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A subtitle batch did not fit the translation model&apos;s context.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a translation model with a larger context in Settings → Models.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The translation server could not be reached or was busy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check that the server in Settings → Output is running; Sidecar retries.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The translation server refused the request.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the server address and model name in Settings → Output.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Most lines could not be translated, so no translated subtitles were written (only the transcript).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A few lines kept their original text; the rest is translated.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the lines listed; a better translation model fixes them (Settings → Models).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No speech was heard, so no subtitles were written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A subtitle in the target language is already next to the file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The video already carries subtitles in the target language.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The computer ran out of memory for this file, on the graphics card and then on the CPU too.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Close other programs or choose a smaller model in Settings → Models, then retry.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This camera raw file carries no preview picture to index.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export a JPEG of it from your photo software; Sidecar never decodes whole raw files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This file was skipped, so there is nothing to change for it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add its folder again with --redo to process it anyway.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A file of this item is waiting for your decision in Review.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decide it in Review first, then change the item.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sidecar has not written subtitles for this file, or they are no longer next to it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run a job on its folder first; the subtitles Sidecar writes open here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The subtitle file changed on disk after it was opened; nothing was saved over it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open it again to see that change, then edit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sidecar is working on this file right now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save again when it is done.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Adding the folder was interrupted before every file was listed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add the folder again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A file could not be read while the folder was added.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check its permissions, then add the folder again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A folder could not be read while it was added.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A folder link leads back into a folder already scanned; it was scanned once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A file disappeared while the folder was added.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add the folder again if needed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The folder lies inside (or holds) a folder already watched.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Watch only one of the two folders.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That folder is already watched.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No such watched folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the list of watched folders in Settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Someone else decided this review first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Look at the decision now shown and decide again if needed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The job, item or review no longer exists.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refresh the list.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The work stopped at a checkpoint (paused or closing) and resumes later.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Another worker took over this step.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A --path-map is not LIBRARY_PREFIX=LOCAL_PREFIX with two absolute paths.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write it as /mnt/nas/media=D:\Media (quote it in the shell).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The worker did not start: a mapped folder is missing or does not show the library&apos;s files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mount the share, or fix the --path-map so its local side shows the same files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A worker&apos;s mapped folder disappeared while it worked; the step was given back.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Another machine (or this one, once the folder is back) takes it over.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No --path-map of the worker covers this file; it was left for another machine.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The engine is still starting.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Try again in a moment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The window called the engine on its own thread.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The request is not valid.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the command&apos;s options (`--help`).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A setting has a value Sidecar does not know.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fix it in Settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This Sidecar has no media pipelines registered.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Searching by image needs a visual (CLIP) model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Install one in Settings → Models (or `sidecar models`).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The library database cannot be opened from that URL.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use postgresql+psycopg://user@host:port/db or sqlite:///absolute/path (--database-url, SIDECAR_DATABASE_URL or the database_url setting).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The library database&apos;s server cannot be reached.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the network and that PostgreSQL runs; Sidecar reconnects by itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The library database cannot be moved back to an older schema.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a backup of the library with the older Sidecar instead.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This library was written by a newer Sidecar.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Update Sidecar.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A work schedule is not &quot;all&quot;, &quot;off&quot; or a span like 22:00-07:00.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Correct it in Settings → Schedule &amp; power.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A file of the installation is missing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reinstall Sidecar.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A model that ships with Sidecar is missing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That model ships with Sidecar and needs no install.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A downloaded model does not match its published checksum.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Install it again; the damaged download was not used.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model download failed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the connection and install again; the download resumes where it stopped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The download was cancelled; what was fetched is kept for a resume.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>There is not enough free disk space for the model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Free space on the disk holding Sidecar&apos;s data, then install again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That model cannot be downloaded by Sidecar.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Register a local copy with `sidecar models register`.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That model is already being installed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wait for it to finish.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model request cannot be done as asked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>See the message for why.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The chosen model&apos;s files are missing.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Install the model again, or choose another in Settings → Models.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That model is not installed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Install it first (Settings → Models).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A model gave answers of the wrong shape.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reinstall the model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A model could not be loaded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reinstall the model, or choose another.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No model file at that path.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the path and register it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That model name is already used.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose another name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file recording the model choices cannot be read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move it aside; the choices are then reset.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That file is not a usable model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the file, or download it again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That is not a valid model name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;, at most 64.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No model of that name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>See the list in Settings → Models (or `sidecar models`).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No model role of that name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use a role listed by `sidecar models`.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sidecar always uses its bundled model for that role.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model catalogue is missing from the installation.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model catalogue of the installation is damaged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Columns</name>
     <message>
         <source>Folder</source>
