@@ -242,3 +242,22 @@ def test_the_reviews_why_and_the_decisions_reason_read_differently(qapp: Any, co
         assert why != reason and why != "Why:" and reason != "Reason:"
     finally:
         install_translators(qapp, "en")
+
+
+@pytest.mark.parametrize("code", CATALOGUES)
+def test_every_codes_explanation_is_translated_and_shown_translated(qapp: Any, code: str) -> None:
+    from app.codes import EXPLANATIONS, WHAT_TO_DO, Code
+    from app.gui.translations import code_words
+    from app.status_words import problem
+
+    texts = {t for e in EXPLANATIONS.values() for t in (e.sentence, e.advice) if t} | {WHAT_TO_DO}
+    try:
+        assert install_translators(qapp, code) == code
+        left = sorted(t for t in texts if code_words(t) == t)
+        assert left == [], f"explanations left in English in {code}: {left}"
+        shown = problem(Code.DISK_FULL, "", code_words).details()
+        assert code_words("The disk holding the folder is full.") in shown and code_words(WHAT_TO_DO).split("{")[0] in shown
+        assert "The disk" not in shown and "What to do" not in shown
+    finally:
+        install_translators(qapp, "en")
+    assert problem(Code.DISK_FULL, "", code_words).details() == problem(Code.DISK_FULL, "").details()
