@@ -22,7 +22,7 @@ from app.engine.library import JobOptions, Library
 from app.errors import Code, SidecarError, WorkerRefused
 from app.media.glossary import GlossaryEntry, parse_lines
 from app.paths import data_dir as resolve_data_dir
-from app.settings import UI_LANGUAGE_CODES, load_settings, ui_language_code
+from app.settings import SPECS, UI_LANGUAGE_CODES, load_settings, ui_language_code
 from app.shown_names import OneLineFormatter, readable, with_name_bytes
 from app.status_words import item_json, item_line, job_label, problem
 from app.store.states import JobStatus
@@ -77,7 +77,10 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("--kind", choices=MEDIA_KINDS.choices(), default=ALL)
     add.add_argument("--target-lang", help="translation language (ISO 639-1), default from settings")
     add.add_argument("--naming", choices=("media-server", "compat"), help="subtitle naming preset")
-    add.add_argument("--existing", choices=("skip", "overwrite", "keep_both"), help="policy for existing files")
+    for spec in SPECS.values():  # the settings a job freezes that a flag overrides for this job
+        if spec.cli:
+            kind: dict[str, Any] = {"choices": spec.values} if spec.choices else {"type": int, "metavar": "N"}
+            add.add_argument(spec.cli, dest=spec.name, help=f"{spec.help} (default from settings)", **kind)
     add.add_argument("--audio-track", type=_track_number, metavar="N",
                      help="subtitle audio track N (from 1, as players count) instead of the default/dialogue track")
     add.add_argument("--glossary", action="append", default=[], metavar="TERM[=TRANSLATION]",
@@ -199,8 +202,8 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
         print(f"sidecar: {exc.message} ({exc.code})", file=sys.stderr)
         return 2
     options = JobOptions.from_settings(settings, args.kind, args.top_level, redo=args.redo, target_lang=args.target_lang,
-                                       naming=args.naming, existing_policy=args.existing, audio_track=args.audio_track,
-                                       glossary_entries=terms)
+                                       naming=args.naming, audio_track=args.audio_track, glossary_entries=terms,
+                                       **{name: getattr(args, name) for name, spec in SPECS.items() if spec.cli})
     jobs: list[dict[str, Any]] = []
     code = 0
     for path in args.paths:

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Mapping
 
+from app.translate_marks import QT_TRANSLATE_NOOP
+
 
 @dataclass(frozen=True)
 class Explanation:
@@ -35,11 +37,16 @@ class Explanation:
     counted: str = ""
 
 
-_TRANSLATION_MODEL = ("Install a translation model in Settings → Models (or `sidecar models`), or set an "
-                      "OpenAI-compatible translation server in Settings → Output; then add the folder again: "
-                      "the stored transcript is reused, only the translation runs.")
-_RETRY = "Sidecar retries it by itself; if it keeps failing, use Retry item later."
-_REPORT = "This is a bug in Sidecar: retry the item, and if it fails again send the log (Log tab) with a report."
+_TRANSLATION_MODEL = QT_TRANSLATE_NOOP("Code", "Install a translation model in Settings → Models (or `sidecar models`), or set an "
+                                        "OpenAI-compatible translation server in Settings → Output; then add the folder "
+                                        "again: the stored transcript is reused, only the translation runs.")
+_RETRY = QT_TRANSLATE_NOOP("Code", "Sidecar retries it by itself; if it keeps failing, use Retry item later.")
+_REPORT = QT_TRANSLATE_NOOP("Code", "This is a bug in Sidecar: retry the item, and if it fails again send the log (Log tab) with a report.")
+
+WHAT_TO_DO = QT_TRANSLATE_NOOP("Code", "What to do: {advice}")
+"""How an explanation's advice is introduced, wherever it is shown."""
+UNTRANSLATED_LINES = QT_TRANSLATE_NOOP("Code", "{count} of {cues} lines kept their original text: {lines}")
+"""A translation's note listing the lines that kept their original text."""
 
 _UNEXPLAINED = Explanation("")
 """Codes recorded before they had words; :func:`explain` knows nothing of them (they show their message)."""
@@ -57,168 +64,306 @@ class Code(StrEnum):
         return member
 
     # items: the file itself
-    CORRUPT_MEDIA = "corrupt_media", Explanation("The file cannot be read as media.",
-                                                 "Check that it plays in a media player; re-encode or replace it, then retry the item.")
-    NO_AUDIO_STREAM = "no_audio_stream", Explanation("The video has no sound track, so there is no speech to subtitle.",
-                                                     "Nothing to do unless the wrong file was added.")
-    FILE_MISSING = "file_missing", Explanation("The file was moved or deleted before Sidecar finished it.",
-                                               "Put it back and retry the item, or add its new folder.")
-    FOLDER_MISSING = "folder_missing", Explanation("The folder is gone (moved, deleted or on a drive that is not connected).",
-                                                   "Reconnect the drive or restore the folder, then resume or add it again.")
-    IMAGE_TOO_LARGE = "image_too_large", Explanation("The image has more pixels than Sidecar decodes.",
-                                                     "Scale it down if it should be searchable; nothing else is affected.")
-    UNSUPPORTED_MEDIA = "unsupported_media", Explanation("No pipeline of this Sidecar handles this kind of file.", _REPORT)
-    TARGET_CHANGED = "target_changed", Explanation("The file changed while Sidecar worked on it, so nothing was written.",
-                                                   "Add the folder again once the file stops changing.")
+    CORRUPT_MEDIA = "corrupt_media", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The file cannot be read as media."),
+        QT_TRANSLATE_NOOP("Code", "Check that it plays in a media player; re-encode or replace it, then retry the item."))
+    NO_AUDIO_STREAM = "no_audio_stream", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The video has no sound track, so there is no speech to subtitle."),
+        QT_TRANSLATE_NOOP("Code", "Nothing to do unless the wrong file was added."))
+    FILE_MISSING = "file_missing", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The file was moved or deleted before Sidecar finished it."),
+        QT_TRANSLATE_NOOP("Code", "Put it back and retry the item, or add its new folder."))
+    FOLDER_MISSING = "folder_missing", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The folder is gone (moved, deleted or on a drive that is not connected)."),
+        QT_TRANSLATE_NOOP("Code", "Reconnect the drive or restore the folder, then resume or add it again."))
+    IMAGE_TOO_LARGE = "image_too_large", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The image has more pixels than Sidecar decodes."),
+        QT_TRANSLATE_NOOP("Code", "Scale it down if it should be searchable; nothing else is affected."))
+    UNSUPPORTED_MEDIA = "unsupported_media", Explanation(
+        QT_TRANSLATE_NOOP("Code", "No pipeline of this Sidecar handles this kind of file."),
+        _REPORT)
+    TARGET_CHANGED = "target_changed", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The file changed while Sidecar worked on it, so nothing was written."),
+        QT_TRANSLATE_NOOP("Code", "Add the folder again once the file stops changing."))
     NOT_A_REGULAR_FILE = "not_a_regular_file", Explanation(
-        "This is a pipe, socket or device (or a link to one), not a media file; it was left out.",
-        "Nothing to do: Sidecar never reads such entries.", note=True)
-    EMPTY_FILE = "empty_file", Explanation("The file is empty (0 bytes), so there is nothing to process.",
-                                           "Replace it with the complete file, then add the folder again.")
-    DANGLING_LINK = "dangling_link", Explanation("A link points at a file that does not exist; it was left out.",
-                                                 "Fix or remove the link if the file should be processed.")
-    STALLED = "stalled", Explanation("A step made no progress for too long, so it was stopped and the queue went on.",
-                                     "Check that the file plays and its disk answers, then retry the item.")
-    CRASH_LOOP = "crash_loop", Explanation("Sidecar itself crashed on this file several times, so it was set aside.",
-                                           "Check the file plays; send the crash report (Log tab) with a bug report.")
+        QT_TRANSLATE_NOOP("Code", "This is a pipe, socket or device (or a link to one), not a media file; it was left out."),
+        QT_TRANSLATE_NOOP("Code", "Nothing to do: Sidecar never reads such entries."), note=True)
+    EMPTY_FILE = "empty_file", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The file is empty (0 bytes), so there is nothing to process."),
+        QT_TRANSLATE_NOOP("Code", "Replace it with the complete file, then add the folder again."))
+    DANGLING_LINK = "dangling_link", Explanation(
+        QT_TRANSLATE_NOOP("Code", "A link points at a file that does not exist; it was left out."),
+        QT_TRANSLATE_NOOP("Code", "Fix or remove the link if the file should be processed."))
+    STALLED = "stalled", Explanation(
+        QT_TRANSLATE_NOOP("Code", "A step made no progress for too long, so it was stopped and the queue went on."),
+        QT_TRANSLATE_NOOP("Code", "Check that the file plays and its disk answers, then retry the item."))
+    CRASH_LOOP = "crash_loop", Explanation(
+        QT_TRANSLATE_NOOP("Code", "Sidecar itself crashed on this file several times, so it was set aside."),
+        QT_TRANSLATE_NOOP("Code", "Check the file plays; send the crash report (Log tab) with a bug report."))
     # items: writing next to the file
-    DISK_FULL = "disk_full", Explanation("The disk holding the folder is full.", "Free some space; Sidecar retries by itself.")
-    PERMISSION_DENIED = "permission_denied", Explanation("Sidecar may not write into the file's folder.",
-                                                         "Give your user write permission on the folder, then retry the item.")
-    WRITE_FAILED = "write_failed", Explanation("Writing a file next to the media failed.", _RETRY)
-    INVALID_NAME = "invalid_name", Explanation("The file's name, or the output name made from it, is not allowed on this "
-                                               "system (Windows refuses <>:\"|?* and names like CON).",
-                                               "Rename the media file, then add it again.")
-    NAME_TOO_LONG = "name_too_long", Explanation("The output name would be longer than the file system allows.",
-                                                 "Shorten the media file's name, then add it again.")
-    WORKSPACE_DAMAGED = "workspace_damaged", Explanation("A file Sidecar prepared in its workspace was damaged before it was placed.",
-                                                         "Retry the item; check the disk holding Sidecar's data if it happens again.")
-    TARGET_CONTESTED = "target_contested", Explanation("Someone else changed the subtitle file while Sidecar was writing it.",
-                                                       "Decide in the Review tab which version to keep.")
-    MANUAL_REVIEW = "manual_review", Explanation("Whether a file was written is unknown or contested.",
-                                                 "Decide in the Review tab.")
-    PERSON_EDITED = "person_edited", Explanation("The subtitle file holds your edit from Sidecar's editor; this run made a new version.",
-                                                 "Decide in the Review tab: Applied keeps your edit, Not applied writes Sidecar's.")
-    SKIPPED_BY_REVIEW = "skipped_by_review", Explanation("Skipped by a review decision.", note=True)
+    DISK_FULL = "disk_full", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The disk holding the folder is full."),
+        QT_TRANSLATE_NOOP("Code", "Free some space; Sidecar retries by itself."))
+    PERMISSION_DENIED = "permission_denied", Explanation(
+        QT_TRANSLATE_NOOP("Code", "Sidecar may not write into the file's folder."),
+        QT_TRANSLATE_NOOP("Code", "Give your user write permission on the folder, then retry the item."))
+    WRITE_FAILED = "write_failed", Explanation(
+        QT_TRANSLATE_NOOP("Code", "Writing a file next to the media failed."),
+        _RETRY)
+    INVALID_NAME = "invalid_name", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The file's name, or the output name made from it, is not allowed on this system "
+                                  "(Windows refuses <>:\"|?* and names like CON)."),
+        QT_TRANSLATE_NOOP("Code", "Rename the media file, then add it again."))
+    NAME_TOO_LONG = "name_too_long", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The output name would be longer than the file system allows."),
+        QT_TRANSLATE_NOOP("Code", "Shorten the media file's name, then add it again."))
+    WORKSPACE_DAMAGED = "workspace_damaged", Explanation(
+        QT_TRANSLATE_NOOP("Code", "A file Sidecar prepared in its workspace was damaged before it was placed."),
+        QT_TRANSLATE_NOOP("Code", "Retry the item; check the disk holding Sidecar's data if it happens again."))
+    TARGET_CONTESTED = "target_contested", Explanation(
+        QT_TRANSLATE_NOOP("Code", "Someone else changed the subtitle file while Sidecar was writing it."),
+        QT_TRANSLATE_NOOP("Code", "Decide in the Review tab which version to keep."))
+    MANUAL_REVIEW = "manual_review", Explanation(
+        QT_TRANSLATE_NOOP("Code", "Whether a file was written is unknown or contested."),
+        QT_TRANSLATE_NOOP("Code", "Decide in the Review tab."))
+    PERSON_EDITED = "person_edited", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The subtitle file holds your edit from Sidecar's editor; this run made a new version."),
+        QT_TRANSLATE_NOOP("Code", "Decide in the Review tab: Applied keeps your edit, Not applied writes Sidecar's."))
+    SKIPPED_BY_REVIEW = "skipped_by_review", Explanation(
+        QT_TRANSLATE_NOOP("Code", "Skipped by a review decision."),
+        note=True)
     # items: models at work
-    MODEL_CRASHED = "model_crashed", Explanation("The model process stopped unexpectedly.", _RETRY)
-    GPU_OUT_OF_MEMORY = "gpu_out_of_memory", Explanation("The graphics card ran out of memory.",
-                                                         "Sidecar released its models and retries; close other GPU programs if it repeats.")
-    TRANSIENT_ERROR = "transient_error", Explanation("A temporary problem interrupted the work.", _RETRY)
-    INTERNAL_ERROR = "internal_error", Explanation("Sidecar hit an unexpected error.", _REPORT)
-    PROMPT_TOO_LONG = "prompt_too_long", Explanation("A subtitle batch did not fit the translation model's context.",
-                                                     "Choose a translation model with a larger context in Settings → Models.")
-    ENDPOINT_UNAVAILABLE = "endpoint_unavailable", Explanation("The translation server could not be reached or was busy.",
-                                                               "Check that the server in Settings → Output is running; Sidecar retries.")
-    ENDPOINT_ERROR = "endpoint_error", Explanation("The translation server refused the request.",
-                                                   "Check the server address and model name in Settings → Output.")
+    MODEL_CRASHED = "model_crashed", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The model process stopped unexpectedly."),
+        _RETRY)
+    GPU_OUT_OF_MEMORY = "gpu_out_of_memory", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The graphics card ran out of memory."),
+        QT_TRANSLATE_NOOP("Code", "Sidecar released its models and retries; close other GPU programs if it repeats."))
+    TRANSIENT_ERROR = "transient_error", Explanation(
+        QT_TRANSLATE_NOOP("Code", "A temporary problem interrupted the work."),
+        _RETRY)
+    INTERNAL_ERROR = "internal_error", Explanation(
+        QT_TRANSLATE_NOOP("Code", "Sidecar hit an unexpected error."),
+        _REPORT)
+    PROMPT_TOO_LONG = "prompt_too_long", Explanation(
+        QT_TRANSLATE_NOOP("Code", "A subtitle batch did not fit the translation model's context."),
+        QT_TRANSLATE_NOOP("Code", "Choose a translation model with a larger context in Settings → Models."))
+    ENDPOINT_UNAVAILABLE = "endpoint_unavailable", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The translation server could not be reached or was busy."),
+        QT_TRANSLATE_NOOP("Code", "Check that the server in Settings → Output is running; Sidecar retries."))
+    ENDPOINT_ERROR = "endpoint_error", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The translation server refused the request."),
+        QT_TRANSLATE_NOOP("Code", "Check the server address and model name in Settings → Output."))
     TRANSLATION_FAILED = "translation_failed", Explanation(
-        "Most lines could not be translated, so no translated subtitles were written (only the transcript).",
-        _TRANSLATION_MODEL, counted="not translated")
+        QT_TRANSLATE_NOOP("Code", "Most lines could not be translated, so no translated subtitles were written (only the "
+                                  "transcript)."),
+        _TRANSLATION_MODEL,
+        counted="not translated")
     TRANSLATION_DOUBTFUL = "translation_doubtful", Explanation(
-        "The translation was written, but a tenth or more of its lines failed the quality check and kept their original text.",
-        "Check the lines listed (the subtitle editor marks them); a better translation model fixes them (Settings → Models).",
+        QT_TRANSLATE_NOOP("Code", "The translation was written, but a tenth or more of its lines failed the quality "
+                                  "check and kept their original text."),
+        QT_TRANSLATE_NOOP("Code", "Check the lines listed (the subtitle editor marks them); a better translation "
+                                  "model fixes them (Settings → Models)."),
         counted="translation to check")
     # items: outcomes that are not problems
-    TRANSLATION_FALLBACK = "translation_fallback", Explanation("A few lines kept their original text; the rest is translated.",
-                                                               "Check the lines listed; a better translation model fixes them "
-                                                               "(Settings → Models).", note=True)
-    NO_SPEECH = "no_speech", Explanation("No speech was heard, so no subtitles were written.", note=True)
-    ALREADY_SUBTITLED = "already_subtitled", Explanation("A subtitle in the target language is already next to the file.", note=True)
-    EMBEDDED_SUBTITLES = "embedded_subtitles", Explanation("The video already carries subtitles in the target language.", note=True)
-    OUT_OF_MEMORY = "out_of_memory", Explanation("The computer ran out of memory for this file, on the graphics card and then on the CPU too.",
-                                                 "Close other programs or choose a smaller model in Settings → Models, then retry.")
-    RAW_NO_PREVIEW = "raw_no_preview", Explanation("This camera raw file carries no preview picture to index.",
-                                                   "Export a JPEG of it from your photo software; Sidecar never decodes whole raw files.")
-    ITEM_SKIPPED = "item_skipped", Explanation("This file was skipped, so there is nothing to change for it.",
-                                               "Add its folder again with --redo to process it anyway.")
-    ITEM_IN_REVIEW = "item_in_review", Explanation("A file of this item is waiting for your decision in Review.",
-                                                   "Decide it in Review first, then change the item.")
+    TRANSLATION_FALLBACK = "translation_fallback", Explanation(
+        QT_TRANSLATE_NOOP("Code", "A few lines kept their original text; the rest is translated."),
+        QT_TRANSLATE_NOOP("Code", "Check the lines listed; a better translation model fixes them (Settings → Models)."),
+        note=True)
+    NO_SPEECH = "no_speech", Explanation(
+        QT_TRANSLATE_NOOP("Code", "No speech was heard, so no subtitles were written."),
+        note=True)
+    ALREADY_SUBTITLED = "already_subtitled", Explanation(
+        QT_TRANSLATE_NOOP("Code", "A subtitle in the target language is already next to the file."),
+        note=True)
+    EMBEDDED_SUBTITLES = "embedded_subtitles", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The video already carries subtitles in the target language."),
+        note=True)
+    OUT_OF_MEMORY = "out_of_memory", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The computer ran out of memory for this file, on the graphics card and then on the CPU too."),
+        QT_TRANSLATE_NOOP("Code", "Close other programs or choose a smaller model in Settings → Models, then retry."))
+    RAW_NO_PREVIEW = "raw_no_preview", Explanation(
+        QT_TRANSLATE_NOOP("Code", "This camera raw file carries no preview picture to index."),
+        QT_TRANSLATE_NOOP("Code", "Export a JPEG of it from your photo software; Sidecar never decodes whole raw files."))
+    ITEM_SKIPPED = "item_skipped", Explanation(
+        QT_TRANSLATE_NOOP("Code", "This file was skipped, so there is nothing to change for it."),
+        QT_TRANSLATE_NOOP("Code", "Add its folder again with --redo to process it anyway."))
+    ITEM_IN_REVIEW = "item_in_review", Explanation(
+        QT_TRANSLATE_NOOP("Code", "A file of this item is waiting for your decision in Review."),
+        QT_TRANSLATE_NOOP("Code", "Decide it in Review first, then change the item."))
     # the subtitle editor
-    NO_SUBTITLES = "no_subtitles", Explanation("Sidecar has not written subtitles for this file, or they are no longer next to it.",
-                                               "Run a job on its folder first; the subtitles Sidecar writes open here.")
-    CHANGED_ON_DISK = "changed_on_disk", Explanation("The subtitle file changed on disk after it was opened; nothing was saved over it.",
-                                                     "Open it again to see that change, then edit.")
-    ITEM_BUSY = "item_busy", Explanation("Sidecar is working on this file right now.", "Save again when it is done.")
+    NO_SUBTITLES = "no_subtitles", Explanation(
+        QT_TRANSLATE_NOOP("Code", "Sidecar has not written subtitles for this file, or they are no longer next to it."),
+        QT_TRANSLATE_NOOP("Code", "Run a job on its folder first; the subtitles Sidecar writes open here."))
+    CHANGED_ON_DISK = "changed_on_disk", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The subtitle file changed on disk after it was opened; nothing was saved over it."),
+        QT_TRANSLATE_NOOP("Code", "Open it again to see that change, then edit."))
+    ITEM_BUSY = "item_busy", Explanation(
+        QT_TRANSLATE_NOOP("Code", "Sidecar is working on this file right now."),
+        QT_TRANSLATE_NOOP("Code", "Save again when it is done."))
     # jobs and scanning
-    SCAN_INTERRUPTED = "scan_interrupted", Explanation("Adding the folder was interrupted before every file was listed.",
-                                                       "Add the folder again.")
-    UNREADABLE_FILE = "unreadable_file", Explanation("The file could not be read (no permission, or a disk error).",
-                                                     "Check its permissions, then retry the item or add the folder again.")
-    UNREADABLE_FOLDER = "unreadable_folder", Explanation("A folder could not be read while it was added.",
-                                                         "Check its permissions, then add the folder again.")
-    SYMLINK_LOOP = "symlink_loop", Explanation("A folder link leads back into a folder already scanned; it was scanned once.",
-                                               note=True)
-    FILE_VANISHED = "file_vanished", Explanation("A file disappeared while the folder was added.", "Add the folder again if needed.")
-    WATCH_OVERLAPS = "watch_overlaps", Explanation("The folder lies inside (or holds) a folder already watched.",
-                                                   "Watch only one of the two folders.")
-    ALREADY_WATCHED = "already_watched", Explanation("That folder is already watched.", note=True)
-    WATCH_MISSING = "watch_missing", Explanation("No such watched folder.", "Check the list of watched folders in Settings.")
-    REVIEW_CONFLICT = "review_conflict", Explanation("Someone else decided this review first.",
-                                                     "Look at the decision now shown and decide again if needed.")
-    NOT_FOUND = "not_found", Explanation("The job, item or review no longer exists.", "Refresh the list.")
-    STOPPED = "stopped", Explanation("The work stopped at a checkpoint (paused or closing) and resumes later.", note=True)
-    LEASE_LOST = "lease_lost", Explanation("Another worker took over this step.", note=True)
-    CANCELLED = "cancelled", Explanation("Cancelled.", note=True)
-    INVALID_PATH_MAP = "invalid_path_map", Explanation("A --path-map is not LIBRARY_PREFIX=LOCAL_PREFIX with two absolute paths.",
-                                                       "Write it as /mnt/nas/media=D:\\Media (quote it in the shell).")
-    WORKER_REFUSED = "worker_refused", Explanation("The worker did not start: a mapped folder is missing or does not show the library's files.",
-                                                   "Mount the share, or fix the --path-map so its local side shows the same files.")
-    MAPPING_UNAVAILABLE = "mapping_unavailable", Explanation("A worker's mapped folder disappeared while it worked; the step was given back.",
-                                                             "Another machine (or this one, once the folder is back) takes it over.", note=True)
-    NOT_MAPPED = "not_mapped", Explanation("No --path-map of the worker covers this file; it was left for another machine.",
-                                           note=True)
-    ENGINE_STARTING = "engine_starting", Explanation("The engine is still starting.", "Try again in a moment.")
-    GUI_THREAD_BLOCKED = "gui_thread_blocked", Explanation("The window called the engine on its own thread.", _REPORT)
-    INVALID_ARGUMENT = "invalid_argument", Explanation("The request is not valid.", "Check the command's options (`--help`).")
+    SCAN_INTERRUPTED = "scan_interrupted", Explanation(
+        QT_TRANSLATE_NOOP("Code", "Adding the folder was interrupted before every file was listed."),
+        QT_TRANSLATE_NOOP("Code", "Add the folder again."))
+    UNREADABLE_FILE = "unreadable_file", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The file could not be read (no permission, or a disk error)."),
+        QT_TRANSLATE_NOOP("Code", "Check its permissions, then retry the item or add the folder again."))
+    UNREADABLE_FOLDER = "unreadable_folder", Explanation(
+        QT_TRANSLATE_NOOP("Code", "A folder could not be read while it was added."),
+        QT_TRANSLATE_NOOP("Code", "Check its permissions, then add the folder again."))
+    SYMLINK_LOOP = "symlink_loop", Explanation(
+        QT_TRANSLATE_NOOP("Code", "A folder link leads back into a folder already scanned; it was scanned once."),
+        note=True)
+    FILE_VANISHED = "file_vanished", Explanation(
+        QT_TRANSLATE_NOOP("Code", "A file disappeared while the folder was added."),
+        QT_TRANSLATE_NOOP("Code", "Add the folder again if needed."))
+    WATCH_OVERLAPS = "watch_overlaps", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The folder lies inside (or holds) a folder already watched."),
+        QT_TRANSLATE_NOOP("Code", "Watch only one of the two folders."))
+    ALREADY_WATCHED = "already_watched", Explanation(
+        QT_TRANSLATE_NOOP("Code", "That folder is already watched."),
+        note=True)
+    WATCH_MISSING = "watch_missing", Explanation(
+        QT_TRANSLATE_NOOP("Code", "No such watched folder."),
+        QT_TRANSLATE_NOOP("Code", "Check the list of watched folders in Settings."))
+    REVIEW_CONFLICT = "review_conflict", Explanation(
+        QT_TRANSLATE_NOOP("Code", "Someone else decided this review first."),
+        QT_TRANSLATE_NOOP("Code", "Look at the decision now shown and decide again if needed."))
+    NOT_FOUND = "not_found", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The job, item or review no longer exists."),
+        QT_TRANSLATE_NOOP("Code", "Refresh the list."))
+    STOPPED = "stopped", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The work stopped at a checkpoint (paused or closing) and resumes later."),
+        note=True)
+    LEASE_LOST = "lease_lost", Explanation(
+        QT_TRANSLATE_NOOP("Code", "Another worker took over this step."),
+        note=True)
+    CANCELLED = "cancelled", Explanation(
+        QT_TRANSLATE_NOOP("Code", "Cancelled."),
+        note=True)
+    INVALID_PATH_MAP = "invalid_path_map", Explanation(
+        QT_TRANSLATE_NOOP("Code", "A --path-map is not LIBRARY_PREFIX=LOCAL_PREFIX with two absolute paths."),
+        QT_TRANSLATE_NOOP("Code", "Write it as /mnt/nas/media=D:\\Media (quote it in the shell)."))
+    WORKER_REFUSED = "worker_refused", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The worker did not start: a mapped folder is missing or does not show the library's files."),
+        QT_TRANSLATE_NOOP("Code", "Mount the share, or fix the --path-map so its local side shows the same files."))
+    MAPPING_UNAVAILABLE = "mapping_unavailable", Explanation(
+        QT_TRANSLATE_NOOP("Code", "A worker's mapped folder disappeared while it worked; the step was given back."),
+        QT_TRANSLATE_NOOP("Code", "Another machine (or this one, once the folder is back) takes it over."),
+        note=True)
+    NOT_MAPPED = "not_mapped", Explanation(
+        QT_TRANSLATE_NOOP("Code", "No --path-map of the worker covers this file; it was left for another machine."),
+        note=True)
+    ENGINE_STARTING = "engine_starting", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The engine is still starting."),
+        QT_TRANSLATE_NOOP("Code", "Try again in a moment."))
+    GUI_THREAD_BLOCKED = "gui_thread_blocked", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The window called the engine on its own thread."),
+        _REPORT)
+    INVALID_ARGUMENT = "invalid_argument", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The request is not valid."),
+        QT_TRANSLATE_NOOP("Code", "Check the command's options (`--help`)."))
     GLOSSARY_UNREADABLE = "glossary_unreadable", Explanation(
-        "The glossary file could not be read as text.", "Give a UTF-8 text file with one `term` or `term = translation` a line.")
-    INVALID_SETTING = "invalid_setting", Explanation("A setting has a value Sidecar does not know.", "Fix it in Settings.")
-    NO_MEDIA_KINDS = "no_media_kinds", Explanation("This Sidecar has no media pipelines registered.", _REPORT)
-    NO_VISUAL_MODEL = "no_visual_model", Explanation("Searching by image needs a visual (CLIP) model.",
-                                                     "Install one in Settings → Models (or `sidecar models`).")
-    BAD_DATABASE_URL = "bad_database_url", Explanation("The library database cannot be opened from that URL.",
-                                                       "Use postgresql+psycopg://user@host:port/db or sqlite:///absolute/path (--database-url, "
-                                                       "SIDECAR_DATABASE_URL or the database_url setting).")
-    DATABASE_UNAVAILABLE = "database_unavailable", Explanation("The library database's server cannot be reached.",
-                                                               "Check the network and that PostgreSQL runs; Sidecar reconnects by itself.")
-    DOWNGRADE_REFUSED = "downgrade_refused", Explanation("The library database cannot be moved back to an older schema.",
-                                                         "Open a backup of the library with the older Sidecar instead.")
-    DATABASE_TOO_NEW = "database_too_new", Explanation("This library was written by a newer Sidecar.", "Update Sidecar.")
-    BAD_WORK_WINDOW = "bad_work_window", Explanation("A work schedule is not \"all\", \"off\" or a span like 22:00-07:00.",
-                                                     "Correct it in Settings → Schedule & power.")
-    RESOURCE_MISSING = "resource_missing", Explanation("A file of the installation is missing.", "Reinstall Sidecar.")
+        QT_TRANSLATE_NOOP("Code", "The glossary file could not be read as text."),
+        QT_TRANSLATE_NOOP("Code", "Give a UTF-8 text file with one `term` or `term = translation` a line."))
+    INVALID_SETTING = "invalid_setting", Explanation(
+        QT_TRANSLATE_NOOP("Code", "A setting has a value Sidecar does not know."),
+        QT_TRANSLATE_NOOP("Code", "Fix it in Settings."))
+    NO_MEDIA_KINDS = "no_media_kinds", Explanation(
+        QT_TRANSLATE_NOOP("Code", "This Sidecar has no media pipelines registered."),
+        _REPORT)
+    NO_VISUAL_MODEL = "no_visual_model", Explanation(
+        QT_TRANSLATE_NOOP("Code", "Searching by image needs a visual (CLIP) model."),
+        QT_TRANSLATE_NOOP("Code", "Install one in Settings → Models (or `sidecar models`)."))
+    BAD_DATABASE_URL = "bad_database_url", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The library database cannot be opened from that URL."),
+        QT_TRANSLATE_NOOP("Code", "Use postgresql+psycopg://user@host:port/db or sqlite:///absolute/path (--database-url, "
+                                  "SIDECAR_DATABASE_URL or the database_url setting)."))
+    DATABASE_UNAVAILABLE = "database_unavailable", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The library database's server cannot be reached."),
+        QT_TRANSLATE_NOOP("Code", "Check the network and that PostgreSQL runs; Sidecar reconnects by itself."))
+    DOWNGRADE_REFUSED = "downgrade_refused", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The library database cannot be moved back to an older schema."),
+        QT_TRANSLATE_NOOP("Code", "Open a backup of the library with the older Sidecar instead."))
+    DATABASE_TOO_NEW = "database_too_new", Explanation(
+        QT_TRANSLATE_NOOP("Code", "This library was written by a newer Sidecar."),
+        QT_TRANSLATE_NOOP("Code", "Update Sidecar."))
+    BAD_WORK_WINDOW = "bad_work_window", Explanation(
+        QT_TRANSLATE_NOOP("Code", "A work schedule is not \"all\", \"off\" or a span like 22:00-07:00."),
+        QT_TRANSLATE_NOOP("Code", "Correct it in Settings → Schedule & power."))
+    RESOURCE_MISSING = "resource_missing", Explanation(
+        QT_TRANSLATE_NOOP("Code", "A file of the installation is missing."),
+        QT_TRANSLATE_NOOP("Code", "Reinstall Sidecar."))
     # models and downloads
-    BUNDLED_MODEL_MISSING = "bundled_model_missing", Explanation("A model that ships with Sidecar is missing.", "Reinstall Sidecar.")
-    BUNDLED_MODEL = "bundled_model", Explanation("That model ships with Sidecar and needs no install.", note=True)
-    CHECKSUM_MISMATCH = "checksum_mismatch", Explanation("A downloaded model does not match its published checksum.",
-                                                         "Install it again; the damaged download was not used.")
-    DOWNLOAD_FAILED = "download_failed", Explanation("The model download failed.", "Check the connection and install again; "
-                                                     "the download resumes where it stopped.")
-    DOWNLOAD_CANCELLED = "download_cancelled", Explanation("The download was cancelled; what was fetched is kept for a resume.", note=True)
-    NOT_ENOUGH_DISK = "not_enough_disk", Explanation("There is not enough free disk space for the model.",
-                                                     "Free space on the disk holding Sidecar's data, then install again.")
-    NOT_DOWNLOADABLE = "not_downloadable", Explanation("That model cannot be downloaded by Sidecar.",
-                                                       "Register a local copy with `sidecar models register`.")
-    INSTALL_IN_PROGRESS = "install_in_progress", Explanation("That model is already being installed.", "Wait for it to finish.")
-    MODEL_ERROR = "model_error", Explanation("The model request cannot be done as asked.", "See the message for why.")
-    MODEL_MISSING = "model_missing", Explanation("The chosen model's files are missing.",
-                                                 "Install the model again, or choose another in Settings → Models.")
-    MODEL_NOT_INSTALLED = "model_not_installed", Explanation("That model is not installed.", "Install it first (Settings → Models).")
-    MODEL_INVALID = "model_invalid", Explanation("A model gave answers of the wrong shape.", "Reinstall the model.")
-    MODEL_LOAD_FAILED = "model_load_failed", Explanation("A model could not be loaded.", "Reinstall the model, or choose another.")
-    MODEL_PATH_MISSING = "model_path_missing", Explanation("No model file at that path.", "Check the path and register it again.")
-    MODEL_NAME_TAKEN = "model_name_taken", Explanation("That model name is already used.", "Choose another name.")
-    MODEL_STATE_CORRUPT = "model_state_corrupt", Explanation("The file recording the model choices cannot be read.",
-                                                             "Move it aside; the choices are then reset.")
-    INVALID_MODEL = "invalid_model", Explanation("That file is not a usable model.", "Check the file, or download it again.")
-    INVALID_MODEL_NAME = "invalid_model_name", Explanation("That is not a valid model name.",
-                                                           "Use letters, digits, '.', '_' and '-', at most 64.")
-    UNKNOWN_MODEL = "unknown_model", Explanation("No model of that name.", "See the list in Settings → Models (or `sidecar models`).")
-    UNKNOWN_ROLE = "unknown_role", Explanation("No model role of that name.", "Use a role listed by `sidecar models`.")
-    ROLE_NOT_SELECTABLE = "role_not_selectable", Explanation("Sidecar always uses its bundled model for that role.", note=True)
-    CATALOGUE_MISSING = "catalogue_missing", Explanation("The model catalogue is missing from the installation.", "Reinstall Sidecar.")
-    CATALOGUE_INVALID = "catalogue_invalid", Explanation("The model catalogue of the installation is damaged.", "Reinstall Sidecar."),
+    BUNDLED_MODEL_MISSING = "bundled_model_missing", Explanation(
+        QT_TRANSLATE_NOOP("Code", "A model that ships with Sidecar is missing."),
+        QT_TRANSLATE_NOOP("Code", "Reinstall Sidecar."))
+    BUNDLED_MODEL = "bundled_model", Explanation(
+        QT_TRANSLATE_NOOP("Code", "That model ships with Sidecar and needs no install."),
+        note=True)
+    CHECKSUM_MISMATCH = "checksum_mismatch", Explanation(
+        QT_TRANSLATE_NOOP("Code", "A downloaded model does not match its published checksum."),
+        QT_TRANSLATE_NOOP("Code", "Install it again; the damaged download was not used."))
+    DOWNLOAD_FAILED = "download_failed", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The model download failed."),
+        QT_TRANSLATE_NOOP("Code", "Check the connection and install again; the download resumes where it stopped."))
+    DOWNLOAD_CANCELLED = "download_cancelled", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The download was cancelled; what was fetched is kept for a resume."),
+        note=True)
+    NOT_ENOUGH_DISK = "not_enough_disk", Explanation(
+        QT_TRANSLATE_NOOP("Code", "There is not enough free disk space for the model."),
+        QT_TRANSLATE_NOOP("Code", "Free space on the disk holding Sidecar's data, then install again."))
+    NOT_DOWNLOADABLE = "not_downloadable", Explanation(
+        QT_TRANSLATE_NOOP("Code", "That model cannot be downloaded by Sidecar."),
+        QT_TRANSLATE_NOOP("Code", "Register a local copy with `sidecar models register`."))
+    INSTALL_IN_PROGRESS = "install_in_progress", Explanation(
+        QT_TRANSLATE_NOOP("Code", "That model is already being installed."),
+        QT_TRANSLATE_NOOP("Code", "Wait for it to finish."))
+    MODEL_ERROR = "model_error", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The model request cannot be done as asked."),
+        QT_TRANSLATE_NOOP("Code", "See the message for why."))
+    MODEL_MISSING = "model_missing", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The chosen model's files are missing."),
+        QT_TRANSLATE_NOOP("Code", "Install the model again, or choose another in Settings → Models."))
+    MODEL_NOT_INSTALLED = "model_not_installed", Explanation(
+        QT_TRANSLATE_NOOP("Code", "That model is not installed."),
+        QT_TRANSLATE_NOOP("Code", "Install it first (Settings → Models)."))
+    MODEL_INVALID = "model_invalid", Explanation(
+        QT_TRANSLATE_NOOP("Code", "A model gave answers of the wrong shape."),
+        QT_TRANSLATE_NOOP("Code", "Reinstall the model."))
+    MODEL_LOAD_FAILED = "model_load_failed", Explanation(
+        QT_TRANSLATE_NOOP("Code", "A model could not be loaded."),
+        QT_TRANSLATE_NOOP("Code", "Reinstall the model, or choose another."))
+    MODEL_PATH_MISSING = "model_path_missing", Explanation(
+        QT_TRANSLATE_NOOP("Code", "No model file at that path."),
+        QT_TRANSLATE_NOOP("Code", "Check the path and register it again."))
+    MODEL_NAME_TAKEN = "model_name_taken", Explanation(
+        QT_TRANSLATE_NOOP("Code", "That model name is already used."),
+        QT_TRANSLATE_NOOP("Code", "Choose another name."))
+    MODEL_STATE_CORRUPT = "model_state_corrupt", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The file recording the model choices cannot be read."),
+        QT_TRANSLATE_NOOP("Code", "Move it aside; the choices are then reset."))
+    INVALID_MODEL = "invalid_model", Explanation(
+        QT_TRANSLATE_NOOP("Code", "That file is not a usable model."),
+        QT_TRANSLATE_NOOP("Code", "Check the file, or download it again."))
+    INVALID_MODEL_NAME = "invalid_model_name", Explanation(
+        QT_TRANSLATE_NOOP("Code", "That is not a valid model name."),
+        QT_TRANSLATE_NOOP("Code", "Use letters, digits, '.', '_' and '-', at most 64."))
+    UNKNOWN_MODEL = "unknown_model", Explanation(
+        QT_TRANSLATE_NOOP("Code", "No model of that name."),
+        QT_TRANSLATE_NOOP("Code", "See the list in Settings → Models (or `sidecar models`)."))
+    UNKNOWN_ROLE = "unknown_role", Explanation(
+        QT_TRANSLATE_NOOP("Code", "No model role of that name."),
+        QT_TRANSLATE_NOOP("Code", "Use a role listed by `sidecar models`."))
+    ROLE_NOT_SELECTABLE = "role_not_selectable", Explanation(
+        QT_TRANSLATE_NOOP("Code", "Sidecar always uses its bundled model for that role."),
+        note=True)
+    CATALOGUE_MISSING = "catalogue_missing", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The model catalogue is missing from the installation."),
+        QT_TRANSLATE_NOOP("Code", "Reinstall Sidecar."))
+    CATALOGUE_INVALID = "catalogue_invalid", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The model catalogue of the installation is damaged."),
+        QT_TRANSLATE_NOOP("Code", "Reinstall Sidecar."))
     # recorded without words so far (a later change gives them theirs)
     FILE_REMOVED = "file_removed", _UNEXPLAINED
     SUPERSEDED = "superseded", _UNEXPLAINED

@@ -13,16 +13,18 @@ import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 from app.atomic_write import atomic_write
+from app.translate_marks import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 SETTINGS_FILE = "settings.json"
 UI_LANGUAGE_CODES = ("en", "zh_CN", "de")
 """The windows' languages (English is the source text; the others have a catalogue in resources/i18n)."""
-OUTPUT_AFFECTING = ("target_lang", "naming", "existing_policy", "image_sidecar_json", "source_lang", "embedded_subtitles",
-                    "glossary")
 
 LEFT_OUT_BY_DEFAULT: tuple[str, ...] = (
     "._*",  # macOS AppleDouble: resource forks named like the media they sit beside
@@ -34,6 +36,61 @@ LEFT_OUT_BY_DEFAULT: tuple[str, ...] = (
 )
 """What media servers skip: shell patterns matched against one file or folder name; a pattern ending in
 ``/`` matches folders only."""
+
+
+SETTINGS_CONTEXT = "Settings"
+"""The catalogue context of the settings' labels and help: declared here, below the GUI, so the CLI's help,
+the README table and the dialog read the same words; the dialog translates them under this context."""
+
+
+@dataclass(frozen=True)
+class SettingSpec:
+    """One setting, declared once: everything that shows, checks or freezes it reads this.
+
+    ``choices`` are (stored value, label) pairs; ``minimum``/``maximum`` bound an int;
+    ``tab`` names the Settings tab whose form the dialog generates the field on ("" keeps
+    it off the generated forms: a setting with its own widget or none); ``output_affecting``
+    settings are frozen into each job when it is created (``JobOptions.from_settings``);
+    ``cli`` is the ``sidecar add`` flag that overrides it for one job.
+    """
+
+    name: str
+    default: Any
+    label: str
+    help: str
+    choices: tuple[tuple[str, str], ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    suffix: str = ""
+    tab: str = ""
+    output_affecting: bool = False
+    cli: str = ""
+
+    @property
+    def kind(self) -> type:
+        return type(self.default)
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        return tuple(value for value, _ in self.choices)
+
+    def check(self, value: Any) -> bool:
+        """Whether ``value`` (as read from settings.json) is one this setting takes."""
+        if self.kind is bool:
+            return isinstance(value, bool)
+        if self.kind is int:
+            return (isinstance(value, int) and not isinstance(value, bool)
+                    and (self.minimum is None or value >= self.minimum) and (self.maximum is None or value <= self.maximum))
+        if self.kind is float:
+            return isinstance(value, (int, float)) and not isinstance(value, bool)
+        if self.kind is str:
+            return isinstance(value, str) and (not self.choices or value in self.values)
+        return True
+
+
+def setting(default: T, label: str, help: str, **spec: Any) -> T:
+    """A ``Settings`` field declared with its ``SettingSpec`` (name and type come from the field)."""
+    return field(default=default, metadata={"spec": (default, label, help, spec)})
 
 
 def default_target_language() -> str:
@@ -55,13 +112,28 @@ class Settings:
     target_lang: str = field(default_factory=default_target_language)
     source_lang: str = ""
     naming: str = "media-server"
-    existing_policy: str = "skip"
-    image_sidecar_json: bool = True
-    embedded_subtitles: bool = True  # a text subtitle stream in the target language inside a video counts as subtitled
+    existing_policy: str = setting(
+        "skip", QT_TRANSLATE_NOOP("Settings", "Existing files:"),
+        QT_TRANSLATE_NOOP("Settings", "What a new job does where a subtitle or sidecar it would write already exists"),
+        choices=(("skip", QT_TRANSLATE_NOOP("Settings", "Skip: leave the existing file alone")),
+                 ("overwrite", QT_TRANSLATE_NOOP("Settings", "Overwrite it")),
+                 ("keep_both", QT_TRANSLATE_NOOP("Settings", "Keep both (Movie.zh.1.srt)"))),
+        tab="output", output_affecting=True, cli="--existing")
+    image_sidecar_json: bool = setting(
+        True, QT_TRANSLATE_NOOP("Settings", "Write photo.jpg.sidecar.json next to each image"),
+        QT_TRANSLATE_NOOP("Settings", "An indexed image gets a JSON file beside it with what Sidecar found in it"),
+        tab="output", output_affecting=True)
+    embedded_subtitles: bool = setting(
+        True, QT_TRANSLATE_NOOP("Settings", "Skip videos that already carry text subtitles in the target language"),
+        QT_TRANSLATE_NOOP("Settings", "A text subtitle stream in the target language inside a video counts as subtitled"),
+        tab="output", output_affecting=True)
     workers: int = max(1, os.cpu_count() or 1)
     gpu_budget_mb: int = 6144
     group_size: int = 8
-    stall_seconds: float = 60.0  # the stall watchdog's limit for reading stages (model stages: scaled, see EngineConfig)
+    stall_seconds: int = setting(
+        60, QT_TRANSLATE_NOOP("Settings", "Stop a stalled stage after:"),
+        QT_TRANSLATE_NOOP("Settings", "A stage with no progress for this long is stopped (stalled)"),
+        minimum=10, maximum=3600, suffix=QT_TRANSLATE_NOOP("Settings", "s"), tab="processing")
     close_to_tray: bool = True
     tray_notice_shown: bool = False  # the first close to the tray said that Sidecar keeps working there
     ui_language: str = ""  # the windows' language: "" follows the OS, else en / zh_CN / de (applies at the next start)
@@ -91,6 +163,39 @@ class Settings:
     start_at_login: bool = False  # mirrored by the XDG autostart entry (Linux); the .deb never sets it
 
 
+def _declared() -> dict[str, SettingSpec]:
+    specs = {}
+    for f in dataclasses.fields(Settings):
+        if "spec" in f.metadata:
+            default, label, help, extra = f.metadata["spec"]
+            specs[f.name] = SettingSpec(f.name, default, label, help, **extra)
+    return specs
+
+
+SPECS: dict[str, SettingSpec] = _declared()
+"""Every declared setting by name, in the order of ``Settings``."""
+
+OUTPUT_AFFECTING = ("target_lang", "naming", "source_lang", "glossary") + tuple(n for n, s in SPECS.items() if s.output_affecting)
+"""Settings frozen into each job at creation (the languages and naming have their own widgets and flags)."""
+
+
+def settings_table() -> str:
+    """The README's table of declared settings (tests/test_setting_specs.py checks README.md holds it)."""
+    rows = ["| setting (`settings.json`) | default | values | what it does |", "|---|---|---|---|"]
+    for spec in SPECS.values():
+        if spec.choices:
+            values = ", ".join(f"`{v}`" for v in spec.values)
+        elif spec.kind is bool:
+            values = "`true`, `false`"
+        else:
+            values = f"{spec.minimum if spec.minimum is not None else ''}–{spec.maximum if spec.maximum is not None else ''}"
+            values = (values + f" {spec.suffix}").strip()
+        default = json.dumps(spec.default)
+        flag = f" (`sidecar add {spec.cli}`)" if spec.cli else ""
+        rows.append(f"| `{spec.name}`{flag} | `{default}` | {values} | {spec.help} |")
+    return "\n".join(rows)
+
+
 def ui_language_code(text: str) -> str | None:
     """``zh_CN``, ``zh-CN``, ``zh-cn`` or ``zh`` as the code the windows use; None for a language they do not speak."""
     language, _, region = text.strip().replace("-", "_").partition("_")
@@ -109,8 +214,16 @@ def load_settings(data_dir: Path) -> Settings:
     except (OSError, ValueError) as exc:
         log.warning("settings file %s is unreadable (%s); using defaults", path, exc)
         return Settings()
+    if not isinstance(raw, dict):
+        log.warning("settings file %s holds no settings object; using defaults", path)
+        return Settings()
     known = {f.name for f in dataclasses.fields(Settings)}
-    return Settings(**{k: v for k, v in raw.items() if k in known})
+    values = {k: v for k, v in raw.items() if k in known}
+    for name, spec in SPECS.items():
+        if name in values and not spec.check(values[name]):
+            log.warning("settings file %s: %s=%r is not a value it takes; using %r", path, name, values[name], spec.default)
+            del values[name]
+    return Settings(**values)
 
 
 def save_settings(data_dir: Path, settings: Settings) -> None:

@@ -11,8 +11,9 @@ where errors are shown. Codes get their sentence and advice from
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
+from app.codes import UNTRANSLATED_LINES, WHAT_TO_DO
 from app.errors import explain
 from app.store.records import ITEM_FACTS, ItemView, JobSummary
 from app.store.states import ItemState, JobStatus
@@ -23,27 +24,80 @@ _JOB_WORDS = {
     JobStatus.REVIEW: "needs review",
     JobStatus.COMPLETED: "finished",
 }
+Words = Callable[[str], str]
+"""What a reader does with a code's English source text: the CLI keeps it, the windows translate it (app.gui.translations)."""
+
+
+def as_is(text: str) -> str:
+    return text
+
+
 #: Cue numbers listed in a table cell; the tooltip and ``status`` list them all.
 _SHOWN_CUES = 8
 
 
-def job_label(job: JobSummary) -> str:
-    """``finished``, ``finished — 3 failed``, ``needs review — 2 to decide, 1 failed``…
+TO_DECIDE, FAILED, ALL_FAILED = "to_decide", "failed", "all_failed"
+
+
+@dataclass(frozen=True)
+class Count:
+    """One count of a job's label: ``what`` is TO_DECIDE, FAILED, ALL_FAILED or a code whose explanation is counted.
+
+    The label is kept as parts so each reader words it in its own language with the
+    language's plural (the GUI through Qt's tr with ``n``), never by parsing English back.
+    """
+
+    what: str
+    n: int
+
+    def english(self) -> str:
+        if self.what == TO_DECIDE:
+            return f"{self.n} to decide"
+        if self.what == ALL_FAILED:
+            return f"all {self.n} failed"
+        if self.what == FAILED:
+            return f"{self.n} failed"
+        explanation = explain(self.what)
+        return f"{self.n} {explanation.counted if explanation else self.what}"
+
+
+@dataclass(frozen=True)
+class JobLabel:
+    """A job's status for a person: ``status`` (the stored word) and the counts worth saying."""
+
+    status: JobStatus
+    counts: tuple[Count, ...]
+
+    @property
+    def word(self) -> str:
+        """The English word for the status (``finished`` for completed…)."""
+        return _JOB_WORDS.get(self.status, str(self.status))
+
+    def english(self) -> str:
+        return f"{self.word} — {', '.join(c.english() for c in self.counts)}" if self.counts else self.word
+
+
+def job_label_parts(job: JobSummary) -> JobLabel:
+    """``finished``, ``finished — 3 failed``, ``needs review — 2 to decide, 1 failed``… as parts.
 
     Items that completed with a problem result count too ("2 not translated"): their
     transcript was written, but not what the job asked for.
     """
-    word = _JOB_WORDS.get(job.status, str(job.status))
     counts = []
     if job.status == JobStatus.REVIEW and job.review:
-        counts.append(f"{job.review} to decide")
+        counts.append(Count(TO_DECIDE, job.review))
     if job.failed:
-        counts.append(f"all {job.failed} failed" if job.failed == job.total and job.total > 1 else f"{job.failed} failed")
+        counts.append(Count(ALL_FAILED if job.failed == job.total and job.total > 1 else FAILED, job.failed))
     for code, n in sorted(job.results.items()):
         explanation = explain(code)
         if explanation is not None and explanation.counted:
-            counts.append(f"{n} {explanation.counted}")
-    return f"{word} — {', '.join(counts)}" if counts else word
+            counts.append(Count(code, n))
+    return JobLabel(JobStatus(job.status), tuple(counts))
+
+
+def job_label(job: JobSummary) -> str:
+    """The job's label in English words, as ``sidecar status`` prints it."""
+    return job_label_parts(job).english()
 
 
 @dataclass(frozen=True)
@@ -54,6 +108,7 @@ class Problem:
     message: str
     sentence: str
     advice: str
+    what_to_do: str = WHAT_TO_DO  # the template introducing the advice, in the reader's language
 
     def cell(self) -> str:
         """One line for a table cell, in words: what happened to this item, else the table's sentence (codes: details only)."""
@@ -68,7 +123,7 @@ class Problem:
             lines = [f"{self.code}: {self.sentence}" if self.code else self.sentence]
             lines += [self.message] if self.message and self.message != self.sentence else []
         if self.advice:
-            lines.append(f"What to do: {self.advice}")
+            lines.append(self.what_to_do.format(advice=self.advice))
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, str]:
@@ -84,26 +139,25 @@ class ItemWords:
     note_details: str
 
 
-def problem(code: str | None, message: str | None) -> Problem:
-    """``code`` and this occurrence's ``message`` with the table's sentence and advice."""
+def problem(code: str | None, message: str | None, words: Words = as_is) -> Problem:
+    """``code`` and this occurrence's ``message`` with the table's sentence and advice, in ``words``."""
     explanation = explain(code)
-    return Problem(code or "", message or "", explanation.sentence if explanation else "",
-                   explanation.advice if explanation else "")
+    return Problem(code or "", message or "", words(explanation.sentence) if explanation else "",
+                   words(explanation.advice) if explanation and explanation.advice else "", words(WHAT_TO_DO))
 
 
-def _untranslated(detail: Mapping[str, Any], limit: int | None) -> str:
+def _untranslated(detail: Mapping[str, Any], limit: int | None, words: Words = as_is) -> str:
     """``3 of 40 lines kept their original text: 4, 17, 30`` from a translation's item detail."""
     cues = list(detail.get("untranslated_cues") or [])
     if not cues:
         return ""
     shown = cues if limit is None else cues[:limit]
     more = "…" if len(shown) < len(cues) else ""
-    reasons = detail.get("reasons") or {}
-    listed = ", ".join(f"{c} ({reasons[str(c)]})" if str(c) in reasons else str(c) for c in shown)
-    return f"{len(cues)} of {detail.get('cues', '?')} lines kept their original text: {listed}{more}"
+    return words(UNTRANSLATED_LINES).format(count=len(cues), cues=detail.get("cues", "?"),
+                                            lines=", ".join(str(c) for c in shown) + more)
 
 
-def item_words(item: ItemView) -> ItemWords:
+def item_words(item: ItemView, words: Words = as_is) -> ItemWords:
     """Split what an item reports into a problem and a note.
 
     A skip, and codes the table marks as notes, are notes; a failed or waiting item's
@@ -116,19 +170,20 @@ def item_words(item: ItemView) -> ItemWords:
     if item.error_code or item.error:
         explanation = explain(item.error_code)
         if item.status == ItemState.SKIPPED or (explanation is not None and explanation.note):
-            notes.append(item.error or (explanation.sentence if explanation else ""))
+            notes.append(item.error or (words(explanation.sentence) if explanation else ""))
         else:
-            found = problem(item.error_code, item.error)
+            found = problem(item.error_code, item.error, words)
     if item.result:
         explanation = explain(item.result)
-        short, full = _untranslated(item.detail, _SHOWN_CUES), _untranslated(item.detail, None)
+        short, full = _untranslated(item.detail, _SHOWN_CUES, words), _untranslated(item.detail, None, words)
         if explanation is not None and not explanation.note:
-            found = found or problem(item.result, full)
+            found = found or problem(item.result, full, words)
         else:
-            notes.append(short or (explanation.sentence if explanation else item.result))
+            sentence = words(explanation.sentence) if explanation else item.result
+            notes.append(short or sentence)
             if explanation is not None:
-                details += [explanation.sentence, full] if full else [explanation.sentence]
-                details += [f"What to do: {explanation.advice}"] if explanation.advice else []
+                details += [sentence, full] if full else [sentence]
+                details += [words(WHAT_TO_DO).format(advice=words(explanation.advice))] if explanation.advice else []
     note = "; ".join(n for n in notes if n)
     return ItemWords(found, note, "\n".join(d for d in details if d) or note)
 
@@ -158,4 +213,5 @@ def item_line(item: ItemView) -> str:
     return line
 
 
-__all__ = ["ItemWords", "Problem", "item_json", "item_line", "item_words", "job_label", "problem"]
+__all__ = ["ALL_FAILED", "Count", "FAILED", "ItemWords", "JobLabel", "Problem", "TO_DECIDE", "item_json", "item_line",
+           "item_words", "job_label", "job_label_parts", "problem"]

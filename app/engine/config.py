@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from app.settings import Settings
+from app.settings import SPECS, Settings
 from app.store.retry_policy import RetryPolicy
 
 
@@ -23,7 +23,7 @@ class EngineConfig:
     group_size: int = 8
     poll_interval: float = 0.5
     progress_interval: float = 0.5
-    existing_policy: str = "skip"
+    existing_policy: str = SPECS["existing_policy"].default
     # Write a crash report (faulthandler) so a file that crashes the engine process can be
     # told from a kill; process-wide, so only the process that is the engine turns it on.
     crash_reports: bool = False

@@ -32,7 +32,7 @@ from app.ml.cpu_share import set_core_cap
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualChoice, VisualModel
 from app.ml.model_choice import frozen_models
 from app.paths import workspace_root
-from app.settings import Settings, load_settings
+from app.settings import OUTPUT_AFFECTING, SPECS, Settings, load_settings
 from app.store import Store
 from app.store.claim_scope import EVERYTHING, ClaimScope
 from app.store.location import database_location
@@ -52,7 +52,7 @@ class JobOptions:
     top_level: bool = False
     target_lang: str = "en"
     naming: str = "media-server"
-    existing_policy: str = "skip"
+    existing_policy: str = SPECS["existing_policy"].default
     extra: tuple[tuple[str, Any], ...] = ()
     left_out: tuple[str, ...] = LEFT_OUT_BY_DEFAULT  # the scan's rule; counted in the scan report, not a stage option
 
@@ -73,9 +73,9 @@ class JobOptions:
         values: dict[str, Any] = {"target_lang": settings.target_lang, "naming": settings.naming,
                                   "existing_policy": settings.existing_policy}
         values.update({k: v for k, v in overrides.items() if v is not None})
-        extra: tuple[tuple[str, Any], ...] = (
-            ("image_sidecar_json", settings.image_sidecar_json), ("source_lang", settings.source_lang),
-            ("embedded_subtitles", settings.embedded_subtitles))
+        extra: tuple[tuple[str, Any], ...] = tuple(
+            (name, getattr(settings, name)) for name in OUTPUT_AFFECTING
+            if name not in values and name != glossary.OPTION_KEY)  # the glossary is frozen below, with the job's terms
         if redo:
             extra += (("redo", True),)
         if audio_track:

@@ -20,13 +20,14 @@ from app.atomic_write import atomic_write, remove_stray_temp, sha256_file
 from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.stage import Output, Placed
 from app.errors import Code, MappingUnavailable, NeedsReview, SidecarError
+from app.settings import SPECS
 from app.store import Store
 from app.store.records import Claim, Step, StepIntent
 from app.store.states import StepState
 
 log = logging.getLogger(__name__)
 
-POLICIES = ("skip", "overwrite", "keep_both")
+POLICIES = SPECS["existing_policy"].values
 # Names are built from the source's own name, which its folder already accepts; only what
 # could leave the folder is replaced, so outputs keep matching the video's stem.
 _UNSAFE = re.compile(r"[\x00/\\]" if os.sep == "\\" or os.altsep else r"[\x00/]")

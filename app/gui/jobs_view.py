@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import re
 import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -17,9 +16,10 @@ from app.engine.background import Hold
 from app.gui.hold_words import hold_words
 from app.gui.state_words import state_word
 from app.gui.table_model import ALIGNMENT, CENTRED, DISPLAY, TOOLTIP, ColumnsModel, Index
-from app.gui.translations import QT_TRANSLATE_NOOP
+from app.codes import Code
+from app.gui.translations import QT_TRANSLATE_NOOP, code_words
 from app.shown_names import readable
-from app.status_words import job_label, problem
+from app.status_words import ALL_FAILED, FAILED, TO_DECIDE, Count, job_label_parts, problem
 from app.store.records import JobSummary
 from app.store.states import JobStatus
 
@@ -31,9 +31,10 @@ MIN_ETA_SECONDS = 5.0
 """Below this much observed work, a rate is noise: the ETA column stays empty."""
 
 
-#: The words of app.status_words.job_label, for the translation catalogues.
-_LABEL_WORDS = (QT_TRANSLATE_NOOP("JobLabel", "adding files"), QT_TRANSLATE_NOOP("JobLabel", "needs review"),
-                QT_TRANSLATE_NOOP("JobLabel", "finished"))
+#: The words app.status_words.JobLabel uses where the stored status word is not what a person says.
+_LABEL_WORDS = {JobStatus.CREATING: QT_TRANSLATE_NOOP("JobLabel", "adding files"),
+                JobStatus.REVIEW: QT_TRANSLATE_NOOP("JobLabel", "needs review"),
+                JobStatus.COMPLETED: QT_TRANSLATE_NOOP("JobLabel", "finished")}
 
 
 class EtaEstimator:
@@ -80,13 +81,20 @@ class JobsModel(ColumnsModel):
 
     PROGRESS = 2
 
-    def count_words(self, part: str) -> str:
-        """One count of job_label ("2 failed") in the window's language, with the language's plural."""
-        number = re.search(r"\d+", part)
-        n = int(number.group(0)) if number else 0
-        forms = {f"all {n} failed": self.tr("all %n failed", "", n), f"{n} failed": self.tr("%n failed", "", n),
-                 f"{n} to decide": self.tr("%n to decide", "", n), f"{n} not translated": self.tr("%n not translated", "", n)}
-        return forms.get(part, part)
+    def count_words(self, count: Count) -> str:
+        """One count of a job's label ("2 failed") in the window's language, with the language's plural."""
+        n = count.n
+        if count.what == ALL_FAILED:
+            return self.tr("all %n failed", "", n)
+        if count.what == FAILED:
+            return self.tr("%n failed", "", n)
+        if count.what == TO_DECIDE:
+            return self.tr("%n to decide", "", n)
+        if count.what == Code.TRANSLATION_FAILED:
+            return self.tr("%n not translated", "", n)
+        if count.what == Code.TRANSLATION_DOUBTFUL:
+            return self.tr("%n translation(s) to check", "", n)
+        return count.english()  # a counted code this window has no plural for yet
 
     def status_label(self, job: JobSummary) -> str:
         """The job's label in the window's language: job_label's word and counts, each translated.
@@ -95,10 +103,11 @@ class JobsModel(ColumnsModel):
         """
         if self.hold is not None and job.status in (JobStatus.QUEUED, JobStatus.RUNNING):
             return hold_words(self.hold)
-        word, sep, counts = job_label(job).partition(" — ")
-        shown = QCoreApplication.translate("JobLabel", word) if word in _LABEL_WORDS else state_word(job.status)
+        label = job_label_parts(job)
+        word = _LABEL_WORDS.get(label.status)
+        shown = QCoreApplication.translate("JobLabel", word) if word else state_word(job.status)
         shown = shown[:1].upper() + shown[1:]  # capitalised like the queue's states ("Finished", "Paused")
-        return f"{shown} — {', '.join(self.count_words(part) for part in counts.split(', '))}" if sep else shown
+        return f"{shown} — {', '.join(self.count_words(c) for c in label.counts)}" if label.counts else shown
 
     def __init__(self, parent: Any = None):
         super().__init__(parent)
@@ -130,7 +139,7 @@ class JobsModel(ColumnsModel):
         if role == TOOLTIP and col == 1 and job.paused and self.all_paused and job.status == JobStatus.PAUSED:
             return self.tr("Paused because everything is paused (Pause all); Resume all starts it.")
         if role == TOOLTIP:
-            return problem(job.error_code, job.error).details() if col == 1 and job.error else readable(job.folder)
+            return problem(job.error_code, job.error, code_words).details() if col == 1 and job.error else readable(job.folder)
         if role == ProgressRole and col == self.PROGRESS:
             return (job.done, job.total)
         if role == ALIGNMENT and col >= 3:

@@ -28,6 +28,7 @@ from app.gui.search_panel import SearchPanel
 from app.gui.settings_dialog import SettingsDialog
 from app.gui.theme import banner_style, muted
 from app.gui.transcript_editor import TranscriptEditor
+from app.gui.translations import code_words
 from app.gui.welcome_page import WelcomePage
 from app.gui.workers_view import WorkersView
 from app.store.records import JobSummary
@@ -203,7 +204,7 @@ class MainWindow(QMainWindow):
 
     def _show_error(self, code: str, message: str) -> None:
         """An engine error in the status bar: what happened, its code and what to do."""
-        advice = problem(code, message).advice
+        advice = problem(code, message, code_words).advice
         self.statusBar().showMessage(f"{message} ({code})" + (f" — {advice}" if advice else ""), 15000)
 
     @Slot(bool)

@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 
 from PySide6.QtCore import QCoreApplication
 
-from app.gui.translations import QT_TRANSLATE_NOOP
+from app.gui.translations import QT_TRANSLATE_NOOP, code_words
 from app.gui.language_choice import language_name
 from app.gui.state_words import state_word
 from app.media.languages import language_of
@@ -106,7 +106,7 @@ class QueueRow:
 
 def queue_row(item: ItemView) -> QueueRow:
     """The row of ``item``: its cells' words in the window's language (safe on any thread)."""
-    words = item_words(item)
+    words = item_words(item, code_words)
     problem_details = words.problem.details() if words.problem else ""
     progress = round(item.progress * 100)
     display = (one_line(Path(item.path).name), state_word(item.stage or ""), state_word(item.status), f"{progress} %",

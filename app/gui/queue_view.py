@@ -28,7 +28,7 @@ from app.gui.file_urls import file_url
 from app.gui.queue_rows import AUDIO, ERROR, NOTE, PROGRESS, QueueRow, RowCache
 from app.gui.theme import ACCENTS, ink
 from app.gui.thumbnails import ThumbnailLoader
-from app.gui.translations import QT_TRANSLATE_NOOP
+from app.gui.translations import QT_TRANSLATE_NOOP, code_words
 from app.media.audio_streams import AudioChoice
 from app.shown_names import one_line, readable
 from app.store.records import ItemView, JobSummary
@@ -341,7 +341,7 @@ class QueueView(QWidget):
         if job is None:
             self.title.setText(self.tr("Select a job to see its items."))
         else:
-            failure = problem(job.error_code, job.error) if job.error else None
+            failure = problem(job.error_code, job.error, code_words) if job.error else None
             folder = readable(job.folder)
             self.title.setText(f"<b>{html.escape(Path(folder).name or folder)}</b> — {html.escape(folder)}"
                                + (f"  <span style='color:{ink('error')}'>{html.escape(failure.cell())}</span>" if failure else ""))

@@ -19,7 +19,7 @@ import dataclasses
 import logging
 from typing import Any, Callable, Sequence
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
                                QFormLayout, QFrame, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
                                QPlainTextEdit, QProgressBar, QPushButton, QScrollArea, QSpinBox, QTableWidget, QTableWidgetItem,
@@ -36,14 +36,11 @@ from app.gui.theme import ink
 from app.ml.catalogue import ROLE_PURPOSE
 from app.gui.translations import QT_TRANSLATE_NOOP, UI_LANGUAGES
 from app.media.naming import PRESETS, example_names
-from app.settings import OUTPUT_AFFECTING, Settings
+from app.settings import OUTPUT_AFFECTING, SETTINGS_CONTEXT, SPECS, Settings, SettingSpec
 from app.gui.wheel_guard import guard_wheel
 
 log = logging.getLogger(__name__)
 
-POLICIES = (("skip", QT_TRANSLATE_NOOP("SettingsDialog", "Skip: leave the existing file alone")),
-            ("overwrite", QT_TRANSLATE_NOOP("SettingsDialog", "Overwrite it")),
-            ("keep_both", QT_TRANSLATE_NOOP("SettingsDialog", "Keep both (Movie.zh.1.srt)")))
 NEW_JOBS_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "New jobs will use the changed output settings; jobs already "
                                                       "added keep the settings they were created with.")
 LEFT_OUT_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "New jobs leave out the changed list; watched folders follow it "
@@ -54,6 +51,55 @@ DATABASE_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "Sidecar opens the other l
 
 
 INSTALLED_COLUMN = 3
+
+
+def translated(text: str) -> str:
+    """A declared setting's label or help in the windows' language (app.settings marks them under one context)."""
+    return QCoreApplication.translate(SETTINGS_CONTEXT, text)
+
+
+def declared_field(spec: SettingSpec, parent: QWidget) -> QComboBox | QCheckBox | QSpinBox:
+    """The widget a declared setting gets: its choices in a combo box, a check box for a yes/no, a spin box for a number."""
+    widget: QComboBox | QCheckBox | QSpinBox
+    if spec.choices:
+        widget = QComboBox(parent)
+        for value, label in spec.choices:
+            widget.addItem(translated(label), value)
+    elif spec.kind is bool:
+        widget = QCheckBox(translated(spec.label), parent)
+    else:
+        widget = QSpinBox(parent)
+        widget.setRange(spec.minimum if spec.minimum is not None else 0, spec.maximum if spec.maximum is not None else 2**31 - 1)
+        if spec.suffix:
+            widget.setSuffix(" " + translated(spec.suffix))
+    widget.setToolTip(translated(spec.help))
+    return widget
+
+
+def set_field(widget: QComboBox | QCheckBox | QSpinBox, value: Any) -> None:
+    if isinstance(widget, QComboBox):
+        widget.setCurrentIndex(max(0, widget.findData(value)))
+    elif isinstance(widget, QCheckBox):
+        widget.setChecked(bool(value))
+    else:
+        widget.setValue(int(value))
+
+
+def field_value(widget: QComboBox | QCheckBox | QSpinBox) -> Any:
+    if isinstance(widget, QComboBox):
+        return str(widget.currentData())
+    if isinstance(widget, QCheckBox):
+        return widget.isChecked()
+    return widget.value()
+
+
+def field_changed(widget: QComboBox | QCheckBox | QSpinBox) -> Any:
+    """The signal a generated field sends when the person changes it."""
+    if isinstance(widget, QComboBox):
+        return widget.currentIndexChanged
+    if isinstance(widget, QCheckBox):
+        return widget.toggled
+    return widget.valueChanged
 
 
 def format_size(size: int | None) -> str:
@@ -81,11 +127,8 @@ class SettingsDialog(QDialog):
                                              "already uses these names."), self)
         self.naming_warning.setWordWrap(True)
         self.naming_warning.setStyleSheet(f"color:{ink('warning')};")
-        self.policy = QComboBox(self)
-        for value, text in POLICIES:
-            self.policy.addItem(self.tr(text), value)
-        self.sidecar_json = QCheckBox(self.tr("Write photo.jpg.sidecar.json next to each image"), self)
-        self.embedded_subtitles = QCheckBox(self.tr("Skip videos that already carry text subtitles in the target language"), self)
+        self.fields: dict[str, QComboBox | QCheckBox | QSpinBox] = {
+            name: declared_field(spec, self) for name, spec in SPECS.items() if spec.tab}  # generated from the declarations
         self.endpoint = QLineEdit(self)
         self.endpoint.setPlaceholderText(self.tr("empty: translate on this computer"))
         self.endpoint_note = QLabel(self)
@@ -172,11 +215,12 @@ class SettingsDialog(QDialog):
 
         self._load(settings)
         for signal in (self.source_lang.currentTextChanged, self.target_lang.currentTextChanged,
-                       self.naming.currentIndexChanged, self.policy.currentIndexChanged, self.endpoint.textChanged,
-                       self.sidecar_json.toggled, self.embedded_subtitles.toggled, self.workers.valueChanged,
+                       self.naming.currentIndexChanged, self.endpoint.textChanged, self.workers.valueChanged,
                        self.gpu_budget.valueChanged, self.left_out.textChanged, self.database_url.textChanged,
                        self.ui_language.currentIndexChanged, self.background.changed, self.glossary.changed):
             signal.connect(self._changed)
+        for widget in self.fields.values():
+            field_changed(widget).connect(self._changed)
         self._checking: str | None = None  # the URL Save is having checked
         facade.databaseChecked.connect(self._database_checked)
         facade.modelsListed.connect(self.show_models)
@@ -195,9 +239,8 @@ class SettingsDialog(QDialog):
         self.source_lang.set_code(s.source_lang)
         self.target_lang.set_code(s.target_lang)
         self.naming.setCurrentIndex(max(0, self.naming.findData(s.naming)))
-        self.policy.setCurrentIndex(max(0, self.policy.findData(s.existing_policy)))
-        self.sidecar_json.setChecked(s.image_sidecar_json)
-        self.embedded_subtitles.setChecked(s.embedded_subtitles)
+        for name, widget in self.fields.items():
+            set_field(widget, getattr(s, name))
         self.endpoint.setText(s.translation_endpoint)
         self.workers.setValue(s.workers)
         self.gpu_budget.setValue(s.gpu_budget_mb)
@@ -215,8 +258,7 @@ class SettingsDialog(QDialog):
         settings = self.background.apply(dataclasses.replace(
             self.original,
             source_lang=self.source_lang.code(), target_lang=self.target_lang.code() or self.original.target_lang,
-            naming=str(self.naming.currentData()), existing_policy=str(self.policy.currentData()),
-            image_sidecar_json=self.sidecar_json.isChecked(), embedded_subtitles=self.embedded_subtitles.isChecked(),
+            naming=str(self.naming.currentData()), **{name: field_value(widget) for name, widget in self.fields.items()},
             translation_endpoint=self.endpoint.text().strip(),
             workers=self.workers.value(), gpu_budget_mb=self.gpu_budget.value(),
             close_to_tray=self.close_to_tray.isChecked(), ui_language=str(self.ui_language.currentData()),
@@ -434,14 +476,20 @@ class SettingsDialog(QDialog):
         return self._form(self.tr("Output (new jobs)"), [
             (self.tr("Spoken language:"), self.source_lang), (self.tr("Translate to:"), self.target_lang),
             (self.tr("Subtitle names:"), self.naming), ("", self.naming_example), ("", self.naming_warning),
-            (self.tr("Existing files:"), self.policy), ("", self.sidecar_json), ("", self.embedded_subtitles)])
+            *self._declared_rows("output")])
 
     def _translation_section(self) -> QWidget:
         return self._form(self.tr("Translation"), [(self.tr("Translation server:"), self.endpoint),
                                                    ("", self.endpoint_note)])
 
     def _engine_section(self) -> QWidget:
-        return self._form(self.tr("Engine"), [(self.tr("Workers:"), self.workers), (self.gpu_budget_label, self.gpu_budget)])
+        return self._form(self.tr("Engine"), [(self.tr("Workers:"), self.workers), (self.gpu_budget_label, self.gpu_budget),
+                                              *self._declared_rows("processing")])
+
+    def _declared_rows(self, tab: str) -> list[tuple[str | QWidget, QWidget]]:
+        """The generated fields of the settings declared on ``tab``: a check box carries its own label."""
+        return [("" if isinstance(widget, QCheckBox) else translated(SPECS[name].label), widget)
+                for name, widget in self.fields.items() if SPECS[name].tab == tab]
 
     def _library_section(self) -> QWidget:
         return self._form(self.tr("Library database"), [(self.tr("Library database:"), self.database_url),

@@ -15,17 +15,14 @@ import logging
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from app.resources import find_resource
+from app.translate_marks import QT_TRANSLATE_NOOP as QT_TRANSLATE_NOOP  # GUI modules import the marker from here
 
 log = logging.getLogger(__name__)
 
 
-def QT_TRANSLATE_NOOP(context: str, source: str) -> str:
-    """Mark ``source`` for translation under ``context`` (pyside6-lupdate finds the call by this name); returns it as is.
-
-    Qt's own marker is declared to return ``object``, so every label built from it
-    needed a cast; this one says what it gives back, a ``str``.
-    """
-    return source
+def code_words(text: str) -> str:
+    """A code's explanation (app.codes, marked under the "Code" context) in the windows' language."""
+    return QCoreApplication.translate("Code", text) if text else text
 
 CATALOGUES = ("zh_CN", "de")
 """The languages with a catalogue under resources/i18n (English is the source text)."""

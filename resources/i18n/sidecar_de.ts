@@ -109,6 +109,693 @@
     </message>
 </context>
 <context>
+    <name>Code</name>
+    <message>
+        <source>Install a translation model in Settings → Models (or `sidecar models`), or set an OpenAI-compatible translation server in Settings → Output; then add the folder again: the stored transcript is reused, only the translation runs.</source>
+        <translation>Installieren Sie ein Übersetzungsmodell unter Einstellungen → Modelle (oder `sidecar models`) oder tragen Sie unter Einstellungen → Ausgabe einen OpenAI-kompatiblen Übersetzungsserver ein; fügen Sie den Ordner dann erneut hinzu: das gespeicherte Transkript wird wiederverwendet, nur die Übersetzung läuft.</translation>
+    </message>
+    <message>
+        <source>Sidecar retries it by itself; if it keeps failing, use Retry item later.</source>
+        <translation>Sidecar versucht es selbst erneut; schlägt es weiter fehl, nutzen Sie später „Eintrag wiederholen“.</translation>
+    </message>
+    <message>
+        <source>This is a bug in Sidecar: retry the item, and if it fails again send the log (Log tab) with a report.</source>
+        <translation>Das ist ein Fehler in Sidecar: wiederholen Sie den Eintrag, und schlägt er erneut fehl, senden Sie das Protokoll (Reiter Protokoll) mit einer Meldung.</translation>
+    </message>
+    <message>
+        <source>What to do: {advice}</source>
+        <translation>Was zu tun ist: {advice}</translation>
+    </message>
+    <message>
+        <source>{count} of {cues} lines kept their original text: {lines}</source>
+        <translation>{count} von {cues} Zeilen behielten ihren Originaltext: {lines}</translation>
+    </message>
+    <message>
+        <source>The file cannot be read as media.</source>
+        <translation>Die Datei lässt sich nicht als Medium lesen.</translation>
+    </message>
+    <message>
+        <source>Check that it plays in a media player; re-encode or replace it, then retry the item.</source>
+        <translation>Prüfen Sie, ob sie in einem Mediaplayer abspielt; kodieren Sie sie neu oder ersetzen Sie sie, dann wiederholen Sie den Eintrag.</translation>
+    </message>
+    <message>
+        <source>The video has no sound track, so there is no speech to subtitle.</source>
+        <translation>Das Video hat keine Tonspur, also gibt es keine Sprache zu untertiteln.</translation>
+    </message>
+    <message>
+        <source>Nothing to do unless the wrong file was added.</source>
+        <translation>Nichts zu tun, außer es wurde die falsche Datei hinzugefügt.</translation>
+    </message>
+    <message>
+        <source>The file was moved or deleted before Sidecar finished it.</source>
+        <translation>Die Datei wurde verschoben oder gelöscht, bevor Sidecar sie fertig bearbeitet hatte.</translation>
+    </message>
+    <message>
+        <source>Put it back and retry the item, or add its new folder.</source>
+        <translation>Legen Sie sie zurück und wiederholen Sie den Eintrag, oder fügen Sie ihren neuen Ordner hinzu.</translation>
+    </message>
+    <message>
+        <source>The folder is gone (moved, deleted or on a drive that is not connected).</source>
+        <translation>Der Ordner ist weg (verschoben, gelöscht oder auf einem nicht angeschlossenen Laufwerk).</translation>
+    </message>
+    <message>
+        <source>Reconnect the drive or restore the folder, then resume or add it again.</source>
+        <translation>Schließen Sie das Laufwerk an oder stellen Sie den Ordner wieder her, dann setzen Sie fort oder fügen ihn erneut hinzu.</translation>
+    </message>
+    <message>
+        <source>The image has more pixels than Sidecar decodes.</source>
+        <translation>Das Bild hat mehr Pixel, als Sidecar dekodiert.</translation>
+    </message>
+    <message>
+        <source>Scale it down if it should be searchable; nothing else is affected.</source>
+        <translation>Verkleinern Sie es, wenn es durchsuchbar sein soll; sonst ist nichts betroffen.</translation>
+    </message>
+    <message>
+        <source>No pipeline of this Sidecar handles this kind of file.</source>
+        <translation>Keine Verarbeitung dieses Sidecar kann diese Art Datei bearbeiten.</translation>
+    </message>
+    <message>
+        <source>The file changed while Sidecar worked on it, so nothing was written.</source>
+        <translation>Die Datei änderte sich, während Sidecar daran arbeitete, daher wurde nichts geschrieben.</translation>
+    </message>
+    <message>
+        <source>Add the folder again once the file stops changing.</source>
+        <translation>Fügen Sie den Ordner erneut hinzu, sobald sich die Datei nicht mehr ändert.</translation>
+    </message>
+    <message>
+        <source>This is a pipe, socket or device (or a link to one), not a media file; it was left out.</source>
+        <translation>Dies ist eine Pipe, ein Socket oder ein Gerät (oder ein Link darauf), keine Mediendatei; es wurde ausgelassen.</translation>
+    </message>
+    <message>
+        <source>Nothing to do: Sidecar never reads such entries.</source>
+        <translation>Nichts zu tun: Sidecar liest solche Einträge nie.</translation>
+    </message>
+    <message>
+        <source>The file is empty (0 bytes), so there is nothing to process.</source>
+        <translation>Die Datei ist leer (0 Byte), es gibt nichts zu verarbeiten.</translation>
+    </message>
+    <message>
+        <source>Replace it with the complete file, then add the folder again.</source>
+        <translation>Ersetzen Sie sie durch die vollständige Datei und fügen Sie den Ordner erneut hinzu.</translation>
+    </message>
+    <message>
+        <source>A link points at a file that does not exist; it was left out.</source>
+        <translation>Ein Link zeigt auf eine Datei, die nicht existiert; er wurde ausgelassen.</translation>
+    </message>
+    <message>
+        <source>Fix or remove the link if the file should be processed.</source>
+        <translation>Korrigieren oder entfernen Sie den Link, falls die Datei verarbeitet werden soll.</translation>
+    </message>
+    <message>
+        <source>A step made no progress for too long, so it was stopped and the queue went on.</source>
+        <translation>Ein Schritt kam zu lange nicht voran; er wurde gestoppt und die Warteschlange lief weiter.</translation>
+    </message>
+    <message>
+        <source>Check that the file plays and its disk answers, then retry the item.</source>
+        <translation>Prüfen Sie, ob die Datei abspielbar ist und ihr Laufwerk antwortet, und wiederholen Sie dann das Element.</translation>
+    </message>
+    <message>
+        <source>Sidecar itself crashed on this file several times, so it was set aside.</source>
+        <translation>Sidecar selbst ist an dieser Datei mehrmals abgestürzt, daher wurde sie zurückgestellt.</translation>
+    </message>
+    <message>
+        <source>Check the file plays; send the crash report (Log tab) with a bug report.</source>
+        <translation>Prüfen Sie, ob die Datei abspielt; senden Sie den Absturzbericht (Reiter Protokoll) mit einer Fehlermeldung.</translation>
+    </message>
+    <message>
+        <source>The disk holding the folder is full.</source>
+        <translation>Das Laufwerk mit dem Ordner ist voll.</translation>
+    </message>
+    <message>
+        <source>Free some space; Sidecar retries by itself.</source>
+        <translation>Geben Sie Speicherplatz frei; Sidecar versucht es selbst erneut.</translation>
+    </message>
+    <message>
+        <source>Sidecar may not write into the file&apos;s folder.</source>
+        <translation>Sidecar darf nicht in den Ordner der Datei schreiben.</translation>
+    </message>
+    <message>
+        <source>Give your user write permission on the folder, then retry the item.</source>
+        <translation>Geben Sie Ihrem Benutzer Schreibrecht auf den Ordner, dann wiederholen Sie den Eintrag.</translation>
+    </message>
+    <message>
+        <source>Writing a file next to the media failed.</source>
+        <translation>Das Schreiben einer Datei neben dem Medium schlug fehl.</translation>
+    </message>
+    <message>
+        <source>The file&apos;s name, or the output name made from it, is not allowed on this system (Windows refuses &lt;&gt;:&quot;|?* and names like CON).</source>
+        <translation>Der Dateiname oder der daraus gebildete Ausgabename ist auf diesem System nicht erlaubt (Windows lehnt &lt;&gt;:&quot;|?* und Namen wie CON ab).</translation>
+    </message>
+    <message>
+        <source>Rename the media file, then add it again.</source>
+        <translation>Benennen Sie die Mediendatei um und fügen Sie sie erneut hinzu.</translation>
+    </message>
+    <message>
+        <source>The output name would be longer than the file system allows.</source>
+        <translation>Der Ausgabename wäre länger, als das Dateisystem erlaubt.</translation>
+    </message>
+    <message>
+        <source>Shorten the media file&apos;s name, then add it again.</source>
+        <translation>Kürzen Sie den Namen der Mediendatei und fügen Sie sie erneut hinzu.</translation>
+    </message>
+    <message>
+        <source>A file Sidecar prepared in its workspace was damaged before it was placed.</source>
+        <translation>Eine Datei, die Sidecar in seinem Arbeitsbereich vorbereitet hatte, wurde vor dem Ablegen beschädigt.</translation>
+    </message>
+    <message>
+        <source>Retry the item; check the disk holding Sidecar&apos;s data if it happens again.</source>
+        <translation>Wiederholen Sie den Eintrag; prüfen Sie das Laufwerk mit den Daten von Sidecar, wenn es wieder passiert.</translation>
+    </message>
+    <message>
+        <source>Someone else changed the subtitle file while Sidecar was writing it.</source>
+        <translation>Jemand anderes hat die Untertiteldatei geändert, während Sidecar sie schrieb.</translation>
+    </message>
+    <message>
+        <source>Decide in the Review tab which version to keep.</source>
+        <translation>Entscheiden Sie im Reiter Prüfen, welche Fassung bleibt.</translation>
+    </message>
+    <message>
+        <source>Whether a file was written is unknown or contested.</source>
+        <translation>Ob eine Datei geschrieben wurde, ist unbekannt oder umstritten.</translation>
+    </message>
+    <message>
+        <source>Decide in the Review tab.</source>
+        <translation>Entscheiden Sie im Reiter Prüfen.</translation>
+    </message>
+    <message>
+        <source>The subtitle file holds your edit from Sidecar&apos;s editor; this run made a new version.</source>
+        <translation>Die Untertiteldatei enthält Ihre Bearbeitung aus dem Editor von Sidecar; dieser Lauf hat eine neue Fassung erstellt.</translation>
+    </message>
+    <message>
+        <source>Decide in the Review tab: Applied keeps your edit, Not applied writes Sidecar&apos;s.</source>
+        <translation>Entscheiden Sie im Reiter Prüfen: „Übernommen“ behält Ihre Bearbeitung, „Nicht übernommen“ schreibt die von Sidecar.</translation>
+    </message>
+    <message>
+        <source>Skipped by a review decision.</source>
+        <translation>Durch eine Prüfentscheidung übersprungen.</translation>
+    </message>
+    <message>
+        <source>The model process stopped unexpectedly.</source>
+        <translation>Der Modellprozess wurde unerwartet beendet.</translation>
+    </message>
+    <message>
+        <source>The graphics card ran out of memory.</source>
+        <translation>Der Grafikkarte ging der Speicher aus.</translation>
+    </message>
+    <message>
+        <source>Sidecar released its models and retries; close other GPU programs if it repeats.</source>
+        <translation>Sidecar hat seine Modelle freigegeben und versucht es erneut; schließen Sie andere GPU-Programme, wenn es sich wiederholt.</translation>
+    </message>
+    <message>
+        <source>A temporary problem interrupted the work.</source>
+        <translation>Ein vorübergehendes Problem hat die Arbeit unterbrochen.</translation>
+    </message>
+    <message>
+        <source>Sidecar hit an unexpected error.</source>
+        <translation>Sidecar ist auf einen unerwarteten Fehler gestoßen.</translation>
+    </message>
+    <message>
+        <source>A subtitle batch did not fit the translation model&apos;s context.</source>
+        <translation>Ein Untertitelblock passte nicht in den Kontext des Übersetzungsmodells.</translation>
+    </message>
+    <message>
+        <source>Choose a translation model with a larger context in Settings → Models.</source>
+        <translation>Wählen Sie unter Einstellungen → Modelle ein Übersetzungsmodell mit größerem Kontext.</translation>
+    </message>
+    <message>
+        <source>The translation server could not be reached or was busy.</source>
+        <translation>Der Übersetzungsserver war nicht erreichbar oder ausgelastet.</translation>
+    </message>
+    <message>
+        <source>Check that the server in Settings → Output is running; Sidecar retries.</source>
+        <translation>Prüfen Sie, ob der Server aus Einstellungen → Ausgabe läuft; Sidecar versucht es erneut.</translation>
+    </message>
+    <message>
+        <source>The translation server refused the request.</source>
+        <translation>Der Übersetzungsserver hat die Anfrage abgelehnt.</translation>
+    </message>
+    <message>
+        <source>Check the server address and model name in Settings → Output.</source>
+        <translation>Prüfen Sie Serveradresse und Modellnamen unter Einstellungen → Ausgabe.</translation>
+    </message>
+    <message>
+        <source>Most lines could not be translated, so no translated subtitles were written (only the transcript).</source>
+        <translation>Die meisten Zeilen ließen sich nicht übersetzen, daher wurden keine übersetzten Untertitel geschrieben (nur das Transkript).</translation>
+    </message>
+    <message>
+        <source>The translation was written, but a tenth or more of its lines failed the quality check and kept their original text.</source>
+        <translation>Die Übersetzung wurde geschrieben, aber mindestens ein Zehntel ihrer Zeilen hat die Qualitätsprüfung nicht bestanden und behielt den Originaltext.</translation>
+    </message>
+    <message>
+        <source>Check the lines listed (the subtitle editor marks them); a better translation model fixes them (Settings → Models).</source>
+        <translation>Prüfen Sie die aufgeführten Zeilen (der Untertitel-Editor markiert sie); ein besseres Übersetzungsmodell behebt sie (Einstellungen → Modelle).</translation>
+    </message>
+    <message>
+        <source>A few lines kept their original text; the rest is translated.</source>
+        <translation>Einige Zeilen behielten ihren Originaltext; der Rest ist übersetzt.</translation>
+    </message>
+    <message>
+        <source>Check the lines listed; a better translation model fixes them (Settings → Models).</source>
+        <translation>Prüfen Sie die aufgeführten Zeilen; ein besseres Übersetzungsmodell behebt sie (Einstellungen → Modelle).</translation>
+    </message>
+    <message>
+        <source>No speech was heard, so no subtitles were written.</source>
+        <translation>Es war keine Sprache zu hören, daher wurden keine Untertitel geschrieben.</translation>
+    </message>
+    <message>
+        <source>A subtitle in the target language is already next to the file.</source>
+        <translation>Ein Untertitel in der Zielsprache liegt bereits neben der Datei.</translation>
+    </message>
+    <message>
+        <source>The video already carries subtitles in the target language.</source>
+        <translation>Das Video enthält bereits Untertitel in der Zielsprache.</translation>
+    </message>
+    <message>
+        <source>The computer ran out of memory for this file, on the graphics card and then on the CPU too.</source>
+        <translation>Dem Computer ging für diese Datei der Speicher aus, erst auf der Grafikkarte und dann auch auf der CPU.</translation>
+    </message>
+    <message>
+        <source>Close other programs or choose a smaller model in Settings → Models, then retry.</source>
+        <translation>Schließen Sie andere Programme oder wählen Sie ein kleineres Modell unter Einstellungen → Modelle, dann wiederholen Sie.</translation>
+    </message>
+    <message>
+        <source>This camera raw file carries no preview picture to index.</source>
+        <translation>Diese Kamera-Rohdatei enthält kein Vorschaubild zum Indizieren.</translation>
+    </message>
+    <message>
+        <source>Export a JPEG of it from your photo software; Sidecar never decodes whole raw files.</source>
+        <translation>Exportieren Sie ein JPEG davon aus Ihrer Fotosoftware; Sidecar dekodiert nie ganze Rohdateien.</translation>
+    </message>
+    <message>
+        <source>This file was skipped, so there is nothing to change for it.</source>
+        <translation>Diese Datei wurde übersprungen, daher gibt es an ihr nichts zu ändern.</translation>
+    </message>
+    <message>
+        <source>Add its folder again with --redo to process it anyway.</source>
+        <translation>Fügen Sie ihren Ordner mit --redo erneut hinzu, um sie trotzdem zu bearbeiten.</translation>
+    </message>
+    <message>
+        <source>A file of this item is waiting for your decision in Review.</source>
+        <translation>Eine Datei dieses Eintrags wartet unter Prüfen auf Ihre Entscheidung.</translation>
+    </message>
+    <message>
+        <source>Decide it in Review first, then change the item.</source>
+        <translation>Entscheiden Sie sie zuerst unter Prüfen, dann ändern Sie den Eintrag.</translation>
+    </message>
+    <message>
+        <source>Sidecar has not written subtitles for this file, or they are no longer next to it.</source>
+        <translation>Sidecar hat für diese Datei keine Untertitel geschrieben, oder sie liegen nicht mehr daneben.</translation>
+    </message>
+    <message>
+        <source>Run a job on its folder first; the subtitles Sidecar writes open here.</source>
+        <translation>Lassen Sie zuerst einen Auftrag über ihren Ordner laufen; die Untertitel, die Sidecar schreibt, öffnen sich hier.</translation>
+    </message>
+    <message>
+        <source>The subtitle file changed on disk after it was opened; nothing was saved over it.</source>
+        <translation>Die Untertiteldatei hat sich nach dem Öffnen auf der Festplatte geändert; nichts wurde darüber gespeichert.</translation>
+    </message>
+    <message>
+        <source>Open it again to see that change, then edit.</source>
+        <translation>Öffnen Sie sie erneut, um die Änderung zu sehen, dann bearbeiten Sie sie.</translation>
+    </message>
+    <message>
+        <source>Sidecar is working on this file right now.</source>
+        <translation>Sidecar bearbeitet diese Datei gerade.</translation>
+    </message>
+    <message>
+        <source>Save again when it is done.</source>
+        <translation>Speichern Sie erneut, wenn es fertig ist.</translation>
+    </message>
+    <message>
+        <source>Adding the folder was interrupted before every file was listed.</source>
+        <translation>Das Hinzufügen des Ordners wurde unterbrochen, bevor jede Datei erfasst war.</translation>
+    </message>
+    <message>
+        <source>Add the folder again.</source>
+        <translation>Fügen Sie den Ordner erneut hinzu.</translation>
+    </message>
+    <message>
+        <source>The file could not be read (no permission, or a disk error).</source>
+        <translation>Die Datei konnte nicht gelesen werden (keine Berechtigung oder ein Datenträgerfehler).</translation>
+    </message>
+    <message>
+        <source>Check its permissions, then retry the item or add the folder again.</source>
+        <translation>Prüfen Sie die Berechtigungen und wiederholen Sie dann das Element oder fügen Sie den Ordner erneut hinzu.</translation>
+    </message>
+    <message>
+        <source>A folder could not be read while it was added.</source>
+        <translation>Ein Ordner ließ sich beim Hinzufügen nicht lesen.</translation>
+    </message>
+    <message>
+        <source>Check its permissions, then add the folder again.</source>
+        <translation>Prüfen Sie ihre Berechtigungen, dann fügen Sie den Ordner erneut hinzu.</translation>
+    </message>
+    <message>
+        <source>A folder link leads back into a folder already scanned; it was scanned once.</source>
+        <translation>Eine Ordnerverknüpfung führt zurück in einen bereits durchsuchten Ordner; er wurde einmal durchsucht.</translation>
+    </message>
+    <message>
+        <source>A file disappeared while the folder was added.</source>
+        <translation>Eine Datei verschwand, während der Ordner hinzugefügt wurde.</translation>
+    </message>
+    <message>
+        <source>Add the folder again if needed.</source>
+        <translation>Fügen Sie den Ordner bei Bedarf erneut hinzu.</translation>
+    </message>
+    <message>
+        <source>The folder lies inside (or holds) a folder already watched.</source>
+        <translation>Der Ordner liegt in einem bereits überwachten Ordner (oder enthält einen).</translation>
+    </message>
+    <message>
+        <source>Watch only one of the two folders.</source>
+        <translation>Überwachen Sie nur einen der beiden Ordner.</translation>
+    </message>
+    <message>
+        <source>That folder is already watched.</source>
+        <translation>Dieser Ordner wird bereits überwacht.</translation>
+    </message>
+    <message>
+        <source>No such watched folder.</source>
+        <translation>Kein solcher überwachter Ordner.</translation>
+    </message>
+    <message>
+        <source>Check the list of watched folders in Settings.</source>
+        <translation>Prüfen Sie die Liste der überwachten Ordner in den Einstellungen.</translation>
+    </message>
+    <message>
+        <source>Someone else decided this review first.</source>
+        <translation>Jemand anderes hat diese Prüfung zuerst entschieden.</translation>
+    </message>
+    <message>
+        <source>Look at the decision now shown and decide again if needed.</source>
+        <translation>Sehen Sie sich die nun gezeigte Entscheidung an und entscheiden Sie bei Bedarf neu.</translation>
+    </message>
+    <message>
+        <source>The job, item or review no longer exists.</source>
+        <translation>Der Auftrag, der Eintrag oder die Prüfung existiert nicht mehr.</translation>
+    </message>
+    <message>
+        <source>Refresh the list.</source>
+        <translation>Aktualisieren Sie die Liste.</translation>
+    </message>
+    <message>
+        <source>The work stopped at a checkpoint (paused or closing) and resumes later.</source>
+        <translation>Die Arbeit hielt an einem Prüfpunkt an (pausiert oder beim Schließen) und geht später weiter.</translation>
+    </message>
+    <message>
+        <source>Another worker took over this step.</source>
+        <translation>Ein anderer Worker hat diesen Schritt übernommen.</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Abgebrochen.</translation>
+    </message>
+    <message>
+        <source>A --path-map is not LIBRARY_PREFIX=LOCAL_PREFIX with two absolute paths.</source>
+        <translation>Eine --path-map ist nicht LIBRARY_PREFIX=LOCAL_PREFIX mit zwei absoluten Pfaden.</translation>
+    </message>
+    <message>
+        <source>Write it as /mnt/nas/media=D:\Media (quote it in the shell).</source>
+        <translation>Schreiben Sie sie als /mnt/nas/media=D:\Media (in der Shell in Anführungszeichen).</translation>
+    </message>
+    <message>
+        <source>The worker did not start: a mapped folder is missing or does not show the library&apos;s files.</source>
+        <translation>Der Worker ist nicht gestartet: ein zugeordneter Ordner fehlt oder zeigt nicht die Dateien der Bibliothek.</translation>
+    </message>
+    <message>
+        <source>Mount the share, or fix the --path-map so its local side shows the same files.</source>
+        <translation>Binden Sie die Freigabe ein, oder korrigieren Sie die --path-map, sodass ihre lokale Seite dieselben Dateien zeigt.</translation>
+    </message>
+    <message>
+        <source>A worker&apos;s mapped folder disappeared while it worked; the step was given back.</source>
+        <translation>Der zugeordnete Ordner eines Workers verschwand während der Arbeit; der Schritt wurde zurückgegeben.</translation>
+    </message>
+    <message>
+        <source>Another machine (or this one, once the folder is back) takes it over.</source>
+        <translation>Ein anderer Rechner (oder dieser, sobald der Ordner zurück ist) übernimmt ihn.</translation>
+    </message>
+    <message>
+        <source>No --path-map of the worker covers this file; it was left for another machine.</source>
+        <translation>Keine --path-map des Workers deckt diese Datei ab; sie blieb für einen anderen Rechner liegen.</translation>
+    </message>
+    <message>
+        <source>The engine is still starting.</source>
+        <translation>Die Engine startet noch.</translation>
+    </message>
+    <message>
+        <source>Try again in a moment.</source>
+        <translation>Versuchen Sie es gleich noch einmal.</translation>
+    </message>
+    <message>
+        <source>The window called the engine on its own thread.</source>
+        <translation>Das Fenster hat die Engine in seinem eigenen Thread aufgerufen.</translation>
+    </message>
+    <message>
+        <source>The request is not valid.</source>
+        <translation>Die Anfrage ist ungültig.</translation>
+    </message>
+    <message>
+        <source>Check the command&apos;s options (`--help`).</source>
+        <translation>Prüfen Sie die Optionen des Befehls (`--help`).</translation>
+    </message>
+    <message>
+        <source>The glossary file could not be read as text.</source>
+        <translation>Die Glossardatei konnte nicht als Text gelesen werden.</translation>
+    </message>
+    <message>
+        <source>Give a UTF-8 text file with one `term` or `term = translation` a line.</source>
+        <translation>Geben Sie eine UTF-8-Textdatei mit einem `Begriff` oder `Begriff = Übersetzung` pro Zeile an.</translation>
+    </message>
+    <message>
+        <source>A setting has a value Sidecar does not know.</source>
+        <translation>Eine Einstellung hat einen Wert, den Sidecar nicht kennt.</translation>
+    </message>
+    <message>
+        <source>Fix it in Settings.</source>
+        <translation>Korrigieren Sie sie in den Einstellungen.</translation>
+    </message>
+    <message>
+        <source>This Sidecar has no media pipelines registered.</source>
+        <translation>Für dieses Sidecar sind keine Medienverarbeitungen registriert.</translation>
+    </message>
+    <message>
+        <source>Searching by image needs a visual (CLIP) model.</source>
+        <translation>Die Suche nach Bild braucht ein visuelles Modell (CLIP).</translation>
+    </message>
+    <message>
+        <source>Install one in Settings → Models (or `sidecar models`).</source>
+        <translation>Installieren Sie eines unter Einstellungen → Modelle (oder `sidecar models`).</translation>
+    </message>
+    <message>
+        <source>The library database cannot be opened from that URL.</source>
+        <translation>Die Bibliotheksdatenbank lässt sich über diese URL nicht öffnen.</translation>
+    </message>
+    <message>
+        <source>Use postgresql+psycopg://user@host:port/db or sqlite:///absolute/path (--database-url, SIDECAR_DATABASE_URL or the database_url setting).</source>
+        <translation>Verwenden Sie postgresql+psycopg://user@host:port/db oder sqlite:///absoluter/pfad (--database-url, SIDECAR_DATABASE_URL oder die Einstellung database_url).</translation>
+    </message>
+    <message>
+        <source>The library database&apos;s server cannot be reached.</source>
+        <translation>Der Server der Bibliotheksdatenbank ist nicht erreichbar.</translation>
+    </message>
+    <message>
+        <source>Check the network and that PostgreSQL runs; Sidecar reconnects by itself.</source>
+        <translation>Prüfen Sie das Netzwerk und ob PostgreSQL läuft; Sidecar verbindet sich selbst neu.</translation>
+    </message>
+    <message>
+        <source>The library database cannot be moved back to an older schema.</source>
+        <translation>Die Bibliotheksdatenbank lässt sich nicht auf ein älteres Schema zurücksetzen.</translation>
+    </message>
+    <message>
+        <source>Open a backup of the library with the older Sidecar instead.</source>
+        <translation>Öffnen Sie stattdessen eine Sicherung der Bibliothek mit dem älteren Sidecar.</translation>
+    </message>
+    <message>
+        <source>This library was written by a newer Sidecar.</source>
+        <translation>Diese Bibliothek wurde von einem neueren Sidecar geschrieben.</translation>
+    </message>
+    <message>
+        <source>Update Sidecar.</source>
+        <translation>Aktualisieren Sie Sidecar.</translation>
+    </message>
+    <message>
+        <source>A work schedule is not &quot;all&quot;, &quot;off&quot; or a span like 22:00-07:00.</source>
+        <translation>Ein Arbeitszeitplan ist nicht „all“, „off“ oder eine Spanne wie 22:00-07:00.</translation>
+    </message>
+    <message>
+        <source>Correct it in Settings → Schedule &amp; power.</source>
+        <translation>Korrigieren Sie ihn unter Einstellungen → Zeitplan und Energie.</translation>
+    </message>
+    <message>
+        <source>A file of the installation is missing.</source>
+        <translation>Eine Datei der Installation fehlt.</translation>
+    </message>
+    <message>
+        <source>Reinstall Sidecar.</source>
+        <translation>Installieren Sie Sidecar neu.</translation>
+    </message>
+    <message>
+        <source>A model that ships with Sidecar is missing.</source>
+        <translation>Ein Modell, das mit Sidecar ausgeliefert wird, fehlt.</translation>
+    </message>
+    <message>
+        <source>That model ships with Sidecar and needs no install.</source>
+        <translation>Dieses Modell wird mit Sidecar ausgeliefert und braucht keine Installation.</translation>
+    </message>
+    <message>
+        <source>A downloaded model does not match its published checksum.</source>
+        <translation>Ein heruntergeladenes Modell stimmt nicht mit seiner veröffentlichten Prüfsumme überein.</translation>
+    </message>
+    <message>
+        <source>Install it again; the damaged download was not used.</source>
+        <translation>Installieren Sie es erneut; der beschädigte Download wurde nicht verwendet.</translation>
+    </message>
+    <message>
+        <source>The model download failed.</source>
+        <translation>Der Download des Modells schlug fehl.</translation>
+    </message>
+    <message>
+        <source>Check the connection and install again; the download resumes where it stopped.</source>
+        <translation>Prüfen Sie die Verbindung und installieren Sie erneut; der Download setzt dort fort, wo er anhielt.</translation>
+    </message>
+    <message>
+        <source>The download was cancelled; what was fetched is kept for a resume.</source>
+        <translation>Der Download wurde abgebrochen; das Geladene bleibt für eine Fortsetzung erhalten.</translation>
+    </message>
+    <message>
+        <source>There is not enough free disk space for the model.</source>
+        <translation>Für das Modell ist nicht genug freier Speicherplatz vorhanden.</translation>
+    </message>
+    <message>
+        <source>Free space on the disk holding Sidecar&apos;s data, then install again.</source>
+        <translation>Geben Sie Platz auf dem Laufwerk mit den Daten von Sidecar frei, dann installieren Sie erneut.</translation>
+    </message>
+    <message>
+        <source>That model cannot be downloaded by Sidecar.</source>
+        <translation>Dieses Modell kann Sidecar nicht herunterladen.</translation>
+    </message>
+    <message>
+        <source>Register a local copy with `sidecar models register`.</source>
+        <translation>Registrieren Sie eine lokale Kopie mit `sidecar models register`.</translation>
+    </message>
+    <message>
+        <source>That model is already being installed.</source>
+        <translation>Dieses Modell wird bereits installiert.</translation>
+    </message>
+    <message>
+        <source>Wait for it to finish.</source>
+        <translation>Warten Sie, bis es fertig ist.</translation>
+    </message>
+    <message>
+        <source>The model request cannot be done as asked.</source>
+        <translation>Die Modellanfrage lässt sich so nicht ausführen.</translation>
+    </message>
+    <message>
+        <source>See the message for why.</source>
+        <translation>Der Grund steht in der Meldung.</translation>
+    </message>
+    <message>
+        <source>The chosen model&apos;s files are missing.</source>
+        <translation>Die Dateien des gewählten Modells fehlen.</translation>
+    </message>
+    <message>
+        <source>Install the model again, or choose another in Settings → Models.</source>
+        <translation>Installieren Sie das Modell erneut, oder wählen Sie ein anderes unter Einstellungen → Modelle.</translation>
+    </message>
+    <message>
+        <source>That model is not installed.</source>
+        <translation>Dieses Modell ist nicht installiert.</translation>
+    </message>
+    <message>
+        <source>Install it first (Settings → Models).</source>
+        <translation>Installieren Sie es zuerst (Einstellungen → Modelle).</translation>
+    </message>
+    <message>
+        <source>A model gave answers of the wrong shape.</source>
+        <translation>Ein Modell gab Antworten in falscher Form.</translation>
+    </message>
+    <message>
+        <source>Reinstall the model.</source>
+        <translation>Installieren Sie das Modell neu.</translation>
+    </message>
+    <message>
+        <source>A model could not be loaded.</source>
+        <translation>Ein Modell ließ sich nicht laden.</translation>
+    </message>
+    <message>
+        <source>Reinstall the model, or choose another.</source>
+        <translation>Installieren Sie das Modell neu, oder wählen Sie ein anderes.</translation>
+    </message>
+    <message>
+        <source>No model file at that path.</source>
+        <translation>Unter diesem Pfad liegt keine Modelldatei.</translation>
+    </message>
+    <message>
+        <source>Check the path and register it again.</source>
+        <translation>Prüfen Sie den Pfad und registrieren Sie es erneut.</translation>
+    </message>
+    <message>
+        <source>That model name is already used.</source>
+        <translation>Dieser Modellname wird bereits verwendet.</translation>
+    </message>
+    <message>
+        <source>Choose another name.</source>
+        <translation>Wählen Sie einen anderen Namen.</translation>
+    </message>
+    <message>
+        <source>The file recording the model choices cannot be read.</source>
+        <translation>Die Datei mit den Modellwahlen lässt sich nicht lesen.</translation>
+    </message>
+    <message>
+        <source>Move it aside; the choices are then reset.</source>
+        <translation>Legen Sie sie beiseite; die Wahlen werden dann zurückgesetzt.</translation>
+    </message>
+    <message>
+        <source>That file is not a usable model.</source>
+        <translation>Diese Datei ist kein brauchbares Modell.</translation>
+    </message>
+    <message>
+        <source>Check the file, or download it again.</source>
+        <translation>Prüfen Sie die Datei, oder laden Sie sie erneut herunter.</translation>
+    </message>
+    <message>
+        <source>That is not a valid model name.</source>
+        <translation>Das ist kein gültiger Modellname.</translation>
+    </message>
+    <message>
+        <source>Use letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;, at most 64.</source>
+        <translation>Verwenden Sie Buchstaben, Ziffern, &apos;.&apos;, &apos;_&apos; und &apos;-&apos;, höchstens 64.</translation>
+    </message>
+    <message>
+        <source>No model of that name.</source>
+        <translation>Kein Modell dieses Namens.</translation>
+    </message>
+    <message>
+        <source>See the list in Settings → Models (or `sidecar models`).</source>
+        <translation>Siehe die Liste unter Einstellungen → Modelle (oder `sidecar models`).</translation>
+    </message>
+    <message>
+        <source>No model role of that name.</source>
+        <translation>Keine Modellrolle dieses Namens.</translation>
+    </message>
+    <message>
+        <source>Use a role listed by `sidecar models`.</source>
+        <translation>Verwenden Sie eine Rolle, die `sidecar models` aufführt.</translation>
+    </message>
+    <message>
+        <source>Sidecar always uses its bundled model for that role.</source>
+        <translation>Sidecar verwendet für diese Rolle immer sein mitgeliefertes Modell.</translation>
+    </message>
+    <message>
+        <source>The model catalogue is missing from the installation.</source>
+        <translation>Der Modellkatalog fehlt in der Installation.</translation>
+    </message>
+    <message>
+        <source>The model catalogue of the installation is damaged.</source>
+        <translation>Der Modellkatalog der Installation ist beschädigt.</translation>
+    </message>
+</context>
+<context>
     <name>Columns</name>
     <message>
         <source>Folder</source>
@@ -339,7 +1026,7 @@ Jon Snow = Jon Schnee</translation>
     <name>JobLabel</name>
     <message>
         <source>adding files</source>
-        <extracomment>The words of app.status_words.job_label, for the translation catalogues.</extracomment>
+        <extracomment>The words app.status_words.JobLabel uses where the stored status word is not what a person says.</extracomment>
         <translation>Dateien werden hinzugefügt</translation>
     </message>
     <message>
@@ -391,6 +1078,13 @@ Jon Snow = Jon Schnee</translation>
         <translation>
             <numerusform>%n nicht übersetzt</numerusform>
             <numerusform>%n nicht übersetzt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n translation(s) to check</source>
+        <translation>
+            <numerusform>%n Übersetzung zu prüfen</numerusform>
+            <numerusform>%n Übersetzungen zu prüfen</numerusform>
         </translation>
     </message>
     <message>
@@ -915,7 +1609,15 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     </message>
 </context>
 <context>
-    <name>SettingsDialog</name>
+    <name>Settings</name>
+    <message>
+        <source>Existing files:</source>
+        <translation>Vorhandene Dateien:</translation>
+    </message>
+    <message>
+        <source>What a new job does where a subtitle or sidecar it would write already exists</source>
+        <translation>Was ein neuer Auftrag tut, wo ein Untertitel oder eine Begleitdatei, die er schreiben würde, schon existiert</translation>
+    </message>
     <message>
         <source>Skip: leave the existing file alone</source>
         <translation>Überspringen: die vorhandene Datei bleibt unangetastet</translation>
@@ -928,6 +1630,37 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <source>Keep both (Movie.zh.1.srt)</source>
         <translation>Beide behalten (Movie.zh.1.srt)</translation>
     </message>
+    <message>
+        <source>Write photo.jpg.sidecar.json next to each image</source>
+        <translation>Neben jedes Bild eine photo.jpg.sidecar.json schreiben</translation>
+    </message>
+    <message>
+        <source>An indexed image gets a JSON file beside it with what Sidecar found in it</source>
+        <translation>Ein indiziertes Bild bekommt daneben eine JSON-Datei mit dem, was Sidecar darin gefunden hat</translation>
+    </message>
+    <message>
+        <source>Skip videos that already carry text subtitles in the target language</source>
+        <translation>Videos überspringen, die schon Textuntertitel in der Zielsprache enthalten</translation>
+    </message>
+    <message>
+        <source>A text subtitle stream in the target language inside a video counts as subtitled</source>
+        <translation>Ein Textuntertitel-Stream in der Zielsprache im Video zählt als untertitelt</translation>
+    </message>
+    <message>
+        <source>Stop a stalled stage after:</source>
+        <translation>Hängende Stufe stoppen nach:</translation>
+    </message>
+    <message>
+        <source>A stage with no progress for this long is stopped (stalled)</source>
+        <translation>Eine Stufe ohne Fortschritt für diese Dauer wird gestoppt (hängt)</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>s</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
     <message>
         <source>New jobs will use the changed output settings; jobs already added keep the settings they were created with.</source>
         <translation>Neue Aufträge verwenden die geänderten Ausgabe-Einstellungen; bereits hinzugefügte behalten die Einstellungen, mit denen sie angelegt wurden.</translation>
@@ -955,14 +1688,6 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>Media servers see no language in “CN”: use media-server unless your library already uses these names.</source>
         <translation>Medienserver erkennen in „CN“ keine Sprache: Nehmen Sie media-server, außer Ihre Bibliothek verwendet diese Namen bereits.</translation>
-    </message>
-    <message>
-        <source>Write photo.jpg.sidecar.json next to each image</source>
-        <translation>Neben jedes Bild eine photo.jpg.sidecar.json schreiben</translation>
-    </message>
-    <message>
-        <source>Skip videos that already carry text subtitles in the target language</source>
-        <translation>Videos überspringen, die schon Textuntertitel in der Zielsprache enthalten</translation>
     </message>
     <message>
         <source>empty: translate on this computer</source>
@@ -1079,10 +1804,6 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>Subtitle names:</source>
         <translation>Untertitel-Dateinamen:</translation>
-    </message>
-    <message>
-        <source>Existing files:</source>
-        <translation>Vorhandene Dateien:</translation>
     </message>
     <message>
         <source>Translation</source>

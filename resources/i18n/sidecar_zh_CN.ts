@@ -109,6 +109,693 @@
     </message>
 </context>
 <context>
+    <name>Code</name>
+    <message>
+        <source>Install a translation model in Settings → Models (or `sidecar models`), or set an OpenAI-compatible translation server in Settings → Output; then add the folder again: the stored transcript is reused, only the translation runs.</source>
+        <translation>请在 设置 → 模型 中安装一个翻译模型（或使用 `sidecar models`），或在 设置 → 输出 中设置一个兼容 OpenAI 的翻译服务器；然后重新添加该文件夹：已存的转写会被复用，只运行翻译。</translation>
+    </message>
+    <message>
+        <source>Sidecar retries it by itself; if it keeps failing, use Retry item later.</source>
+        <translation>Sidecar 会自行重试；如果一直失败，稍后使用“重试此项”。</translation>
+    </message>
+    <message>
+        <source>This is a bug in Sidecar: retry the item, and if it fails again send the log (Log tab) with a report.</source>
+        <translation>这是 Sidecar 的缺陷：请重试此项，如果再次失败，请把日志（日志标签页）随报告一起发送。</translation>
+    </message>
+    <message>
+        <source>What to do: {advice}</source>
+        <translation>怎么办：{advice}</translation>
+    </message>
+    <message>
+        <source>{count} of {cues} lines kept their original text: {lines}</source>
+        <translation>{cues} 行中有 {count} 行保留了原文：{lines}</translation>
+    </message>
+    <message>
+        <source>The file cannot be read as media.</source>
+        <translation>无法把该文件当作媒体读取。</translation>
+    </message>
+    <message>
+        <source>Check that it plays in a media player; re-encode or replace it, then retry the item.</source>
+        <translation>检查它能否在媒体播放器中播放；重新编码或替换它，然后重试此项。</translation>
+    </message>
+    <message>
+        <source>The video has no sound track, so there is no speech to subtitle.</source>
+        <translation>该视频没有音轨，因此没有可加字幕的语音。</translation>
+    </message>
+    <message>
+        <source>Nothing to do unless the wrong file was added.</source>
+        <translation>无需处理，除非添加了错误的文件。</translation>
+    </message>
+    <message>
+        <source>The file was moved or deleted before Sidecar finished it.</source>
+        <translation>在 Sidecar 处理完之前，该文件被移动或删除了。</translation>
+    </message>
+    <message>
+        <source>Put it back and retry the item, or add its new folder.</source>
+        <translation>把它放回原处并重试此项，或添加它的新文件夹。</translation>
+    </message>
+    <message>
+        <source>The folder is gone (moved, deleted or on a drive that is not connected).</source>
+        <translation>该文件夹已不存在（被移动、删除，或位于未连接的驱动器上）。</translation>
+    </message>
+    <message>
+        <source>Reconnect the drive or restore the folder, then resume or add it again.</source>
+        <translation>重新连接驱动器或恢复该文件夹，然后继续或重新添加它。</translation>
+    </message>
+    <message>
+        <source>The image has more pixels than Sidecar decodes.</source>
+        <translation>该图片的像素数超过 Sidecar 能解码的上限。</translation>
+    </message>
+    <message>
+        <source>Scale it down if it should be searchable; nothing else is affected.</source>
+        <translation>如果需要可搜索，请缩小它；其他内容不受影响。</translation>
+    </message>
+    <message>
+        <source>No pipeline of this Sidecar handles this kind of file.</source>
+        <translation>此版本的 Sidecar 没有能处理这类文件的流程。</translation>
+    </message>
+    <message>
+        <source>The file changed while Sidecar worked on it, so nothing was written.</source>
+        <translation>Sidecar 处理期间该文件发生了变化，因此没有写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Add the folder again once the file stops changing.</source>
+        <translation>等文件不再变化后重新添加该文件夹。</translation>
+    </message>
+    <message>
+        <source>This is a pipe, socket or device (or a link to one), not a media file; it was left out.</source>
+        <translation>这是管道、套接字或设备（或指向它们的链接），不是媒体文件；已跳过。</translation>
+    </message>
+    <message>
+        <source>Nothing to do: Sidecar never reads such entries.</source>
+        <translation>无需处理：Sidecar 从不读取此类条目。</translation>
+    </message>
+    <message>
+        <source>The file is empty (0 bytes), so there is nothing to process.</source>
+        <translation>文件为空（0 字节），没有可处理的内容。</translation>
+    </message>
+    <message>
+        <source>Replace it with the complete file, then add the folder again.</source>
+        <translation>请用完整的文件替换它，然后重新添加该文件夹。</translation>
+    </message>
+    <message>
+        <source>A link points at a file that does not exist; it was left out.</source>
+        <translation>链接指向的文件不存在；已跳过。</translation>
+    </message>
+    <message>
+        <source>Fix or remove the link if the file should be processed.</source>
+        <translation>如果需要处理该文件，请修复或删除该链接。</translation>
+    </message>
+    <message>
+        <source>A step made no progress for too long, so it was stopped and the queue went on.</source>
+        <translation>某个步骤长时间没有进展，已被停止，队列继续处理。</translation>
+    </message>
+    <message>
+        <source>Check that the file plays and its disk answers, then retry the item.</source>
+        <translation>请检查文件能否播放、所在磁盘是否响应，然后重试该项目。</translation>
+    </message>
+    <message>
+        <source>Sidecar itself crashed on this file several times, so it was set aside.</source>
+        <translation>Sidecar 本身在处理此文件时多次崩溃，因此已将其搁置。</translation>
+    </message>
+    <message>
+        <source>Check the file plays; send the crash report (Log tab) with a bug report.</source>
+        <translation>检查该文件能否播放；把崩溃报告（日志标签页）随缺陷报告一起发送。</translation>
+    </message>
+    <message>
+        <source>The disk holding the folder is full.</source>
+        <translation>存放该文件夹的磁盘已满。</translation>
+    </message>
+    <message>
+        <source>Free some space; Sidecar retries by itself.</source>
+        <translation>释放一些空间；Sidecar 会自行重试。</translation>
+    </message>
+    <message>
+        <source>Sidecar may not write into the file&apos;s folder.</source>
+        <translation>Sidecar 无权写入该文件所在的文件夹。</translation>
+    </message>
+    <message>
+        <source>Give your user write permission on the folder, then retry the item.</source>
+        <translation>给您的用户授予该文件夹的写入权限，然后重试此项。</translation>
+    </message>
+    <message>
+        <source>Writing a file next to the media failed.</source>
+        <translation>在媒体旁写入文件失败。</translation>
+    </message>
+    <message>
+        <source>The file&apos;s name, or the output name made from it, is not allowed on this system (Windows refuses &lt;&gt;:&quot;|?* and names like CON).</source>
+        <translation>文件名或由其生成的输出文件名在此系统上不被允许（Windows 不接受 &lt;&gt;:&quot;|?* 以及 CON 之类的名称）。</translation>
+    </message>
+    <message>
+        <source>Rename the media file, then add it again.</source>
+        <translation>重命名该媒体文件，然后重新添加。</translation>
+    </message>
+    <message>
+        <source>The output name would be longer than the file system allows.</source>
+        <translation>输出名称会超过文件系统允许的长度。</translation>
+    </message>
+    <message>
+        <source>Shorten the media file&apos;s name, then add it again.</source>
+        <translation>缩短该媒体文件的名称，然后重新添加。</translation>
+    </message>
+    <message>
+        <source>A file Sidecar prepared in its workspace was damaged before it was placed.</source>
+        <translation>Sidecar 在工作区中准备的文件在放置前损坏了。</translation>
+    </message>
+    <message>
+        <source>Retry the item; check the disk holding Sidecar&apos;s data if it happens again.</source>
+        <translation>重试此项；如果再次发生，请检查存放 Sidecar 数据的磁盘。</translation>
+    </message>
+    <message>
+        <source>Someone else changed the subtitle file while Sidecar was writing it.</source>
+        <translation>Sidecar 写入字幕文件时，有人修改了它。</translation>
+    </message>
+    <message>
+        <source>Decide in the Review tab which version to keep.</source>
+        <translation>在待审核标签页中决定保留哪个版本。</translation>
+    </message>
+    <message>
+        <source>Whether a file was written is unknown or contested.</source>
+        <translation>无法确定文件是否已写入，或存在争议。</translation>
+    </message>
+    <message>
+        <source>Decide in the Review tab.</source>
+        <translation>在待审核标签页中作出决定。</translation>
+    </message>
+    <message>
+        <source>The subtitle file holds your edit from Sidecar&apos;s editor; this run made a new version.</source>
+        <translation>该字幕文件包含您在 Sidecar 编辑器中的修改；本次运行生成了新版本。</translation>
+    </message>
+    <message>
+        <source>Decide in the Review tab: Applied keeps your edit, Not applied writes Sidecar&apos;s.</source>
+        <translation>在待审核标签页中决定：“已生效”保留您的修改，“未生效”写入 Sidecar 的版本。</translation>
+    </message>
+    <message>
+        <source>Skipped by a review decision.</source>
+        <translation>因审核决定而跳过。</translation>
+    </message>
+    <message>
+        <source>The model process stopped unexpectedly.</source>
+        <translation>模型进程意外停止。</translation>
+    </message>
+    <message>
+        <source>The graphics card ran out of memory.</source>
+        <translation>显卡内存不足。</translation>
+    </message>
+    <message>
+        <source>Sidecar released its models and retries; close other GPU programs if it repeats.</source>
+        <translation>Sidecar 已释放其模型并重试；如果反复出现，请关闭其他使用 GPU 的程序。</translation>
+    </message>
+    <message>
+        <source>A temporary problem interrupted the work.</source>
+        <translation>一个临时问题中断了工作。</translation>
+    </message>
+    <message>
+        <source>Sidecar hit an unexpected error.</source>
+        <translation>Sidecar 遇到了意外错误。</translation>
+    </message>
+    <message>
+        <source>A subtitle batch did not fit the translation model&apos;s context.</source>
+        <translation>一批字幕超出了翻译模型的上下文长度。</translation>
+    </message>
+    <message>
+        <source>Choose a translation model with a larger context in Settings → Models.</source>
+        <translation>在 设置 → 模型 中选择上下文更大的翻译模型。</translation>
+    </message>
+    <message>
+        <source>The translation server could not be reached or was busy.</source>
+        <translation>无法连接翻译服务器，或服务器繁忙。</translation>
+    </message>
+    <message>
+        <source>Check that the server in Settings → Output is running; Sidecar retries.</source>
+        <translation>检查 设置 → 输出 中的服务器是否在运行；Sidecar 会重试。</translation>
+    </message>
+    <message>
+        <source>The translation server refused the request.</source>
+        <translation>翻译服务器拒绝了请求。</translation>
+    </message>
+    <message>
+        <source>Check the server address and model name in Settings → Output.</source>
+        <translation>检查 设置 → 输出 中的服务器地址和模型名称。</translation>
+    </message>
+    <message>
+        <source>Most lines could not be translated, so no translated subtitles were written (only the transcript).</source>
+        <translation>大多数行无法翻译，因此没有写入翻译字幕（只写入了转写）。</translation>
+    </message>
+    <message>
+        <source>The translation was written, but a tenth or more of its lines failed the quality check and kept their original text.</source>
+        <translation>译文已写入，但至少十分之一的行未通过质量检查，保留了原文。</translation>
+    </message>
+    <message>
+        <source>Check the lines listed (the subtitle editor marks them); a better translation model fixes them (Settings → Models).</source>
+        <translation>请检查列出的行（字幕编辑器会标出它们）；更好的翻译模型可以修正它们（设置 → 模型）。</translation>
+    </message>
+    <message>
+        <source>A few lines kept their original text; the rest is translated.</source>
+        <translation>少数行保留了原文；其余已翻译。</translation>
+    </message>
+    <message>
+        <source>Check the lines listed; a better translation model fixes them (Settings → Models).</source>
+        <translation>检查所列出的行；更好的翻译模型可以修正它们（设置 → 模型）。</translation>
+    </message>
+    <message>
+        <source>No speech was heard, so no subtitles were written.</source>
+        <translation>没有听到语音，因此没有写入字幕。</translation>
+    </message>
+    <message>
+        <source>A subtitle in the target language is already next to the file.</source>
+        <translation>文件旁已有目标语言的字幕。</translation>
+    </message>
+    <message>
+        <source>The video already carries subtitles in the target language.</source>
+        <translation>该视频已内嵌目标语言的字幕。</translation>
+    </message>
+    <message>
+        <source>The computer ran out of memory for this file, on the graphics card and then on the CPU too.</source>
+        <translation>处理此文件时计算机内存不足，先是显卡，然后 CPU 也不足。</translation>
+    </message>
+    <message>
+        <source>Close other programs or choose a smaller model in Settings → Models, then retry.</source>
+        <translation>关闭其他程序，或在 设置 → 模型 中选择更小的模型，然后重试。</translation>
+    </message>
+    <message>
+        <source>This camera raw file carries no preview picture to index.</source>
+        <translation>这个相机原始文件没有可供索引的预览图。</translation>
+    </message>
+    <message>
+        <source>Export a JPEG of it from your photo software; Sidecar never decodes whole raw files.</source>
+        <translation>用您的照片软件导出一张 JPEG；Sidecar 从不解码完整的原始文件。</translation>
+    </message>
+    <message>
+        <source>This file was skipped, so there is nothing to change for it.</source>
+        <translation>该文件已被跳过，因此没有可更改的内容。</translation>
+    </message>
+    <message>
+        <source>Add its folder again with --redo to process it anyway.</source>
+        <translation>使用 --redo 重新添加其文件夹，即可强制处理它。</translation>
+    </message>
+    <message>
+        <source>A file of this item is waiting for your decision in Review.</source>
+        <translation>此项的一个文件正在待审核中等待您的决定。</translation>
+    </message>
+    <message>
+        <source>Decide it in Review first, then change the item.</source>
+        <translation>先在待审核中作出决定，再更改此项。</translation>
+    </message>
+    <message>
+        <source>Sidecar has not written subtitles for this file, or they are no longer next to it.</source>
+        <translation>Sidecar 尚未为此文件写入字幕，或字幕已不在它旁边。</translation>
+    </message>
+    <message>
+        <source>Run a job on its folder first; the subtitles Sidecar writes open here.</source>
+        <translation>先对其文件夹运行一个任务；Sidecar 写入的字幕会在这里打开。</translation>
+    </message>
+    <message>
+        <source>The subtitle file changed on disk after it was opened; nothing was saved over it.</source>
+        <translation>字幕文件在打开后在磁盘上发生了变化；没有覆盖保存。</translation>
+    </message>
+    <message>
+        <source>Open it again to see that change, then edit.</source>
+        <translation>重新打开它以查看该变化，然后再编辑。</translation>
+    </message>
+    <message>
+        <source>Sidecar is working on this file right now.</source>
+        <translation>Sidecar 正在处理此文件。</translation>
+    </message>
+    <message>
+        <source>Save again when it is done.</source>
+        <translation>处理完成后再保存。</translation>
+    </message>
+    <message>
+        <source>Adding the folder was interrupted before every file was listed.</source>
+        <translation>添加文件夹时在列出所有文件之前被中断。</translation>
+    </message>
+    <message>
+        <source>Add the folder again.</source>
+        <translation>重新添加该文件夹。</translation>
+    </message>
+    <message>
+        <source>The file could not be read (no permission, or a disk error).</source>
+        <translation>无法读取该文件（没有权限或磁盘错误）。</translation>
+    </message>
+    <message>
+        <source>Check its permissions, then retry the item or add the folder again.</source>
+        <translation>请检查其权限，然后重试该项目或重新添加文件夹。</translation>
+    </message>
+    <message>
+        <source>A folder could not be read while it was added.</source>
+        <translation>添加文件夹时无法读取它。</translation>
+    </message>
+    <message>
+        <source>Check its permissions, then add the folder again.</source>
+        <translation>检查它的权限，然后重新添加该文件夹。</translation>
+    </message>
+    <message>
+        <source>A folder link leads back into a folder already scanned; it was scanned once.</source>
+        <translation>一个文件夹链接指回已扫描过的文件夹；它只被扫描了一次。</translation>
+    </message>
+    <message>
+        <source>A file disappeared while the folder was added.</source>
+        <translation>添加文件夹时有一个文件消失了。</translation>
+    </message>
+    <message>
+        <source>Add the folder again if needed.</source>
+        <translation>如有需要，重新添加该文件夹。</translation>
+    </message>
+    <message>
+        <source>The folder lies inside (or holds) a folder already watched.</source>
+        <translation>该文件夹位于一个已监视的文件夹之内（或包含它）。</translation>
+    </message>
+    <message>
+        <source>Watch only one of the two folders.</source>
+        <translation>只监视两个文件夹中的一个。</translation>
+    </message>
+    <message>
+        <source>That folder is already watched.</source>
+        <translation>该文件夹已在监视中。</translation>
+    </message>
+    <message>
+        <source>No such watched folder.</source>
+        <translation>没有这个监视文件夹。</translation>
+    </message>
+    <message>
+        <source>Check the list of watched folders in Settings.</source>
+        <translation>在设置中查看监视文件夹列表。</translation>
+    </message>
+    <message>
+        <source>Someone else decided this review first.</source>
+        <translation>有人先对这项审核作出了决定。</translation>
+    </message>
+    <message>
+        <source>Look at the decision now shown and decide again if needed.</source>
+        <translation>查看现在显示的决定，如有需要再重新决定。</translation>
+    </message>
+    <message>
+        <source>The job, item or review no longer exists.</source>
+        <translation>该任务、项或审核已不存在。</translation>
+    </message>
+    <message>
+        <source>Refresh the list.</source>
+        <translation>刷新列表。</translation>
+    </message>
+    <message>
+        <source>The work stopped at a checkpoint (paused or closing) and resumes later.</source>
+        <translation>工作在检查点处停止（已暂停或正在关闭），稍后会继续。</translation>
+    </message>
+    <message>
+        <source>Another worker took over this step.</source>
+        <translation>另一个工作进程接管了这一步。</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>A --path-map is not LIBRARY_PREFIX=LOCAL_PREFIX with two absolute paths.</source>
+        <translation>--path-map 的格式不是由两个绝对路径组成的 LIBRARY_PREFIX=LOCAL_PREFIX。</translation>
+    </message>
+    <message>
+        <source>Write it as /mnt/nas/media=D:\Media (quote it in the shell).</source>
+        <translation>写成 /mnt/nas/media=D:\Media（在 shell 中加引号）。</translation>
+    </message>
+    <message>
+        <source>The worker did not start: a mapped folder is missing or does not show the library&apos;s files.</source>
+        <translation>工作进程未启动：某个映射的文件夹缺失，或看不到库中的文件。</translation>
+    </message>
+    <message>
+        <source>Mount the share, or fix the --path-map so its local side shows the same files.</source>
+        <translation>挂载该共享，或修正 --path-map，使其本地一侧显示相同的文件。</translation>
+    </message>
+    <message>
+        <source>A worker&apos;s mapped folder disappeared while it worked; the step was given back.</source>
+        <translation>工作进程映射的文件夹在工作时消失了；这一步已交还。</translation>
+    </message>
+    <message>
+        <source>Another machine (or this one, once the folder is back) takes it over.</source>
+        <translation>另一台机器（或本机，在文件夹恢复后）会接手。</translation>
+    </message>
+    <message>
+        <source>No --path-map of the worker covers this file; it was left for another machine.</source>
+        <translation>工作进程的 --path-map 都不包含此文件；它留给了另一台机器。</translation>
+    </message>
+    <message>
+        <source>The engine is still starting.</source>
+        <translation>引擎仍在启动中。</translation>
+    </message>
+    <message>
+        <source>Try again in a moment.</source>
+        <translation>请稍后再试。</translation>
+    </message>
+    <message>
+        <source>The window called the engine on its own thread.</source>
+        <translation>窗口在自己的线程上调用了引擎。</translation>
+    </message>
+    <message>
+        <source>The request is not valid.</source>
+        <translation>该请求无效。</translation>
+    </message>
+    <message>
+        <source>Check the command&apos;s options (`--help`).</source>
+        <translation>检查命令的选项（`--help`）。</translation>
+    </message>
+    <message>
+        <source>The glossary file could not be read as text.</source>
+        <translation>无法以文本形式读取词汇表文件。</translation>
+    </message>
+    <message>
+        <source>Give a UTF-8 text file with one `term` or `term = translation` a line.</source>
+        <translation>请提供 UTF-8 文本文件，每行一个 `术语` 或 `术语 = 译文`。</translation>
+    </message>
+    <message>
+        <source>A setting has a value Sidecar does not know.</source>
+        <translation>某个设置的值是 Sidecar 不认识的。</translation>
+    </message>
+    <message>
+        <source>Fix it in Settings.</source>
+        <translation>在设置中修正它。</translation>
+    </message>
+    <message>
+        <source>This Sidecar has no media pipelines registered.</source>
+        <translation>此版本的 Sidecar 没有注册任何媒体处理流程。</translation>
+    </message>
+    <message>
+        <source>Searching by image needs a visual (CLIP) model.</source>
+        <translation>以图搜索需要一个视觉（CLIP）模型。</translation>
+    </message>
+    <message>
+        <source>Install one in Settings → Models (or `sidecar models`).</source>
+        <translation>在 设置 → 模型 中安装一个（或使用 `sidecar models`）。</translation>
+    </message>
+    <message>
+        <source>The library database cannot be opened from that URL.</source>
+        <translation>无法通过该 URL 打开库数据库。</translation>
+    </message>
+    <message>
+        <source>Use postgresql+psycopg://user@host:port/db or sqlite:///absolute/path (--database-url, SIDECAR_DATABASE_URL or the database_url setting).</source>
+        <translation>使用 postgresql+psycopg://user@host:port/db 或 sqlite:///absolute/path（--database-url、SIDECAR_DATABASE_URL 或 database_url 设置）。</translation>
+    </message>
+    <message>
+        <source>The library database&apos;s server cannot be reached.</source>
+        <translation>无法连接库数据库的服务器。</translation>
+    </message>
+    <message>
+        <source>Check the network and that PostgreSQL runs; Sidecar reconnects by itself.</source>
+        <translation>检查网络以及 PostgreSQL 是否在运行；Sidecar 会自行重新连接。</translation>
+    </message>
+    <message>
+        <source>The library database cannot be moved back to an older schema.</source>
+        <translation>库数据库无法退回到较旧的结构版本。</translation>
+    </message>
+    <message>
+        <source>Open a backup of the library with the older Sidecar instead.</source>
+        <translation>请改用较旧的 Sidecar 打开库的备份。</translation>
+    </message>
+    <message>
+        <source>This library was written by a newer Sidecar.</source>
+        <translation>该库由较新版本的 Sidecar 写入。</translation>
+    </message>
+    <message>
+        <source>Update Sidecar.</source>
+        <translation>请更新 Sidecar。</translation>
+    </message>
+    <message>
+        <source>A work schedule is not &quot;all&quot;, &quot;off&quot; or a span like 22:00-07:00.</source>
+        <translation>工作时间表不是“all”、“off”或类似 22:00-07:00 的时间段。</translation>
+    </message>
+    <message>
+        <source>Correct it in Settings → Schedule &amp; power.</source>
+        <translation>在 设置 → 计划与电源 中修正它。</translation>
+    </message>
+    <message>
+        <source>A file of the installation is missing.</source>
+        <translation>安装中缺少一个文件。</translation>
+    </message>
+    <message>
+        <source>Reinstall Sidecar.</source>
+        <translation>请重新安装 Sidecar。</translation>
+    </message>
+    <message>
+        <source>A model that ships with Sidecar is missing.</source>
+        <translation>Sidecar 自带的一个模型缺失。</translation>
+    </message>
+    <message>
+        <source>That model ships with Sidecar and needs no install.</source>
+        <translation>该模型随 Sidecar 提供，无需安装。</translation>
+    </message>
+    <message>
+        <source>A downloaded model does not match its published checksum.</source>
+        <translation>下载的模型与其公布的校验和不符。</translation>
+    </message>
+    <message>
+        <source>Install it again; the damaged download was not used.</source>
+        <translation>请重新安装；损坏的下载未被使用。</translation>
+    </message>
+    <message>
+        <source>The model download failed.</source>
+        <translation>模型下载失败。</translation>
+    </message>
+    <message>
+        <source>Check the connection and install again; the download resumes where it stopped.</source>
+        <translation>检查网络连接后重新安装；下载会从中断处继续。</translation>
+    </message>
+    <message>
+        <source>The download was cancelled; what was fetched is kept for a resume.</source>
+        <translation>下载已取消；已获取的部分会保留以便继续。</translation>
+    </message>
+    <message>
+        <source>There is not enough free disk space for the model.</source>
+        <translation>没有足够的磁盘空间存放该模型。</translation>
+    </message>
+    <message>
+        <source>Free space on the disk holding Sidecar&apos;s data, then install again.</source>
+        <translation>释放存放 Sidecar 数据的磁盘空间，然后重新安装。</translation>
+    </message>
+    <message>
+        <source>That model cannot be downloaded by Sidecar.</source>
+        <translation>Sidecar 无法下载该模型。</translation>
+    </message>
+    <message>
+        <source>Register a local copy with `sidecar models register`.</source>
+        <translation>使用 `sidecar models register` 注册一个本地副本。</translation>
+    </message>
+    <message>
+        <source>That model is already being installed.</source>
+        <translation>该模型正在安装中。</translation>
+    </message>
+    <message>
+        <source>Wait for it to finish.</source>
+        <translation>请等待安装完成。</translation>
+    </message>
+    <message>
+        <source>The model request cannot be done as asked.</source>
+        <translation>无法按要求执行该模型请求。</translation>
+    </message>
+    <message>
+        <source>See the message for why.</source>
+        <translation>原因见消息。</translation>
+    </message>
+    <message>
+        <source>The chosen model&apos;s files are missing.</source>
+        <translation>所选模型的文件缺失。</translation>
+    </message>
+    <message>
+        <source>Install the model again, or choose another in Settings → Models.</source>
+        <translation>重新安装该模型，或在 设置 → 模型 中选择另一个。</translation>
+    </message>
+    <message>
+        <source>That model is not installed.</source>
+        <translation>该模型尚未安装。</translation>
+    </message>
+    <message>
+        <source>Install it first (Settings → Models).</source>
+        <translation>请先安装它（设置 → 模型）。</translation>
+    </message>
+    <message>
+        <source>A model gave answers of the wrong shape.</source>
+        <translation>某个模型给出的结果格式不对。</translation>
+    </message>
+    <message>
+        <source>Reinstall the model.</source>
+        <translation>请重新安装该模型。</translation>
+    </message>
+    <message>
+        <source>A model could not be loaded.</source>
+        <translation>无法加载某个模型。</translation>
+    </message>
+    <message>
+        <source>Reinstall the model, or choose another.</source>
+        <translation>重新安装该模型，或选择另一个。</translation>
+    </message>
+    <message>
+        <source>No model file at that path.</source>
+        <translation>该路径下没有模型文件。</translation>
+    </message>
+    <message>
+        <source>Check the path and register it again.</source>
+        <translation>检查路径后重新注册。</translation>
+    </message>
+    <message>
+        <source>That model name is already used.</source>
+        <translation>该模型名称已被使用。</translation>
+    </message>
+    <message>
+        <source>Choose another name.</source>
+        <translation>请另选一个名称。</translation>
+    </message>
+    <message>
+        <source>The file recording the model choices cannot be read.</source>
+        <translation>记录模型选择的文件无法读取。</translation>
+    </message>
+    <message>
+        <source>Move it aside; the choices are then reset.</source>
+        <translation>把它移到别处；选择随后会被重置。</translation>
+    </message>
+    <message>
+        <source>That file is not a usable model.</source>
+        <translation>该文件不是可用的模型。</translation>
+    </message>
+    <message>
+        <source>Check the file, or download it again.</source>
+        <translation>检查该文件，或重新下载。</translation>
+    </message>
+    <message>
+        <source>That is not a valid model name.</source>
+        <translation>这不是有效的模型名称。</translation>
+    </message>
+    <message>
+        <source>Use letters, digits, &apos;.&apos;, &apos;_&apos; and &apos;-&apos;, at most 64.</source>
+        <translation>使用字母、数字、&apos;.&apos;、&apos;_&apos; 和 &apos;-&apos;，最多 64 个字符。</translation>
+    </message>
+    <message>
+        <source>No model of that name.</source>
+        <translation>没有这个名称的模型。</translation>
+    </message>
+    <message>
+        <source>See the list in Settings → Models (or `sidecar models`).</source>
+        <translation>请查看 设置 → 模型 中的列表（或使用 `sidecar models`）。</translation>
+    </message>
+    <message>
+        <source>No model role of that name.</source>
+        <translation>没有这个名称的模型角色。</translation>
+    </message>
+    <message>
+        <source>Use a role listed by `sidecar models`.</source>
+        <translation>使用 `sidecar models` 列出的角色。</translation>
+    </message>
+    <message>
+        <source>Sidecar always uses its bundled model for that role.</source>
+        <translation>Sidecar 对该角色始终使用其自带的模型。</translation>
+    </message>
+    <message>
+        <source>The model catalogue is missing from the installation.</source>
+        <translation>安装中缺少模型目录。</translation>
+    </message>
+    <message>
+        <source>The model catalogue of the installation is damaged.</source>
+        <translation>安装中的模型目录已损坏。</translation>
+    </message>
+</context>
+<context>
     <name>Columns</name>
     <message>
         <source>Folder</source>
@@ -337,7 +1024,7 @@ Jon Snow = Jon Schnee</source>
     <name>JobLabel</name>
     <message>
         <source>adding files</source>
-        <extracomment>The words of app.status_words.job_label, for the translation catalogues.</extracomment>
+        <extracomment>The words app.status_words.JobLabel uses where the stored status word is not what a person says.</extracomment>
         <translation>正在添加文件</translation>
     </message>
     <message>
@@ -385,6 +1072,12 @@ Jon Snow = Jon Schnee</source>
         <source>%n not translated</source>
         <translation>
             <numerusform>%n 个未翻译</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n translation(s) to check</source>
+        <translation>
+            <numerusform>%n 个译文待检查</numerusform>
         </translation>
     </message>
     <message>
@@ -902,7 +1595,15 @@ Files next to your media are not touched.</source>
     </message>
 </context>
 <context>
-    <name>SettingsDialog</name>
+    <name>Settings</name>
+    <message>
+        <source>Existing files:</source>
+        <translation>已有文件：</translation>
+    </message>
+    <message>
+        <source>What a new job does where a subtitle or sidecar it would write already exists</source>
+        <translation>新任务要写入的字幕或附属文件已存在时如何处理</translation>
+    </message>
     <message>
         <source>Skip: leave the existing file alone</source>
         <translation>跳过：不动已有的文件</translation>
@@ -915,6 +1616,37 @@ Files next to your media are not touched.</source>
         <source>Keep both (Movie.zh.1.srt)</source>
         <translation>两个都保留 (Movie.zh.1.srt)</translation>
     </message>
+    <message>
+        <source>Write photo.jpg.sidecar.json next to each image</source>
+        <translation>在每张图片旁写入 photo.jpg.sidecar.json</translation>
+    </message>
+    <message>
+        <source>An indexed image gets a JSON file beside it with what Sidecar found in it</source>
+        <translation>每张已索引的图片旁写入一个 photo.jpg.sidecar.json 文件，记录 Sidecar 在其中发现的内容</translation>
+    </message>
+    <message>
+        <source>Skip videos that already carry text subtitles in the target language</source>
+        <translation>跳过已内嵌目标语言文字字幕的视频</translation>
+    </message>
+    <message>
+        <source>A text subtitle stream in the target language inside a video counts as subtitled</source>
+        <translation>视频内已有目标语言的文字字幕流即视为已有字幕</translation>
+    </message>
+    <message>
+        <source>Stop a stalled stage after:</source>
+        <translation>停止停滞的阶段，等待：</translation>
+    </message>
+    <message>
+        <source>A stage with no progress for this long is stopped (stalled)</source>
+        <translation>阶段在这么长时间内没有进展即被停止（停滞）</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>秒</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
     <message>
         <source>New jobs will use the changed output settings; jobs already added keep the settings they were created with.</source>
         <translation>新任务将使用更改后的输出设置；已添加的任务保留创建时的设置。</translation>
@@ -942,14 +1674,6 @@ Files next to your media are not touched.</source>
     <message>
         <source>Media servers see no language in “CN”: use media-server unless your library already uses these names.</source>
         <translation>媒体服务器无法从“CN”识别语言：除非你的媒体库已在使用这种命名，否则请选 media-server。</translation>
-    </message>
-    <message>
-        <source>Write photo.jpg.sidecar.json next to each image</source>
-        <translation>在每张图片旁写入 photo.jpg.sidecar.json</translation>
-    </message>
-    <message>
-        <source>Skip videos that already carry text subtitles in the target language</source>
-        <translation>跳过已内嵌目标语言文字字幕的视频</translation>
     </message>
     <message>
         <source>empty: translate on this computer</source>
@@ -1066,10 +1790,6 @@ Files next to your media are not touched.</source>
     <message>
         <source>Subtitle names:</source>
         <translation>字幕文件命名：</translation>
-    </message>
-    <message>
-        <source>Existing files:</source>
-        <translation>已有文件：</translation>
     </message>
     <message>
         <source>Translation</source>

@@ -35,8 +35,11 @@ def test_settings_persist_across_restarts(qtbot: Any, tmp_path: Path, data_dir: 
     dialog.target_lang.set_code("de")
     assert dialog.naming_example.text() == "Movie.JA.srt  Movie.DE.srt  Movie.DE_dual_eye.ass"
     assert dialog.notice.isVisibleTo(dialog) and NEW_JOBS_NOTICE in dialog.notice.text()
-    dialog.policy.setCurrentIndex(dialog.policy.findData("keep_both"))
+    dialog.fields["existing_policy"].setCurrentIndex(dialog.fields["existing_policy"].findData("keep_both"))
     dialog.workers.setValue(3)
+    stall = dialog.fields["stall_seconds"]  # generated from the declaration, on the Processing tab
+    assert stall.value() == 60 and stall.minimum() == 10 and stall.isVisibleTo(dialog.tabs.widget(1))
+    stall.setValue(90)
     dialog.gpu_budget.setValue(4096)
     dialog.close_to_tray.setChecked(False)
     assert dialog.left_out.toPlainText().splitlines() == list(LEFT_OUT_BY_DEFAULT)
@@ -55,6 +58,7 @@ def test_settings_persist_across_restarts(qtbot: Any, tmp_path: Path, data_dir: 
     assert (saved.naming, saved.target_lang, saved.existing_policy, saved.workers, saved.gpu_budget_mb,
             saved.close_to_tray, saved.watched_folders) == ("compat", "de", "keep_both", 3, 4096, False,
                                                             [str(tmp_path / "Incoming")])
+    assert saved.stall_seconds == 90
     assert saved.scan_ignore == [*LEFT_OUT_BY_DEFAULT, "Extras"], "the edited list is saved, one pattern a line"
     store = Store(database_path(data_dir))
     try:

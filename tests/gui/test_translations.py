@@ -213,20 +213,23 @@ def test_committed_catalogue_is_compiled_from_its_source(tmp_path: Path, code: s
 
 def test_job_label_counts_and_the_heard_language_are_translated(qapp: Any) -> None:
     from app.gui.jobs_view import JobsModel
+    from app.codes import Code
     from app.gui.queue_rows import audio_text
+    from app.status_words import ALL_FAILED, FAILED, TO_DECIDE, Count
 
     _count = JobsModel().count_words
 
     try:
         assert install_translators(qapp, "zh_CN") == "zh_CN"
-        assert [_count(part) for part in ("2 failed", "all 3 failed", "1 to decide", "4 not translated")] == [
+        assert [_count(Count(what, n)) for what, n in (
+            (FAILED, 2), (ALL_FAILED, 3), (TO_DECIDE, 1), (Code.TRANSLATION_FAILED, 4))] == [
             "2 个失败", "全部 3 个失败", "1 个待决定", "4 个未翻译"]
         assert audio_text({"language": "de", "language_probability": 0.55}) == "德语（自动识别）"
         assert install_translators(qapp, "de") == "de"
-        assert _count("2 failed") == "2 fehlgeschlagen"
+        assert _count(Count(FAILED, 2)) == "2 fehlgeschlagen"
     finally:
         install_translators(qapp, "en")
-    assert _count("2 failed") == "2 failed"
+    assert _count(Count(FAILED, 2)) == _count(Count(FAILED, 2)) == Count(FAILED, 2).english() == "2 failed"
 
 
 @pytest.mark.parametrize("code", CATALOGUES)
@@ -239,3 +242,22 @@ def test_the_reviews_why_and_the_decisions_reason_read_differently(qapp: Any, co
         assert why != reason and why != "Why:" and reason != "Reason:"
     finally:
         install_translators(qapp, "en")
+
+
+@pytest.mark.parametrize("code", CATALOGUES)
+def test_every_codes_explanation_is_translated_and_shown_translated(qapp: Any, code: str) -> None:
+    from app.codes import EXPLANATIONS, WHAT_TO_DO, Code
+    from app.gui.translations import code_words
+    from app.status_words import problem
+
+    texts = {t for e in EXPLANATIONS.values() for t in (e.sentence, e.advice) if t} | {WHAT_TO_DO}
+    try:
+        assert install_translators(qapp, code) == code
+        left = sorted(t for t in texts if code_words(t) == t)
+        assert left == [], f"explanations left in English in {code}: {left}"
+        shown = problem(Code.DISK_FULL, "", code_words).details()
+        assert code_words("The disk holding the folder is full.") in shown and code_words(WHAT_TO_DO).split("{")[0] in shown
+        assert "The disk" not in shown and "What to do" not in shown
+    finally:
+        install_translators(qapp, "en")
+    assert problem(Code.DISK_FULL, "", code_words).details() == problem(Code.DISK_FULL, "").details()
