@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from sqlalchemy import Connection, Engine, Select, Table, func
+from sqlalchemy import Connection, Engine, Select, Table, func, literal_column
 from sqlalchemy.dialects.postgresql import JSON
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -98,6 +98,18 @@ def upsert(conn: Connection, table: Table, values: dict[str, Any], keys: Sequenc
     stmt = (sqlite_insert if is_sqlite(conn) else postgresql_insert)(table).values(**values)
     conn.execute(stmt.on_conflict_do_update(index_elements=list(keys),
                                             set_={k: v for k, v in values.items() if k not in keys}))
+
+
+def common_condition(sqlite: bool, cond: ColumnElement[bool]) -> ColumnElement[bool]:
+    """``cond``, told to SQLite's planner as true of most rows, so it does not pick an index on it.
+
+    SQLite, never ``ANALYZE``d, takes an equality on an indexed column for selective: for
+    the claim's ``status = 'queued'`` it read every queued stage through ``stages_status``
+    and sorted them, instead of the first entries of the partial index in claim order.
+    ``likelihood()`` changes only that estimate (and still implies the partial index's WHERE).
+    PostgreSQL keeps statistics and has no such function.
+    """
+    return func.likelihood(cond, literal_column("0.9")) if sqlite else cond  # a constant: SQLite refuses a bound one
 
 
 def json_field(conn: Connection, column: Any, key: str) -> ColumnElement[Any]:

@@ -62,7 +62,7 @@ class JobRepo:
     def add_items(self, job_id: int, new_items: Sequence[NewItem], first_ordinal: int = 0) -> None:
         """Insert a batch of items with their stage rows (reused stages already succeeded)."""
         now = self.db.now()
-        plans: list[tuple[int, int, Sequence[NewStage]]] = []  # one executemany per batch: a 10,000-file add writes 50,000 rows
+        plans: list[tuple[int, int, int, int, Sequence[NewStage]]] = []  # one executemany per batch: a 10,000-file add writes 50,000 rows
         with self.db.write() as conn:
             revisions = dict(conn.execute(
                 select(items.c.path, func.max(items.c.revision))
@@ -71,9 +71,10 @@ class JobRepo:
             for offset, item in enumerate(new_items):
                 ordinal = first_ordinal + offset
                 revision = revisions[item.path] = 1 + int(revisions.get(item.path) or 0)
-                item_id = item_transitions.add(conn, job_id, ordinal, ordinal // max(1, self.group_size), item, revision, now)
+                group = ordinal // max(1, self.group_size)
+                item_id = item_transitions.add(conn, job_id, ordinal, group, item, revision, now)
                 if not item.skip_reason:
-                    plans.append((item_id, job_id, item.stages))
+                    plans.append((item_id, job_id, group, ordinal, item.stages))
             stage_transitions.add_planned(conn, plans, now)
 
     def finish_creating(self, job_id: int, scan_report: dict[str, Any]) -> None:

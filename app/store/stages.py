@@ -18,14 +18,14 @@ import time
 from contextlib import contextmanager
 from typing import Any, Iterator, Mapping, Sequence
 
-from sqlalchemy import BigInteger, Connection, Float, Select, bindparam, exists, or_, select, update
+from sqlalchemy import BigInteger, Connection, Float, Select, bindparam, exists, literal_column, or_, select, update
 from sqlalchemy.orm import aliased
 
 from app.errors import CrashLoop
 from app.store import change_counter, item_transitions, stage_transitions
 from app.store.claim_scope import EVERYTHING, ClaimScope
 from app.store.database import Database, dumps, loads
-from app.store.dialect import insert_missing, lock_claim, upsert
+from app.store.dialect import common_condition, insert_missing, is_sqlite, lock_claim, upsert
 from app.store.row_locks import lock_item_ids
 from app.store.records import Claim, ItemReport
 from app.store.retry_policy import RetryPolicy
@@ -35,6 +35,13 @@ from app.store.tables import items, jobs, model_loads, results, stages
 from app.store.transitions import is_paused_all, owned_by, requeue_running, stop_unfinished
 
 log = logging.getLogger(__name__)
+
+#: The claim order, all on the stage row so one partial index over queued stages answers it (``0004_claim_index``).
+CLAIM_ORDER = (stages.c.job_id, stages.c.grp, stages.c.idx, stages.c.ordinal)
+CLAIM_ORDER_DEEPEST = (stages.c.job_id, stages.c.grp, stages.c.idx.desc(), stages.c.ordinal)
+
+#: Written into the SQL, not bound: a planner uses a partial index only when the query's own text implies its WHERE.
+QUEUED_LITERALLY = stages.c.status == literal_column(f"'{StageState.QUEUED.value}'")
 
 _QUERY_CACHE = 16  # built claim queries kept per repo: (gpu, scope) pairs; a scope changes rarely
 
@@ -59,11 +66,11 @@ class StageRepo:
         if query is None:
             if len(self._queries) >= _QUERY_CACHE:
                 self._queries.clear()  # scopes change only when a worker gives items back
-            query = self._queries[key] = self._build_runnable(gpu, scope, one_stage)
+            query = self._queries[key] = self._build_runnable(gpu, scope, one_stage, is_sqlite(self.db.engine))
         return query
 
     @staticmethod
-    def _build_runnable(gpu: bool | None, scope: ClaimScope, one_stage: bool) -> Select[Any]:
+    def _build_runnable(gpu: bool | None, scope: ClaimScope, one_stage: bool, sqlite: bool) -> Select[Any]:
         now = bindparam("now", type_=Float)
         earlier = aliased(stages)
         q = (
@@ -71,7 +78,7 @@ class StageRepo:
             .join(items, items.c.id == stages.c.item_id)
             .join(jobs, jobs.c.id == stages.c.job_id)
             .where(
-                stages.c.status == StageState.QUEUED,
+                common_condition(sqlite, QUEUED_LITERALLY),
                 (stages.c.retry_at.is_(None)) | (stages.c.retry_at <= now),
                 jobs.c.state == JobState.READY,
                 jobs.c.paused == 0,
@@ -96,12 +103,12 @@ class StageRepo:
                     other_item.c.id == other.c.item_id, other_item.c.grp == items.c.grp,
                     other_item.c.status.in_(UNFINISHED_ITEMS), scope.items_where(other_item),
                 ),
-            ).order_by(jobs.c.id, items.c.grp, stages.c.idx, items.c.ordinal)
+            ).order_by(*CLAIM_ORDER)
         elif gpu is False:
             # CPU stages: deepest first, so items finish (and free their workspace) early.
-            q = q.where(stages.c.gpu_mb == 0).order_by(jobs.c.id, items.c.grp, stages.c.idx.desc(), items.c.ordinal)
+            q = q.where(stages.c.gpu_mb == 0).order_by(*CLAIM_ORDER_DEEPEST)
         else:
-            q = q.order_by(jobs.c.id, items.c.grp, stages.c.idx, items.c.ordinal)
+            q = q.order_by(*CLAIM_ORDER)
         if one_stage:
             q = q.where(stages.c.id == bindparam("stage_id", type_=BigInteger))
         return q.limit(1)
