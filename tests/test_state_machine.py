@@ -13,9 +13,10 @@ from sqlalchemy import select
 from app.errors import LeaseLost, NotFound
 from app.store.records import Claim, NewItem, NewStage
 from app.store.retry_policy import RetryPolicy
-from app.store.tables import items, jobs, stages
+from app.store.tables import jobs
 from tests.postgres_server import PostgresCluster
 from tests.store_backends import open_store
+from tests.store_invariants import assert_rows_consistent, assert_summaries_consistent
 
 STAGES = 3
 LEASE = 10.0
@@ -163,40 +164,11 @@ class QueueMachine(RuleBasedStateMachine):
 
     @invariant()
     def rows_are_consistent(self) -> None:
-        with self.store.db.read() as conn:
-            stage_rows = conn.execute(select(stages).order_by(stages.c.item_id, stages.c.idx)).mappings().all()
-            item_rows = {r["id"]: r for r in conn.execute(select(items)).mappings()}
-        by_item: dict[int, list] = {}
-        for s in stage_rows:
-            by_item.setdefault(s["item_id"], []).append(s)
-            if s["status"] == "running":
-                assert s["lease_owner"] and s["lease_expires_at"] is not None
-            else:
-                assert s["lease_owner"] is None, f"{s['status']} stage keeps an owner"
-            assert s["attempt"] >= 0 and s["failures"] >= 0
-        for item_id, rows in by_item.items():
-            statuses = [r["status"] for r in rows]
-            first_open = next((i for i, s in enumerate(statuses) if s != "succeeded"), None)
-            if first_open is not None:
-                assert all(s == "waiting" for s in statuses[first_open + 1:]), statuses
-            assert sum(s == "running" for s in statuses) <= 1
-            item_status = item_rows[item_id]["status"]
-            if first_open is None:
-                assert item_status == "completed"
-            elif statuses[first_open] == "failed":
-                assert item_status == "failed"
-            elif statuses[first_open] == "running":
-                assert item_status == "running"
-            else:
-                assert item_status == "pending", (item_status, statuses)
+        assert_rows_consistent(self.store)
 
     @invariant()
     def summaries_never_claim_completion_early(self) -> None:
-        for job in self.store.jobs.summaries():
-            if job.status == "completed":
-                assert job.done + job.failed == job.total
-            assert job.total == job.done + job.failed + job.review + sum(
-                1 for i in self.store.jobs.items(job.id) if i.status in ("pending", "running", "paused"))
+        assert_summaries_consistent(self.store)
 
 
 QueueMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=40, deadline=None,

@@ -28,6 +28,7 @@ from sqlalchemy import Connection, Select, exists, func, select, update
 from app.errors import Code
 from app.shown_names import escape
 from app.store.database import Database
+from app.store.row_locks import lock_item_ids
 from app.store.search_writes import delete_for_sha256, move_image_name
 from app.store.states import UNFINISHED_ITEMS, ItemState, StepState
 from app.store.tables import current_items, items, stages, steps
@@ -146,6 +147,7 @@ class CurrentItemRepo:
             if conn.execute(select(items.c.id).where(items.c.path == new_path).limit(1)).first() is not None:
                 return False
             ids = list(conn.execute(select(items.c.id).where(items.c.path == old_path)).scalars())
+            lock_item_ids(conn, ids)
             conn.execute(update(items).where(items.c.id.in_(ids)).values(path=new_path, updated_at=now))
             move_image_name(conn, old_path, new_path)
             # A stage running on the old path would fail (source gone) or place under the old
@@ -167,6 +169,7 @@ class CurrentItemRepo:
             ids = list(conn.execute(select(items.c.id).where(items.c.path.in_(list(paths)), items.c.removed == 0)).scalars())
             if not ids:
                 return 0
+            lock_item_ids(conn, ids)
             conn.execute(update(items).where(items.c.id.in_(ids)).values(removed=1, updated_at=now))
             stop_unfinished(conn, items.c.id.in_(ids), ItemState.SKIPPED, Code.FILE_REMOVED, reason, now)
             self._drop_orphans(conn, shas)

@@ -17,7 +17,7 @@ from app.errors import DatabaseUnavailable, DatabaseUnusable
 from app.store import postgres_engine, sqlite_engine
 from app.store.byte_text import escape_bound_text
 from app.store.clock import Clock, engine_now
-from app.store.dialect import WRITE_OPTION, snapshot_reads, take_write_lock
+from app.store.dialect import WRITE_OPTION, snapshot_reads
 from app.store.migrate import upgrade_to_head
 
 _guard_local = threading.local()
@@ -115,10 +115,13 @@ class Database:
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
-        """A transaction holding the database's one write lock (app.store.dialect), so keep it short."""
+        """A write transaction: SQLite's one writer (``BEGIN IMMEDIATE``), so keep it short.
+
+        On PostgreSQL it takes no lock of its own: the rows it changes are locked in
+        :mod:`app.store.row_locks`' order, and writers of other rows run alongside.
+        """
         self._check_thread()
         with self._reachable(), self.engine.connect().execution_options(**{WRITE_OPTION: True}) as conn, conn.begin():
-            take_write_lock(conn)
             yield conn
 
     def now(self) -> float:

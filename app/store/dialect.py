@@ -1,17 +1,18 @@
 """What differs between the two backends of the library database, in one place.
 
 The repositories are SQLAlchemy Core and run unchanged on SQLite and PostgreSQL; the
-few things the two spell differently (taking the write lock, reading a JSON field,
-locking a claim row, the integrity check, whether the search index exists) are asked
-here, so no repository tests the dialect name itself.
+few things the two spell differently (the migration lock, reading a JSON field,
+locking a claim row, an insert-or-replace, the integrity check, whether the search
+index exists) are asked here, so no repository tests the dialect name itself.
 
-Write transactions: SQLite serialises writers with ``BEGIN IMMEDIATE``; on PostgreSQL
-every write transaction takes one transaction-scoped advisory lock first. The store's
-check-then-insert writes and its change-counter triggers (a stage or item update bumps
-its job's row) were written for one writer at a time; with rows locked in whatever
-order each transaction touches them, a claim (stage, then job) and a cancel (job, then
-stages) could deadlock. One lock taken first is a consistent lock order by construction.
-Reads never take it.
+Write transactions: SQLite keeps one writer at a time (WAL, ``BEGIN IMMEDIATE``): its
+ceiling is one transaction at a time, measured by ``bench/engine.py``. PostgreSQL
+write transactions run side by side: each locks only the rows it changes, in the one
+order :mod:`app.store.row_locks` documents (job → item → stage → step), so no two can
+deadlock; the change counter is per-job deltas (:mod:`app.store.change_counter`), not
+a hot row. Only a schema upgrade takes one advisory lock (two engines opening a new
+library migrate it once), and writes to the search index take one of their own
+(:func:`take_search_lock`).
 
 Read transactions: on SQLite (WAL) a read transaction sees one snapshot; PostgreSQL's
 default (READ COMMITTED) gives each statement a fresh one, so a read of several
@@ -22,10 +23,12 @@ REPEATABLE READ: one snapshot, and a read-only transaction never fails serialisa
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
-from sqlalchemy import Connection, Engine, Select, func
+from sqlalchemy import Connection, Engine, Select, Table, func, literal_column
 from sqlalchemy.dialects.postgresql import JSON
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.sql.elements import ColumnElement
 
 
@@ -35,8 +38,8 @@ POSTGRESQL = "postgresql"
 WRITE_OPTION = "sidecar_write"
 """Execution option marking a write transaction (``BEGIN IMMEDIATE`` on SQLite)."""
 
-WRITE_LOCK_KEY = 0x51DECA12
-"""The advisory lock every PostgreSQL write transaction holds (any constant both sides agree on)."""
+MIGRATION_LOCK_KEY = 0x51DECA12
+"""The advisory lock a PostgreSQL schema upgrade holds (any constant every Sidecar agrees on)."""
 
 
 def is_sqlite(bind: Connection | Engine) -> bool:
@@ -50,17 +53,63 @@ def snapshot_reads(conn: Connection) -> Connection:
     return conn.execution_options(isolation_level="REPEATABLE READ")
 
 
-def take_write_lock(conn: Connection) -> None:
-    """Serialise this write transaction with every other one (SQLite did at ``BEGIN IMMEDIATE``)."""
+def take_migration_lock(conn: Connection) -> None:
+    """Serialise schema upgrades of one library (SQLite did at ``BEGIN IMMEDIATE``)."""
     if not is_sqlite(conn):
-        conn.execute(func.pg_advisory_xact_lock(WRITE_LOCK_KEY).select())
+        conn.execute(func.pg_advisory_xact_lock(MIGRATION_LOCK_KEY).select())
+
+
+SEARCH_LOCK_KEY = 0x51DECA13
+"""The advisory lock a PostgreSQL transaction holds while it writes the search index (see :func:`take_search_lock`)."""
+
+
+def take_search_lock(conn: Connection) -> None:
+    """Serialise writes to the search index with each other (only those: claims and completions do not wait).
+
+    The index's change log numbers its rows ``max(seq) + 1`` and the in-process vector
+    indexes read it in that order, which holds only when one writer appends at a time;
+    its word statistics are one row per table. Taken last in the lock order of
+    :mod:`app.store.row_locks` (after any job, item, stage or step row), and before any
+    search row is written, so it closes no wait-for cycle. SQLite has one writer anyway.
+    """
+    if not is_sqlite(conn):
+        conn.execute(func.pg_advisory_xact_lock(SEARCH_LOCK_KEY).select())
 
 
 def lock_claim(conn: Connection, query: Select[Any], table: Any) -> Select[Any]:
-    """The claim's candidate query, locking the row it picks on PostgreSQL and skipping rows others hold."""
+    """The claim's candidate query, locking ``table``'s row it picks on PostgreSQL and skipping rows others hold.
+
+    ``FOR NO KEY UPDATE``: the lock the claim's own UPDATE takes anyway, so adding rows
+    that refer to it (their foreign key's ``KEY SHARE``) never waits on a claim.
+    """
     if is_sqlite(conn):
         return query
-    return query.with_for_update(skip_locked=True, of=table)
+    return query.with_for_update(skip_locked=True, of=table, key_share=True)
+
+
+def insert_missing(conn: Connection, table: Table, values: dict[str, Any]) -> None:
+    """Insert ``values`` unless a row with the same key exists (one statement: two writers never collide)."""
+    stmt = (sqlite_insert if is_sqlite(conn) else postgresql_insert)(table).values(**values)
+    conn.execute(stmt.on_conflict_do_nothing())
+
+
+def upsert(conn: Connection, table: Table, values: dict[str, Any], keys: Sequence[str]) -> None:
+    """Insert ``values``, or replace the row with the same ``keys`` (one statement: two writers never collide)."""
+    stmt = (sqlite_insert if is_sqlite(conn) else postgresql_insert)(table).values(**values)
+    conn.execute(stmt.on_conflict_do_update(index_elements=list(keys),
+                                            set_={k: v for k, v in values.items() if k not in keys}))
+
+
+def common_condition(sqlite: bool, cond: ColumnElement[bool]) -> ColumnElement[bool]:
+    """``cond``, told to SQLite's planner as true of most rows, so it does not pick an index on it.
+
+    SQLite, never ``ANALYZE``d, takes an equality on an indexed column for selective: for
+    the claim's ``status = 'queued'`` it read every queued stage through ``stages_status``
+    and sorted them, instead of the first entries of the partial index in claim order.
+    ``likelihood()`` changes only that estimate (and still implies the partial index's WHERE).
+    PostgreSQL keeps statistics and has no such function.
+    """
+    return func.likelihood(cond, literal_column("0.9")) if sqlite else cond  # a constant: SQLite refuses a bound one
 
 
 def json_field(conn: Connection, column: Any, key: str) -> ColumnElement[Any]:

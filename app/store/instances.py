@@ -104,7 +104,8 @@ class InstanceRepo:
         with self.db.write() as conn:
             now = database_now(conn, self.db.clock)
             expired = list(conn.execute(
-                select(instances.c.id).where(instances.c.expires_at <= now, instances.c.id != exclude).with_for_update()
+                select(instances.c.id).where(instances.c.expires_at <= now, instances.c.id != exclude)
+                .order_by(instances.c.id).with_for_update()
             ).scalars())
             if not expired:
                 return []

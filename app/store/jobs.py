@@ -8,9 +8,10 @@ from typing import Any, Collection, Mapping, Sequence
 from sqlalchemy import Connection, and_, delete, func, select, update
 
 from app.errors import Code, ItemNotChangeable, NotFound
-from app.store import item_transitions, job_transitions, stage_transitions
+from app.store import change_counter, item_transitions, job_transitions, stage_transitions
 from app.store.database import Database, loads
 from app.store.dialect import json_field
+from app.store.row_locks import lock_items, lock_jobs
 from app.store.records import ITEM_FACTS, ItemSource, ItemView, JobSummary, NewItem, NewStage
 from app.store.states import SETTLED_ITEMS, UNFINISHED_ITEMS, ItemState, JobState, JobStatus, StageState, StepState
 from app.store.tables import items, jobs, results, stages, steps
@@ -61,7 +62,7 @@ class JobRepo:
     def add_items(self, job_id: int, new_items: Sequence[NewItem], first_ordinal: int = 0) -> None:
         """Insert a batch of items with their stage rows (reused stages already succeeded)."""
         now = self.db.now()
-        plans: list[tuple[int, int, Sequence[NewStage]]] = []  # one executemany per batch: a 10,000-file add writes 50,000 rows
+        plans: list[tuple[int, int, int, int, Sequence[NewStage]]] = []  # one executemany per batch: a 10,000-file add writes 50,000 rows
         with self.db.write() as conn:
             revisions = dict(conn.execute(
                 select(items.c.path, func.max(items.c.revision))
@@ -70,9 +71,10 @@ class JobRepo:
             for offset, item in enumerate(new_items):
                 ordinal = first_ordinal + offset
                 revision = revisions[item.path] = 1 + int(revisions.get(item.path) or 0)
-                item_id = item_transitions.add(conn, job_id, ordinal, ordinal // max(1, self.group_size), item, revision, now)
+                group = ordinal // max(1, self.group_size)
+                item_id = item_transitions.add(conn, job_id, ordinal, group, item, revision, now)
                 if not item.skip_reason:
-                    plans.append((item_id, job_id, item.stages))
+                    plans.append((item_id, job_id, group, ordinal, item.stages))
             stage_transitions.add_planned(conn, plans, now)
 
     def finish_creating(self, job_id: int, scan_report: dict[str, Any]) -> None:
@@ -89,6 +91,7 @@ class JobRepo:
         """A job-level failure (its folder is gone): every unfinished item fails with it."""
         now = self.db.now()
         with self.db.write() as conn:
+            lock_jobs(conn, jobs.c.id == job_id)
             job_transitions.fail(conn, job_id, code, message, now)
             stop_unfinished(conn, items.c.job_id == job_id, ItemState.FAILED, code, message, now)
 
@@ -109,7 +112,7 @@ class JobRepo:
         """
         with self.db.read() as conn:
             all_paused = is_paused_all(conn)
-            marks = {int(job_id): int(n) for job_id, n in conn.execute(select(jobs.c.id, jobs.c.change_count))}
+            marks = {int(job_id): int(n) for job_id, n in conn.execute(change_counter.counters(conn))}
             if since is None or all_paused != all_paused_before:
                 ids = list(marks)
             else:
@@ -127,6 +130,9 @@ class JobRepo:
     def cancel(self, job_id: int) -> None:
         """Delete the job and its rows; the person's files are never touched (workspace removal is the caller's)."""
         with self.db.write() as conn:
+            # The lock order (app.store.row_locks): the job, then its items; their stages and steps go with them.
+            lock_jobs(conn, jobs.c.id == job_id, for_delete=True)
+            lock_items(conn, items.c.job_id == job_id, for_delete=True)
             if conn.execute(delete(jobs).where(jobs.c.id == job_id)).rowcount == 0:
                 raise NotFound(f"no job {job_id}")
 
@@ -139,6 +145,8 @@ class JobRepo:
                 cond.append(items.c.id == item_id)
             if job_id is not None:
                 cond.append(items.c.job_id == job_id)
+            lock_jobs(conn, jobs.c.id.in_(select(items.c.job_id).where(and_(*cond))))
+            lock_items(conn, and_(*cond))
             ids = conn.execute(select(items.c.id).where(and_(*cond))).scalars().all()
             if not ids:
                 return 0
@@ -173,6 +181,8 @@ class JobRepo:
         """
         now = self.db.now()
         with self.db.write() as conn:
+            lock_jobs(conn, jobs.c.id.in_(select(items.c.job_id).where(items.c.id == item_id)))
+            lock_items(conn, items.c.id == item_id)
             status = conn.execute(select(items.c.status).where(items.c.id == item_id)).scalar()
             if status is None:
                 raise NotFound(f"no item {item_id}")

@@ -2,7 +2,7 @@
 
 Why Alembic: it is SQLAlchemy's migration tool, it speaks both dialects, and a revision
 is a plain Python file. It runs here inside one write transaction of the store's own (on
-SQLite ``BEGIN IMMEDIATE``, on PostgreSQL the advisory write lock), so two engines
+SQLite ``BEGIN IMMEDIATE``, on PostgreSQL an advisory lock), so two engines
 starting on a new library migrate it once and a failed revision changes nothing.
 """
 
@@ -18,7 +18,7 @@ from alembic.util import CommandError
 from sqlalchemy import Connection, Engine, inspect, text
 
 from app.errors import Code, DatabaseUnusable
-from app.store.dialect import WRITE_OPTION, take_write_lock
+from app.store.dialect import WRITE_OPTION, take_migration_lock
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +59,7 @@ def upgrade_to_head(engine: Engine) -> str:
     """Bring the database to the newest revision; returns it."""
     head = head_revision()
     with engine.connect().execution_options(**{WRITE_OPTION: True}) as conn, conn.begin():
-        take_write_lock(conn)
+        take_migration_lock(conn)
         current = current_revision(conn)
         if current == head:
             return head

@@ -16,7 +16,7 @@ from typing import Any, Callable, Sequence
 from sqlalchemy import Connection, bindparam, text
 
 from app.store import search_postgres
-from app.store.dialect import is_sqlite
+from app.store.dialect import is_sqlite, take_search_lock
 from app.store.search_schema import TEXT_DIM, ensure_visual_table, table_exists, vector_blob, visual_table
 
 WriteTransaction = Callable[[], AbstractContextManager[Connection]]
@@ -100,6 +100,7 @@ def upsert_image(
     call with one adds it. Without a text vector (an image without text) it is found
     by its words and CLIP only, never by text meaning. Identical content in two files is one call, one row.
     """
+    take_search_lock(conn)
     image = IndexedImage(sha256, text_model, text_vector, document, ocr_text, visual_model, visual_vector)
     return upsert_images(conn, [image])[0]
 
@@ -112,6 +113,7 @@ def upsert_images(conn: Connection, images: Sequence[IndexedImage]) -> list[int]
     statement at a time) writes thousands per call. A content listed twice keeps its
     last entry, as two calls would. Every vector is checked before anything is written.
     """
+    take_search_lock(conn)
     latest = {image.sha256: image for image in images}
     now = time.time()
     params: list[dict[str, Any]] = []
@@ -188,6 +190,7 @@ def name_image(conn: Connection, path: str, sha256: str, words: str) -> int:
     Per path, not per content: two identical files are each found by their own name
     (see :mod:`app.store.search_schema`). Returns the row id.
     """
+    take_search_lock(conn)
     _delete_names(conn, "path = :path", {"path": path})
     row_id = conn.execute(
         text("INSERT INTO search_image_name (path, sha256, words, indexed_at) VALUES (:path, :sha, :words, :now) "
@@ -200,6 +203,7 @@ def name_image(conn: Connection, path: str, sha256: str, words: str) -> int:
 
 def move_image_name(conn: Connection, old_path: str, new_path: str) -> None:
     """A file was renamed without re-running anything: its name row follows it, as its sidecar JSON does."""
+    take_search_lock(conn)
     _delete_names(conn, "path = :path", {"path": new_path})
     conn.execute(text("UPDATE search_image_name SET path = :new WHERE path = :old"), {"old": old_path, "new": new_path})
 
@@ -219,6 +223,7 @@ def upsert_dialogue(
     content (re-translating replaces the translation and keeps the transcript).
     Returns the number of cues written.
     """
+    take_search_lock(conn)
     if len(cues) != len(vectors):
         raise ValueError(f"{len(cues)} cues but {len(vectors)} vectors")
     langs = sorted({cue[3] for cue in cues})
@@ -253,6 +258,7 @@ def delete_for_sha256(conn: Connection, sha256: str) -> int:
     The store calls it when no item holds this content any more (deleted file, edited
     file whose old content nobody else has).
     """
+    take_search_lock(conn)
     removed = 0
     for row in conn.execute(text("SELECT id, visual_dim FROM search_image WHERE sha256 = :sha"), {"sha": sha256}).all():
         _delete_image_rows(conn, row.id, row.visual_dim, keep_base=False)

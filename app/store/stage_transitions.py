@@ -82,10 +82,14 @@ def planned_values(planned: Sequence[NewStage], now: float) -> list[dict[str, An
     return out
 
 
-def add_planned(conn: Connection, plans: Sequence[tuple[int, int, Sequence[NewStage]]], now: float) -> None:
-    """The stage rows of new items, ``(item id, job id, plan)`` each, in one executemany (an add writes thousands)."""
-    rows = [dict(item_id=item_id, job_id=job_id, idx=stage.idx, name=stage.name, **values)
-            for item_id, job_id, planned in plans
+def add_planned(conn: Connection, plans: Sequence[tuple[int, int, int, int, Sequence[NewStage]]], now: float) -> None:
+    """The stage rows of new items, ``(item id, job id, group, ordinal, plan)`` each, in one executemany.
+
+    An add writes thousands. Group and ordinal are the item's, copied so the claim order
+    is one index over the stages (revision ``0004_claim_index``).
+    """
+    rows = [dict(item_id=item_id, job_id=job_id, grp=grp, ordinal=ordinal, idx=stage.idx, name=stage.name, **values)
+            for item_id, job_id, grp, ordinal, planned in plans
             for stage, values in zip(planned, planned_values(planned, now))]
     if rows:
         conn.execute(insert(stages), rows)

@@ -1,12 +1,13 @@
 """Stage rows: claims, heartbeats and every fenced write a worker makes.
 
-A claim is one short write transaction (``BEGIN IMMEDIATE`` on SQLite; on PostgreSQL the
-store's write lock and ``SELECT … FOR UPDATE SKIP LOCKED``) that picks the first runnable
-stage and stamps it with (owner, claim_generation + 1, lease expiry). Every later write
+A claim is one short write transaction (``BEGIN IMMEDIATE`` on SQLite; on PostgreSQL
+``SELECT … FOR NO KEY UPDATE OF items SKIP LOCKED``, so claims of different items never
+wait on each other) that picks the first runnable stage and stamps it with (owner, claim_generation + 1, lease expiry). Every later write
 by that worker is an UPDATE conditioned on the same three facts with its row count
 checked: zero rows means the claim is gone and the worker must stop. The claim query
 is a plain "select one row, then update it" pair so it maps onto PostgreSQL's
-``FOR UPDATE SKIP LOCKED``. The status changes themselves (and the fence) are
+``FOR UPDATE SKIP LOCKED``. Every write here locks the stage's item first
+(:mod:`app.store.row_locks`: the one lock order). The status changes themselves (and the fence) are
 :mod:`app.store.stage_transitions` and :mod:`app.store.item_transitions`.
 """
 
@@ -17,14 +18,15 @@ import time
 from contextlib import contextmanager
 from typing import Any, Iterator, Mapping, Sequence
 
-from sqlalchemy import BigInteger, Connection, Float, Select, bindparam, delete, exists, insert, or_, select, update
+from sqlalchemy import BigInteger, Connection, Float, Select, bindparam, exists, literal_column, or_, select, update
 from sqlalchemy.orm import aliased
 
 from app.errors import CrashLoop
-from app.store import item_transitions, stage_transitions
+from app.store import change_counter, item_transitions, stage_transitions
 from app.store.claim_scope import EVERYTHING, ClaimScope
 from app.store.database import Database, dumps, loads
-from app.store.dialect import lock_claim
+from app.store.dialect import common_condition, insert_missing, is_sqlite, lock_claim, upsert
+from app.store.row_locks import lock_item_ids
 from app.store.records import Claim, ItemReport
 from app.store.retry_policy import RetryPolicy
 from app.store.stage_transitions import fence, fenced_update, lease_lost
@@ -33,6 +35,13 @@ from app.store.tables import items, jobs, model_loads, results, stages
 from app.store.transitions import is_paused_all, owned_by, requeue_running, stop_unfinished
 
 log = logging.getLogger(__name__)
+
+#: The claim order, all on the stage row so one partial index over queued stages answers it (``0004_claim_index``).
+CLAIM_ORDER = (stages.c.job_id, stages.c.grp, stages.c.idx, stages.c.ordinal)
+CLAIM_ORDER_DEEPEST = (stages.c.job_id, stages.c.grp, stages.c.idx.desc(), stages.c.ordinal)
+
+#: Written into the SQL, not bound: a planner uses a partial index only when the query's own text implies its WHERE.
+QUEUED_LITERALLY = stages.c.status == literal_column(f"'{StageState.QUEUED.value}'")
 
 _QUERY_CACHE = 16  # built claim queries kept per repo: (gpu, scope) pairs; a scope changes rarely
 
@@ -57,11 +66,11 @@ class StageRepo:
         if query is None:
             if len(self._queries) >= _QUERY_CACHE:
                 self._queries.clear()  # scopes change only when a worker gives items back
-            query = self._queries[key] = self._build_runnable(gpu, scope, one_stage)
+            query = self._queries[key] = self._build_runnable(gpu, scope, one_stage, is_sqlite(self.db.engine))
         return query
 
     @staticmethod
-    def _build_runnable(gpu: bool | None, scope: ClaimScope, one_stage: bool) -> Select[Any]:
+    def _build_runnable(gpu: bool | None, scope: ClaimScope, one_stage: bool, sqlite: bool) -> Select[Any]:
         now = bindparam("now", type_=Float)
         earlier = aliased(stages)
         q = (
@@ -69,7 +78,7 @@ class StageRepo:
             .join(items, items.c.id == stages.c.item_id)
             .join(jobs, jobs.c.id == stages.c.job_id)
             .where(
-                stages.c.status == StageState.QUEUED,
+                common_condition(sqlite, QUEUED_LITERALLY),
                 (stages.c.retry_at.is_(None)) | (stages.c.retry_at <= now),
                 jobs.c.state == JobState.READY,
                 jobs.c.paused == 0,
@@ -94,12 +103,12 @@ class StageRepo:
                     other_item.c.id == other.c.item_id, other_item.c.grp == items.c.grp,
                     other_item.c.status.in_(UNFINISHED_ITEMS), scope.items_where(other_item),
                 ),
-            ).order_by(jobs.c.id, items.c.grp, stages.c.idx, items.c.ordinal)
+            ).order_by(*CLAIM_ORDER)
         elif gpu is False:
             # CPU stages: deepest first, so items finish (and free their workspace) early.
-            q = q.where(stages.c.gpu_mb == 0).order_by(jobs.c.id, items.c.grp, stages.c.idx.desc(), items.c.ordinal)
+            q = q.where(stages.c.gpu_mb == 0).order_by(*CLAIM_ORDER_DEEPEST)
         else:
-            q = q.order_by(jobs.c.id, items.c.grp, stages.c.idx, items.c.ordinal)
+            q = q.order_by(*CLAIM_ORDER)
         if one_stage:
             q = q.where(stages.c.id == bindparam("stage_id", type_=BigInteger))
         return q.limit(1)
@@ -124,7 +133,7 @@ class StageRepo:
                 return None
             q = self._runnable(gpu, scope, one_stage=stage_id is not None)
             params = {"now": now} if stage_id is None else {"now": now, "stage_id": stage_id}
-            sid = conn.execute(lock_claim(conn, q, stages), params).scalar()
+            sid = conn.execute(lock_claim(conn, q, items), params).scalar()
             if sid is None:
                 return None
             if not stage_transitions.claim(conn, sid, owner, self.lease_seconds, now):
@@ -156,6 +165,7 @@ class StageRepo:
         Touching, not just reading, also serialises the caller's writes with any
         competing claim of the same stage.
         """
+        lock_item_ids(conn, [claim.item_id])
         fenced_update(conn, claim, self.db.now())
 
     def assert_held(self, claim: Claim) -> None:
@@ -171,11 +181,12 @@ class StageRepo:
     def fenced_write(self, claim: Claim) -> Iterator[Connection]:
         """A write transaction for data the stage derives into the library (the search index).
 
-        The claim is checked inside it (like :meth:`assert_held`), so check and write
-        commit together and a stale worker commits nothing.
+        The claim is checked inside it by touching its stage (:meth:`touch`), so check
+        and write commit together, a reclaim of the stage waits for them, and a stale
+        worker commits nothing.
         """
         with self.db.write() as conn:
-            self._check_held(conn, claim)
+            self.touch(conn, claim)
             yield conn
 
     def computed_output(self, claim: Claim) -> dict[str, Any] | None:
@@ -209,6 +220,7 @@ class StageRepo:
         lost = []
         now = self.db.now()
         with self.db.write() as conn:
+            lock_item_ids(conn, [c.item_id for c in claims])
             for claim in claims:
                 n = conn.execute(
                     update(stages).where(fence(claim, now)).values(lease_expires_at=now + self.lease_seconds)
@@ -219,11 +231,13 @@ class StageRepo:
 
     def record_progress(self, claim: Claim, fraction: float, note: str = "") -> None:
         with self.db.write() as conn:
+            lock_item_ids(conn, [claim.item_id])
             fenced_update(conn, claim, self.db.now(), progress=max(0.0, min(1.0, fraction)), note=note or None)
 
     def record_checkpoint(self, claim: Claim, partial: Any) -> None:
         """Durably keep a long stage's progress so a resume continues from here."""
         with self.db.write() as conn:
+            lock_item_ids(conn, [claim.item_id])
             fenced_update(conn, claim, self.db.now(), partial=dumps(partial))
 
     def fingerprints(self, item_id: int) -> list[str]:
@@ -241,14 +255,16 @@ class StageRepo:
         """
         now = self.db.now()
         with self.db.write() as conn:
+            lock_item_ids(conn, [claim.item_id])
             stage_transitions.succeed(conn, claim, output, now)
             if identified is not None:
                 conn.execute(update(items).where(items.c.id == claim.item_id).values(sha256=identified, updated_at=now))
             stage_transitions.reuse(conn, claim.item_id, reused or {}, now)
             fp = conn.execute(select(stages.c.fingerprint).where(stages.c.id == claim.stage_id)).scalar_one()
             if fingerprint_cache and claim.item_sha256:
-                conn.execute(delete(results).where(results.c.sha256 == claim.item_sha256, results.c.stage == claim.name, results.c.fingerprint == fp))
-                conn.execute(insert(results).values(sha256=claim.item_sha256, stage=claim.name, fingerprint=fp, output=dumps(output), created_at=now))
+                # One statement: two items of the same content may complete this stage at once.
+                upsert(conn, results, dict(sha256=claim.item_sha256, stage=claim.name, fingerprint=fp,
+                                           output=dumps(output), created_at=now), ("sha256", "stage", "fingerprint"))
             report = ItemReport.read(output)
             if report.result:
                 conn.execute(update(items).where(items.c.id == claim.item_id).values(
@@ -273,6 +289,7 @@ class StageRepo:
         """Record a failure; transient ones retry as ``policy`` says. Returns True if it will retry."""
         now = self.db.now()
         with self.db.write() as conn:
+            lock_item_ids(conn, [claim.item_id])
             held = conn.execute(select(stages.c.failures).where(fence(claim, now))).scalar()
             if held is None:
                 raise lease_lost(claim)
@@ -290,6 +307,7 @@ class StageRepo:
         """Give a stage back after a pause: it keeps its checkpoint and the claim does not count as an attempt."""
         now = self.db.now()
         with self.db.write() as conn:
+            lock_item_ids(conn, [claim.item_id])
             if requeue_running(conn, fence(claim, now), now, refund_attempt=True) != 1:
                 raise lease_lost(claim)
 
@@ -297,6 +315,7 @@ class StageRepo:
         """The stage waits for a person's decision on one of its steps."""
         now = self.db.now()
         with self.db.write() as conn:
+            lock_item_ids(conn, [claim.item_id])
             stage_transitions.hold_for_review(conn, claim, message, now)
             item_transitions.hold_for_review(conn, claim.item_id, message, now)
 
@@ -316,6 +335,7 @@ class StageRepo:
             return 0
         with self.db.write() as conn:
             count = requeue_running(conn, or_(*cond), now, refund_attempt=False)
+            change_counter.compact(conn)  # a periodic write of every engine: where the deltas get folded
         if count:
             log.info("reclaimed %d stage(s)", count)
         return count
@@ -337,6 +357,7 @@ class StageRepo:
             ).first()
             if row is None:
                 return False
+            lock_item_ids(conn, [row.item_id])
             claims = [*(loads(row.crash_claims) or []), row.started_at]
             conn.execute(update(stages).where(stages.c.id == row.id).values(crash_claims=dumps(claims), updated_at=now))
             if len(claims) < limit:
@@ -354,10 +375,10 @@ class StageRepo:
     def count_model_load(self, model_key: str) -> None:
         now = self.db.now()
         with self.db.write() as conn:
-            n = conn.execute(update(model_loads).where(model_loads.c.model_key == model_key)
-                             .values(loads=model_loads.c.loads + 1, last_loaded_at=now)).rowcount
-            if n == 0:
-                conn.execute(insert(model_loads).values(model_key=model_key, loads=1, last_loaded_at=now))
+            # Insert first: two engines loading a model for the first time must not both insert it.
+            insert_missing(conn, model_loads, dict(model_key=model_key, loads=0, last_loaded_at=now))
+            conn.execute(update(model_loads).where(model_loads.c.model_key == model_key)
+                         .values(loads=model_loads.c.loads + 1, last_loaded_at=now))
 
     def model_load_counts(self) -> dict[str, int]:
         with self.db.read() as conn:

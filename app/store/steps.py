@@ -16,6 +16,7 @@ from sqlalchemy import Connection, select
 from app.errors import NotFound, ReviewConflict
 from app.store import item_transitions, stage_transitions, step_transitions
 from app.store.database import Database
+from app.store.row_locks import lock_items
 from app.store.records import Claim, Review, Step, StepIntent
 from app.store.stages import StageRepo
 from app.store.states import StageState, StepState
@@ -120,6 +121,7 @@ class StepRepo:
             raise ValueError(f"decision must be one of {DECISIONS}")
         now = self.db.now()
         with self.db.write() as conn:
+            lock_items(conn, items.c.id.in_(select(steps.c.item_id).where(steps.c.id == step_id)))
             row = conn.execute(select(steps).where(steps.c.id == step_id)).mappings().first()
             if row is None:
                 raise NotFound(f"no review {step_id}")

@@ -64,6 +64,7 @@ stages = Table(
     Column("note", Text), Column("partial", Text), Column("output", Text), Column("reused", BigInteger),
     Column("error_code", Text), Column("error", Text), Column("started_at", Float),
     Column("finished_at", Float), Column("updated_at", Float), Column("crash_claims", Text),
+    Column("grp", BigInteger), Column("ordinal", BigInteger),  # the item's, copied: claim order from one index
 )
 
 results = Table(

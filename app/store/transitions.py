@@ -24,11 +24,13 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from sqlalchemy import ColumnElement, Connection, delete, insert, or_, select, update
+from sqlalchemy import ColumnElement, Connection, delete, insert, or_, select, true, update
 
 from app.store import item_transitions, stage_transitions
+from app.store.dialect import insert_missing
+from app.store.row_locks import lock_items, lock_jobs
 from app.store.states import ItemState, StageState
-from app.store.tables import engine_flags, jobs, placed_outputs, stages
+from app.store.tables import engine_flags, items, jobs, placed_outputs, stages
 
 PAUSE_ALL_FLAG = "paused_all"
 
@@ -47,6 +49,7 @@ def set_paused_all(conn: Connection, paused: bool, now: float) -> None:
     if paused:
         conn.execute(insert(engine_flags).values(name=PAUSE_ALL_FLAG, value="1"))
     else:
+        lock_jobs(conn, true())
         conn.execute(update(jobs).values(paused=0, updated_at=now))
 
 
@@ -60,8 +63,10 @@ def requeue_running(conn: Connection, where: ColumnElement[bool], now: float, *,
 
     Their checkpoints stay. ``refund_attempt`` gives the claim back without counting
     it (a pause, a rename); a crashed or expired worker's attempt stays counted.
-    Whoever held the lease finds it gone at its next fenced write.
+    Whoever held the lease finds it gone at its next fenced write. Their items are
+    locked first (:mod:`app.store.row_locks`).
     """
+    lock_items(conn, items.c.id.in_(select(stages.c.item_id).where(where, stages.c.status == StageState.RUNNING)))
     requeued = stage_transitions.requeue_running(conn, where, now, refund_attempt=refund_attempt)
     if requeued:
         item_transitions.release_running(conn, {item_id for _, item_id in requeued}, now)
@@ -74,8 +79,9 @@ def stop_unfinished(conn: Connection, where: ColumnElement[bool], outcome: ItemS
 
     A failed item carries the error; a skipped one says why it was skipped. A stage
     running here loses its lease: the worker's next fenced write fails and its
-    result is never placed.
+    result is never placed. The items are locked first (:mod:`app.store.row_locks`).
     """
+    lock_items(conn, where)
     stage_outcome = {ItemState.FAILED: StageState.FAILED, ItemState.SKIPPED: StageState.SKIPPED}[outcome]
     stage_transitions.stop_unfinished(conn, where, stage_outcome, code, message, now)
     item_transitions.stop_unfinished(conn, where, outcome, code, message, now)
@@ -83,8 +89,4 @@ def stop_unfinished(conn: Connection, where: ColumnElement[bool], outcome: ItemS
 
 def remember_placed_output(conn: Connection, path: str, sha256: str, now: float) -> None:
     """Record that Sidecar itself put exactly this content at ``path``."""
-    known = conn.execute(
-        select(placed_outputs.c.path).where(placed_outputs.c.path == path, placed_outputs.c.sha256 == sha256)
-    ).first()
-    if known is None:
-        conn.execute(insert(placed_outputs).values(path=path, sha256=sha256, placed_at=now))
+    insert_missing(conn, placed_outputs, dict(path=path, sha256=sha256, placed_at=now))

@@ -84,7 +84,8 @@ class WatchRepo:
     def rolling_job(self, watch_id: int) -> int:
         """The ``ready`` job new items of this watch go to, making a new one when the old one is gone or failed."""
         with self.db.write() as conn:
-            row = conn.execute(select(watches).where(watches.c.id == watch_id)).mappings().first()
+            # Locked: two engines finding the rolling job gone must not both make a new one.
+            row = conn.execute(select(watches).where(watches.c.id == watch_id).with_for_update()).mappings().first()
             if row is None:
                 raise NotFound(f"no watch {watch_id}", code=Code.WATCH_MISSING)
             if row["job_id"] is not None and self.jobs.is_ready(conn, row["job_id"]):
