@@ -2,7 +2,7 @@
 
 SQLite keeps it on the job row (``jobs.change_count``, bumped by triggers: one writer
 at a time, so nothing contends). PostgreSQL keeps per-job deltas in ``job_changes``
-(revision ``0003_change_deltas``): a trigger appends a row per change, which locks no
+(revision ``0004_change_deltas``): a trigger appends a row per change, which locks no
 existing row, so workers changing stages of one job never queue on its job row, and the
 counter is the sum of the job's deltas. The sum only grows with commits (a count by
 row id would not: ids are handed out before commit order is known).

@@ -86,7 +86,7 @@ def add_planned(conn: Connection, plans: Sequence[tuple[int, int, int, int, Sequ
     """The stage rows of new items, ``(item id, job id, group, ordinal, plan)`` each, in one executemany.
 
     An add writes thousands. Group and ordinal are the item's, copied so the claim order
-    is one index over the stages (revision ``0004_claim_index``).
+    is one index over the stages (revision ``0005_claim_index``).
     """
     rows = [dict(item_id=item_id, job_id=job_id, grp=grp, ordinal=ordinal, idx=stage.idx, name=stage.name, **values)
             for item_id, job_id, grp, ordinal, planned in plans

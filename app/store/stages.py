@@ -36,7 +36,7 @@ from app.store.transitions import is_paused_all, owned_by, requeue_running, stop
 
 log = logging.getLogger(__name__)
 
-#: The claim order, all on the stage row so one partial index over queued stages answers it (``0004_claim_index``).
+#: The claim order, all on the stage row so one partial index over queued stages answers it (``0005_claim_index``).
 CLAIM_ORDER = (stages.c.job_id, stages.c.grp, stages.c.idx, stages.c.ordinal)
 CLAIM_ORDER_DEEPEST = (stages.c.job_id, stages.c.grp, stages.c.idx.desc(), stages.c.ordinal)
 

@@ -7,8 +7,8 @@ sorted every queued stage (~40 ms at 2k items, ~100 ms at 20k). Copied onto the 
 row (they never change after an add), the order is one partial index over queued
 stages only, in each direction, and a claim reads its first few entries.
 
-Revision ID: 0004_claim_index
-Revises: 0003_change_deltas
+Revision ID: 0005_claim_index
+Revises: 0004_change_deltas
 Create Date: 2026-12-02
 """
 
@@ -18,8 +18,8 @@ from alembic import op
 
 from app.errors import DowngradeRefused
 
-revision = "0004_claim_index"
-down_revision = "0003_change_deltas"
+revision = "0005_claim_index"
+down_revision = "0004_change_deltas"
 branch_labels = None
 depends_on = None
 

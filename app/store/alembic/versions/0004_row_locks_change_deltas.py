@@ -10,8 +10,8 @@ which compacts old rows into one without changing any sum. The job's own
 ``change_count`` is carried over as its first delta and no longer written. SQLite keeps
 its triggers (one writer at a time, nothing to contend on).
 
-Revision ID: 0003_change_deltas
-Revises: 0002_pg_search
+Revision ID: 0004_change_deltas
+Revises: 0003_no_text_vector
 Create Date: 2026-12-02
 """
 
@@ -21,8 +21,8 @@ from alembic import op
 
 from app.errors import DowngradeRefused
 
-revision = "0003_change_deltas"
-down_revision = "0002_pg_search"
+revision = "0004_change_deltas"
+down_revision = "0003_no_text_vector"
 branch_labels = None
 depends_on = None
 
