@@ -205,7 +205,7 @@ class SettingsDialog(QDialog):
         self.tabs = QTabWidget(self)
         self._contributors: list[Any] = []  # section widgets with an edit_settings(settings) -> settings of their own
         for title, sections in self.TABS:
-            self.tabs.addTab(self._tab_page([build(self) for build in sections]), self.tr(title))
+            self.tabs.addTab(self._tab_page([build(self) for build in sections]), self.tr(title).replace("&", "&&"))  # no mnemonic
         layout = QVBoxLayout(self)
         layout.addWidget(self.tabs, 1)
         layout.addWidget(self.notice)
