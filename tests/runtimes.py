@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from typing import Any
 
 
 class EchoRuntime:
@@ -73,14 +74,15 @@ class CudaOomWhisper:
         """The language vote before transcription: small windows fit on any GPU, so real Whisper answers."""
         return self._loaded().detect_language(*args, **kwargs)
 
-    def transcribe(self, audio_path: str, offset_s: float = 0.0, language: str | None = None):  # noqa: ANN201
+    def transcribe(self, audio_path: str, *args: Any, **kwargs: Any):  # noqa: ANN201
+        """WhisperRuntime.transcribe's arguments, passed through (offset, language, end, hotwords)."""
         if self.device != "cuda":
             if self.cpu_error is not None:
                 raise self.cpu_error
-            return (yield from self._loaded().transcribe(audio_path, offset_s, language))
+            return (yield from self._loaded().transcribe(audio_path, *args, **kwargs))
         segments = 0
         if self.segments_before_oom:
-            for event in self._loaded().transcribe(audio_path, offset_s, language):
+            for event in self._loaded().transcribe(audio_path, *args, **kwargs):
                 if event["type"] == "segment":
                     if segments == self.segments_before_oom:
                         break
