@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from app.engine import search as fused_search
-from app.engine.background import BackgroundRules, Hold, background_rules, rules_ignoring_schedule, system_gate
+from app.engine.background import BackgroundRules, Hold, WorkGate, background_rules, rules_ignoring_schedule, system_gate
 from app.engine.config import EngineConfig, engine_config
 from app.engine.gpu_gate import MemoryProbe
 from app.engine.instances import WorkerView, worker_views
@@ -119,7 +119,7 @@ class Library:
         library = cls(data_dir, MEDIA_KINDS.pipelines(data_dir, settings), engine_config(settings, **config_overrides),
                       database=database, paths=paths, scope=scope)
         rules = background_rules(settings)
-        library.scheduler.work_gate = system_gate(rules_ignoring_schedule(rules) if ignore_schedule else rules)
+        library.work_gate = system_gate(rules_ignoring_schedule(rules) if ignore_schedule else rules)
         return library
 
     def __init__(self, data_dir: Path, pipelines: Mapping[str, Pipeline], config: EngineConfig | None = None,
@@ -135,6 +135,9 @@ class Library:
         self._probe = probe
         self._observe_step = observe_step
         self._scheduler: Scheduler | None = None
+        # Schedule, battery, timed pause: handed to the scheduler when one is made (``add`` makes none, so it
+        # registers no engine row).
+        self.work_gate: WorkGate | None = None
         self._search_models = ModelPool()  # warm query embedders, apart from the gate-managed engine pool
         self._visual_choice = VisualChoice(data_dir)
 
@@ -145,6 +148,7 @@ class Library:
         if self._scheduler is None:
             self._scheduler = Scheduler(self.store, self.pipelines, self.data_dir, self.config, self._probe,
                                         self._observe_step, self.paths, self.scope)
+            self._scheduler.work_gate = self.work_gate
         return self._scheduler
 
     def start(self) -> None:
@@ -152,17 +156,20 @@ class Library:
 
     def held(self) -> Hold | None:
         """Why the engine waits (schedule, battery…), or None while it may work."""
-        return self.scheduler.held() if self._scheduler is not None else None
+        if self._scheduler is not None:
+            return self._scheduler.held()
+        return self.work_gate.hold() if self.work_gate is not None else None
 
     def set_background_rules(self, rules: BackgroundRules) -> None:
         """New schedule or power settings, or a tray action: the next claim obeys them."""
-        gate = self.scheduler.work_gate
-        if gate is not None:
-            gate.set_rules(rules)
+        if self.work_gate is not None:
+            self.work_gate.set_rules(rules)
         else:
-            self.scheduler.work_gate = system_gate(rules)
-        self.scheduler.refresh_pauses()
-        self.scheduler.wake()
+            self.work_gate = system_gate(rules)
+        if self._scheduler is not None:
+            self._scheduler.work_gate = self.work_gate
+            self._scheduler.refresh_pauses()
+            self._scheduler.wake()
 
     def run_until_idle(self) -> None:
         self.scheduler.run_until_idle()
