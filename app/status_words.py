@@ -36,7 +36,7 @@ def as_is(text: str) -> str:
 _SHOWN_CUES = 8
 
 
-TO_DECIDE, FAILED, ALL_FAILED = "to_decide", "failed", "all_failed"
+TO_DECIDE, FAILED, ALL_FAILED = "to_decide", "some_failed", "all_failed"  # what a count counts, not states
 
 
 @dataclass(frozen=True)
@@ -153,8 +153,9 @@ def _untranslated(detail: Mapping[str, Any], limit: int | None, words: Words = a
         return ""
     shown = cues if limit is None else cues[:limit]
     more = "…" if len(shown) < len(cues) else ""
-    return words(UNTRANSLATED_LINES).format(count=len(cues), cues=detail.get("cues", "?"),
-                                            lines=", ".join(str(c) for c in shown) + more)
+    reasons = detail.get("reasons") or {}  # the quality check's reason per cue number, where it gave one
+    listed = ", ".join(f"{c} ({reasons[str(c)]})" if str(c) in reasons else str(c) for c in shown)
+    return words(UNTRANSLATED_LINES).format(count=len(cues), cues=detail.get("cues", "?"), lines=listed + more)
 
 
 def item_words(item: ItemView, words: Words = as_is) -> ItemWords:

@@ -137,19 +137,23 @@ class RecordsModels:
             self.asked |= ctx.models_in_use
 
 
-def test_place_declares_the_e5_model_it_indexes_dialogue_with(data_dir: Path, tmp_path: Path,
-                                                              fast_config: EngineConfig) -> None:
-    """Every model a stage asks for is its declared one, so the GPU gate admits it and never ends it mid-call."""
+def test_index_dialogue_declares_the_e5_model_it_indexes_dialogue_with(data_dir: Path, tmp_path: Path,
+                                                                      fast_config: EngineConfig) -> None:
+    """Every model a stage asks for is its declared one, so the GPU gate admits it and never ends it mid-call;
+    ``place`` asks for none (the subtitle is written before any model for search is loaded)."""
     cues = [Cue(0, 1500, "The treasure is under the oak."), Cue(2000, 3000, "We sail at dawn.")]
-    place = RecordsModels(video_pipeline(data_dir, Settings()).stages[4])
+    stages = video_pipeline(data_dir, Settings()).stages
+    place, index = RecordsModels(stages[4]), RecordsModels(stages[5])
     pipeline = Pipeline("video", [
         Canned("transcribe", {"language": "en", "cues": cues_to_dicts(cues)}),
         Canned("translate", {"skipped": True}),
         Canned("render", {"source_lang": "en", "target_lang": None, "files": {"transcript": "1\n"}}),
         place,
+        index,
     ])
     make_media(tmp_path / "videos", 1)
     out = process(Library(data_dir, {"video": pipeline}, fast_config), tmp_path / "videos", JobOptions(kind="video"))
     assert (out.summary.status, out.summary.done) == ("completed", 1)
-    assert place.asked == {TEXT_EMBEDDING_SPEC.key}, "place embedded the dialogue with e5"
-    assert place.model_spec({}) == TEXT_EMBEDDING_SPEC, "and declared it"
+    assert place.asked == set(), "place wrote the subtitles without a model"
+    assert index.asked == {TEXT_EMBEDDING_SPEC.key}, "index_dialogue embedded the dialogue with e5"
+    assert index.model_spec({}) == TEXT_EMBEDDING_SPEC and place.model_spec({}) is None, "and declared it"

@@ -51,6 +51,8 @@ def test_a_settings_file_that_holds_no_object_gives_defaults(tmp_path: Path) -> 
 
 
 def test_every_output_affecting_setting_is_frozen_into_the_job() -> None:
-    frozen = JobOptions.from_settings(Settings(embedded_subtitles=False, existing_policy="overwrite")).as_dict()
+    frozen = JobOptions.from_settings(Settings(embedded_subtitles=False, existing_policy="overwrite",
+                                               glossary=["ComfyUI"])).as_dict()
     assert set(OUTPUT_AFFECTING) <= set(frozen)
+    assert frozen["glossary"] == [["ComfyUI", None]], "frozen in the job option's form, with the job's own terms"
     assert frozen["embedded_subtitles"] is False and frozen["existing_policy"] == "overwrite"
