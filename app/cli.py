@@ -22,7 +22,7 @@ from app.engine.library import JobOptions, Library
 from app.errors import Code, SidecarError, WorkerRefused
 from app.media.glossary import GlossaryEntry, parse_lines
 from app.paths import data_dir as resolve_data_dir
-from app.settings import SPECS, UI_LANGUAGE_CODES, load_settings, ui_language_code
+from app.settings import LIST_HOLDS, SPECS, UI_LANGUAGE_CODES, Holds, SettingSpec, load_settings, ui_language_code
 from app.shown_names import OneLineFormatter, readable, with_name_bytes
 from app.status_words import item_json, item_line, job_label, problem
 from app.store.states import JobStatus
@@ -64,6 +64,23 @@ def _kinds(text: str) -> list[str]:
     return kinds
 
 
+def _flag(spec: SettingSpec) -> dict[str, Any]:
+    """How ``sidecar add`` takes a setting's flag: what it holds decides the argparse form; unset, it is None."""
+    if spec.holds is Holds.BOOL:
+        return {"action": argparse.BooleanOptionalAction}
+    if spec.choices:
+        return {"choices": spec.values}
+
+    def parse(text: str) -> Any:
+        try:
+            return text if spec.holds in LIST_HOLDS else spec.parse_flag(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from exc
+
+    repeat = {"action": "append"} if spec.holds in LIST_HOLDS else {}
+    return {"type": parse, "metavar": spec.metavar or "VALUE", **repeat}
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = _common()
     parser = argparse.ArgumentParser(prog="sidecar", parents=[common],
@@ -75,16 +92,11 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("paths", nargs="+", type=Path)
     add.add_argument("--top-level", action="store_true", help="do not descend into sub-folders")
     add.add_argument("--kind", choices=MEDIA_KINDS.choices(), default=ALL)
-    add.add_argument("--target-lang", help="translation language (ISO 639-1), default from settings")
-    add.add_argument("--naming", choices=("media-server", "compat"), help="subtitle naming preset")
-    for spec in SPECS.values():  # the settings a job freezes that a flag overrides for this job
+    for spec in SPECS.values():  # the settings a job freezes, each overridable for this job by its declared flag
         if spec.cli:
-            kind: dict[str, Any] = {"choices": spec.values} if spec.choices else {"type": int, "metavar": "N"}
-            add.add_argument(spec.cli, dest=spec.name, help=f"{spec.help} (default from settings)", **kind)
+            add.add_argument(spec.cli, dest=spec.name, help=f"{spec.help} (default from settings)", **_flag(spec))
     add.add_argument("--audio-track", type=_track_number, metavar="N",
                      help="subtitle audio track N (from 1, as players count) instead of the default/dialogue track")
-    add.add_argument("--glossary", action="append", default=[], metavar="TERM[=TRANSLATION]",
-                     help="a name or term Whisper should hear as written (and a translation must render as given); repeatable")
     add.add_argument("--glossary-file", type=Path, metavar="FILE",
                      help="glossary terms, one `term` or `term = translation` a line")
     add.add_argument("--redo", action="store_true",
@@ -191,7 +203,7 @@ def _glossary(args: argparse.Namespace) -> tuple[GlossaryEntry, ...]:
         except (OSError, UnicodeDecodeError) as exc:
             raise SidecarError(f"{args.glossary_file}: the glossary file could not be read ({exc})",
                                code=Code.GLOSSARY_UNREADABLE) from exc
-    return parse_lines([*lines, *args.glossary])
+    return parse_lines([*lines, *(args.glossary or ())])
 
 
 def cmd_add(args: argparse.Namespace, lib: Library) -> int:
@@ -201,9 +213,9 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
     except SidecarError as exc:
         print(f"sidecar: {exc.message} ({exc.code})", file=sys.stderr)
         return 2
-    options = JobOptions.from_settings(settings, args.kind, args.top_level, redo=args.redo, target_lang=args.target_lang,
-                                       naming=args.naming, audio_track=args.audio_track, glossary_entries=terms,
-                                       **{name: getattr(args, name) for name, spec in SPECS.items() if spec.cli})
+    flags = {name: getattr(args, name) for name, spec in SPECS.items() if spec.cli and name != "glossary"}
+    options = JobOptions.from_settings(settings, args.kind, args.top_level, redo=args.redo, audio_track=args.audio_track,
+                                       glossary_entries=terms, **flags)  # the job's terms join the settings' glossary
     jobs: list[dict[str, Any]] = []
     code = 0
     for path in args.paths:

@@ -7,24 +7,30 @@ job at creation, so a change applies to new jobs only.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import locale
 import logging
 import os
+import re
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Callable, NamedTuple
 
 from app.atomic_write import atomic_write
+from app.codes import Code
+from app.media.glossary import parse_entry
+from app.media.naming import PRESETS
 from app.translate_marks import QT_TRANSLATE_NOOP
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
-
 SETTINGS_FILE = "settings.json"
-UI_LANGUAGE_CODES = ("en", "zh_CN", "de")
-"""The windows' languages (English is the source text; the others have a catalogue in resources/i18n)."""
+UI_LANGUAGE_NAMES = (("en", "English"), ("zh_CN", "简体中文"), ("de", "Deutsch"))
+"""The windows' languages, each named in itself (English is the source text; the others have a catalogue in
+resources/i18n)."""
+UI_LANGUAGE_CODES = tuple(code for code, _ in UI_LANGUAGE_NAMES)
 
 LEFT_OUT_BY_DEFAULT: tuple[str, ...] = (
     "._*",  # macOS AppleDouble: resource forks named like the media they sit beside
@@ -42,33 +48,67 @@ SETTINGS_CONTEXT = "Settings"
 """The catalogue context of the settings' labels and help: declared here, below the GUI, so the CLI's help,
 the README table and the dialog read the same words; the dialog translates them under this context."""
 
+class Holds(StrEnum):
+    """What a setting's value is: it decides the check of settings.json, the dialog's widget, the flag and the README words."""
+
+    CHOICE = "choice"  # one of ``choices``
+    BOOL = "bool"
+    INT = "int"  # within ``minimum``–``maximum``
+    FLOAT = "float"
+    TEXT = "text"  # one line of free text
+    LANGUAGE = "language"  # an ISO 639 code; "" (when ``special`` names it) lets Sidecar detect it
+    LINES = "lines"  # a list of text, one item a line
+    PAIRS = "pairs"  # a list of "key" or "key = value" lines, edited as two columns
+    FOLDERS = "folders"  # a list of folder paths
+    WORK_HOURS = "work_hours"  # "all", "off" or "22:00-07:00" (parsed by app.engine.work_hours)
+
+
+LIST_HOLDS = frozenset({Holds.LINES, Holds.PAIRS, Holds.FOLDERS})
+"""Settings that hold a list: edited a row each, and a repeatable flag."""
+_LANGUAGE = re.compile(r"[a-z]{2,3}([-_][A-Za-z]{2,4})?")
+_README_VALUES = {Holds.BOOL: "`true`, `false`", Holds.TEXT: "text", Holds.LANGUAGE: "ISO 639-1 code",
+                  Holds.LINES: "list of text", Holds.PAIRS: "list of `term` or `term = rendering`",
+                  Holds.FOLDERS: "list of folders", Holds.WORK_HOURS: "`all`, `off` or `HH:MM-HH:MM`"}
+
 
 @dataclass(frozen=True)
 class SettingSpec:
     """One setting, declared once: everything that shows, checks or freezes it reads this.
 
-    ``choices`` are (stored value, label) pairs; ``minimum``/``maximum`` bound an int;
-    ``tab`` names the Settings tab whose form the dialog generates the field on ("" keeps
-    it off the generated forms: a setting with its own widget or none); ``output_affecting``
-    settings are frozen into each job when it is created (``JobOptions.from_settings``);
-    ``cli`` is the ``sidecar add`` flag that overrides it for one job.
+    ``choices`` are (stored value, label) pairs; ``minimum``/``maximum`` bound a number,
+    ``step`` and ``suffix`` shape its field; ``special`` is the label of the empty or lowest
+    value when that means something else ("all" cores, "detect automatically");
+    ``placeholder`` is what an empty text field shows; ``columns`` head a pairs editor.
+    ``section`` names the Settings dialog section whose form shows the field
+    (``SettingsDialog.TABS``; "" keeps it in settings.json only); ``enabled_by`` is a
+    (setting, value) the field waits for; ``gpu_only`` and ``platforms`` hide it where it
+    does nothing. ``output_affecting`` settings are frozen into each job when it is created
+    (``JobOptions.from_settings``) and ``cli`` is the ``sidecar add`` flag that overrides
+    one for that job; ``restart`` ones size the engine, which reads them when it starts.
     """
 
     name: str
     default: Any
     label: str
     help: str
+    holds: Holds
     choices: tuple[tuple[str, str], ...] = ()
-    minimum: int | None = None
-    maximum: int | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    step: int = 1
     suffix: str = ""
-    tab: str = ""
+    special: str = ""
+    placeholder: str = ""
+    columns: tuple[str, str] = ("", "")
+    section: str = ""
+    enabled_by: tuple[str, Any] | None = None
+    gpu_only: bool = False
+    platforms: tuple[str, ...] = ()
     output_affecting: bool = False
+    restart: bool = False
     cli: str = ""
-
-    @property
-    def kind(self) -> type:
-        return type(self.default)
+    metavar: str = ""
+    shown_default: str = ""  # the README's words for a default computed on the person's machine
 
     @property
     def values(self) -> tuple[str, ...]:
@@ -76,21 +116,76 @@ class SettingSpec:
 
     def check(self, value: Any) -> bool:
         """Whether ``value`` (as read from settings.json) is one this setting takes."""
-        if self.kind is bool:
+        if self.holds is Holds.BOOL:
             return isinstance(value, bool)
-        if self.kind is int:
-            return (isinstance(value, int) and not isinstance(value, bool)
-                    and (self.minimum is None or value >= self.minimum) and (self.maximum is None or value <= self.maximum))
-        if self.kind is float:
-            return isinstance(value, (int, float)) and not isinstance(value, bool)
-        if self.kind is str:
-            return isinstance(value, str) and (not self.choices or value in self.values)
-        return True
+        if self.holds in (Holds.INT, Holds.FLOAT):
+            if isinstance(value, bool) or not (isinstance(value, int) or (self.holds is Holds.FLOAT and isinstance(value, float))):
+                return False
+            return (self.minimum is None or float(value) >= self.minimum) and (self.maximum is None or float(value) <= self.maximum)
+        if self.holds is Holds.CHOICE:
+            return value in self.values
+        if self.holds is Holds.LANGUAGE:
+            return isinstance(value, str) and (bool(_LANGUAGE.fullmatch(value)) or (value == "" and bool(self.special)))
+        if self.holds in LIST_HOLDS:
+            return isinstance(value, list) and all(isinstance(line, str) for line in value)
+        return isinstance(value, str)
+
+    def parse_flag(self, text: str) -> Any:
+        """A ``sidecar add`` flag's text as this setting's value (ValueError names what it takes)."""
+        value: Any = text
+        if self.holds is Holds.INT:
+            value = int(text)
+        elif self.holds is Holds.FLOAT:
+            value = float(text)
+        elif self.holds is Holds.LANGUAGE:
+            value = text.strip().lower()
+        if not self.check(value):
+            raise ValueError(f"{text!r} is not a value {self.cli} takes ({self.values_words()})")
+        return value
+
+    def values_words(self) -> str:
+        """The values it takes, as the README and the CLI's errors say them."""
+        if self.choices:
+            return ", ".join(f"`{v}`" if v else '`""`' for v in self.values)
+        if self.holds in (Holds.INT, Holds.FLOAT):
+            bounds = f"{_number(self.minimum)}–{_number(self.maximum)}"
+            return (bounds + (f" {self.suffix}" if self.suffix else "")).strip()
+        return _README_VALUES[self.holds]
 
 
-def setting(default: T, label: str, help: str, **spec: Any) -> T:
-    """A ``Settings`` field declared with its ``SettingSpec`` (name and type come from the field)."""
-    return field(default=default, metadata={"spec": (default, label, help, spec)})
+def _number(value: float | None) -> str:
+    return "" if value is None else f"{value:g}"
+
+
+def setting(default: Any, label: str, help: str, **spec: Any) -> Any:
+    """A ``Settings`` field declared with its ``SettingSpec`` (its name comes from the field).
+
+    ``default`` may be a function, computed for each new ``Settings`` (the OS language);
+    a list default is copied for each. What it holds follows from the default unless
+    ``holds`` says more (a language, folders, pairs).
+    """
+    made: Callable[[], Any] | None = None
+    if callable(default):
+        made = default
+    elif isinstance(default, list):
+        made = functools.partial(list, default)  # each Settings gets its own copy
+    example = made() if made is not None else default
+    spec.setdefault("holds", Holds.CHOICE if "choices" in spec else {bool: Holds.BOOL, int: Holds.INT, float: Holds.FLOAT,
+                                                                        list: Holds.LINES}.get(type(example), Holds.TEXT))
+    metadata = {"spec": (example, label, help, spec)}
+    if made is not None:
+        return field(default_factory=made, metadata=metadata)
+    return field(default=default, metadata=metadata)
+
+
+def pair_rows(lines: list[str]) -> list[tuple[str, str]]:
+    """A pairs setting's lines (``term`` or ``term = rendering``, read as a glossary file is) as (term, rendering) rows."""
+    return [(entry.term, entry.rendering or "") for entry in map(parse_entry, lines) if entry is not None]
+
+
+def pair_lines(rows: list[tuple[str, str]]) -> list[str]:
+    """(term, rendering) rows as the lines settings.json keeps; a row without a term is none."""
+    return [f"{term} = {rendering}" if rendering else term for term, rendering in rows if term]
 
 
 def default_target_language() -> str:
@@ -107,60 +202,153 @@ def default_target_language() -> str:
     return code if len(code) == 2 else "en"
 
 
+PAUSE, KEEP_GOING, PAUSE_BELOW = "pause", "keep_going", "below"
+"""What work does on battery power (``on_battery``; app.engine.background applies it)."""
+
+
+
 @dataclass
 class Settings:
-    target_lang: str = field(default_factory=default_target_language)
-    source_lang: str = ""
-    naming: str = "media-server"
+    """Every setting, each declared once with ``setting(...)``; the plain fields below the line are Sidecar's own
+    memory (a notice shown, a timed pause), which nobody edits, so they have no label, widget or flag."""
+
+    # -- Output (new jobs freeze these) --
+    target_lang: str = setting(
+        default_target_language, QT_TRANSLATE_NOOP("Settings", "Translate to:"),
+        QT_TRANSLATE_NOOP("Settings", "The language subtitles are translated into"),
+        holds=Holds.LANGUAGE, section="output", output_affecting=True, cli="--target-lang", metavar="LANG",
+        shown_default="the system's language")
+    source_lang: str = setting(
+        "", QT_TRANSLATE_NOOP("Settings", "Spoken language:"),
+        QT_TRANSLATE_NOOP("Settings", "The language spoken in the videos; empty: detected in each file"),
+        holds=Holds.LANGUAGE, special=QT_TRANSLATE_NOOP("Settings", "Detect automatically"), section="output", output_affecting=True,
+        cli="--source-lang", metavar="LANG")
+    naming: str = setting(
+        "media-server", QT_TRANSLATE_NOOP("Settings", "Subtitle names:"),
+        QT_TRANSLATE_NOOP("Settings", "How subtitle files are named: Movie.zh.srt for media servers, or Movie.CN.srt"),
+        choices=tuple((preset, preset) for preset in PRESETS), section="output", output_affecting=True, cli="--naming")
     existing_policy: str = setting(
         "skip", QT_TRANSLATE_NOOP("Settings", "Existing files:"),
         QT_TRANSLATE_NOOP("Settings", "What a new job does where a subtitle or sidecar it would write already exists"),
         choices=(("skip", QT_TRANSLATE_NOOP("Settings", "Skip: leave the existing file alone")),
                  ("overwrite", QT_TRANSLATE_NOOP("Settings", "Overwrite it")),
                  ("keep_both", QT_TRANSLATE_NOOP("Settings", "Keep both (Movie.zh.1.srt)"))),
-        tab="output", output_affecting=True, cli="--existing")
+        section="output", output_affecting=True, cli="--existing")
     image_sidecar_json: bool = setting(
         True, QT_TRANSLATE_NOOP("Settings", "Write photo.jpg.sidecar.json next to each image"),
         QT_TRANSLATE_NOOP("Settings", "An indexed image gets a JSON file beside it with what Sidecar found in it"),
-        tab="output", output_affecting=True)
+        section="output", output_affecting=True, cli="--image-sidecar-json")
     embedded_subtitles: bool = setting(
         True, QT_TRANSLATE_NOOP("Settings", "Skip videos that already carry text subtitles in the target language"),
         QT_TRANSLATE_NOOP("Settings", "A text subtitle stream in the target language inside a video counts as subtitled"),
-        tab="output", output_affecting=True)
-    workers: int = max(1, os.cpu_count() or 1)
-    gpu_budget_mb: int = 6144
-    group_size: int = 8
+        section="output", output_affecting=True, cli="--embedded-subtitles")
+    translation_endpoint: str = setting(
+        "", QT_TRANSLATE_NOOP("Settings", "Translation server:"),
+        QT_TRANSLATE_NOOP("Settings", "An OpenAI-compatible server that translates the subtitle text; empty: translate on this computer"),
+        placeholder=QT_TRANSLATE_NOOP("Settings", "empty: translate on this computer"), section="translation")
+    translation_endpoint_model: str = setting(
+        "", QT_TRANSLATE_NOOP("Settings", "Model on the server:"),
+        QT_TRANSLATE_NOOP("Settings", "The model the translation server is asked for; empty: the server's own choice"),
+        placeholder=QT_TRANSLATE_NOOP("Settings", "empty: the server's default"), section="translation")
+    glossary: list[str] = setting(
+        [], QT_TRANSLATE_NOOP("Settings", "Names and terms:"),
+        QT_TRANSLATE_NOOP("Settings", "The library's own words: speech recognition hears each term as written and a translation "
+                      "must render it as given; the terms a job is given join these"),
+        holds=Holds.PAIRS, columns=(QT_TRANSLATE_NOOP("Settings", "Term"), QT_TRANSLATE_NOOP("Settings", "Rendering in translations (optional)")),
+        section="glossary", output_affecting=True, cli="--glossary", metavar="TERM[=TRANSLATION]")
+
+    # -- Processing --
+    workers: int = setting(
+        max(1, os.cpu_count() or 1), QT_TRANSLATE_NOOP("Settings", "Workers:"),
+        QT_TRANSLATE_NOOP("Settings", "How many steps run at once"),
+        minimum=1, maximum=64, section="engine", restart=True, shown_default="the number of cores")
+    gpu_budget_mb: int = setting(
+        6144, QT_TRANSLATE_NOOP("Settings", "GPU memory budget:"),
+        QT_TRANSLATE_NOOP("Settings", "How much of the GPU's memory the models may take together"),
+        minimum=256, maximum=262144, step=512, suffix=QT_TRANSLATE_NOOP("Settings", "MB"), section="engine", gpu_only=True, restart=True)
     stall_seconds: int = setting(
         60, QT_TRANSLATE_NOOP("Settings", "Stop a stalled stage after:"),
         QT_TRANSLATE_NOOP("Settings", "A stage with no progress for this long is stopped (stalled)"),
-        minimum=10, maximum=3600, suffix=QT_TRANSLATE_NOOP("Settings", "s"), tab="processing")
-    close_to_tray: bool = True
+        minimum=10, maximum=3600, suffix=QT_TRANSLATE_NOOP("Settings", "s"), section="engine", restart=True)
+    group_size: int = setting(
+        8, QT_TRANSLATE_NOOP("Settings", "Files per model group:"),
+        QT_TRANSLATE_NOOP("Settings", "How many files are transcribed before they are translated, so each model loads once a group"),
+        minimum=1, maximum=256, restart=True)
+    database_url: str = setting(
+        "", QT_TRANSLATE_NOOP("Settings", "Library database:"),
+        QT_TRANSLATE_NOOP("Settings", "A library shared by several machines: postgresql+psycopg://user@server/sidecar; "
+                      "empty: the library on this computer"),
+        placeholder=QT_TRANSLATE_NOOP("Settings", "empty: the library on this computer"), section="library")
+
+    # -- Schedule & power (app.engine.background) --
+    work_weekdays: str = setting(
+        "all", QT_TRANSLATE_NOOP("Settings", "Work on weekdays:"), QT_TRANSLATE_NOOP("Settings", "When Sidecar works from Monday to Friday"),
+        holds=Holds.WORK_HOURS, section="schedule")
+    work_weekends: str = setting(
+        "all", QT_TRANSLATE_NOOP("Settings", "Work on weekends:"), QT_TRANSLATE_NOOP("Settings", "When Sidecar works on Saturday and Sunday"),
+        holds=Holds.WORK_HOURS, section="schedule")
+    on_battery: str = setting(
+        PAUSE, QT_TRANSLATE_NOOP("Settings", "On battery:"),
+        QT_TRANSLATE_NOOP("Settings", "What Sidecar does while the computer runs on its battery"),
+        choices=((PAUSE, QT_TRANSLATE_NOOP("Settings", "Pause")), (KEEP_GOING, QT_TRANSLATE_NOOP("Settings", "Keep going")),
+                 (PAUSE_BELOW, QT_TRANSLATE_NOOP("Settings", "Pause below a charge"))), section="schedule")
+    battery_floor: int = setting(
+        30, QT_TRANSLATE_NOOP("Settings", "Pause below:"), QT_TRANSLATE_NOOP("Settings", "On battery, work pauses once the charge is below this"),
+        minimum=5, maximum=95, suffix="%", section="schedule", enabled_by=("on_battery", PAUSE_BELOW))
+    max_cores: int = setting(
+        0, QT_TRANSLATE_NOOP("Settings", "Use at most:"), QT_TRANSLATE_NOOP("Settings", "Cores for the workers and each model's threads"),
+        minimum=0, maximum=1024, suffix=QT_TRANSLATE_NOOP("Settings", "cores"), special=QT_TRANSLATE_NOOP("Settings", "all"), section="schedule",
+        restart=True)
+    pause_while_in_use: bool = setting(
+        False, QT_TRANSLATE_NOOP("Settings", "Pause while I use the computer"),
+        QT_TRANSLATE_NOOP("Settings", "Work waits while there was keyboard or mouse input lately"), section="schedule")
+    in_use_minutes: int = setting(
+        5, QT_TRANSLATE_NOOP("Settings", "Input in the last:"),
+        QT_TRANSLATE_NOOP("Settings", "How recent input must be to count as using the computer"),
+        minimum=1, maximum=60, suffix=QT_TRANSLATE_NOOP("Settings", "min"), section="schedule", enabled_by=("pause_while_in_use", True))
+    notify_finished: bool = setting(
+        True, QT_TRANSLATE_NOOP("Settings", "Tell me when a job finishes"),
+        QT_TRANSLATE_NOOP("Settings", "A desktop notification when a job is done"),
+        section="schedule")
+    notify_review: bool = setting(
+        True, QT_TRANSLATE_NOOP("Settings", "Tell me when something needs my decision"),
+        QT_TRANSLATE_NOOP("Settings", "A desktop notification when a file waits in Review"), section="schedule")
+    notify_failed: bool = setting(
+        True, QT_TRANSLATE_NOOP("Settings", "Tell me when items fail"), QT_TRANSLATE_NOOP("Settings", "A desktop notification when files fail"),
+        section="schedule")
+    start_at_login: bool = setting(
+        False, QT_TRANSLATE_NOOP("Settings", "Start Sidecar in the tray when I log in"),
+        QT_TRANSLATE_NOOP("Settings", "Sidecar starts in the tray when you log in"),
+        section="schedule", platforms=("linux",))
+
+    # -- Folders --
+    scan_ignore: list[str] = setting(
+        list(LEFT_OUT_BY_DEFAULT), QT_TRANSLATE_NOOP("Settings", "Leave out:"),
+        QT_TRANSLATE_NOOP("Settings", "One name a line; * and ? match any text; a name ending in / matches folders only"),
+        section="scanning")
+    watched_folders: list[str] = setting(
+        [], QT_TRANSLATE_NOOP("Settings", "Watched folders:"),
+        QT_TRANSLATE_NOOP("Settings", "New, changed, moved and deleted media in these folders is followed by itself"),
+        holds=Holds.FOLDERS, section="watched")  # a mirror of the library's watches table (the truth)
+    watch_quiet_seconds: float = setting(
+        5.0, QT_TRANSLATE_NOOP("Settings", "Wait for a file to settle:"),
+        QT_TRANSLATE_NOOP("Settings", "A watched file is queued once its size and time held still this long"),
+        minimum=0.5, maximum=3600, suffix=QT_TRANSLATE_NOOP("Settings", "s"))
+
+    # -- Window --
+    ui_language: str = setting(
+        "", QT_TRANSLATE_NOOP("Settings", "Language:"),
+        QT_TRANSLATE_NOOP("Settings", "The language of Sidecar's windows; System follows the computer's"),
+        choices=(("", QT_TRANSLATE_NOOP("Settings", "System")), *((code, name) for code, name in UI_LANGUAGE_NAMES)), section="window")
+    close_to_tray: bool = setting(
+        True, QT_TRANSLATE_NOOP("Settings", "Closing the window keeps processing in the tray"),
+        QT_TRANSLATE_NOOP("Settings", "Sidecar keeps working in the tray after its window is closed"), section="window")
+
+    # ---- Sidecar's own memory, not settings a person edits ----
     tray_notice_shown: bool = False  # the first close to the tray said that Sidecar keeps working there
-    ui_language: str = ""  # the windows' language: "" follows the OS, else en / zh_CN / de (applies at the next start)
-
-    watched_folders: list[str] = field(default_factory=list)  # mirror of the library's watches table (the truth)
-    watch_quiet_seconds: float = 5.0  # a watched file is queued once its size and mtime held still this long
-    translation_endpoint: str = ""
-    translation_endpoint_model: str = ""
     welcome_dismissed: bool = False  # the first-run page was skipped or used; a library with jobs never shows it
-    scan_ignore: list[str] = field(default_factory=lambda: list(LEFT_OUT_BY_DEFAULT))  # names scans and watches leave out
-    database_url: str = ""  # a PostgreSQL library shared by several machines; "" is the SQLite file here
-    glossary: list[str] = field(default_factory=list)  # the library's own words, "term" or "term = rendering" a line
-
-    # When and how hard to work (app.engine.background): windows are "all", "off" or "22:00-07:00".
-    work_weekdays: str = "all"
-    work_weekends: str = "all"
     paused_until: float = 0.0  # epoch seconds: the tray's "Pause for 1 hour" / "until tomorrow morning"
     working_until: float = 0.0  # epoch seconds: the tray's "Resume now" outside the schedule
-    on_battery: str = "pause"  # pause | keep_going | below (app.engine.background.BATTERY_CHOICES)
-    battery_floor: int = 30  # percent, with on_battery "below"
-    max_cores: int = 0  # 0: all; else workers and each model's threads are capped at this
-    pause_while_in_use: bool = False
-    in_use_minutes: int = 5
-    notify_finished: bool = True
-    notify_review: bool = True
-    notify_failed: bool = True
-    start_at_login: bool = False  # mirrored by the XDG autostart entry (Linux); the .deb never sets it
 
 
 def _declared() -> dict[str, SettingSpec]:
@@ -175,25 +363,28 @@ def _declared() -> dict[str, SettingSpec]:
 SPECS: dict[str, SettingSpec] = _declared()
 """Every declared setting by name, in the order of ``Settings``."""
 
-OUTPUT_AFFECTING = ("target_lang", "naming", "source_lang", "glossary") + tuple(n for n, s in SPECS.items() if s.output_affecting)
-"""Settings frozen into each job at creation (the languages and naming have their own widgets and flags)."""
+OUTPUT_AFFECTING = tuple(name for name, spec in SPECS.items() if spec.output_affecting)
+"""Settings frozen into each job at creation (``JobOptions.from_settings``)."""
 
 
 def settings_table() -> str:
     """The README's table of declared settings (tests/test_setting_specs.py checks README.md holds it)."""
     rows = ["| setting (`settings.json`) | default | values | what it does |", "|---|---|---|---|"]
     for spec in SPECS.values():
-        if spec.choices:
-            values = ", ".join(f"`{v}`" for v in spec.values)
-        elif spec.kind is bool:
-            values = "`true`, `false`"
-        else:
-            values = f"{spec.minimum if spec.minimum is not None else ''}–{spec.maximum if spec.maximum is not None else ''}"
-            values = (values + f" {spec.suffix}").strip()
-        default = json.dumps(spec.default)
+        default = spec.shown_default or f"`{json.dumps(spec.default, ensure_ascii=False)}`"
+        if isinstance(spec.default, list) and len(spec.default) > 3:
+            default = f"{len(spec.default)} patterns"
         flag = f" (`sidecar add {spec.cli}`)" if spec.cli else ""
-        rows.append(f"| `{spec.name}`{flag} | `{default}` | {values} | {spec.help} |")
+        rows.append(f"| `{spec.name}`{flag} | {default} | {spec.values_words()} | {spec.help} |")
     return "\n".join(rows)
+
+
+class BadSetting(NamedTuple):
+    """A value in settings.json that its setting does not take: it was left out, and the default used."""
+
+    name: str
+    value: Any
+    code: Code = Code.INVALID_SETTING
 
 
 def ui_language_code(text: str) -> str | None:
@@ -205,25 +396,50 @@ def ui_language_code(text: str) -> str | None:
     return None
 
 
-def load_settings(data_dir: Path) -> Settings:
+def read_settings(data_dir: Path) -> tuple[Settings, tuple[BadSetting, ...]]:
+    """The settings in ``data_dir``, and the values in the file that were not ones their setting takes.
+
+    A missing or unreadable file gives the defaults; an unknown name is ignored (a newer
+    Sidecar's setting); a bad value falls back to its default, reported with its code.
+    """
     path = data_dir / SETTINGS_FILE
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return Settings()
+        return Settings(), ()
     except (OSError, ValueError) as exc:
         log.warning("settings file %s is unreadable (%s); using defaults", path, exc)
-        return Settings()
+        return Settings(), ()
     if not isinstance(raw, dict):
         log.warning("settings file %s holds no settings object; using defaults", path)
-        return Settings()
-    known = {f.name for f in dataclasses.fields(Settings)}
-    values = {k: v for k, v in raw.items() if k in known}
-    for name, spec in SPECS.items():
-        if name in values and not spec.check(values[name]):
-            log.warning("settings file %s: %s=%r is not a value it takes; using %r", path, name, values[name], spec.default)
-            del values[name]
-    return Settings(**values)
+        return Settings(), ()
+    values: dict[str, Any] = {}
+    bad: list[BadSetting] = []
+    for f in dataclasses.fields(Settings):
+        if f.name in raw:
+            spec = SPECS.get(f.name)
+            good = spec.check(raw[f.name]) if spec is not None else _same_type(raw[f.name], getattr(Settings(), f.name))
+            if good:
+                values[f.name] = raw[f.name]
+            else:
+                bad.append(BadSetting(f.name, raw[f.name]))
+    return Settings(**values), tuple(bad)
+
+
+def _same_type(value: Any, default: Any) -> bool:
+    """Sidecar's own memory is checked by its default's type (a float also takes an int)."""
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(value, bool) and isinstance(default, bool)
+    return isinstance(value, (int, float)) if isinstance(default, float) else isinstance(value, type(default))
+
+
+def load_settings(data_dir: Path) -> Settings:
+    """The settings in ``data_dir``; each bad value is logged with its code and its default used."""
+    settings, bad = read_settings(data_dir)
+    for problem in bad:
+        log.warning("settings file %s: %s=%r is not a value it takes; using %r (%s)", data_dir / SETTINGS_FILE,
+                    problem.name, problem.value, getattr(settings, problem.name), problem.code)
+    return settings
 
 
 def save_settings(data_dir: Path, settings: Settings) -> None:

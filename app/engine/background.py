@@ -18,15 +18,13 @@ from typing import Callable
 
 from app.engine.power import PowerStatus
 from app.engine.work_hours import BadWorkWindow, Schedule
-from app.settings import Settings
+from app.settings import KEEP_GOING, PAUSE, PAUSE_BELOW, Settings
 
 log = logging.getLogger(__name__)
 
 #: How long a probe's answer (D-Bus, X11) is reused: claims are frequent, probes cost a round trip.
 PROBE_TTL_S = 2.0
 
-KEEP_GOING, PAUSE, PAUSE_BELOW = "keep_going", "pause", "below"
-BATTERY_CHOICES = (PAUSE, KEEP_GOING, PAUSE_BELOW)
 
 SCHEDULE, PAUSED, BATTERY, IN_USE = "schedule", "timed_pause", "battery", "in_use"
 

@@ -51,7 +51,7 @@ class JobOptions:
     kind: str = ALL
     top_level: bool = False
     target_lang: str = "en"
-    naming: str = "media-server"
+    naming: str = SPECS["naming"].default
     existing_policy: str = SPECS["existing_policy"].default
     extra: tuple[tuple[str, Any], ...] = ()
     left_out: tuple[str, ...] = LEFT_OUT_BY_DEFAULT  # the scan's rule; counted in the scan report, not a stage option
@@ -69,19 +69,19 @@ class JobOptions:
         ``glossary_entries`` (``--glossary``, ``--glossary-file``, the add flow's field) join the
         library-wide glossary in the settings, the job's own rendering of a term winning; the
         option is left out when both are empty, so a job without one plans as before.
+        ``overrides`` are ``sidecar add``'s setting flags by setting name (None: not given).
+        Every setting declared ``output_affecting`` is frozen, none named here.
         """
-        values: dict[str, Any] = {"target_lang": settings.target_lang, "naming": settings.naming,
-                                  "existing_policy": settings.existing_policy}
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        extra: tuple[tuple[str, Any], ...] = tuple(
-            (name, getattr(settings, name)) for name in OUTPUT_AFFECTING
-            if name not in values and name != glossary.OPTION_KEY)  # the glossary is frozen below, with the job's terms
+        snapshot = {name: getattr(settings, name) for name in OUTPUT_AFFECTING}
+        snapshot.update({k: v for k, v in overrides.items() if v is not None})
+        terms = glossary.merged(glossary.parse_lines(snapshot.pop(glossary.OPTION_KEY)), glossary_entries)
+        values = {name: snapshot.pop(name) for name in ("target_lang", "naming", "existing_policy")}
+        extra: tuple[tuple[str, Any], ...] = tuple(snapshot.items())
         if redo:
             extra += (("redo", True),)
         if audio_track:
             extra += (("audio_track", audio_track),)
-        terms = glossary.merged(glossary.parse_lines(settings.glossary), glossary_entries)
-        if terms:
+        if terms:  # frozen in the job option's form, with the job's own terms
             extra += ((glossary.OPTION_KEY, glossary.to_option(terms)),)
         return cls(kind=kind, top_level=top_level, **values, extra=extra, left_out=tuple(settings.scan_ignore))
 

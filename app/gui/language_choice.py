@@ -47,9 +47,9 @@ class LanguageCombo(QComboBox):
         super().__init__(parent)
         self.setEditable(True)
         if auto:
-            self.addItem(self.tr("Detect automatically"), "")
+            self.addItem(QCoreApplication.translate("LanguageCombo", "Detect automatically"), "")
         for code, name in LANGUAGES:
-            self.addItem(f"{self.tr(name)} ({code})", code)
+            self.addItem(f"{QCoreApplication.translate('LanguageCombo', name)} ({code})", code)  # one context for subclasses too
 
     def set_code(self, code: str) -> None:
         index = self.findData(code)

@@ -4,9 +4,14 @@ The dialog edits a copy of the facade's ``Settings``; saving hands the copy to t
 facade, which writes the file off the GUI thread. Settings that change outputs are
 frozen into each job when it is created (so is the Scanning list of system and hidden
 names that ``add`` and watched folders leave out), so the dialog says so the moment one of
-them differs from what was loaded; workers and the GPU budget size the running
-engine and apply at the next start, as does the windows' Language (Qt widgets take their
-text when built; see ``app/gui/translations.py``).
+them differs from what was loaded; the settings declared ``restart`` (workers, the GPU
+budget…) size the running engine and apply at the next start, as does the windows'
+Language (Qt widgets take their text when built; see ``app/gui/translations.py``).
+
+Every field is generated from the settings' declarations (``app.settings``, widgets in
+``app.gui.setting_fields``) and placed on the section its declaration names; the
+dialog adds only what depends on the values live (example names, where the text goes,
+the database check) below the field it explains.
 
 The Models box installs, chooses and removes models through the facade. An install
 shows its download progress and can be cancelled; the part downloaded so far is
@@ -17,27 +22,24 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import sys
 from typing import Any, Callable, Sequence
 
-from PySide6.QtCore import QCoreApplication, Qt, Slot
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog,
-                               QFormLayout, QFrame, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
-                               QPlainTextEdit, QProgressBar, QPushButton, QScrollArea, QSpinBox, QTableWidget, QTableWidgetItem,
-                               QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QFrame, QGroupBox,
+                               QHBoxLayout, QHeaderView, QLabel, QProgressBar, QPushButton, QScrollArea, QTableWidget,
+                               QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
 
-from app.engine.kinds import LEFT_OUT_BY_DEFAULT
 from app.errors import Code
-from app.gui.background_settings import BackgroundBox
 from app.gui.database_dialog import check_words
 from app.gui.facade import EngineFacade
-from app.gui.glossary_box import GlossaryBox
-from app.gui.language_choice import LanguageCombo
+from app.gui.setting_fields import field_for, translated
 from app.gui.theme import ink
-from app.ml.catalogue import ROLE_PURPOSE
-from app.gui.translations import QT_TRANSLATE_NOOP, UI_LANGUAGES
-from app.media.naming import PRESETS, example_names
-from app.settings import OUTPUT_AFFECTING, SETTINGS_CONTEXT, SPECS, Settings, SettingSpec
+from app.gui.translations import QT_TRANSLATE_NOOP
 from app.gui.wheel_guard import guard_wheel
+from app.media.naming import example_names
+from app.ml.catalogue import ROLE_PURPOSE
+from app.settings import LIST_HOLDS, OUTPUT_AFFECTING, SPECS, Settings, SettingSpec
 
 log = logging.getLogger(__name__)
 
@@ -45,61 +47,12 @@ NEW_JOBS_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "New jobs will use the cha
                                                       "added keep the settings they were created with.")
 LEFT_OUT_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "New jobs leave out the changed list; watched folders follow it "
                                                       "the next time Sidecar starts.")
-RESTART_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "Workers and the GPU budget apply the next time Sidecar starts.")
+RESTART_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "The changed engine settings apply the next time Sidecar starts.")
 LANGUAGE_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "Sidecar shows the chosen language the next time it starts.")
 DATABASE_NOTICE = QT_TRANSLATE_NOOP("SettingsDialog", "Sidecar opens the other library database the next time it starts.")
 
 
 INSTALLED_COLUMN = 3
-
-
-def translated(text: str) -> str:
-    """A declared setting's label or help in the windows' language (app.settings marks them under one context)."""
-    return QCoreApplication.translate(SETTINGS_CONTEXT, text)
-
-
-def declared_field(spec: SettingSpec, parent: QWidget) -> QComboBox | QCheckBox | QSpinBox:
-    """The widget a declared setting gets: its choices in a combo box, a check box for a yes/no, a spin box for a number."""
-    widget: QComboBox | QCheckBox | QSpinBox
-    if spec.choices:
-        widget = QComboBox(parent)
-        for value, label in spec.choices:
-            widget.addItem(translated(label), value)
-    elif spec.kind is bool:
-        widget = QCheckBox(translated(spec.label), parent)
-    else:
-        widget = QSpinBox(parent)
-        widget.setRange(spec.minimum if spec.minimum is not None else 0, spec.maximum if spec.maximum is not None else 2**31 - 1)
-        if spec.suffix:
-            widget.setSuffix(" " + translated(spec.suffix))
-    widget.setToolTip(translated(spec.help))
-    return widget
-
-
-def set_field(widget: QComboBox | QCheckBox | QSpinBox, value: Any) -> None:
-    if isinstance(widget, QComboBox):
-        widget.setCurrentIndex(max(0, widget.findData(value)))
-    elif isinstance(widget, QCheckBox):
-        widget.setChecked(bool(value))
-    else:
-        widget.setValue(int(value))
-
-
-def field_value(widget: QComboBox | QCheckBox | QSpinBox) -> Any:
-    if isinstance(widget, QComboBox):
-        return str(widget.currentData())
-    if isinstance(widget, QCheckBox):
-        return widget.isChecked()
-    return widget.value()
-
-
-def field_changed(widget: QComboBox | QCheckBox | QSpinBox) -> Any:
-    """The signal a generated field sends when the person changes it."""
-    if isinstance(widget, QComboBox):
-        return widget.currentIndexChanged
-    if isinstance(widget, QCheckBox):
-        return widget.toggled
-    return widget.valueChanged
 
 
 def format_size(size: int | None) -> str:
@@ -109,6 +62,11 @@ def format_size(size: int | None) -> str:
     return f"{size / 1e9:.1f} GB" if size >= 1e9 else f"{size / 1e6:.0f} MB"
 
 
+def declared(section: str, title: str, intro: str = "") -> Callable[[SettingsDialog], QWidget]:
+    """A section builder for ``TABS``: the settings declared on ``section`` under ``title``, after ``intro``."""
+    return lambda dialog: dialog._declared_section(section, title, intro)
+
+
 class SettingsDialog(QDialog):
     def __init__(self, facade: EngineFacade, settings: Settings, parent: QWidget | None = None):
         super().__init__(parent)
@@ -116,58 +74,28 @@ class SettingsDialog(QDialog):
         self.facade = facade
         self.original = settings
 
-        self.source_lang = LanguageCombo(self, auto=True)
-        self.target_lang = LanguageCombo(self)
-        self.naming = QComboBox(self)
-        for preset in PRESETS:
-            self.naming.addItem(preset, preset)
+        self.fields: dict[str, Any] = {name: field_for(spec, self) for name, spec in SPECS.items() if spec.section}
+        """Every setting's generated field, by name (``app.gui.setting_fields``); the sections lay them out."""
         self.naming_example = QLabel(self)
         self.naming_example.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.naming_warning = QLabel(self.tr("Media servers see no language in “CN”: use media-server unless your library "
                                              "already uses these names."), self)
         self.naming_warning.setWordWrap(True)
         self.naming_warning.setStyleSheet(f"color:{ink('warning')};")
-        self.fields: dict[str, QComboBox | QCheckBox | QSpinBox] = {
-            name: declared_field(spec, self) for name, spec in SPECS.items() if spec.tab}  # generated from the declarations
-        self.endpoint = QLineEdit(self)
-        self.endpoint.setPlaceholderText(self.tr("empty: translate on this computer"))
         self.endpoint_note = QLabel(self)
         self.endpoint_note.setWordWrap(True)
-        self.workers = QSpinBox(self)
-        self.workers.setRange(1, 64)
-        self.gpu_budget = QSpinBox(self)
-        self.gpu_budget.setRange(256, 262144)
-        self.gpu_budget.setSingleStep(512)
-        self.gpu_budget.setSuffix(self.tr(" MB"))
-        self.gpu_budget_label = QLabel(self.tr("GPU memory budget:"), self)
-        for gpu_widget in (self.gpu_budget, self.gpu_budget_label):  # shown only on a computer with a GPU
-            gpu_widget.setVisible(facade.gpu_device is not None)
         if facade.gpu_device:
-            self.gpu_budget.setToolTip(facade.gpu_device)
-        self.close_to_tray = QCheckBox(self.tr("Closing the window keeps processing in the tray"), self)
-        self.background = BackgroundBox(self)
-        self.database_url = QLineEdit(self)  # a library shared with other machines (README: When one machine is not enough)
-        self.database_url.setPlaceholderText(self.tr("empty: the library on this computer"))
+            self.fields["gpu_budget_mb"].setToolTip(facade.gpu_device)
         self.database_where = QLabel(self.tr("The library on this computer: {path}").format(path=facade.local_database()), self)
         self.database_where.setWordWrap(True)
         self.database_where.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.database_check = QLabel(self)  # what Save's check of a changed URL found
         self.database_check.setWordWrap(True)
         self.database_check.hide()
-        self.database_url.setToolTip(self.tr("A library shared by several machines: postgresql+psycopg://user@server/sidecar"))
-        self.ui_language = QComboBox(self)
-        for code, name in UI_LANGUAGES:
-            self.ui_language.addItem(self.tr(name) if not code else name, code)
-        self.left_out = QPlainTextEdit(self)
-        self.left_out.setMaximumHeight(110)
-        self.left_out.setToolTip(self.tr("One name a line; * and ? match any text; a name ending in / matches folders only"))
-        self.restore_left_out = restore_left_out = QPushButton(self.tr("Restore defaults"), self)
-        restore_left_out.clicked.connect(lambda: self.left_out.setPlainText("\n".join(LEFT_OUT_BY_DEFAULT)))
-        self.watched = QListWidget(self)
-        self.watched.setMaximumHeight(90)
-        self.add_watch, self.remove_watch = QPushButton(self.tr("Add…"), self), QPushButton(self.tr("Remove"), self)
-        self.add_watch.clicked.connect(self._add_watched)
-        self.remove_watch.clicked.connect(self._remove_watched)
+        language_restart = QLabel(self.tr("The language of Sidecar's windows changes the next time Sidecar starts."), self)
+        self._after: dict[str, list[QWidget]] = {  # what the dialog shows below a setting's field, live from its value
+            "naming": [self.naming_example, self.naming_warning], "translation_endpoint": [self.endpoint_note],
+            "database_url": [self.database_where, self.database_check], "ui_language": [language_restart]}
         self.models = QTableWidget(0, 6, self)
         self.models.setHorizontalHeaderLabels([self.tr("Model"), self.tr("For"), self.tr("Size"), self.tr("Installed"),
                                                self.tr("In use"), self.tr("Licence")])  # INSTALLED_COLUMN: 3
@@ -194,7 +122,6 @@ class SettingsDialog(QDialog):
         self.model_status.setWordWrap(True)
         self._model_rows: list[dict[str, Any]] = []
         self._downloads: dict[str, tuple[int, int]] = {}
-        self.glossary = GlossaryBox(self)
         self.notice = QLabel(self)
         self.notice.setWordWrap(True)
         self.notice.setStyleSheet(f"color:{ink('info')};")
@@ -203,7 +130,6 @@ class SettingsDialog(QDialog):
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
         self.tabs = QTabWidget(self)
-        self._contributors: list[Any] = []  # section widgets with an edit_settings(settings) -> settings of their own
         for title, sections in self.TABS:
             self.tabs.addTab(self._tab_page([build(self) for build in sections]), self.tr(title).replace("&", "&&"))  # no mnemonic
         layout = QVBoxLayout(self)
@@ -214,13 +140,8 @@ class SettingsDialog(QDialog):
         guard_wheel(self)  # after every section is built: the wheel scrolls the page, not the control under the pointer
 
         self._load(settings)
-        for signal in (self.source_lang.currentTextChanged, self.target_lang.currentTextChanged,
-                       self.naming.currentIndexChanged, self.endpoint.textChanged, self.workers.valueChanged,
-                       self.gpu_budget.valueChanged, self.left_out.textChanged, self.database_url.textChanged,
-                       self.ui_language.currentIndexChanged, self.background.changed, self.glossary.changed):
-            signal.connect(self._changed)
         for widget in self.fields.values():
-            field_changed(widget).connect(self._changed)
+            widget.changed.connect(self._changed)
         self._checking: str | None = None  # the URL Save is having checked
         facade.databaseChecked.connect(self._database_checked)
         facade.modelsListed.connect(self.show_models)
@@ -236,40 +157,12 @@ class SettingsDialog(QDialog):
         self._changed()
 
     def _load(self, s: Settings) -> None:
-        self.source_lang.set_code(s.source_lang)
-        self.target_lang.set_code(s.target_lang)
-        self.naming.setCurrentIndex(max(0, self.naming.findData(s.naming)))
         for name, widget in self.fields.items():
-            set_field(widget, getattr(s, name))
-        self.endpoint.setText(s.translation_endpoint)
-        self.workers.setValue(s.workers)
-        self.gpu_budget.setValue(s.gpu_budget_mb)
-        self.close_to_tray.setChecked(s.close_to_tray)
-        self.database_url.setText(s.database_url)
-        self.ui_language.setCurrentIndex(max(0, self.ui_language.findData(s.ui_language)))
-        self.left_out.setPlainText("\n".join(s.scan_ignore))
-        self.watched.clear()
-        self.watched.addItems(s.watched_folders)
-        self.background.load(s)
-        self.glossary.set_lines(s.glossary)
+            widget.set_value(getattr(s, name))
 
     def edited(self) -> Settings:
-        """The settings as the dialog shows them now (with what the sections of other modules contribute)."""
-        settings = self.background.apply(dataclasses.replace(
-            self.original,
-            source_lang=self.source_lang.code(), target_lang=self.target_lang.code() or self.original.target_lang,
-            naming=str(self.naming.currentData()), **{name: field_value(widget) for name, widget in self.fields.items()},
-            translation_endpoint=self.endpoint.text().strip(),
-            workers=self.workers.value(), gpu_budget_mb=self.gpu_budget.value(),
-            close_to_tray=self.close_to_tray.isChecked(), ui_language=str(self.ui_language.currentData()),
-            database_url=self.database_url.text().strip(),
-            scan_ignore=[line.strip() for line in self.left_out.toPlainText().splitlines() if line.strip()],
-            watched_folders=[self.watched.item(n).text() for n in range(self.watched.count())],
-            glossary=self.glossary.lines(),
-        ))
-        for section in getattr(self, "_contributors", ()):
-            settings = section.edit_settings(settings)
-        return settings
+        """The settings as the dialog shows them now."""
+        return dataclasses.replace(self.original, **{name: widget.value() for name, widget in self.fields.items()})
 
     @Slot()
     def _changed(self) -> None:
@@ -287,8 +180,7 @@ class SettingsDialog(QDialog):
             notes.append(self.tr(NEW_JOBS_NOTICE))
         if s.scan_ignore != self.original.scan_ignore:
             notes.append(self.tr(LEFT_OUT_NOTICE))
-        if (s.workers, s.gpu_budget_mb, s.max_cores) != (self.original.workers, self.original.gpu_budget_mb,
-                                                          self.original.max_cores):  # the core cap sizes the workers too
+        if any(getattr(s, name) != getattr(self.original, name) for name, spec in SPECS.items() if spec.restart):
             notes.append(self.tr(RESTART_NOTICE))
         if s.ui_language != self.original.ui_language:
             notes.append(self.tr(LANGUAGE_NOTICE))
@@ -296,19 +188,13 @@ class SettingsDialog(QDialog):
             notes.append(self.tr(DATABASE_NOTICE))
         self.notice.setText("\n".join(notes))
         self.notice.setVisible(bool(notes))
-
-    def _add_watched(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("Watch a folder"))
-        if folder:
-            self.add_watched_folder(folder)
+        for name, spec in SPECS.items():
+            if spec.enabled_by is not None and name in self.fields:
+                other, wanted = spec.enabled_by
+                self.fields[name].setEnabled(getattr(s, other) == wanted)
 
     def add_watched_folder(self, folder: str) -> None:
-        if not self.watched.findItems(folder, Qt.MatchFlag.MatchExactly):
-            self.watched.addItem(folder)
-
-    def _remove_watched(self) -> None:
-        for item in self.watched.selectedItems():
-            self.watched.takeItem(self.watched.row(item))
+        self.fields["watched_folders"].add(folder)
 
     @Slot(list)
     def show_models(self, rows: Sequence[dict[str, Any]]) -> None:
@@ -410,7 +296,7 @@ class SettingsDialog(QDialog):
             return
         self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(False)
         self._show_database_check(self.tr("Checking the library database…"), "info")
-        self.show_tab_of(self.database_url)
+        self.show_tab_of(self.fields["database_url"])
         self._checking = url
         self.facade.check_database(url)
 
@@ -452,8 +338,6 @@ class SettingsDialog(QDialog):
         layout = QVBoxLayout(body)
         for section in sections:
             layout.addWidget(section, section.sizePolicy().verticalStretch())
-            if hasattr(section, "edit_settings"):
-                self._contributors.append(section)
         if not any(section.sizePolicy().verticalStretch() for section in sections):
             layout.addStretch(1)  # sections keep their height; a section with a stretch takes the room instead
         page = QScrollArea(self)
@@ -463,70 +347,41 @@ class SettingsDialog(QDialog):
         page.setWidget(body)
         return page
 
-    def _form(self, title: str, rows: Sequence[tuple[str | QWidget, QWidget]]) -> QGroupBox:
-        """A titled section of label/field rows; long rows wrap below their label on a narrow dialog."""
-        box = QGroupBox(title, self)
+    def _declared_section(self, section: str, title: str, intro: str = "") -> QGroupBox:
+        """A titled section of the settings declared on ``section``, in their declared order.
+
+        A check box carries its own label; a list editor sits under its label, the width of
+        the section; a field that does nothing here (no GPU, another system) is left out.
+        Long rows wrap below their label on a narrow dialog.
+        """
+        box = QGroupBox(self.tr(title).replace("&", "&&"), self)  # a title's lone & is a mnemonic
         form = QFormLayout(box)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
-        for label, field in rows:
-            form.addRow(label, field)
+        if intro:
+            about = QLabel(self.tr(intro), box)
+            about.setWordWrap(True)
+            form.addRow(about)
+        for name, spec in SPECS.items():
+            if spec.section != section or not self._applies(spec):
+                if spec.section == section:
+                    self.fields[name].hide()
+                continue
+            widget = self.fields[name]
+            if isinstance(widget, QCheckBox):
+                form.addRow("", widget)
+            elif spec.holds in LIST_HOLDS:
+                form.addRow(QLabel(translated(spec.label), box))
+                form.addRow(widget)
+            else:
+                form.addRow(translated(spec.label), widget)
+            for below in self._after.get(name, ()):
+                form.addRow("", below)
         return box
 
-    def _output_section(self) -> QWidget:
-        return self._form(self.tr("Output (new jobs)"), [
-            (self.tr("Spoken language:"), self.source_lang), (self.tr("Translate to:"), self.target_lang),
-            (self.tr("Subtitle names:"), self.naming), ("", self.naming_example), ("", self.naming_warning),
-            *self._declared_rows("output")])
-
-    def _translation_section(self) -> QWidget:
-        return self._form(self.tr("Translation"), [(self.tr("Translation server:"), self.endpoint),
-                                                   ("", self.endpoint_note)])
-
-    def _engine_section(self) -> QWidget:
-        return self._form(self.tr("Engine"), [(self.tr("Workers:"), self.workers), (self.gpu_budget_label, self.gpu_budget),
-                                              *self._declared_rows("processing")])
-
-    def _declared_rows(self, tab: str) -> list[tuple[str | QWidget, QWidget]]:
-        """The generated fields of the settings declared on ``tab``: a check box carries its own label."""
-        return [("" if isinstance(widget, QCheckBox) else translated(SPECS[name].label), widget)
-                for name, widget in self.fields.items() if SPECS[name].tab == tab]
-
-    def _library_section(self) -> QWidget:
-        return self._form(self.tr("Library database"), [(self.tr("Library database:"), self.database_url),
-                                                        ("", self.database_where), ("", self.database_check)])
-
-    def _window_section(self) -> QWidget:
-        restart = QLabel(self.tr("The language of Sidecar's windows changes the next time Sidecar starts."), self)
-        return self._form(self.tr("Window"), [(self.tr("Language:"), self.ui_language), ("", restart),
-                                              ("", self.close_to_tray)])
-
-    def _scanning_section(self) -> QWidget:
-        box = QGroupBox(self.tr("Scanning"), self)
-        sl = QVBoxLayout(box)
-        explanation = QLabel(self.tr("Left out of every added or watched folder (system and hidden files, as media "
-                                     "servers skip them); the folder you add itself is always scanned:"), self)
-        explanation.setWordWrap(True)
-        sl.addWidget(explanation)
-        sl.addWidget(self.left_out)
-        sl.addWidget(self.restore_left_out, 0, Qt.AlignmentFlag.AlignLeft)
-        return box
-
-    def _watched_section(self) -> QWidget:
-        box = QGroupBox(self.tr("Watched folders"), self)
-        wl = QHBoxLayout(box)
-        wl.addWidget(self.watched, 1)
-        wb = QVBoxLayout()
-        wb.addWidget(self.add_watch)
-        wb.addWidget(self.remove_watch)
-        wb.addStretch(1)
-        wl.addLayout(wb)
-        return box
-
-    def _glossary_section(self) -> QWidget:
-        return self.glossary
-
-    def _background_section(self) -> QWidget:
-        return self.background
+    def _applies(self, spec: SettingSpec) -> bool:
+        """Whether a setting does anything on this computer (a GPU budget without a GPU does not)."""
+        return ((not spec.gpu_only or self.facade.gpu_device is not None)
+                and (not spec.platforms or sys.platform.startswith(spec.platforms)))
 
     def _models_section(self) -> QWidget:
         box = QGroupBox(self.tr("Models"), self)
@@ -545,14 +400,29 @@ class SettingsDialog(QDialog):
         return box
 
     #: The tabs and the sections on each, in order. A section builder takes the dialog and
-    #: returns a self-contained widget; adding one to a tab is one entry here. A section
-    #: widget with ``edit_settings(settings) -> settings`` contributes its fields to what
-    #: Save writes (it reads ``dialog.original`` for its start values).
-    TABS: tuple[tuple[Any, list[Callable[[SettingsDialog], QWidget]]], ...] = (
-        (QT_TRANSLATE_NOOP("SettingsDialog", "Output"), [_output_section, _translation_section, _glossary_section]),
-        (QT_TRANSLATE_NOOP("SettingsDialog", "Processing"), [_engine_section, _library_section]),
-        (QT_TRANSLATE_NOOP("SettingsDialog", "Schedule & power"), [_background_section]),
-        (QT_TRANSLATE_NOOP("SettingsDialog", "Folders"), [_scanning_section, _watched_section]),
+    #: returns a self-contained widget; a declared section (:func:`declared`) shows the
+    #: settings whose declaration names it, so a new setting needs no entry here.
+    TABS: tuple[tuple[str, list[Callable[[SettingsDialog], QWidget]]], ...] = (
+        (QT_TRANSLATE_NOOP("SettingsDialog", "Output"), [
+            declared("output", QT_TRANSLATE_NOOP("SettingsDialog", "Output (new jobs)")),
+            declared("translation", QT_TRANSLATE_NOOP("SettingsDialog", "Translation")),
+            declared("glossary", QT_TRANSLATE_NOOP("SettingsDialog", "Glossary"), QT_TRANSLATE_NOOP(
+                "SettingsDialog", "Names and terms of your library (characters, products, places): speech recognition "
+                "listens for them as written, and translations must render them as given. New jobs use this list "
+                "together with their own terms."))]),
+        (QT_TRANSLATE_NOOP("SettingsDialog", "Processing"), [
+            declared("engine", QT_TRANSLATE_NOOP("SettingsDialog", "Engine")),
+            declared("library", QT_TRANSLATE_NOOP("SettingsDialog", "Library database"))]),
+        (QT_TRANSLATE_NOOP("SettingsDialog", "Schedule & power"), [
+            declared("schedule", QT_TRANSLATE_NOOP("SettingsDialog", "Schedule & power"), QT_TRANSLATE_NOOP(
+                "SettingsDialog", "Outside these hours the running step stops at its next checkpoint (its progress is "
+                "kept) and nothing new starts."))]),
+        (QT_TRANSLATE_NOOP("SettingsDialog", "Folders"), [
+            declared("scanning", QT_TRANSLATE_NOOP("SettingsDialog", "Scanning"), QT_TRANSLATE_NOOP(
+                "SettingsDialog", "Left out of every added or watched folder (system and hidden files, as media servers "
+                "skip them); the folder you add itself is always scanned:")),
+            declared("watched", QT_TRANSLATE_NOOP("SettingsDialog", "Watched folders"))]),
         (QT_TRANSLATE_NOOP("SettingsDialog", "Models"), [_models_section]),
-        (QT_TRANSLATE_NOOP("SettingsDialog", "Window"), [_window_section]),
+        (QT_TRANSLATE_NOOP("SettingsDialog", "Window"), [declared("window", QT_TRANSLATE_NOOP("SettingsDialog", "Window"))]),
     )
+

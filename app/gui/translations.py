@@ -27,10 +27,6 @@ def code_words(text: str) -> str:
 CATALOGUES = ("zh_CN", "de")
 """The languages with a catalogue under resources/i18n (English is the source text)."""
 
-UI_LANGUAGES = (("", QT_TRANSLATE_NOOP("SettingsDialog", "System")), ("en", "English"), ("zh_CN", "简体中文"),
-                ("de", "Deutsch"))
-"""The Settings choices: "" follows the OS; the others are named in their own language."""
-
 _installed: list[QTranslator] = []  # kept referenced: Qt does not own an installed translator
 
 

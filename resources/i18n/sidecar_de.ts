@@ -30,85 +30,6 @@
     </message>
 </context>
 <context>
-    <name>BackgroundBox</name>
-    <message>
-        <source>Schedule &amp; power</source>
-        <translation>Zeitplan und Energie</translation>
-    </message>
-    <message>
-        <source>Pause</source>
-        <translation>Pausieren</translation>
-    </message>
-    <message>
-        <source>Keep going</source>
-        <translation>Weiterarbeiten</translation>
-    </message>
-    <message>
-        <source>Pause below</source>
-        <translation>Pausieren unter</translation>
-    </message>
-    <message>
-        <source>all</source>
-        <translation>alle</translation>
-    </message>
-    <message>
-        <source>Pause while I use the computer</source>
-        <translation>Pausieren, während ich den Computer benutze</translation>
-    </message>
-    <message>
-        <source>input in the last </source>
-        <translation>Eingabe in den letzten </translation>
-    </message>
-    <message>
-        <source> min</source>
-        <translation> min</translation>
-    </message>
-    <message>
-        <source>a job finishes</source>
-        <translation>ein Auftrag fertig ist</translation>
-    </message>
-    <message>
-        <source>something needs my decision</source>
-        <translation>etwas meine Entscheidung braucht</translation>
-    </message>
-    <message>
-        <source>items fail</source>
-        <translation>Dateien scheitern</translation>
-    </message>
-    <message>
-        <source>Start Sidecar in the tray when I log in</source>
-        <translation>Sidecar beim Anmelden im Infobereich starten</translation>
-    </message>
-    <message>
-        <source>Work on weekdays:</source>
-        <translation>Arbeiten an Werktagen:</translation>
-    </message>
-    <message>
-        <source>Work on weekends:</source>
-        <translation>Arbeiten am Wochenende:</translation>
-    </message>
-    <message>
-        <source>Outside these hours the running step stops at its next checkpoint (its progress is kept) and nothing new starts.</source>
-        <translation>Außerhalb dieser Zeiten hält der laufende Schritt am nächsten Prüfpunkt an (sein Fortschritt bleibt erhalten), und nichts Neues beginnt.</translation>
-    </message>
-    <message>
-        <source>On battery:</source>
-        <translation>Im Akkubetrieb:</translation>
-    </message>
-    <message>
-        <source>Use at most:</source>
-        <translation>Höchstens nutzen:</translation>
-    </message>
-    <message>
-        <source>cores (workers and each model&apos;s threads)</source>
-        <translation>Kerne (Worker und Threads jedes Modells)</translation>
-    </message>
-    <message>
-        <source>Tell me when:</source>
-        <translation>Benachrichtigen, wenn:</translation>
-    </message>
-</context>
-<context>
     <name>Code</name>
     <message>
         <source>Install a translation model in Settings → Models (or `sidecar models`), or set an OpenAI-compatible translation server in Settings → Output; then add the folder again: the stored transcript is reused, only the translation runs.</source>
@@ -979,27 +900,6 @@
     </message>
 </context>
 <context>
-    <name>GlossaryBox</name>
-    <message>
-        <source>Glossary</source>
-        <translation>Glossar</translation>
-    </message>
-    <message>
-        <source>ComfyUI
-Jon Snow = Jon Schnee</source>
-        <translation>ComfyUI
-Jon Snow = Jon Schnee</translation>
-    </message>
-    <message>
-        <source>One name or term a line; add “= translation” for how a translation must write it</source>
-        <translation>Ein Name oder Begriff pro Zeile; mit „= Übersetzung“ dahinter, wie eine Übersetzung ihn schreiben muss</translation>
-    </message>
-    <message>
-        <source>Names and terms of your library (characters, products, places): speech recognition listens for them as written, and translations must render them as given. New jobs use this list together with their own terms.</source>
-        <translation>Namen und Begriffe Ihrer Bibliothek (Figuren, Produkte, Orte): Die Spracherkennung achtet auf sie in dieser Schreibweise, und Übersetzungen müssen sie wie angegeben wiedergeben. Neue Aufträge verwenden diese Liste zusammen mit ihren eigenen Begriffen.</translation>
-    </message>
-</context>
-<context>
     <name>HoldWords</name>
     <message>
         <source>waiting for the schedule (starts {time})</source>
@@ -1611,6 +1511,34 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
 <context>
     <name>Settings</name>
     <message>
+        <source>Translate to:</source>
+        <translation>Übersetzen in:</translation>
+    </message>
+    <message>
+        <source>The language subtitles are translated into</source>
+        <translation>Die Sprache, in die Untertitel übersetzt werden</translation>
+    </message>
+    <message>
+        <source>Spoken language:</source>
+        <translation>Gesprochene Sprache:</translation>
+    </message>
+    <message>
+        <source>The language spoken in the videos; empty: detected in each file</source>
+        <translation>Die in den Videos gesprochene Sprache; leer: in jeder Datei erkannt</translation>
+    </message>
+    <message>
+        <source>Detect automatically</source>
+        <translation>Automatisch erkennen</translation>
+    </message>
+    <message>
+        <source>Subtitle names:</source>
+        <translation>Untertitel-Dateinamen:</translation>
+    </message>
+    <message>
+        <source>How subtitle files are named: Movie.zh.srt for media servers, or Movie.CN.srt</source>
+        <translation>Wie Untertiteldateien heißen: Movie.zh.srt für Medienserver oder Movie.CN.srt</translation>
+    </message>
+    <message>
         <source>Existing files:</source>
         <translation>Vorhandene Dateien:</translation>
     </message>
@@ -1647,6 +1575,66 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Ein Textuntertitel-Stream in der Zielsprache im Video zählt als untertitelt</translation>
     </message>
     <message>
+        <source>Translation server:</source>
+        <translation>Übersetzungsserver:</translation>
+    </message>
+    <message>
+        <source>An OpenAI-compatible server that translates the subtitle text; empty: translate on this computer</source>
+        <translation>Ein OpenAI-kompatibler Server, der den Untertiteltext übersetzt; leer: auf diesem Computer übersetzen</translation>
+    </message>
+    <message>
+        <source>empty: translate on this computer</source>
+        <translation>leer: auf diesem Computer übersetzen</translation>
+    </message>
+    <message>
+        <source>Model on the server:</source>
+        <translation>Modell auf dem Server:</translation>
+    </message>
+    <message>
+        <source>The model the translation server is asked for; empty: the server&apos;s own choice</source>
+        <translation>Das Modell, das beim Übersetzungsserver angefragt wird; leer: die Wahl des Servers</translation>
+    </message>
+    <message>
+        <source>empty: the server&apos;s default</source>
+        <translation>leer: Standard des Servers</translation>
+    </message>
+    <message>
+        <source>Names and terms:</source>
+        <translation>Namen und Begriffe:</translation>
+    </message>
+    <message>
+        <source>The library&apos;s own words: speech recognition hears each term as written and a translation must render it as given; the terms a job is given join these</source>
+        <translation>Die eigenen Wörter der Bibliothek: Die Spracherkennung hört jeden Begriff in dieser Schreibweise, und eine Übersetzung muss ihn wie angegeben wiedergeben; die Begriffe, die ein Auftrag mitbekommt, kommen hinzu</translation>
+    </message>
+    <message>
+        <source>Term</source>
+        <translation>Begriff</translation>
+    </message>
+    <message>
+        <source>Rendering in translations (optional)</source>
+        <translation>Schreibweise in Übersetzungen (optional)</translation>
+    </message>
+    <message>
+        <source>Workers:</source>
+        <translation>Worker:</translation>
+    </message>
+    <message>
+        <source>How many steps run at once</source>
+        <translation>Wie viele Schritte gleichzeitig laufen</translation>
+    </message>
+    <message>
+        <source>GPU memory budget:</source>
+        <translation>GPU-Speicherbudget:</translation>
+    </message>
+    <message>
+        <source>How much of the GPU&apos;s memory the models may take together</source>
+        <translation>Wie viel GPU-Speicher die Modelle zusammen belegen dürfen</translation>
+    </message>
+    <message>
+        <source>MB</source>
+        <translation>MB</translation>
+    </message>
+    <message>
         <source>Stop a stalled stage after:</source>
         <translation>Hängende Stufe stoppen nach:</translation>
     </message>
@@ -1658,6 +1646,182 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <source>s</source>
         <translation>s</translation>
     </message>
+    <message>
+        <source>Files per model group:</source>
+        <translation>Dateien pro Modellgruppe:</translation>
+    </message>
+    <message>
+        <source>How many files are transcribed before they are translated, so each model loads once a group</source>
+        <translation>Wie viele Dateien transkribiert werden, bevor sie übersetzt werden, damit jedes Modell nur einmal pro Gruppe lädt</translation>
+    </message>
+    <message>
+        <source>Library database:</source>
+        <translation>Bibliotheksdatenbank:</translation>
+    </message>
+    <message>
+        <source>A library shared by several machines: postgresql+psycopg://user@server/sidecar; empty: the library on this computer</source>
+        <translation>Eine Bibliothek, die mehrere Rechner teilen: postgresql+psycopg://user@server/sidecar; leer: die Bibliothek auf diesem Computer</translation>
+    </message>
+    <message>
+        <source>empty: the library on this computer</source>
+        <translation>leer: die Bibliothek auf diesem Computer</translation>
+    </message>
+    <message>
+        <source>Work on weekdays:</source>
+        <translation>Arbeiten an Werktagen:</translation>
+    </message>
+    <message>
+        <source>When Sidecar works from Monday to Friday</source>
+        <translation>Wann Sidecar von Montag bis Freitag arbeitet</translation>
+    </message>
+    <message>
+        <source>Work on weekends:</source>
+        <translation>Arbeiten am Wochenende:</translation>
+    </message>
+    <message>
+        <source>When Sidecar works on Saturday and Sunday</source>
+        <translation>Wann Sidecar am Samstag und Sonntag arbeitet</translation>
+    </message>
+    <message>
+        <source>On battery:</source>
+        <translation>Im Akkubetrieb:</translation>
+    </message>
+    <message>
+        <source>What Sidecar does while the computer runs on its battery</source>
+        <translation>Was Sidecar tut, während der Computer mit Akku läuft</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pausieren</translation>
+    </message>
+    <message>
+        <source>Keep going</source>
+        <translation>Weiterarbeiten</translation>
+    </message>
+    <message>
+        <source>Pause below a charge</source>
+        <translation>Unter einem Ladestand pausieren</translation>
+    </message>
+    <message>
+        <source>Pause below:</source>
+        <translation>Pausieren unter:</translation>
+    </message>
+    <message>
+        <source>On battery, work pauses once the charge is below this</source>
+        <translation>Im Akkubetrieb pausiert die Arbeit, sobald der Ladestand darunter liegt</translation>
+    </message>
+    <message>
+        <source>Use at most:</source>
+        <translation>Höchstens nutzen:</translation>
+    </message>
+    <message>
+        <source>Cores for the workers and each model&apos;s threads</source>
+        <translation>Kerne für die Worker und die Threads jedes Modells</translation>
+    </message>
+    <message>
+        <source>cores</source>
+        <translation>Kerne</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>alle</translation>
+    </message>
+    <message>
+        <source>Pause while I use the computer</source>
+        <translation>Pausieren, während ich den Computer benutze</translation>
+    </message>
+    <message>
+        <source>Work waits while there was keyboard or mouse input lately</source>
+        <translation>Die Arbeit wartet, solange es kürzlich Tastatur- oder Mauseingaben gab</translation>
+    </message>
+    <message>
+        <source>Input in the last:</source>
+        <translation>Eingabe in den letzten:</translation>
+    </message>
+    <message>
+        <source>How recent input must be to count as using the computer</source>
+        <translation>Wie kurz eine Eingabe zurückliegen muss, damit der Computer als benutzt gilt</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>min</translation>
+    </message>
+    <message>
+        <source>Tell me when a job finishes</source>
+        <translation>Benachrichtigen, wenn ein Auftrag fertig ist</translation>
+    </message>
+    <message>
+        <source>A desktop notification when a job is done</source>
+        <translation>Eine Desktop-Benachrichtigung, wenn ein Auftrag erledigt ist</translation>
+    </message>
+    <message>
+        <source>Tell me when something needs my decision</source>
+        <translation>Benachrichtigen, wenn etwas meine Entscheidung braucht</translation>
+    </message>
+    <message>
+        <source>A desktop notification when a file waits in Review</source>
+        <translation>Eine Desktop-Benachrichtigung, wenn eine Datei in „Prüfen“ wartet</translation>
+    </message>
+    <message>
+        <source>Tell me when items fail</source>
+        <translation>Benachrichtigen, wenn Dateien scheitern</translation>
+    </message>
+    <message>
+        <source>A desktop notification when files fail</source>
+        <translation>Eine Desktop-Benachrichtigung, wenn Dateien scheitern</translation>
+    </message>
+    <message>
+        <source>Start Sidecar in the tray when I log in</source>
+        <translation>Sidecar beim Anmelden im Infobereich starten</translation>
+    </message>
+    <message>
+        <source>Sidecar starts in the tray when you log in</source>
+        <translation>Sidecar startet beim Anmelden im Infobereich</translation>
+    </message>
+    <message>
+        <source>Leave out:</source>
+        <translation>Auslassen:</translation>
+    </message>
+    <message>
+        <source>One name a line; * and ? match any text; a name ending in / matches folders only</source>
+        <translation>Ein Name pro Zeile; * und ? passen auf beliebigen Text; ein Name mit / am Ende passt nur auf Ordner</translation>
+    </message>
+    <message>
+        <source>Watched folders:</source>
+        <translation>Überwachte Ordner:</translation>
+    </message>
+    <message>
+        <source>New, changed, moved and deleted media in these folders is followed by itself</source>
+        <translation>Neue, geänderte, verschobene und gelöschte Medien in diesen Ordnern werden von selbst nachgeführt</translation>
+    </message>
+    <message>
+        <source>Wait for a file to settle:</source>
+        <translation>Warten, bis eine Datei ruht:</translation>
+    </message>
+    <message>
+        <source>A watched file is queued once its size and time held still this long</source>
+        <translation>Eine überwachte Datei kommt in die Warteschlange, sobald Größe und Zeitstempel so lange unverändert blieben</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>Sprache:</translation>
+    </message>
+    <message>
+        <source>The language of Sidecar&apos;s windows; System follows the computer&apos;s</source>
+        <translation>Die Sprache der Fenster von Sidecar; System folgt der des Computers</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>System</translation>
+    </message>
+    <message>
+        <source>Closing the window keeps processing in the tray</source>
+        <translation>Beim Schließen des Fensters geht die Arbeit im Infobereich weiter</translation>
+    </message>
+    <message>
+        <source>Sidecar keeps working in the tray after its window is closed</source>
+        <translation>Sidecar arbeitet nach dem Schließen des Fensters im Infobereich weiter</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>
@@ -1668,10 +1832,6 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>New jobs leave out the changed list; watched folders follow it the next time Sidecar starts.</source>
         <translation>Neue Aufträge lassen die geänderte Liste aus; überwachte Ordner folgen ihr beim nächsten Start von Sidecar.</translation>
-    </message>
-    <message>
-        <source>Workers and the GPU budget apply the next time Sidecar starts.</source>
-        <translation>Worker und GPU-Budget gelten ab dem nächsten Start von Sidecar.</translation>
     </message>
     <message>
         <source>Sidecar shows the chosen language the next time it starts.</source>
@@ -1690,32 +1850,8 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Medienserver erkennen in „CN“ keine Sprache: Nehmen Sie media-server, außer Ihre Bibliothek verwendet diese Namen bereits.</translation>
     </message>
     <message>
-        <source>empty: translate on this computer</source>
-        <translation>leer: auf diesem Computer übersetzen</translation>
-    </message>
-    <message>
-        <source> MB</source>
-        <translation> MB</translation>
-    </message>
-    <message>
-        <source>Closing the window keeps processing in the tray</source>
-        <translation>Beim Schließen des Fensters geht die Arbeit im Infobereich weiter</translation>
-    </message>
-    <message>
-        <source>empty: the library on this computer</source>
-        <translation>leer: die Bibliothek auf diesem Computer</translation>
-    </message>
-    <message>
         <source>The library on this computer: {path}</source>
         <translation>Die Bibliothek auf diesem Computer: {path}</translation>
-    </message>
-    <message>
-        <source>A library shared by several machines: postgresql+psycopg://user@server/sidecar</source>
-        <translation>Eine Bibliothek, die mehrere Rechner teilen: postgresql+psycopg://user@server/sidecar</translation>
-    </message>
-    <message>
-        <source>One name a line; * and ? match any text; a name ending in / matches folders only</source>
-        <translation>Ein Name pro Zeile; * und ? passen auf beliebigen Text; ein Name mit / am Ende passt nur auf Ordner</translation>
     </message>
     <message>
         <source>Restore defaults</source>
@@ -1794,37 +1930,25 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Ausgabe (neue Aufträge)</translation>
     </message>
     <message>
-        <source>Spoken language:</source>
-        <translation>Gesprochene Sprache:</translation>
-    </message>
-    <message>
-        <source>Translate to:</source>
-        <translation>Übersetzen in:</translation>
-    </message>
-    <message>
-        <source>Subtitle names:</source>
-        <translation>Untertitel-Dateinamen:</translation>
-    </message>
-    <message>
         <source>Translation</source>
         <translation>Übersetzung</translation>
-    </message>
-    <message>
-        <source>Translation server:</source>
-        <translation>Übersetzungsserver:</translation>
     </message>
     <message>
         <source>Engine</source>
         <translation>Engine</translation>
     </message>
     <message>
-        <source>Workers:</source>
-        <translation>Worker:</translation>
+        <source>Output</source>
+        <extracomment>The tabs and the sections on each, in order. A section builder takes the dialog and returns a self-contained widget; a declared section (:func:`declared`) shows the settings whose declaration names it, so a new setting needs no entry here.</extracomment>
+        <translation>Ausgabe</translation>
     </message>
     <message>
-        <source>Output</source>
-        <extracomment>The tabs and the sections on each, in order. A section builder takes the dialog and returns a self-contained widget; adding one to a tab is one entry here. A section widget with ``edit_settings(settings) -&gt; settings`` contributes its fields to what Save writes (it reads ``dialog.original`` for its start values).</extracomment>
-        <translation>Ausgabe</translation>
+        <source>Glossary</source>
+        <translation>Glossar</translation>
+    </message>
+    <message>
+        <source>Names and terms of your library (characters, products, places): speech recognition listens for them as written, and translations must render them as given. New jobs use this list together with their own terms.</source>
+        <translation>Namen und Begriffe Ihrer Bibliothek (Figuren, Produkte, Orte): Die Spracherkennung achtet auf sie in dieser Schreibweise, und Übersetzungen müssen sie wie angegeben wiedergeben. Neue Aufträge verwenden diese Liste zusammen mit ihren eigenen Begriffen.</translation>
     </message>
     <message>
         <source>Processing</source>
@@ -1835,28 +1959,20 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Zeitplan und Energie</translation>
     </message>
     <message>
-        <source>Folders</source>
-        <translation>Ordner</translation>
+        <source>Outside these hours the running step stops at its next checkpoint (its progress is kept) and nothing new starts.</source>
+        <translation>Außerhalb dieser Zeiten hält der laufende Schritt am nächsten Prüfpunkt an (sein Fortschritt bleibt erhalten), und nichts Neues beginnt.</translation>
     </message>
     <message>
-        <source>GPU memory budget:</source>
-        <translation>GPU-Speicherbudget:</translation>
+        <source>Folders</source>
+        <translation>Ordner</translation>
     </message>
     <message>
         <source>Library database</source>
         <translation>Bibliotheksdatenbank</translation>
     </message>
     <message>
-        <source>Library database:</source>
-        <translation>Bibliotheksdatenbank:</translation>
-    </message>
-    <message>
         <source>Window</source>
         <translation>Fenster</translation>
-    </message>
-    <message>
-        <source>Language:</source>
-        <translation>Sprache:</translation>
     </message>
     <message>
         <source>The language of Sidecar&apos;s windows changes the next time Sidecar starts.</source>
@@ -1877,6 +1993,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>Models</source>
         <translation>Modelle</translation>
+    </message>
+    <message>
+        <source>The changed engine settings apply the next time Sidecar starts.</source>
+        <translation>Die geänderten Engine-Einstellungen gelten ab dem nächsten Start von Sidecar.</translation>
     </message>
     <message>
         <source>Subtitle text (not audio, not file names) is sent to {endpoint} for translation.</source>
@@ -1925,10 +2045,6 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>Installing {name} failed ({code}).</source>
         <translation>Installation von {name} fehlgeschlagen ({code}).</translation>
-    </message>
-    <message>
-        <source>System</source>
-        <translation>System</translation>
     </message>
 </context>
 <context>

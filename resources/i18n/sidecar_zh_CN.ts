@@ -30,85 +30,6 @@
     </message>
 </context>
 <context>
-    <name>BackgroundBox</name>
-    <message>
-        <source>Schedule &amp; power</source>
-        <translation>计划与电源</translation>
-    </message>
-    <message>
-        <source>Pause</source>
-        <translation>暂停</translation>
-    </message>
-    <message>
-        <source>Keep going</source>
-        <translation>继续工作</translation>
-    </message>
-    <message>
-        <source>Pause below</source>
-        <translation>电量低于此值时暂停</translation>
-    </message>
-    <message>
-        <source>all</source>
-        <translation>全部</translation>
-    </message>
-    <message>
-        <source>Pause while I use the computer</source>
-        <translation>我使用电脑时暂停</translation>
-    </message>
-    <message>
-        <source>input in the last </source>
-        <translation>最近 </translation>
-    </message>
-    <message>
-        <source> min</source>
-        <translation> 分钟内有输入</translation>
-    </message>
-    <message>
-        <source>a job finishes</source>
-        <translation>任务完成</translation>
-    </message>
-    <message>
-        <source>something needs my decision</source>
-        <translation>有内容需要我决定</translation>
-    </message>
-    <message>
-        <source>items fail</source>
-        <translation>有项目失败</translation>
-    </message>
-    <message>
-        <source>Start Sidecar in the tray when I log in</source>
-        <translation>登录时在托盘中启动 Sidecar</translation>
-    </message>
-    <message>
-        <source>Work on weekdays:</source>
-        <translation>工作日工作时间：</translation>
-    </message>
-    <message>
-        <source>Work on weekends:</source>
-        <translation>周末工作时间：</translation>
-    </message>
-    <message>
-        <source>Outside these hours the running step stops at its next checkpoint (its progress is kept) and nothing new starts.</source>
-        <translation>在这些时间之外，正在运行的步骤会在下一个检查点停止（保留进度），且不会开始新的工作。</translation>
-    </message>
-    <message>
-        <source>On battery:</source>
-        <translation>使用电池时：</translation>
-    </message>
-    <message>
-        <source>Use at most:</source>
-        <translation>最多使用：</translation>
-    </message>
-    <message>
-        <source>cores (workers and each model&apos;s threads)</source>
-        <translation>个核心（工作进程数和每个模型的线程数）</translation>
-    </message>
-    <message>
-        <source>Tell me when:</source>
-        <translation>通知我：</translation>
-    </message>
-</context>
-<context>
     <name>Code</name>
     <message>
         <source>Install a translation model in Settings → Models (or `sidecar models`), or set an OpenAI-compatible translation server in Settings → Output; then add the folder again: the stored transcript is reused, only the translation runs.</source>
@@ -977,27 +898,6 @@
     </message>
 </context>
 <context>
-    <name>GlossaryBox</name>
-    <message>
-        <source>Glossary</source>
-        <translation>术语表</translation>
-    </message>
-    <message>
-        <source>ComfyUI
-Jon Snow = Jon Schnee</source>
-        <translation>ComfyUI
-琼恩·雪诺</translation>
-    </message>
-    <message>
-        <source>One name or term a line; add “= translation” for how a translation must write it</source>
-        <translation>每行一个名称或术语；加上“= 译名”表示翻译必须采用的写法</translation>
-    </message>
-    <message>
-        <source>Names and terms of your library (characters, products, places): speech recognition listens for them as written, and translations must render them as given. New jobs use this list together with their own terms.</source>
-        <translation>媒体库中的名称和术语（角色、产品、地点）：语音识别会按此写法识别它们，翻译必须按给定的译名呈现。新任务会把此列表与任务自己的术语一起使用。</translation>
-    </message>
-</context>
-<context>
     <name>HoldWords</name>
     <message>
         <source>waiting for the schedule (starts {time})</source>
@@ -1597,6 +1497,34 @@ Files next to your media are not touched.</source>
 <context>
     <name>Settings</name>
     <message>
+        <source>Translate to:</source>
+        <translation>翻译为：</translation>
+    </message>
+    <message>
+        <source>The language subtitles are translated into</source>
+        <translation>字幕翻译成的语言</translation>
+    </message>
+    <message>
+        <source>Spoken language:</source>
+        <translation>语音语言：</translation>
+    </message>
+    <message>
+        <source>The language spoken in the videos; empty: detected in each file</source>
+        <translation>视频中所说的语言；留空：逐个文件自动检测</translation>
+    </message>
+    <message>
+        <source>Detect automatically</source>
+        <translation>自动检测</translation>
+    </message>
+    <message>
+        <source>Subtitle names:</source>
+        <translation>字幕文件命名：</translation>
+    </message>
+    <message>
+        <source>How subtitle files are named: Movie.zh.srt for media servers, or Movie.CN.srt</source>
+        <translation>字幕文件的命名方式：媒体服务器用 Movie.zh.srt，或 Movie.CN.srt</translation>
+    </message>
+    <message>
         <source>Existing files:</source>
         <translation>已有文件：</translation>
     </message>
@@ -1633,6 +1561,66 @@ Files next to your media are not touched.</source>
         <translation>视频内已有目标语言的文字字幕流即视为已有字幕</translation>
     </message>
     <message>
+        <source>Translation server:</source>
+        <translation>翻译服务器：</translation>
+    </message>
+    <message>
+        <source>An OpenAI-compatible server that translates the subtitle text; empty: translate on this computer</source>
+        <translation>翻译字幕文本的 OpenAI 兼容服务器；留空：在本机翻译</translation>
+    </message>
+    <message>
+        <source>empty: translate on this computer</source>
+        <translation>留空：在本机翻译</translation>
+    </message>
+    <message>
+        <source>Model on the server:</source>
+        <translation>服务器上的模型：</translation>
+    </message>
+    <message>
+        <source>The model the translation server is asked for; empty: the server&apos;s own choice</source>
+        <translation>向翻译服务器请求的模型；留空：由服务器决定</translation>
+    </message>
+    <message>
+        <source>empty: the server&apos;s default</source>
+        <translation>留空：服务器默认</translation>
+    </message>
+    <message>
+        <source>Names and terms:</source>
+        <translation>名称和术语：</translation>
+    </message>
+    <message>
+        <source>The library&apos;s own words: speech recognition hears each term as written and a translation must render it as given; the terms a job is given join these</source>
+        <translation>媒体库自己的词汇：语音识别按此写法识别每个术语，翻译必须按给定方式呈现；任务自带的术语会并入其中</translation>
+    </message>
+    <message>
+        <source>Term</source>
+        <translation>术语</translation>
+    </message>
+    <message>
+        <source>Rendering in translations (optional)</source>
+        <translation>译文中的写法（可选）</translation>
+    </message>
+    <message>
+        <source>Workers:</source>
+        <translation>工作进程数：</translation>
+    </message>
+    <message>
+        <source>How many steps run at once</source>
+        <translation>同时运行的步骤数</translation>
+    </message>
+    <message>
+        <source>GPU memory budget:</source>
+        <translation>GPU 显存预算：</translation>
+    </message>
+    <message>
+        <source>How much of the GPU&apos;s memory the models may take together</source>
+        <translation>模型合计可占用的 GPU 显存</translation>
+    </message>
+    <message>
+        <source>MB</source>
+        <translation>MB</translation>
+    </message>
+    <message>
         <source>Stop a stalled stage after:</source>
         <translation>停止停滞的阶段，等待：</translation>
     </message>
@@ -1644,6 +1632,182 @@ Files next to your media are not touched.</source>
         <source>s</source>
         <translation>秒</translation>
     </message>
+    <message>
+        <source>Files per model group:</source>
+        <translation>每个模型组的文件数：</translation>
+    </message>
+    <message>
+        <source>How many files are transcribed before they are translated, so each model loads once a group</source>
+        <translation>先转写多少个文件再翻译，使每个模型每组只加载一次</translation>
+    </message>
+    <message>
+        <source>Library database:</source>
+        <translation>资料库数据库：</translation>
+    </message>
+    <message>
+        <source>A library shared by several machines: postgresql+psycopg://user@server/sidecar; empty: the library on this computer</source>
+        <translation>多台机器共享的资料库：postgresql+psycopg://user@server/sidecar；留空：本机上的资料库</translation>
+    </message>
+    <message>
+        <source>empty: the library on this computer</source>
+        <translation>留空：使用本机上的媒体库</translation>
+    </message>
+    <message>
+        <source>Work on weekdays:</source>
+        <translation>工作日工作时间：</translation>
+    </message>
+    <message>
+        <source>When Sidecar works from Monday to Friday</source>
+        <translation>Sidecar 在周一至周五的工作时间</translation>
+    </message>
+    <message>
+        <source>Work on weekends:</source>
+        <translation>周末工作时间：</translation>
+    </message>
+    <message>
+        <source>When Sidecar works on Saturday and Sunday</source>
+        <translation>Sidecar 在周六和周日的工作时间</translation>
+    </message>
+    <message>
+        <source>On battery:</source>
+        <translation>使用电池时：</translation>
+    </message>
+    <message>
+        <source>What Sidecar does while the computer runs on its battery</source>
+        <translation>电脑使用电池供电时 Sidecar 的做法</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Keep going</source>
+        <translation>继续工作</translation>
+    </message>
+    <message>
+        <source>Pause below a charge</source>
+        <translation>电量低于某值时暂停</translation>
+    </message>
+    <message>
+        <source>Pause below:</source>
+        <translation>低于此电量时暂停：</translation>
+    </message>
+    <message>
+        <source>On battery, work pauses once the charge is below this</source>
+        <translation>使用电池时，电量低于此值即暂停工作</translation>
+    </message>
+    <message>
+        <source>Use at most:</source>
+        <translation>最多使用：</translation>
+    </message>
+    <message>
+        <source>Cores for the workers and each model&apos;s threads</source>
+        <translation>供工作进程和每个模型的线程使用的核心数</translation>
+    </message>
+    <message>
+        <source>cores</source>
+        <translation>个核心</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Pause while I use the computer</source>
+        <translation>我使用电脑时暂停</translation>
+    </message>
+    <message>
+        <source>Work waits while there was keyboard or mouse input lately</source>
+        <translation>最近有键盘或鼠标输入时，工作会等待</translation>
+    </message>
+    <message>
+        <source>Input in the last:</source>
+        <translation>多久内有输入：</translation>
+    </message>
+    <message>
+        <source>How recent input must be to count as using the computer</source>
+        <translation>输入在多久之内才算正在使用电脑</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>分钟</translation>
+    </message>
+    <message>
+        <source>Tell me when a job finishes</source>
+        <translation>任务完成时通知我</translation>
+    </message>
+    <message>
+        <source>A desktop notification when a job is done</source>
+        <translation>任务完成时发送桌面通知</translation>
+    </message>
+    <message>
+        <source>Tell me when something needs my decision</source>
+        <translation>有事项需要我决定时通知我</translation>
+    </message>
+    <message>
+        <source>A desktop notification when a file waits in Review</source>
+        <translation>有文件在“待审核”中等待时发送桌面通知</translation>
+    </message>
+    <message>
+        <source>Tell me when items fail</source>
+        <translation>有文件失败时通知我</translation>
+    </message>
+    <message>
+        <source>A desktop notification when files fail</source>
+        <translation>有文件失败时发送桌面通知</translation>
+    </message>
+    <message>
+        <source>Start Sidecar in the tray when I log in</source>
+        <translation>登录时在托盘中启动 Sidecar</translation>
+    </message>
+    <message>
+        <source>Sidecar starts in the tray when you log in</source>
+        <translation>登录时 Sidecar 在托盘中启动</translation>
+    </message>
+    <message>
+        <source>Leave out:</source>
+        <translation>排除：</translation>
+    </message>
+    <message>
+        <source>One name a line; * and ? match any text; a name ending in / matches folders only</source>
+        <translation>每行一个名称；* 和 ? 匹配任意文字；以 / 结尾的名称只匹配文件夹</translation>
+    </message>
+    <message>
+        <source>Watched folders:</source>
+        <translation>监视的文件夹：</translation>
+    </message>
+    <message>
+        <source>New, changed, moved and deleted media in these folders is followed by itself</source>
+        <translation>这些文件夹中新增、更改、移动和删除的媒体会被自动跟进</translation>
+    </message>
+    <message>
+        <source>Wait for a file to settle:</source>
+        <translation>等待文件稳定：</translation>
+    </message>
+    <message>
+        <source>A watched file is queued once its size and time held still this long</source>
+        <translation>被监视的文件在大小和时间保持不变这么久后才加入队列</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>界面语言：</translation>
+    </message>
+    <message>
+        <source>The language of Sidecar&apos;s windows; System follows the computer&apos;s</source>
+        <translation>Sidecar 窗口的语言；“系统”跟随电脑的语言</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Closing the window keeps processing in the tray</source>
+        <translation>关闭窗口后在系统托盘中继续处理</translation>
+    </message>
+    <message>
+        <source>Sidecar keeps working in the tray after its window is closed</source>
+        <translation>关闭窗口后 Sidecar 继续在托盘中工作</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>
@@ -1654,10 +1818,6 @@ Files next to your media are not touched.</source>
     <message>
         <source>New jobs leave out the changed list; watched folders follow it the next time Sidecar starts.</source>
         <translation>新任务会略过更改后的列表；监视的文件夹在 Sidecar 下次启动时采用它。</translation>
-    </message>
-    <message>
-        <source>Workers and the GPU budget apply the next time Sidecar starts.</source>
-        <translation>工作进程数和 GPU 显存预算在 Sidecar 下次启动时生效。</translation>
     </message>
     <message>
         <source>Sidecar shows the chosen language the next time it starts.</source>
@@ -1676,32 +1836,8 @@ Files next to your media are not touched.</source>
         <translation>媒体服务器无法从“CN”识别语言：除非你的媒体库已在使用这种命名，否则请选 media-server。</translation>
     </message>
     <message>
-        <source>empty: translate on this computer</source>
-        <translation>留空：在本机翻译</translation>
-    </message>
-    <message>
-        <source> MB</source>
-        <translation> MB</translation>
-    </message>
-    <message>
-        <source>Closing the window keeps processing in the tray</source>
-        <translation>关闭窗口后在系统托盘中继续处理</translation>
-    </message>
-    <message>
-        <source>empty: the library on this computer</source>
-        <translation>留空：使用本机上的媒体库</translation>
-    </message>
-    <message>
         <source>The library on this computer: {path}</source>
         <translation>本机上的资料库：{path}</translation>
-    </message>
-    <message>
-        <source>A library shared by several machines: postgresql+psycopg://user@server/sidecar</source>
-        <translation>多台计算机共享的媒体库：postgresql+psycopg://user@server/sidecar</translation>
-    </message>
-    <message>
-        <source>One name a line; * and ? match any text; a name ending in / matches folders only</source>
-        <translation>每行一个名称；* 和 ? 匹配任意文字；以 / 结尾的名称只匹配文件夹</translation>
     </message>
     <message>
         <source>Restore defaults</source>
@@ -1780,37 +1916,25 @@ Files next to your media are not touched.</source>
         <translation>输出（新任务）</translation>
     </message>
     <message>
-        <source>Spoken language:</source>
-        <translation>语音语言：</translation>
-    </message>
-    <message>
-        <source>Translate to:</source>
-        <translation>翻译为：</translation>
-    </message>
-    <message>
-        <source>Subtitle names:</source>
-        <translation>字幕文件命名：</translation>
-    </message>
-    <message>
         <source>Translation</source>
         <translation>翻译</translation>
-    </message>
-    <message>
-        <source>Translation server:</source>
-        <translation>翻译服务器：</translation>
     </message>
     <message>
         <source>Engine</source>
         <translation>引擎</translation>
     </message>
     <message>
-        <source>Workers:</source>
-        <translation>工作进程数：</translation>
+        <source>Output</source>
+        <extracomment>The tabs and the sections on each, in order. A section builder takes the dialog and returns a self-contained widget; a declared section (:func:`declared`) shows the settings whose declaration names it, so a new setting needs no entry here.</extracomment>
+        <translation>输出</translation>
     </message>
     <message>
-        <source>Output</source>
-        <extracomment>The tabs and the sections on each, in order. A section builder takes the dialog and returns a self-contained widget; adding one to a tab is one entry here. A section widget with ``edit_settings(settings) -&gt; settings`` contributes its fields to what Save writes (it reads ``dialog.original`` for its start values).</extracomment>
-        <translation>输出</translation>
+        <source>Glossary</source>
+        <translation>术语表</translation>
+    </message>
+    <message>
+        <source>Names and terms of your library (characters, products, places): speech recognition listens for them as written, and translations must render them as given. New jobs use this list together with their own terms.</source>
+        <translation>媒体库中的名称和术语（角色、产品、地点）：语音识别会按此写法识别它们，翻译必须按给定的译名呈现。新任务会把此列表与任务自己的术语一起使用。</translation>
     </message>
     <message>
         <source>Processing</source>
@@ -1821,28 +1945,20 @@ Files next to your media are not touched.</source>
         <translation>计划与电源</translation>
     </message>
     <message>
-        <source>Folders</source>
-        <translation>文件夹</translation>
+        <source>Outside these hours the running step stops at its next checkpoint (its progress is kept) and nothing new starts.</source>
+        <translation>在这些时间之外，正在运行的步骤会在下一个检查点停止（保留进度），且不会开始新的工作。</translation>
     </message>
     <message>
-        <source>GPU memory budget:</source>
-        <translation>GPU 显存预算：</translation>
+        <source>Folders</source>
+        <translation>文件夹</translation>
     </message>
     <message>
         <source>Library database</source>
         <translation>资料库数据库</translation>
     </message>
     <message>
-        <source>Library database:</source>
-        <translation>媒体库数据库：</translation>
-    </message>
-    <message>
         <source>Window</source>
         <translation>窗口</translation>
-    </message>
-    <message>
-        <source>Language:</source>
-        <translation>界面语言：</translation>
     </message>
     <message>
         <source>The language of Sidecar&apos;s windows changes the next time Sidecar starts.</source>
@@ -1863,6 +1979,10 @@ Files next to your media are not touched.</source>
     <message>
         <source>Models</source>
         <translation>模型</translation>
+    </message>
+    <message>
+        <source>The changed engine settings apply the next time Sidecar starts.</source>
+        <translation>更改的引擎设置在 Sidecar 下次启动时生效。</translation>
     </message>
     <message>
         <source>Subtitle text (not audio, not file names) is sent to {endpoint} for translation.</source>
@@ -1911,10 +2031,6 @@ Files next to your media are not touched.</source>
     <message>
         <source>Installing {name} failed ({code}).</source>
         <translation>安装 {name} 失败（{code}）。</translation>
-    </message>
-    <message>
-        <source>System</source>
-        <translation>跟随系统</translation>
     </message>
 </context>
 <context>

@@ -89,17 +89,17 @@ def test_schedule_block_round_trips_and_saves(qtbot: Any, start_gui: Callable[..
                         max_cores=1, pause_while_in_use=True, in_use_minutes=3, notify_review=False)
     dialog = SettingsDialog(gui.facade, original)
     qtbot.addWidget(dialog)
-    box = dialog.background
-    assert box.weekdays.mode.currentData() == "span" and not box.weekdays.start.isHidden()
-    assert box.weekends.mode.currentData() == "off" and box.weekends.start.isHidden()
-    assert box.battery_floor.isEnabled() and box.in_use_minutes.isEnabled()
+    weekdays, weekends, fields = dialog.fields["work_weekdays"], dialog.fields["work_weekends"], dialog.fields
+    assert weekdays.mode.currentData() == "span" and not weekdays.start.isHidden()
+    assert weekends.mode.currentData() == "off" and weekends.start.isHidden()
+    assert fields["battery_floor"].isEnabled() and fields["in_use_minutes"].isEnabled()
     edited = dialog.edited()
     for name in ("work_weekdays", "work_weekends", "on_battery", "battery_floor", "max_cores", "pause_while_in_use",
                  "in_use_minutes", "notify_finished", "notify_review", "notify_failed"):
         assert getattr(edited, name) == getattr(original, name), name
-    box.weekends.mode.setCurrentIndex(box.weekends.mode.findData("all"))
-    box.battery.setCurrentIndex(box.battery.findData("keep_going"))
-    assert not box.battery_floor.isEnabled()
+    weekends.mode.setCurrentIndex(weekends.mode.findData("all"))
+    fields["on_battery"].set_value("keep_going")
+    assert not fields["battery_floor"].isEnabled(), "enabled only with on_battery=below, as declared"
     assert (dialog.edited().work_weekends, dialog.edited().on_battery) == ("all", "keep_going")
 
 

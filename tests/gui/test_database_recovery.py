@@ -69,14 +69,14 @@ def test_settings_refuse_to_save_a_database_url_that_does_not_open(qtbot: Any, d
     dialog = gui.window.open_settings()
     assert isinstance(dialog, SettingsDialog)
     assert str(data_dir / "library.sqlite3") in dialog.database_where.text(), "where the local library is, is not shown"
-    dialog.database_url.setText(_closed_port_url())
+    dialog.fields["database_url"].setText(_closed_port_url())
     with qtbot.waitSignal(gui.facade.databaseChecked, timeout=30000):
         dialog.save()
     assert dialog.isVisible() and dialog.database_check.isVisibleTo(dialog)
     assert "cannot be reached" in dialog.database_check.text()
     assert load_settings(data_dir).database_url == "", "a URL that does not open was saved"
 
-    dialog.database_url.setText(f"sqlite:///{data_dir / 'other.sqlite3'}")  # a new library file: fine
+    dialog.fields["database_url"].setText(f"sqlite:///{data_dir / 'other.sqlite3'}")  # a new library file: fine
     with qtbot.waitSignal(gui.facade.settingsSaved, timeout=30000):
         dialog.save()
     assert load_settings(data_dir).database_url.endswith("other.sqlite3")

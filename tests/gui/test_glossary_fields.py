@@ -1,9 +1,12 @@
-"""The glossary in the app: Settings → Glossary is saved and frozen into new jobs; the first-run page's terms reach the first job."""
+"""The glossary in the app: Settings → Glossary (a generated term / rendering list) is saved and frozen into new jobs;
+the first-run page's terms reach the first job."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any, Callable
+
+from PySide6.QtWidgets import QLineEdit, QTableWidget
 
 from app.gui.app import Gui
 from app.gui.settings_dialog import NEW_JOBS_NOTICE, SettingsDialog
@@ -13,16 +16,34 @@ from tests.engine_stages import make_media
 
 def test_the_settings_glossary_is_saved_and_new_jobs_freeze_it(qtbot: Any, tmp_path: Path, data_dir: Path,
                                                                start_gui: Callable[..., Gui]) -> None:
+    """The glossary's generated list editor (term / rendering rows) and the endpoint model's generated text field."""
     save_settings(data_dir, Settings(target_lang="de", welcome_dismissed=True, glossary=["Winterfell"]))
     gui = start_gui()
     dialog = gui.window.open_settings()
     assert isinstance(dialog, SettingsDialog)
-    assert dialog.glossary.text.toPlainText() == "Winterfell" and not dialog.notice.isVisibleTo(dialog)
-    dialog.glossary.text.setPlainText("Winterfell\n\n  ComfyUI  \nJon Snow = Jon Schnee\n")
+    glossary = dialog.fields["glossary"]
+    assert isinstance(glossary, QTableWidget) and dialog.tabs.widget(0).isAncestorOf(glossary)
+    assert [glossary.horizontalHeaderItem(c).text() for c in (0, 1)] == ["Term", "Rendering in translations (optional)"]
+    assert glossary.rows() == [("Winterfell", "")] and glossary.rowCount() == 2, "one empty row waits for the next term"
+    assert not dialog.notice.isVisibleTo(dialog)
+    glossary.item(1, 0).setText("Jon Snow")  # typed into the empty row: a new empty row appears below
+    glossary.item(1, 1).setText(" Jon Schnee ")
+    glossary.item(2, 0).setText("  ComfyUI  ")
+    assert glossary.rowCount() == 4 and glossary.rows()[-1] == ("ComfyUI", "")
     assert NEW_JOBS_NOTICE in dialog.notice.text(), "the glossary is frozen into jobs: the dialog says new jobs use it"
+    model = dialog.fields["translation_endpoint_model"]
+    assert isinstance(model, QLineEdit) and model.text() == "" and model.placeholderText() == "empty: the server's default"
+    model.setText("  qwen2.5:7b-instruct ")
     with qtbot.waitSignal(gui.facade.settingsSaved, timeout=10000):
         dialog.save()
-    assert load_settings(data_dir).glossary == ["Winterfell", "ComfyUI", "Jon Snow = Jon Schnee"]
+    saved = load_settings(data_dir)
+    assert saved.glossary == ["Winterfell", "Jon Snow = Jon Schnee", "ComfyUI"]
+    assert saved.translation_endpoint_model == "qwen2.5:7b-instruct"
+    again = SettingsDialog(gui.facade, saved, gui.window)
+    qtbot.addWidget(again)
+    assert again.fields["glossary"].rows() == [("Winterfell", ""), ("Jon Snow", "Jon Schnee"), ("ComfyUI", "")]
+    again.fields["glossary"].item(0, 0).setText("")  # clearing a term removes its row
+    assert again.edited().glossary == ["Jon Snow = Jon Schnee", "ComfyUI"] and again.fields["glossary"].rowCount() == 3
     media = tmp_path / "Series"
     make_media(media, 1)
     gui.window.add_paths([media])

@@ -26,24 +26,25 @@ def test_settings_persist_across_restarts(qtbot: Any, tmp_path: Path, data_dir: 
     dialog = gui.window.open_settings()
     assert isinstance(dialog, SettingsDialog)
     assert not dialog.notice.isVisibleTo(dialog)
-    dialog.target_lang.set_code("zh")
-    dialog.naming.setCurrentIndex(dialog.naming.findData("media-server"))
+    dialog.fields["target_lang"].set_value("zh")
+    dialog.fields["naming"].set_value("media-server")
     assert dialog.naming_example.text() == "Movie.ja.srt  Movie.zh.srt  Movie.zh.ass"
-    dialog.naming.setCurrentIndex(dialog.naming.findData("compat"))
+    dialog.fields["naming"].set_value("compat")
     assert dialog.naming_example.text() == "Movie.JA.srt  Movie.CN.srt  Movie.CN_dual_eye.ass"
     assert dialog.naming_warning.isVisibleTo(dialog)
-    dialog.target_lang.set_code("de")
+    dialog.fields["target_lang"].set_value("de")
     assert dialog.naming_example.text() == "Movie.JA.srt  Movie.DE.srt  Movie.DE_dual_eye.ass"
     assert dialog.notice.isVisibleTo(dialog) and NEW_JOBS_NOTICE in dialog.notice.text()
-    dialog.fields["existing_policy"].setCurrentIndex(dialog.fields["existing_policy"].findData("keep_both"))
-    dialog.workers.setValue(3)
+    dialog.fields["existing_policy"].set_value("keep_both")
+    dialog.fields["workers"].setValue(3)
     stall = dialog.fields["stall_seconds"]  # generated from the declaration, on the Processing tab
     assert stall.value() == 60 and stall.minimum() == 10 and stall.isVisibleTo(dialog.tabs.widget(1))
     stall.setValue(90)
-    dialog.gpu_budget.setValue(4096)
-    dialog.close_to_tray.setChecked(False)
-    assert dialog.left_out.toPlainText().splitlines() == list(LEFT_OUT_BY_DEFAULT)
-    dialog.left_out.appendPlainText("  Extras  \n")
+    dialog.fields["gpu_budget_mb"].setValue(4096)
+    dialog.fields["close_to_tray"].setChecked(False)
+    left_out = dialog.fields["scan_ignore"]
+    assert left_out.text.toPlainText().splitlines() == list(LEFT_OUT_BY_DEFAULT)
+    left_out.text.appendPlainText("  Extras  \n")
     assert LEFT_OUT_NOTICE in dialog.notice.text()
     (tmp_path / "Incoming").mkdir()
     dialog.add_watched_folder(str(tmp_path / "Incoming"))
@@ -90,7 +91,7 @@ def test_the_app_opens_the_shared_library_database_its_settings_name(qtbot: Any,
     gui = start_gui()
     dialog = gui.window.open_settings()
     assert isinstance(dialog, SettingsDialog)
-    dialog.database_url.setText(f"  {postgres_url}  ")
+    dialog.fields["database_url"].setText(f"  {postgres_url}  ")
     assert dialog.notice.isVisibleTo(dialog) and DATABASE_NOTICE in dialog.notice.text()
     with qtbot.waitSignal(gui.facade.settingsSaved, timeout=10000):
         dialog.save()
@@ -110,4 +111,4 @@ def test_the_app_opens_the_shared_library_database_its_settings_name(qtbot: Any,
     qtbot.waitUntil(lambda: [j.id for j in again.window.jobs_model.jobs] == [job.id], timeout=20000)
     assert again.window.jobs_model.jobs[0].total == 2
     reopened = again.window.open_settings()
-    assert isinstance(reopened, SettingsDialog) and reopened.database_url.text() == postgres_url
+    assert isinstance(reopened, SettingsDialog) and reopened.fields["database_url"].text() == postgres_url

@@ -8,11 +8,12 @@ from typing import Any, Callable
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
-from PySide6.QtWidgets import QApplication, QScrollArea
+from PySide6.QtWidgets import QApplication, QLabel, QScrollArea
 
 from app.gui.app import Gui
 from app.gui.settings_dialog import SettingsDialog
 from app.gui.translations import install_translators
+from app.settings import SPECS
 
 
 def _wheel(widget: Any, steps: int = -1) -> None:
@@ -28,19 +29,19 @@ def test_the_wheel_scrolls_past_an_unfocused_choice_and_changes_only_a_focused_o
     dialog = gui.window.open_settings()
     assert isinstance(dialog, SettingsDialog)
     qtbot.waitExposed(dialog)
-    for control in (dialog.ui_language, dialog.workers):
+    language, workers = dialog.fields["ui_language"], dialog.fields["workers"]
+    for control in (language, workers):
         dialog.show_tab_of(control)
-        before = control.currentIndex() if control is dialog.ui_language else control.value()
+        before = control.value()
         dialog.buttons.setFocus()
         _wheel(control)
-        after = control.currentIndex() if control is dialog.ui_language else control.value()
-        assert after == before, f"the wheel changed {type(control).__name__} without focus"
-    dialog.show_tab_of(dialog.workers)
-    dialog.workers.setFocus()
-    qtbot.waitUntil(dialog.workers.hasFocus)
-    start = dialog.workers.value()
-    _wheel(dialog.workers, steps=1)
-    assert dialog.workers.value() != start, "a focused spin box no longer takes the wheel"
+        assert control.value() == before, f"the wheel changed {type(control).__name__} without focus"
+    dialog.show_tab_of(workers)
+    workers.setFocus()
+    qtbot.waitUntil(workers.hasFocus)
+    start = workers.value()
+    _wheel(workers, steps=1)
+    assert workers.value() != start, "a focused spin box no longer takes the wheel"
 
 
 @pytest.mark.parametrize("language", ["en", "zh_CN", "de"])
@@ -71,9 +72,23 @@ def test_the_gpu_budget_shows_only_where_there_is_a_gpu(qtbot: Any, start_gui: C
     gui.facade.gpu_device = None  # what the engine found on this machine decides; both cases are shown here
     without = SettingsDialog(gui.facade, gui.facade.settings, gui.window)
     qtbot.addWidget(without)
-    assert not without.gpu_budget.isVisibleTo(without) and not without.gpu_budget_label.isVisibleTo(without)
+    assert not without.fields["gpu_budget_mb"].isVisibleTo(without)
+    assert "GPU" not in " ".join(label.text() for label in without.findChildren(QLabel)), "its label is left out too"
     gui.facade.gpu_device = "NVIDIA GeForce RTX 4060"
     with_gpu = SettingsDialog(gui.facade, gui.facade.settings, gui.window)
     qtbot.addWidget(with_gpu)
-    with_gpu.show_tab_of(with_gpu.gpu_budget)
-    assert with_gpu.gpu_budget.isVisibleTo(with_gpu) and with_gpu.gpu_budget.toolTip() == "NVIDIA GeForce RTX 4060"
+    budget = with_gpu.fields["gpu_budget_mb"]
+    with_gpu.show_tab_of(budget)
+    assert budget.isVisibleTo(with_gpu) and budget.toolTip() == "NVIDIA GeForce RTX 4060"
+
+
+def test_every_declared_setting_gets_its_field_on_a_tab(qtbot: Any, start_gui: Callable[..., Gui]) -> None:
+    """A declaration naming a section no tab shows would leave its setting out of the dialog."""
+    gui = start_gui()
+    dialog = SettingsDialog(gui.facade, gui.facade.settings, gui.window)
+    qtbot.addWidget(dialog)
+    pages = [dialog.tabs.widget(n) for n in range(dialog.tabs.count())]
+    for name, spec in SPECS.items():
+        if spec.section and dialog._applies(spec):
+            assert any(page.isAncestorOf(dialog.fields[name]) for page in pages), f"{name}: no tab shows {spec.section!r}"
+    assert set(dialog.fields) == {name for name, spec in SPECS.items() if spec.section}

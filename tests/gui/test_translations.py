@@ -148,8 +148,9 @@ def test_language_chosen_in_settings_is_saved_for_the_next_start(qtbot: Any, dat
     qtbot.waitUntil(lambda: gui.facade.settings is not None, timeout=20000)
     dialog = gui.window.open_settings()
     assert isinstance(dialog, SettingsDialog)
-    assert [dialog.ui_language.itemData(n) for n in range(dialog.ui_language.count())] == ["", "en", "zh_CN", "de"]
-    dialog.ui_language.setCurrentIndex(dialog.ui_language.findData("de"))
+    language = dialog.fields["ui_language"]
+    assert [language.itemData(n) for n in range(language.count())] == ["", "en", "zh_CN", "de"]
+    language.set_value("de")
     assert LANGUAGE_NOTICE in dialog.notice.text() and dialog.notice.isVisibleTo(dialog)
     with qtbot.waitSignal(gui.facade.settingsSaved, timeout=10000):
         dialog.save()

@@ -1,0 +1,270 @@
+"""The widget each declared setting gets in the Settings dialog, chosen by what it holds (``app.settings.Holds``).
+
+Every field has the same three members, so the dialog loads, reads and watches any setting
+the same way: ``set_value(value)``, ``value()`` and the ``changed`` signal. A setting's
+label, help (the tooltip), placeholder, bounds and choices come from its declaration, so a
+new setting needs no code here. :func:`field_for` is the one place that picks a widget.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QHBoxLayout, QHeaderView,
+                               QLineEdit, QListWidget, QPlainTextEdit, QPushButton, QSizePolicy, QSpinBox, QTableWidget, QTableWidgetItem,
+                               QVBoxLayout, QWidget)
+
+from app.gui.language_choice import LanguageCombo
+from app.gui.work_hours_edit import WindowEdit
+from app.settings import SETTINGS_CONTEXT, Holds, SettingSpec, pair_lines, pair_rows
+
+
+def translated(text: str) -> str:
+    """A declared setting's label or help in the windows' language (app.settings marks them under one context)."""
+    return QCoreApplication.translate(SETTINGS_CONTEXT, text) if text else text
+
+
+class ChoiceField(QComboBox):
+    changed = Signal()
+
+    def __init__(self, spec: SettingSpec, parent: QWidget):
+        super().__init__(parent)
+        for value, label in spec.choices:
+            self.addItem(translated(label), value)
+        self.currentIndexChanged.connect(self.changed)
+
+    def value(self) -> str:
+        return str(self.currentData())
+
+    def set_value(self, value: Any) -> None:
+        self.setCurrentIndex(max(0, self.findData(value)))
+
+
+class BoolField(QCheckBox):
+    changed = Signal()
+
+    def __init__(self, spec: SettingSpec, parent: QWidget):
+        super().__init__(translated(spec.label), parent)
+        self.toggled.connect(self.changed)
+
+    def value(self) -> bool:
+        return self.isChecked()
+
+    def set_value(self, value: Any) -> None:
+        self.setChecked(bool(value))
+
+
+def _shape(box: QSpinBox | QDoubleSpinBox, spec: SettingSpec) -> None:
+    """Bounds, step, unit and the words for the lowest value, as declared; as wide as its number, not the form."""
+    box.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+    low, high = spec.minimum if spec.minimum is not None else 0, spec.maximum if spec.maximum is not None else 2**31 - 1
+    if isinstance(box, QSpinBox):
+        box.setRange(int(low), int(high))
+    else:
+        box.setRange(low, high)
+    box.setSingleStep(spec.step)
+    if spec.suffix:
+        box.setSuffix(" " + translated(spec.suffix))
+    if spec.special:
+        box.setSpecialValueText(translated(spec.special))
+
+
+class IntField(QSpinBox):
+    changed = Signal()
+
+    def __init__(self, spec: SettingSpec, parent: QWidget):
+        super().__init__(parent)
+        _shape(self, spec)
+        self.valueChanged.connect(self.changed)
+
+    def set_value(self, value: Any) -> None:
+        self.setValue(int(value))
+
+
+class FloatField(QDoubleSpinBox):
+    changed = Signal()
+
+    def __init__(self, spec: SettingSpec, parent: QWidget):
+        super().__init__(parent)
+        self.setDecimals(1)
+        _shape(self, spec)
+        self.valueChanged.connect(self.changed)
+
+    def set_value(self, value: Any) -> None:
+        self.setValue(float(value))
+
+
+class TextField(QLineEdit):
+    """One line of text, kept as typed without the spaces around it."""
+
+    changed = Signal()
+
+    def __init__(self, spec: SettingSpec, parent: QWidget):
+        super().__init__(parent)
+        self.setPlaceholderText(translated(spec.placeholder))
+        self.textChanged.connect(self.changed)
+
+    def value(self) -> str:
+        return self.text().strip()
+
+    def set_value(self, value: Any) -> None:
+        self.setText(str(value))
+
+
+class LanguageField(LanguageCombo):
+    """Common languages by name, any code typed by hand; empty only where the declaration names what empty means."""
+
+    changed = Signal()
+
+    def __init__(self, spec: SettingSpec, parent: QWidget):
+        super().__init__(parent, auto=bool(spec.special))
+        if spec.special:
+            self.setItemText(0, translated(spec.special))
+        self._loaded = ""
+        self.currentTextChanged.connect(self.changed)
+
+    def value(self) -> str:
+        return self.code() or ("" if self.findData("") >= 0 else self._loaded)
+
+    def set_value(self, value: Any) -> None:
+        self._loaded = str(value)
+        self.set_code(self._loaded)
+
+
+class LinesField(QWidget):
+    """A list of text, one item a line; "Restore defaults" where the declaration has a default list."""
+
+    changed = Signal()
+
+    def __init__(self, spec: SettingSpec, parent: QWidget):
+        super().__init__(parent)
+        self.text = QPlainTextEdit(self)
+        self.text.setMaximumHeight(110)
+        self.text.textChanged.connect(self.changed)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.text)
+        if spec.default:
+            self.restore = QPushButton(QCoreApplication.translate("SettingsDialog", "Restore defaults"), self)
+            self.restore.clicked.connect(lambda: self.set_value(spec.default))
+            layout.addWidget(self.restore, 0, Qt.AlignmentFlag.AlignLeft)
+
+    def value(self) -> list[str]:
+        return [line.strip() for line in self.text.toPlainText().splitlines() if line.strip()]
+
+    def set_value(self, value: Any) -> None:
+        self.text.setPlainText("\n".join(value))
+
+
+class PairsField(QTableWidget):
+    """Two columns (a glossary's term and its rendering), one pair a row; the last row is always empty for the next one.
+
+    Clearing a row's first cell removes the pair. Stored as settings.json keeps them,
+    ``term`` or ``term = rendering`` (``app.settings.pair_lines``).
+    """
+
+    changed = Signal()
+
+    def __init__(self, spec: SettingSpec, parent: QWidget):
+        super().__init__(0, 2, parent)
+        self.setHorizontalHeaderLabels([translated(column) for column in spec.columns])
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.verticalHeader().hide()
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setMinimumHeight(140)
+        self.itemChanged.connect(self._edited)
+        self.set_value([])
+
+    def rows(self) -> list[tuple[str, str]]:
+        cells = [[self._text(row, col) for col in (0, 1)] for row in range(self.rowCount())]
+        return [(key, value) for key, value in cells if key]
+
+    def _text(self, row: int, col: int) -> str:
+        item = self.item(row, col)
+        return item.text().strip() if item is not None else ""
+
+    def set_rows(self, rows: list[tuple[str, str]]) -> None:
+        self.blockSignals(True)
+        self.setRowCount(0)
+        for key, value in [*rows, ("", "")]:
+            self.insertRow(self.rowCount())
+            self.setItem(self.rowCount() - 1, 0, QTableWidgetItem(key))
+            self.setItem(self.rowCount() - 1, 1, QTableWidgetItem(value))
+        self.blockSignals(False)
+        self.changed.emit()
+
+    def _edited(self) -> None:
+        last = self.rowCount() - 1
+        if last < 0 or self._text(last, 0) or self._text(last, 1) or any(
+                not self._text(row, 0) and not self._text(row, 1) for row in range(last)):
+            self.set_rows(self.rows())  # keep one empty row at the end, and only there
+        else:
+            self.changed.emit()
+
+    def value(self) -> list[str]:
+        return pair_lines(self.rows())
+
+    def set_value(self, value: Any) -> None:
+        self.set_rows(pair_rows(value))
+
+
+class FoldersField(QWidget):
+    """A list of folders with Add… (a folder picker) and Remove."""
+
+    changed = Signal()
+
+    def __init__(self, spec: SettingSpec, parent: QWidget):
+        super().__init__(parent)
+        self.list = QListWidget(self)
+        self.list.setMaximumHeight(90)
+        self.add_button = QPushButton(QCoreApplication.translate("SettingsDialog", "Add…"), self)
+        self.remove_button = QPushButton(QCoreApplication.translate("SettingsDialog", "Remove"), self)
+        self.add_button.clicked.connect(self._pick)
+        self.remove_button.clicked.connect(self._remove)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.list, 1)
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.add_button)
+        buttons.addWidget(self.remove_button)
+        buttons.addStretch(1)
+        layout.addLayout(buttons)
+
+    def _pick(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, QCoreApplication.translate("SettingsDialog", "Watch a folder"))
+        if folder:
+            self.add(folder)
+
+    def add(self, folder: str) -> None:
+        if not self.list.findItems(folder, Qt.MatchFlag.MatchExactly):
+            self.list.addItem(folder)
+            self.changed.emit()
+
+    def _remove(self) -> None:
+        for item in self.list.selectedItems():
+            self.list.takeItem(self.list.row(item))
+        self.changed.emit()
+
+    def value(self) -> list[str]:
+        return [self.list.item(n).text() for n in range(self.list.count())]
+
+    def set_value(self, value: Any) -> None:
+        self.list.clear()
+        self.list.addItems(list(value))
+
+
+FIELDS: dict[Holds, Callable[[SettingSpec, QWidget], Any]] = {
+    Holds.CHOICE: ChoiceField, Holds.BOOL: BoolField, Holds.INT: IntField, Holds.FLOAT: FloatField,
+    Holds.TEXT: TextField, Holds.LANGUAGE: LanguageField, Holds.LINES: LinesField, Holds.PAIRS: PairsField,
+    Holds.FOLDERS: FoldersField,
+    Holds.WORK_HOURS: lambda spec, parent: WindowEdit(parent),  # keeps its own tr() context
+}
+"""The field class for each kind of value; a new kind is one class and one entry here."""
+
+
+def field_for(spec: SettingSpec, parent: QWidget) -> Any:
+    """The declared setting's field, its help as the tooltip."""
+    widget = FIELDS[spec.holds](spec, parent)
+    widget.setToolTip(translated(spec.help))
+    return widget
