@@ -18,7 +18,7 @@ from typing import Callable
 
 from app.engine.power import PowerStatus
 from app.engine.work_hours import BadWorkWindow, Schedule
-from app.settings import KEEP_GOING, PAUSE, PAUSE_BELOW, Settings
+from app.settings import KEEP_GOING, PAUSE, PAUSE_BELOW, SPECS, Settings
 
 log = logging.getLogger(__name__)
 
@@ -50,10 +50,10 @@ class BackgroundRules:
     schedule: Schedule = field(default_factory=Schedule)
     paused_until: float = 0.0  # epoch seconds: the tray's "Pause for 1 hour" / "until tomorrow morning"
     working_until: float = 0.0  # epoch seconds: "Resume now" outside the schedule works until then
-    on_battery: str = PAUSE
-    battery_floor: int = 30  # percent, for PAUSE_BELOW
-    pause_while_in_use: bool = False
-    in_use_seconds: float = 300.0  # input within this long means the person is at the computer
+    on_battery: str = SPECS["on_battery"].default
+    battery_floor: int = SPECS["battery_floor"].default  # percent, for PAUSE_BELOW
+    pause_while_in_use: bool = SPECS["pause_while_in_use"].default
+    in_use_seconds: float = SPECS["in_use_minutes"].default * 60.0  # input within this long means the person is at the computer
 
 
 def morning_after(now: datetime, hour: int = 7) -> datetime:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,14 +12,14 @@ from app.store.retry_policy import RetryPolicy
 
 @dataclass(frozen=True)
 class EngineConfig:
-    workers: int = max(1, os.cpu_count() or 1)
+    workers: int = SPECS["workers"].default
     lease_seconds: float = 30.0
     max_attempts: int = 3
     backoff_base: float = 2.0
     backoff_cap: float = 60.0
-    gpu_budget_mb: int = 6144
+    gpu_budget_mb: int = SPECS["gpu_budget_mb"].default
     max_gpu_concurrent: int = 1
-    group_size: int = 8
+    group_size: int = SPECS["group_size"].default
     poll_interval: float = 0.5
     progress_interval: float = 0.5
     existing_policy: str = SPECS["existing_policy"].default
@@ -39,7 +38,7 @@ class EngineConfig:
     # running a model reports per segment or batch, and one call may run long on a slow CPU,
     # so it gets :attr:`model_stall_factor` times this plus :attr:`stall_per_media_second`
     # seconds per second of the item's media (see :meth:`stall_limit`).
-    stall_seconds: float = 60.0
+    stall_seconds: float = SPECS["stall_seconds"].default
     model_stall_factor: float = 10.0
     stall_per_media_second: float = 0.5
 
