@@ -270,6 +270,11 @@ class Settings:
         60, QT_TRANSLATE_NOOP("Settings", "Stop a stalled stage after:"),
         QT_TRANSLATE_NOOP("Settings", "A stage with no progress for this long is stopped (stalled)"),
         minimum=10, maximum=3600, suffix=QT_TRANSLATE_NOOP("Settings", "s"), section="engine", restart=True)
+    image_batch_size: int = setting(
+        8, QT_TRANSLATE_NOOP("Settings", "Images per batch:"),
+        QT_TRANSLATE_NOOP("Settings", "How many images an image stage (captions, text, search vectors) hands its model at once; "
+                                      "more is faster on a GPU and takes more memory"),
+        minimum=1, maximum=64, section="engine", restart=True)
     group_size: int = setting(
         8, QT_TRANSLATE_NOOP("Settings", "Files per model group:"),
         QT_TRANSLATE_NOOP("Settings", "How many files are transcribed before they are translated, so each model loads once a group"),

@@ -1647,6 +1647,14 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>s</translation>
     </message>
     <message>
+        <source>Images per batch:</source>
+        <translation>Bilder pro Stapel:</translation>
+    </message>
+    <message>
+        <source>How many images an image stage (captions, text, search vectors) hands its model at once; more is faster on a GPU and takes more memory</source>
+        <translation>Wie viele Bilder eine Bildstufe (Beschreibungen, Text, Suchvektoren) ihrem Modell auf einmal gibt; mehr ist auf einer GPU schneller und braucht mehr Speicher</translation>
+    </message>
+    <message>
         <source>Files per model group:</source>
         <translation>Dateien pro Modellgruppe:</translation>
     </message>

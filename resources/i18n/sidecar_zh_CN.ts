@@ -1633,6 +1633,14 @@ Files next to your media are not touched.</source>
         <translation>秒</translation>
     </message>
     <message>
+        <source>Images per batch:</source>
+        <translation>每批图片数：</translation>
+    </message>
+    <message>
+        <source>How many images an image stage (captions, text, search vectors) hands its model at once; more is faster on a GPU and takes more memory</source>
+        <translation>图片阶段（描述、文字、搜索向量）一次交给模型的图片数；数量越多在 GPU 上越快，占用内存也越多</translation>
+    </message>
+    <message>
         <source>Files per model group:</source>
         <translation>每个模型组的文件数：</translation>
     </message>
