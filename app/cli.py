@@ -94,7 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("--kind", choices=MEDIA_KINDS.choices(), default=ALL)
     for spec in SPECS.values():  # the settings a job freezes, each overridable for this job by its declared flag
         if spec.cli:
-            add.add_argument(spec.cli, dest=spec.name, help=f"{spec.help} (default from settings)", **_flag(spec))
+            given = "repeatable" if spec.holds in LIST_HOLDS else "default from settings"
+            add.add_argument(spec.cli, dest=spec.name, help=f"{spec.help} ({given})", **_flag(spec))
     add.add_argument("--audio-track", type=_track_number, metavar="N",
                      help="subtitle audio track N (from 1, as players count) instead of the default/dialogue track")
     add.add_argument("--glossary-file", type=Path, metavar="FILE",

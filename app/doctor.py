@@ -27,6 +27,7 @@ from typing import Any, Callable
 
 from app import __version__
 from app.ml.catalogue import ROLE_PURPOSE, ROLES
+from app.settings import SPECS, read_settings
 
 log = logging.getLogger(__name__)
 
@@ -389,6 +390,15 @@ def check_models(data_dir: Path, probe: bool = True, timeout_s: float = PROBE_TI
     return {"ok": not problems, "active": active, "models": rows, "problems": problems}
 
 
+def check_settings(data_dir: Path) -> dict[str, Any]:
+    """The values in settings.json that their setting does not take (each is replaced by its default), with their code."""
+    _, bad = read_settings(Path(data_dir))
+    invalid = [{"setting": b.name, "value": b.value, "default": SPECS[b.name].default if b.name in SPECS else None,
+                "code": b.code} for b in bad]
+    return {"ok": not invalid, "invalid": invalid,
+            **({"error": "; ".join(f"{b.name}={b.value!r} is not a value it takes ({b.code})" for b in bad)} if bad else {})}
+
+
 # --------------------------------------------------------------------------- report
 
 
@@ -409,13 +419,14 @@ def collect_report(data_dir: Path, *, probe_models: bool = True, probe_timeout_s
         "llama_cpp": _check(check_llama_cpp),
         "ffmpeg": _check(check_ffmpeg),
         "data_dir": _check(lambda: check_data_dir(data_dir)),
+        "settings": _check(lambda: check_settings(data_dir)),
         "tray": _check(check_tray),
     }
     models = _check(lambda: check_models(data_dir, probe=probe_models, timeout_s=probe_timeout_s))
     report["models"] = models.get("models", [])
     report["active_models"] = models.get("active", {})
     problems = []
-    for key in ("python", "sqlite", "gpu_status", "onnxruntime", "ctranslate2", "llama_cpp", "data_dir"):
+    for key in ("python", "sqlite", "gpu_status", "onnxruntime", "ctranslate2", "llama_cpp", "data_dir", "settings"):
         section = report[key]
         if isinstance(section, dict) and section.get("ok") is False:
             problems.append(f"{key}: {section.get('error', 'failed')}")
@@ -484,6 +495,7 @@ def format_report(report: dict[str, Any]) -> str:
         failed(dd)
         or f"{dd.get('path')} ({'writable' if dd.get('writable') else 'NOT writable'}, {_mb(dd.get('free_bytes'))} free)",
     )
+    row("Settings", failed(report.get("settings", {})) or "settings.json holds only values its settings take")
     tray = report.get("tray", {})
     row(
         "Tray",

@@ -60,7 +60,7 @@ def test_runtimes_and_environment_are_described(report: dict) -> None:
 
 def test_format_report_names_each_check(report: dict) -> None:
     text = doctor.format_report(report)
-    for label in ("Python", "SQLite", "GPU", "onnxruntime", "CTranslate2", "llama.cpp", "Tray", "whisper-base"):
+    for label in ("Python", "SQLite", "GPU", "onnxruntime", "CTranslate2", "llama.cpp", "Settings", "Tray", "whisper-base"):
         assert label in text
     assert "Problems: none" in text
 

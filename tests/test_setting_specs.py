@@ -12,6 +12,7 @@ import pytest
 
 from app.cli import build_parser
 from app.codes import Code
+from app.doctor import check_settings
 from app.engine.config import EngineConfig
 from app.engine.library import JobOptions
 from app.engine.placement import POLICIES
@@ -108,3 +109,12 @@ def test_pairs_are_kept_as_the_glossary_lines_they_edit() -> None:
     assert pair_rows(lines) == [("ComfyUI", ""), ("Jon Snow", "Jon Schnee")]
     assert pair_lines(pair_rows(lines)) == ["ComfyUI", "Jon Snow = Jon Schnee"]
     assert SPECS["glossary"].holds is Holds.PAIRS
+
+
+def test_doctor_names_each_bad_value_with_its_code(tmp_path: Path) -> None:
+    assert check_settings(tmp_path) == {"ok": True, "invalid": []}
+    (tmp_path / "settings.json").write_text(json.dumps({"on_battery": "sometimes", "workers": 2}), encoding="utf-8")
+    found = check_settings(tmp_path)
+    assert found["ok"] is False and json.loads(json.dumps(found["invalid"])) == [
+        {"setting": "on_battery", "value": "sometimes", "default": "pause", "code": "invalid_setting"}]
+    assert "on_battery='sometimes' is not a value it takes (invalid_setting)" in found["error"]
