@@ -19,12 +19,12 @@ from PySide6.QtWidgets import (QButtonGroup, QFormLayout, QFrame, QGroupBox, QHB
 
 from app.errors import Code
 from app.gui.facade import EngineFacade
-from app.gui.language_choice import LanguageCombo
+from app.gui.setting_fields import field_for
 from app.gui.settings_dialog import format_size
 from app.gui.wheel_guard import guard_wheel
 from app.media.naming import example_names
 from app.pipelines.image import SIDECAR_SUFFIX
-from app.settings import Settings
+from app.settings import SPECS, Settings
 
 log = logging.getLogger(__name__)
 
@@ -54,8 +54,8 @@ class WelcomePage(QWidget):
                                "or moved; results are written next to them."), self)
         intro.setWordWrap(True)
 
-        self.source_lang = LanguageCombo(self, auto=True)
-        self.target_lang = LanguageCombo(self)
+        self.source_lang = field_for(SPECS["source_lang"], self)  # the Settings dialog's fields, from the declarations
+        self.target_lang = field_for(SPECS["target_lang"], self)
         self.examples = QLabel(self)
         self.examples.setWordWrap(True)
         self.examples.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -158,8 +158,8 @@ class WelcomePage(QWidget):
     @Slot(object)
     def show_settings(self, settings: Settings) -> None:
         self.settings = settings
-        self.source_lang.set_code(settings.source_lang)
-        self.target_lang.set_code(settings.target_lang)
+        self.source_lang.set_value(settings.source_lang)
+        self.target_lang.set_value(settings.target_lang)
         if settings.translation_endpoint:
             self.endpoint_url.setText(settings.translation_endpoint)
             self.endpoint_model.setText(settings.translation_endpoint_model)
@@ -185,8 +185,8 @@ class WelcomePage(QWidget):
     def _show_examples(self) -> None:
         if self.settings is None:
             return
-        target = self.target_lang.code() or self.settings.target_lang
-        source = self.source_lang.code()
+        target = self.target_lang.value()
+        source = self.source_lang.value()
         videos = ", ".join(example_names(self.settings.naming, "Holiday", source or "en", target))
         if source:
             text = self.tr("for Holiday.mp4: {videos}").format(videos=videos)
@@ -260,8 +260,8 @@ class WelcomePage(QWidget):
         endpoint = self.chosen() == ENDPOINT and bool(self.endpoint_url.text().strip())
         updated = dataclasses.replace(
             self.settings,
-            source_lang=self.source_lang.code(),
-            target_lang=self.target_lang.code() or self.settings.target_lang,
+            source_lang=self.source_lang.value(),
+            target_lang=self.target_lang.value(),
             translation_endpoint=self.endpoint_url.text().strip() if endpoint else "",
             translation_endpoint_model=self.endpoint_model.text().strip() if endpoint else "",
             welcome_dismissed=True,
