@@ -1,6 +1,14 @@
 """The person's settings, one JSON file in the data dir, written atomically.
 
-Settings that change outputs (languages, naming, policy, models) are frozen into each
+Each setting is declared once, as a ``setting(...)`` field of :class:`Settings`: its
+type and default, the values it takes, its label and help (marked for translation), the
+dialog section that shows it, whether a job freezes it and its ``sidecar add`` flag.
+settings.json validation (:func:`read_settings`), the Settings dialog's generated fields
+(``app.gui.setting_fields``), the CLI's flags, job snapshots (``JobOptions.from_settings``)
+and the README table (:func:`settings_table`) all read :data:`SPECS`, so adding a setting
+is its declaration plus the translations of its words.
+
+Settings that change outputs (languages, naming, policy, glossary) are frozen into each
 job at creation, so a change applies to new jobs only.
 """
 
@@ -47,6 +55,7 @@ LEFT_OUT_BY_DEFAULT: tuple[str, ...] = (
 SETTINGS_CONTEXT = "Settings"
 """The catalogue context of the settings' labels and help: declared here, below the GUI, so the CLI's help,
 the README table and the dialog read the same words; the dialog translates them under this context."""
+
 
 class Holds(StrEnum):
     """What a setting's value is: it decides the check of settings.json, the dialog's widget, the flag and the README words."""
