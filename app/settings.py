@@ -221,17 +221,17 @@ class Settings:
     """Every setting, each declared once with ``setting(...)``; the plain fields below the line are Sidecar's own
     memory (a notice shown, a timed pause), which nobody edits, so they have no label, widget or flag."""
 
-    # -- Output (new jobs freeze these) --
-    target_lang: str = setting(
-        default_target_language, QT_TRANSLATE_NOOP("Settings", "Translate to:"),
-        QT_TRANSLATE_NOOP("Settings", "The language subtitles are translated into"),
-        holds=Holds.LANGUAGE, section="output", output_affecting=True, cli="--target-lang", metavar="LANG",
-        shown_default="the system's language")
+    # -- Output (new jobs freeze these); the dialog shows each section's settings in this order --
     source_lang: str = setting(
         "", QT_TRANSLATE_NOOP("Settings", "Spoken language:"),
         QT_TRANSLATE_NOOP("Settings", "The language spoken in the videos; empty: detected in each file"),
         holds=Holds.LANGUAGE, special=QT_TRANSLATE_NOOP("Settings", "Detect automatically"), section="output", output_affecting=True,
         cli="--source-lang", metavar="LANG")
+    target_lang: str = setting(
+        default_target_language, QT_TRANSLATE_NOOP("Settings", "Translate to:"),
+        QT_TRANSLATE_NOOP("Settings", "The language subtitles are translated into"),
+        holds=Holds.LANGUAGE, section="output", output_affecting=True, cli="--target-lang", metavar="LANG",
+        shown_default="the system's language")
     naming: str = setting(
         "media-server", QT_TRANSLATE_NOOP("Settings", "Subtitle names:"),
         QT_TRANSLATE_NOOP("Settings", "How subtitle files are named: Movie.zh.srt for media servers, or Movie.CN.srt"),

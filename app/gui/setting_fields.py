@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QHBoxLayout, QHeaderView,
                                QLineEdit, QListWidget, QPlainTextEdit, QPushButton, QSizePolicy, QSpinBox, QTableWidget, QTableWidgetItem,
                                QVBoxLayout, QWidget)
@@ -25,11 +26,17 @@ def translated(text: str) -> str:
     return QCoreApplication.translate(SETTINGS_CONTEXT, text) if text else text
 
 
+def _as_wide_as_its_words(widget: QWidget) -> None:
+    """A choice is as wide as its longest entry, never the form's width: a long box holding "Pause" reads as a text field."""
+    widget.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+
+
 class ChoiceField(QComboBox):
     changed = Signal()
 
     def __init__(self, spec: SettingSpec, parent: QWidget):
         super().__init__(parent)
+        _as_wide_as_its_words(self)
         for value, label in spec.choices:
             self.addItem(translated(label), value)
         self.currentIndexChanged.connect(self.changed)
@@ -56,8 +63,9 @@ class BoolField(QCheckBox):
 
 
 def _shape(box: QSpinBox | QDoubleSpinBox, spec: SettingSpec) -> None:
-    """Bounds, step, unit and the words for the lowest value, as declared; as wide as its number, not the form."""
-    box.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+    """Bounds, step, unit and the words for the lowest value, as declared; as wide as its widest number, never squeezed
+    below it (a clipped "5 min" reads as "5 m") nor stretched to the form's width."""
+    box.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
     low, high = spec.minimum if spec.minimum is not None else 0, spec.maximum if spec.maximum is not None else 2**31 - 1
     if isinstance(box, QSpinBox):
         box.setRange(int(low), int(high))
@@ -119,6 +127,7 @@ class LanguageField(LanguageCombo):
 
     def __init__(self, spec: SettingSpec, parent: QWidget):
         super().__init__(parent, auto=bool(spec.special))
+        _as_wide_as_its_words(self)
         if spec.special:
             self.setItemText(0, translated(spec.special))
         self._loaded = ""
@@ -160,8 +169,9 @@ class LinesField(QWidget):
 class PairsField(QTableWidget):
     """Two columns (a glossary's term and its rendering), one pair a row; the last row is always empty for the next one.
 
-    Clearing a row's first cell removes the pair. Stored as settings.json keeps them,
-    ``term`` or ``term = rendering`` (``app.settings.pair_lines``).
+    Clearing a row's first cell, or Delete on selected rows, removes the pair. Stored as
+    settings.json keeps them, ``term`` or ``term = rendering`` (``app.settings.pair_lines``).
+    The table grows with the room it is given (its section takes the tab's height).
     """
 
     changed = Signal()
@@ -172,13 +182,25 @@ class PairsField(QTableWidget):
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.verticalHeader().hide()
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setAlternatingRowColors(True)
         self.setMinimumHeight(140)
         self.itemChanged.connect(self._edited)
         self.set_value([])
 
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Delete (or Backspace) outside a cell being edited removes the selected pairs, as in a list."""
+        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.state() != QAbstractItemView.State.EditingState:
+            chosen = {index.row() for index in self.selectionModel().selectedRows()}
+            if chosen:
+                self.set_rows([row for n, row in enumerate(self._cells()) if n not in chosen and row[0]])
+                return
+        super().keyPressEvent(event)
+
     def rows(self) -> list[tuple[str, str]]:
-        cells = [[self._text(row, col) for col in (0, 1)] for row in range(self.rowCount())]
-        return [(key, value) for key, value in cells if key]
+        return [(key, value) for key, value in self._cells() if key]
+
+    def _cells(self) -> list[tuple[str, str]]:
+        return [(self._text(row, 0), self._text(row, 1)) for row in range(self.rowCount())]
 
     def _text(self, row: int, col: int) -> str:
         item = self.item(row, col)
@@ -264,7 +286,8 @@ FIELDS: dict[Holds, Callable[[SettingSpec, QWidget], Any]] = {
 
 
 def field_for(spec: SettingSpec, parent: QWidget) -> Any:
-    """The declared setting's field, its help as the tooltip."""
+    """The declared setting's field, its help as the tooltip and its label as the name a screen reader says."""
     widget = FIELDS[spec.holds](spec, parent)
     widget.setToolTip(translated(spec.help))
+    widget.setAccessibleName(translated(spec.label).rstrip(":：").strip())
     return widget

@@ -27,19 +27,19 @@ from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QFrame, QGroupBox,
-                               QHBoxLayout, QHeaderView, QLabel, QProgressBar, QPushButton, QScrollArea, QTableWidget,
+                               QHBoxLayout, QHeaderView, QLabel, QProgressBar, QPushButton, QScrollArea, QSizePolicy, QTableWidget,
                                QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
 
 from app.errors import Code
 from app.gui.database_dialog import check_words
 from app.gui.facade import EngineFacade
 from app.gui.setting_fields import field_for, translated
-from app.gui.theme import ink
+from app.gui.theme import ink, muted
 from app.gui.translations import QT_TRANSLATE_NOOP
 from app.gui.wheel_guard import guard_wheel
 from app.media.naming import example_names
 from app.ml.catalogue import ROLE_PURPOSE
-from app.settings import LIST_HOLDS, OUTPUT_AFFECTING, SPECS, Settings, SettingSpec
+from app.settings import LIST_HOLDS, OUTPUT_AFFECTING, SPECS, Holds, Settings, SettingSpec
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +76,8 @@ class SettingsDialog(QDialog):
 
         self.fields: dict[str, Any] = {name: field_for(spec, self) for name, spec in SPECS.items() if spec.section}
         """Every setting's generated field, by name (``app.gui.setting_fields``); the sections lay them out."""
+        self.labels: dict[str, QLabel] = {}
+        """Each shown field's label (a check box is its own), by name: disabled with its field."""
         self.naming_example = QLabel(self)
         self.naming_example.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.naming_warning = QLabel(self.tr("Media servers see no language in “CN”: use media-server unless your library "
@@ -84,8 +86,8 @@ class SettingsDialog(QDialog):
         self.naming_warning.setStyleSheet(f"color:{ink('warning')};")
         self.endpoint_note = QLabel(self)
         self.endpoint_note.setWordWrap(True)
-        if facade.gpu_device:
-            self.fields["gpu_budget_mb"].setToolTip(facade.gpu_device)
+        if facade.gpu_device:  # the help says what the budget is, the device which memory it is taken from
+            self.fields["gpu_budget_mb"].setToolTip(f"{translated(SPECS['gpu_budget_mb'].help)}\n{facade.gpu_device}")
         self.database_where = QLabel(self.tr("The library on this computer: {path}").format(path=facade.local_database()), self)
         self.database_where.setWordWrap(True)
         self.database_where.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -136,7 +138,7 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.tabs, 1)
         layout.addWidget(self.notice)
         layout.addWidget(self.buttons)
-        self.resize(760, 600)
+        self.resize(820, 600)  # the German Schedule & power rows (a field and the one waiting for it) fit unwrapped
         guard_wheel(self)  # after every section is built: the wheel scrolls the page, not the control under the pointer
 
         self._load(settings)
@@ -191,7 +193,9 @@ class SettingsDialog(QDialog):
         for name, spec in SPECS.items():
             if spec.enabled_by is not None and name in self.fields:
                 other, wanted = spec.enabled_by
-                self.fields[name].setEnabled(getattr(s, other) == wanted)
+                for widget in (self.fields[name], self.labels.get(name)):
+                    if widget is not None:
+                        widget.setEnabled(getattr(s, other) == wanted)
 
     def add_watched_folder(self, folder: str) -> None:
         self.fields["watched_folders"].add(folder)
@@ -345,14 +349,23 @@ class SettingsDialog(QDialog):
         page.setFrameShape(QFrame.Shape.NoFrame)
         page.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         page.setWidget(body)
+        labels = [label for section in sections if isinstance(form := section.layout(), QFormLayout)
+                  for n in range(form.rowCount()) if (item := form.itemAt(n, QFormLayout.ItemRole.LabelRole)) is not None
+                  and (label := item.widget()) is not None]
+        for label in labels:  # the sections' fields start at one column, not one per section
+            label.setMinimumWidth(max(other.sizeHint().width() for other in labels))
         return page
 
     def _declared_section(self, section: str, title: str, intro: str = "") -> QGroupBox:
         """A titled section of the settings declared on ``section``, in their declared order.
 
-        A check box carries its own label; a list editor sits under its label, the width of
-        the section; a field that does nothing here (no GPU, another system) is left out.
-        Long rows wrap below their label on a narrow dialog.
+        A check box carries its own label; a field that waits for another (``enabled_by``)
+        sits on that one's row, after it; a number has its help beside it (a bare "all" or
+        "8" says little); a list editor spans the section, under a label unless it is the
+        section's only field (the title and intro name it then); a field that does nothing
+        here (no GPU, another system) is left out. A field that grows (the glossary table)
+        makes the section take the tab's height. Long rows wrap below their label on a
+        narrow dialog.
         """
         box = QGroupBox(self.tr(title).replace("&", "&&"), self)  # a title's lone & is a mnemonic
         form = QFormLayout(box)
@@ -361,22 +374,66 @@ class SettingsDialog(QDialog):
             about = QLabel(self.tr(intro), box)
             about.setWordWrap(True)
             form.addRow(about)
-        for name, spec in SPECS.items():
-            if spec.section != section or not self._applies(spec):
-                if spec.section == section:
-                    self.fields[name].hide()
-                continue
-            widget = self.fields[name]
+        declared = [name for name, spec in SPECS.items() if spec.section == section]
+        for name in declared:
+            self.fields[name].setVisible(self._applies(SPECS[name]))
+        shown = [name for name in declared if self._applies(SPECS[name])]
+        waiting = {name: [other for other in shown if (SPECS[other].enabled_by or ("",))[0] == name] for name in shown}
+        for name in shown:
+            spec, widget = SPECS[name], self.fields[name]
+            if any(name in others for others in waiting.values()):
+                continue  # on the row of the field it waits for
+            row = self._row(name, waiting[name], box)
             if isinstance(widget, QCheckBox):
-                form.addRow("", widget)
+                form.addRow("", row)
             elif spec.holds in LIST_HOLDS:
-                form.addRow(QLabel(translated(spec.label), box))
-                form.addRow(widget)
+                if len(shown) > 1:
+                    form.addRow(self._label(name, box))
+                form.addRow(row)
             else:
-                form.addRow(translated(spec.label), widget)
+                form.addRow(self._label(name, box), row)
             for below in self._after.get(name, ()):
                 form.addRow("", below)
+            if widget.sizePolicy().verticalPolicy().value & QSizePolicy.PolicyFlag.ExpandFlag.value:
+                policy = box.sizePolicy()
+                policy.setVerticalStretch(1)
+                box.setSizePolicy(policy)
+        numbers = [self.fields[name] for name in shown if SPECS[name].holds in (Holds.INT, Holds.FLOAT) and not waiting[name]
+                   and not any(name in others for others in waiting.values())]
+        for number in numbers:  # their help starts at one column
+            number.setFixedWidth(max(other.sizeHint().width() for other in numbers))
         return box
+
+    def _label(self, name: str, parent: QWidget) -> QLabel:
+        """A field's label: its buddy (a click focuses the field), its tooltip the field's, disabled with it."""
+        label = QLabel(translated(SPECS[name].label), parent)
+        label.setBuddy(self.fields[name])
+        label.setToolTip(self.fields[name].toolTip())
+        self.labels[name] = label
+        return label
+
+    def _row(self, name: str, waiting: list[str], parent: QWidget) -> QWidget:
+        """A field as its form row shows it: alone, or followed by the fields waiting for it, or by its help."""
+        spec, widget = SPECS[name], self.fields[name]
+        beside = spec.holds in (Holds.INT, Holds.FLOAT) and not waiting
+        if not waiting and not beside:
+            return widget
+        row = QWidget(parent)
+        line = QHBoxLayout(row)
+        line.setContentsMargins(0, 0, 0, 0)
+        line.addWidget(widget)
+        for other in waiting:
+            line.addSpacing(line.spacing() * 2)
+            line.addWidget(self._label(other, row))
+            line.addWidget(self.fields[other])
+        if beside:
+            help_text = QLabel(translated(spec.help), row)
+            help_text.setWordWrap(True)
+            help_text.setStyleSheet(f"color:{muted()};")
+            line.addWidget(help_text, 1)
+        else:
+            line.addStretch(1)
+        return row
 
     def _applies(self, spec: SettingSpec) -> bool:
         """Whether a setting does anything on this computer (a GPU budget without a GPU does not)."""
@@ -405,7 +462,8 @@ class SettingsDialog(QDialog):
     TABS: tuple[tuple[str, list[Callable[[SettingsDialog], QWidget]]], ...] = (
         (QT_TRANSLATE_NOOP("SettingsDialog", "Output"), [
             declared("output", QT_TRANSLATE_NOOP("SettingsDialog", "Output (new jobs)")),
-            declared("translation", QT_TRANSLATE_NOOP("SettingsDialog", "Translation")),
+            declared("translation", QT_TRANSLATE_NOOP("SettingsDialog", "Translation"))]),
+        (QT_TRANSLATE_NOOP("SettingsDialog", "Glossary"), [  # its own tab: the table takes the height, not a scrolled strip
             declared("glossary", QT_TRANSLATE_NOOP("SettingsDialog", "Glossary"), QT_TRANSLATE_NOOP(
                 "SettingsDialog", "Names and terms of your library (characters, products, places): speech recognition "
                 "listens for them as written, and translations must render them as given. New jobs use this list "

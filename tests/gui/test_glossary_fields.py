@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit, QTableWidget
 
 from app.gui.app import Gui
@@ -22,7 +23,11 @@ def test_the_settings_glossary_is_saved_and_new_jobs_freeze_it(qtbot: Any, tmp_p
     dialog = gui.window.open_settings()
     assert isinstance(dialog, SettingsDialog)
     glossary = dialog.fields["glossary"]
-    assert isinstance(glossary, QTableWidget) and dialog.tabs.widget(0).isAncestorOf(glossary)
+    assert isinstance(glossary, QTableWidget) and dialog.tabs.widget(1).isAncestorOf(glossary)
+    dialog.tabs.setCurrentIndex(1)
+    qtbot.waitUntil(glossary.isVisible)
+    page = dialog.tabs.widget(1)
+    qtbot.waitUntil(lambda: glossary.height() > page.height() // 2)  # a tab of its own: the table takes its height
     assert [glossary.horizontalHeaderItem(c).text() for c in (0, 1)] == ["Term", "Rendering in translations (optional)"]
     assert glossary.rows() == [("Winterfell", "")] and glossary.rowCount() == 2, "one empty row waits for the next term"
     assert not dialog.notice.isVisibleTo(dialog)
@@ -44,6 +49,9 @@ def test_the_settings_glossary_is_saved_and_new_jobs_freeze_it(qtbot: Any, tmp_p
     assert again.fields["glossary"].rows() == [("Winterfell", ""), ("Jon Snow", "Jon Schnee"), ("ComfyUI", "")]
     again.fields["glossary"].item(0, 0).setText("")  # clearing a term removes its row
     assert again.edited().glossary == ["Jon Snow = Jon Schnee", "ComfyUI"] and again.fields["glossary"].rowCount() == 3
+    again.fields["glossary"].selectRow(1)
+    qtbot.keyClick(again.fields["glossary"], Qt.Key.Key_Delete)  # so does Delete on a selected row
+    assert again.edited().glossary == ["Jon Snow = Jon Schnee"] and again.fields["glossary"].rowCount() == 2
     media = tmp_path / "Series"
     make_media(media, 1)
     gui.window.add_paths([media])
