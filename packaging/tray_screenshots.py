@@ -4,7 +4,8 @@
 
 Starts Xvfb + openbox + trayer (tests/gui/desktop_session.py), then itself as a child on
 that display: the app with a night schedule (so the tooltip and the jobs list say
-"waiting for the schedule"), its Settings block grabbed as a widget, and the tray menu
+"waiting for the schedule"), its Settings tabs (Output, Glossary, Processing, Schedule & power) taken from the
+screen as ``settings-<tab>-<language>.png``, and the tray menu
 opened under the tray icon and taken from the screen with ImageMagick's ``import``. The
 tooltip (drawn by the tray host, which trayer does not do) is printed instead.
 """
@@ -60,8 +61,10 @@ def child(out: Path, language: str, data_dir: Path) -> None:
     suffix = f"-{language}" if language else ""
     dialog = SettingsDialog(gui.facade, gui.facade.settings or settings, gui.window)
     dialog.show()
-    pump(1)
-    dialog.background.grab().save(str(out / f"schedule-settings{suffix}.png"))
+    for tab, name in ((0, "output"), (1, "glossary"), (2, "processing"), (3, "schedule")):  # the README's settings-*.png
+        dialog.tabs.setCurrentIndex(tab)
+        pump(1)
+        subprocess.run(["import", "-window", "root", str(out / f"settings-{name}{suffix or '-en'}.png")], check=True)
     dialog.close()
     tray = gui.tray
     corner = tray.icon.geometry().bottomLeft()
@@ -86,7 +89,7 @@ def main() -> int:
         return 0
     from tests.gui.desktop_session import desktop_session
 
-    with tempfile.TemporaryDirectory() as tmp, desktop_session(1280, 720) as env:
+    with tempfile.TemporaryDirectory() as tmp, desktop_session(1280, 800) as env:
         (Path(tmp) / "data").mkdir()
         return subprocess.run([sys.executable, __file__, str(args.out), "--language", args.language,
                                "--child", str(Path(tmp) / "data")], env=env, cwd=REPO).returncode

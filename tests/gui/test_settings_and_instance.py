@@ -38,7 +38,7 @@ def test_settings_persist_across_restarts(qtbot: Any, tmp_path: Path, data_dir: 
     dialog.fields["existing_policy"].set_value("keep_both")
     dialog.fields["workers"].setValue(3)
     stall = dialog.fields["stall_seconds"]  # generated from the declaration, on the Processing tab
-    assert stall.value() == 60 and stall.minimum() == 10 and stall.isVisibleTo(dialog.tabs.widget(1))
+    assert stall.value() == 60 and stall.minimum() == 10 and stall.isVisibleTo(dialog.tabs.widget(2))  # Processing
     stall.setValue(90)
     dialog.fields["gpu_budget_mb"].setValue(4096)
     dialog.fields["close_to_tray"].setChecked(False)
