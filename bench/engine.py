@@ -79,8 +79,9 @@ def measure(items: int, stages: int, workers: int) -> tuple[float, float, float]
 def _library(tmp: Path, items: int, stages: int, config: EngineConfig) -> Library:
     media = tmp / "lib"
     media.mkdir()
+    run = os.urandom(8).hex().encode()  # contents new to the database: a later run must not reuse cached results
     for i in range(items):
-        (media / f"v{i:05d}.mp4").write_bytes(b"%d" % i)
+        (media / f"v{i:05d}.mp4").write_bytes(b"%s-%d" % (run, i))
     data = tmp / "data"
     data.mkdir(exist_ok=True)
     return Library(data, {"video": Pipeline("video", [NoopStage(f"s{i}") for i in range(stages)])}, config)
