@@ -170,12 +170,13 @@ class Scheduler:
         while not self._stopping.is_set():
             with self._active_lock:
                 busy = bool(self._active)
-            try:
-                runnable, running, next_retry = self.store.stages.has_runnable_or_running(self._scope())
-            except DatabaseUnavailable:
-                runnable = True  # unknown until the database answers again: idle is never assumed
-            if not (busy or runnable or running or next_retry is not None):
-                return
+            if not busy:  # while a stage of its own runs the engine is not idle: no need to ask the store (3 reads)
+                try:
+                    runnable, running, next_retry = self.store.stages.has_runnable_or_running(self._scope())
+                except DatabaseUnavailable:
+                    runnable = True  # unknown until the database answers again: idle is never assumed
+                if not (runnable or running or next_retry is not None):
+                    return
             self.wake()
             with self._idle:
                 self._idle.wait(timeout=tick)

@@ -16,7 +16,7 @@ from sqlalchemy.exc import DBAPIError
 from app.errors import DatabaseUnavailable, DatabaseUnusable
 from app.store import postgres_engine, sqlite_engine
 from app.store.byte_text import escape_bound_text
-from app.store.clock import Clock, engine_now
+from app.store.clock import Clock, FollowedClock, engine_now
 from app.store.dialect import WRITE_OPTION, snapshot_reads
 from app.store.migrate import upgrade_to_head
 
@@ -77,6 +77,7 @@ class Database:
         self.location = location
         self.clock = clock
         self.engine = open_location(location)
+        self._server_clock = None if isinstance(location, Path) else FollowedClock(lambda: engine_now(self.engine, clock))
         try:
             with self._reachable():
                 self.schema_version = upgrade_to_head(self.engine)
@@ -127,7 +128,7 @@ class Database:
     def now(self) -> float:
         """The database's clock (app.store.clock): leases written by several machines compare on it."""
         with self._reachable():
-            return engine_now(self.engine, self.clock)
+            return engine_now(self.engine, self.clock) if self._server_clock is None else self._server_clock()
 
     def close(self) -> None:
         self.engine.dispose()

@@ -16,16 +16,18 @@ from __future__ import annotations
 import logging
 import time
 from contextlib import contextmanager
+from functools import cache
 from typing import Any, Iterator, Mapping, Sequence
 
-from sqlalchemy import BigInteger, Connection, Float, Select, bindparam, exists, literal_column, or_, select, update
+from sqlalchemy import (BigInteger, ColumnElement, Connection, Float, Select, bindparam, exists, literal_column, or_,
+                        select, true, update)
 from sqlalchemy.orm import aliased
 
 from app.errors import CrashLoop
 from app.store import change_counter, item_transitions, stage_transitions
-from app.store.claim_scope import EVERYTHING, ClaimScope
+from app.store.claim_scope import EVERYTHING, WHOLE_JOBS, ClaimScope, Reach
 from app.store.database import Database, dumps, loads
-from app.store.dialect import common_condition, insert_missing, is_sqlite, lock_claim, upsert
+from app.store.dialect import common_condition, insert_missing, is_sqlite, lock_claim, upsert, walk_in_index_order
 from app.store.row_locks import lock_item_ids
 from app.store.records import Claim, ItemReport
 from app.store.retry_policy import RetryPolicy
@@ -42,6 +44,32 @@ CLAIM_ORDER_DEEPEST = (stages.c.job_id, stages.c.grp, stages.c.idx.desc(), stage
 
 #: Written into the SQL, not bound: a planner uses a partial index only when the query's own text implies its WHERE.
 QUEUED_LITERALLY = stages.c.status == literal_column(f"'{StageState.QUEUED.value}'")
+
+#: Each lane's condition, written into the SQL: it names the lane's partial index (``0006_claim_lanes``). None: either lane.
+LANES: dict[bool | None, ColumnElement[bool]] = {
+    False: stages.c.gpu_mb == literal_column("0"),
+    True: stages.c.gpu_mb > literal_column("0"),
+    None: true(),
+}
+
+CLAIM_JOBS = "claim_jobs"
+"""The claim query's parameter: the jobs it walks, from :meth:`StageRepo._claim_params`."""
+
+
+@cache
+def _claim_jobs(gpu: bool | None, sqlite: bool) -> Select[Any]:
+    """Ready, unpaused jobs with a queued stage in the lane: one probe of the lane's index per job.
+
+    The probe is a subquery with ``LIMIT 1``, not ``EXISTS``: PostgreSQL turned the
+    ``EXISTS`` into a semi-join that, without statistics, read the lane's whole index
+    once per job (60 ms at 100k stages); a limited subquery is run per job, as written.
+    """
+    first_queued = (select(stages.c.id)
+                    .where(stages.c.job_id == jobs.c.id, common_condition(sqlite, QUEUED_LITERALLY), LANES[gpu])
+                    .limit(1).scalar_subquery())
+    return select(jobs.c.id, jobs.c.folder).where(jobs.c.state == JobState.READY, jobs.c.paused == 0,
+                                                  first_queued.is_not(None))
+
 
 _QUERY_CACHE = 16  # built claim queries kept per repo: (gpu, scope) pairs; a scope changes rarely
 
@@ -76,15 +104,14 @@ class StageRepo:
         q = (
             select(stages.c.id)
             .join(items, items.c.id == stages.c.item_id)
-            .join(jobs, jobs.c.id == stages.c.job_id)
             .where(
                 common_condition(sqlite, QUEUED_LITERALLY),
+                LANES[gpu],
+                stages.c.job_id.in_(bindparam(CLAIM_JOBS, expanding=True)),
                 (stages.c.retry_at.is_(None)) | (stages.c.retry_at <= now),
-                jobs.c.state == JobState.READY,
-                jobs.c.paused == 0,
                 ~exists().where(earlier.c.item_id == stages.c.item_id, earlier.c.idx < stages.c.idx,
                                 earlier.c.status != StageState.SUCCEEDED),
-                scope.items_where(items),
+                scope.claim_where(items, stages.c.job_id),
                 scope.stages_where(stages),
             )
         )
@@ -94,31 +121,50 @@ class StageRepo:
             # earlier GPU stages still waiting on a CPU stage: a translate is not admitted while
             # a live item of its group has yet to be transcribed, or whisper would load twice.
             # Only items in this engine's scope count: one it will never take must not hold it back.
+            # The group's GPU stages are read through ``stages_gpu_group`` (a few rows), not
+            # every unfinished stage of the job.
             other, other_item = aliased(stages), aliased(items)
             q = q.where(
-                stages.c.gpu_mb > 0,
                 ~exists().where(
-                    other.c.job_id == stages.c.job_id, other.c.gpu_mb > 0, other.c.idx < stages.c.idx,
-                    other.c.status.in_(UNFINISHED_STAGES),
-                    other_item.c.id == other.c.item_id, other_item.c.grp == items.c.grp,
+                    other.c.job_id == stages.c.job_id, other.c.grp == stages.c.grp, other.c.gpu_mb > literal_column("0"),
+                    other.c.idx < stages.c.idx, other.c.status.in_(UNFINISHED_STAGES),
+                    other_item.c.id == other.c.item_id,
                     other_item.c.status.in_(UNFINISHED_ITEMS), scope.items_where(other_item),
                 ),
             ).order_by(*CLAIM_ORDER)
         elif gpu is False:
             # CPU stages: deepest first, so items finish (and free their workspace) early.
-            q = q.where(stages.c.gpu_mb == 0).order_by(*CLAIM_ORDER_DEEPEST)
+            q = q.order_by(*CLAIM_ORDER_DEEPEST)
         else:
             q = q.order_by(*CLAIM_ORDER)
         if one_stage:
             q = q.where(stages.c.id == bindparam("stage_id", type_=BigInteger))
         return q.limit(1)
 
+    @staticmethod
+    def _claim_params(conn: Connection, gpu: bool | None, scope: ClaimScope, now: float) -> dict[str, Any] | None:
+        """The jobs a claim walks (ready, not paused, with a queued stage in its lane, in ``scope``'s reach), or None.
+
+        Why a list and not a join: the claim index leads with the job, so the walk skips
+        a paused job, a finished one and one the worker's path map does not reach by
+        whole index ranges; joined instead, each of their queued stages was read and
+        refused (a paused million-file job before every claim). Also has the rest of the
+        transaction walk the claim index rather than sort (:func:`walk_in_index_order`).
+        """
+        walk_in_index_order(conn)
+        reach = {row.id: scope.reach(row.folder) for row in conn.execute(_claim_jobs(gpu, is_sqlite(conn)))}
+        walk = sorted(job for job, r in reach.items() if r is not Reach.NONE)
+        if not walk:
+            return None
+        return {"now": now, CLAIM_JOBS: walk, WHOLE_JOBS: [job for job in walk if reach[job] is Reach.WHOLE]}
+
     def peek_gpu_candidate(self, scope: ClaimScope = EVERYTHING) -> tuple[int, int, str | None] | None:
         """(stage id, gpu_mb, model_key) of the GPU stage in ``scope`` the gate should consider next."""
         with self.db.read() as conn:
             if is_paused_all(conn):
                 return None
-            sid = conn.execute(self._runnable(True, scope), {"now": self.db.now()}).scalar()
+            params = self._claim_params(conn, True, scope, self.db.now())
+            sid = None if params is None else conn.execute(self._runnable(True, scope), params).scalar()
             if sid is None:
                 return None
             row = conn.execute(select(stages.c.gpu_mb, stages.c.model_key).where(stages.c.id == sid)).one()
@@ -131,8 +177,12 @@ class StageRepo:
         with self.db.write() as conn:
             if is_paused_all(conn):
                 return None
+            params = self._claim_params(conn, gpu, scope, now)
+            if params is None:
+                return None
+            if stage_id is not None:
+                params["stage_id"] = stage_id
             q = self._runnable(gpu, scope, one_stage=stage_id is not None)
-            params = {"now": now} if stage_id is None else {"now": now, "stage_id": stage_id}
             sid = conn.execute(lock_claim(conn, q, items), params).scalar()
             if sid is None:
                 return None
@@ -396,7 +446,8 @@ class StageRepo:
             if is_paused_all(conn):
                 runnable = False
             else:
-                runnable = conn.execute(self._runnable(None, scope), {"now": now}).first() is not None
+                params = self._claim_params(conn, None, scope, now)
+                runnable = params is not None and conn.execute(self._runnable(None, scope), params).first() is not None
             running = conn.execute(
                 select(stages.c.id).join(items, items.c.id == stages.c.item_id)
                 .where(stages.c.status == StageState.RUNNING, items_scope.items_where(items)).limit(1)
