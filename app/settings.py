@@ -134,6 +134,10 @@ class Settings:
         60, QT_TRANSLATE_NOOP("Settings", "Stop a stalled stage after:"),
         QT_TRANSLATE_NOOP("Settings", "A stage with no progress for this long is stopped (stalled)"),
         minimum=10, maximum=3600, suffix=QT_TRANSLATE_NOOP("Settings", "s"), tab="processing")
+    image_batch_size: int = setting(
+        8, QT_TRANSLATE_NOOP("Settings", "Images per model call:"),
+        QT_TRANSLATE_NOOP("Settings", "How many images one model call reads (OCR), embeds and tags (CLIP); larger batches are faster"),
+        minimum=1, maximum=64, tab="processing")
     close_to_tray: bool = True
     tray_notice_shown: bool = False  # the first close to the tray said that Sidecar keeps working there
     ui_language: str = ""  # the windows' language: "" follows the OS, else en / zh_CN / de (applies at the next start)
