@@ -19,8 +19,10 @@ the pipelines (which sit above the engine) fill it: the engine never imports the
 from __future__ import annotations
 
 import fnmatch
+import re
 import sys
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 

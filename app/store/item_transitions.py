@@ -24,8 +24,10 @@ def add(conn: Connection, job_id: int, new_items: Sequence[tuple[int, int, NewIt
     """New item rows, ``(ordinal, group, item, revision)`` each: ``skipped`` (nothing to do), ``completed`` (every
     stage reused) or ``pending``; returns their ids in the same order.
 
-    One multi-row INSERT … RETURNING per call (SQLAlchemy's "insertmanyvalues"), not a
-    statement per file: an add of a million files writes its items a batch at a time.
+    Multi-row INSERT … RETURNING (SQLAlchemy's "insertmanyvalues"), not a statement per
+    file: an add of a million files writes its items a batch at a time. The ids come
+    back matched by ordinal (unique within a job), because asking SQLAlchemy for them in
+    parameter order makes it insert one row per statement on SQLite.
     """
     if not new_items:
         return []
@@ -36,8 +38,8 @@ def add(conn: Connection, job_id: int, new_items: Sequence[tuple[int, int, NewIt
         rows.append(dict(job_id=job_id, ordinal=ordinal, grp=group, path=item.path, kind=item.kind, size=item.size,
                          mtime_ns=item.mtime_ns, sha256=item.sha256, revision=revision, status=status,
                          skip_reason=item.skip_reason, error_code=item.skip_code, updated_at=now))
-    ids = conn.execute(insert(items).returning(items.c.id, sort_by_parameter_order=True), rows).scalars().all()
-    return [int(item_id) for item_id in ids]
+    ids = {int(ordinal): int(item_id) for item_id, ordinal in conn.execute(insert(items).returning(items.c.id, items.c.ordinal), rows)}
+    return [ids[ordinal] for ordinal, _, _, _ in new_items]
 
 
 def start(conn: Connection, item_id: int, now: float) -> None:
