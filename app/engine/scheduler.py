@@ -282,7 +282,7 @@ class Scheduler:
             return [claim]
         try:
             return [claim, *self.store.stages.claim_companions(claim, stage.batch_size - 1, self._scope())]
-        except Exception:  # noqa: BLE001 - the lead is claimed and admitted: it runs alone, as without batches
+        except Exception:
             log.warning("could not claim more %s stages to batch with item %s", claim.name, claim.item_id, exc_info=True)
             return [claim]
 

@@ -34,7 +34,7 @@ def _is_plain(value: Any) -> bool:
     them by rebuilding every row cost more than the inserts themselves.
     """
     kind = type(value)
-    if kind is str:
+    if isinstance(value, str):
         return value.isascii()
     if kind in _PLAIN:
         return True
@@ -45,11 +45,10 @@ def _is_plain(value: Any) -> bool:
     else:
         return False
     for v in values:
-        vk = type(v)
-        if vk is str:
+        if isinstance(v, str):  # a StrEnum state too
             if not v.isascii():
                 return False
-        elif vk not in _PLAIN and not _is_plain(v):
+        elif type(v) not in _PLAIN and not _is_plain(v):
             return False
     return True
 

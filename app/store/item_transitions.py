@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any, Collection, Sequence
 
-from sqlalchemy import ColumnElement, Connection, insert, update
+from sqlalchemy import ColumnElement, Connection, update
 
 from app.errors import NeedsReview
 from app.store.database import dumps
+from app.store.dialect import insert_many
 from app.store.records import NewItem
 from app.store.states import UNFINISHED_ITEMS, ItemState
 from app.store.tables import items
@@ -24,10 +25,9 @@ def add(conn: Connection, job_id: int, new_items: Sequence[tuple[int, int, NewIt
     """New item rows, ``(ordinal, group, item, revision)`` each: ``skipped`` (nothing to do), ``completed`` (every
     stage reused) or ``pending``; returns their ids in the same order.
 
-    Multi-row INSERT … RETURNING (SQLAlchemy's "insertmanyvalues"), not a statement per
-    file: an add of a million files writes its items a batch at a time. The ids come
-    back matched by ordinal (unique within a job), because asking SQLAlchemy for them in
-    parameter order makes it insert one row per statement on SQLite.
+    Written by :func:`~app.store.dialect.insert_many` (multi-row statements, ``COPY`` on
+    PostgreSQL), not a statement per file: an add of a million files writes its items a
+    batch at a time. The ids are matched by ordinal (unique within a job).
     """
     if not new_items:
         return []
@@ -38,8 +38,7 @@ def add(conn: Connection, job_id: int, new_items: Sequence[tuple[int, int, NewIt
         rows.append(dict(job_id=job_id, ordinal=ordinal, grp=group, path=item.path, kind=item.kind, size=item.size,
                          mtime_ns=item.mtime_ns, sha256=item.sha256, revision=revision, status=status,
                          skip_reason=item.skip_reason, error_code=item.skip_code, updated_at=now))
-    ids = {int(ordinal): int(item_id) for item_id, ordinal in conn.execute(insert(items).returning(items.c.id, items.c.ordinal), rows)}
-    return [ids[ordinal] for ordinal, _, _, _ in new_items]
+    return insert_many(conn, items, rows, ids_by="ordinal")
 
 
 def start(conn: Connection, item_id: int, now: float) -> None:
