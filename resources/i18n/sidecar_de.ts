@@ -1658,6 +1658,14 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <source>s</source>
         <translation>s</translation>
     </message>
+    <message>
+        <source>Images per model call:</source>
+        <translation>Bilder je Modellaufruf:</translation>
+    </message>
+    <message>
+        <source>How many images one model call reads (OCR), embeds and tags (CLIP); larger batches are faster</source>
+        <translation>Wie viele Bilder ein Modellaufruf liest (OCR), einbettet und verschlagwortet (CLIP); größere Stapel sind schneller</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>

@@ -1644,6 +1644,14 @@ Files next to your media are not touched.</source>
         <source>s</source>
         <translation>秒</translation>
     </message>
+    <message>
+        <source>Images per model call:</source>
+        <translation>每次模型调用的图片数：</translation>
+    </message>
+    <message>
+        <source>How many images one model call reads (OCR), embeds and tags (CLIP); larger batches are faster</source>
+        <translation>一次模型调用识别（OCR）、嵌入和标注（CLIP）的图片数量；批次越大越快</translation>
+    </message>
 </context>
 <context>
     <name>SettingsDialog</name>
