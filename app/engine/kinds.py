@@ -19,8 +19,10 @@ the pipelines (which sit above the engine) fill it: the engine never imports the
 from __future__ import annotations
 
 import fnmatch
+import re
 import sys
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
@@ -150,9 +152,20 @@ class ScanRules:
     patterns: tuple[str, ...] = LEFT_OUT_BY_DEFAULT
     fold_case: bool = FOLDS_CASE
 
+    @cached_property
+    def _any(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
+        """One regex of every pattern for files and one for folders: a scan asks about each name it lists."""
+        def joined(for_folders: bool) -> re.Pattern[str]:
+            bare = [p.rstrip("/") for p in self.patterns if for_folders or not p.endswith("/")]
+            bare = [p.casefold() if self.fold_case else p for p in bare]
+            return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in bare) or "(?!)")
+        return joined(False), joined(True)
+
     def left_out_by(self, name: str, is_folder: bool) -> str | None:
         """The pattern that leaves ``name`` out, or None when it is kept."""
         key = name.casefold() if self.fold_case else name
+        if not self._any[is_folder].match(key):
+            return None  # the common case, in one regex; which pattern matched is looked up below
         for pattern in self.patterns:
             if pattern.endswith("/") and not is_folder:
                 continue

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import logging
 import shutil
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from itertools import islice
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from app.engine import search as fused_search
 from app.engine.background import BackgroundRules, Hold, WorkGate, background_rules, rules_ignoring_schedule, system_gate
@@ -20,8 +22,8 @@ from app.engine.instances import WorkerView, worker_views
 from app.engine.kinds import ALL, LEFT_OUT_BY_DEFAULT, MEDIA_KINDS, ScanRules
 from app.engine.model_pool import ModelPool
 from app.engine.path_map import SAME_PATHS, LocalPaths
-from app.engine.plan import plan_item, skipped_sha256, with_hash_stage
-from app.engine.scan import scan
+from app.engine.plan import ItemPlanner, plan_item, skipped_sha256, with_hash_stage
+from app.engine.scan import ScanResult, walk
 from app.engine.scheduler import Scheduler
 from app.engine.stage import Pipeline
 from app.engine.subtitle_edits import SubtitleDocument, open_subtitles, reindex_dialogue, save_subtitles
@@ -41,7 +43,18 @@ from app.store.search_queries import CurrentContent
 
 log = logging.getLogger(__name__)
 
-_BATCH = 200
+_BATCH = 1000
+"""Files planned and written per transaction of an add: big enough that a row costs little more than its insert,
+small enough that the job's first rows are written within a second and memory stays a batch."""
+
+T = TypeVar("T")
+
+
+def batched(values: Iterable[T], n: int) -> Iterator[list[T]]:
+    """``values`` in lists of ``n`` (the last shorter), consumed lazily (``itertools.batched`` is Python 3.12)."""
+    it = iter(values)
+    while chunk := list(islice(it, n)):
+        yield chunk
 
 
 @dataclass(frozen=True)
@@ -198,8 +211,10 @@ class Library:
 
         No file is read here (a library on a NAS would take hours): each item hashes its
         content in its own first stage, except a file version Sidecar identified before,
-        whose recorded hash is reused. ``progress`` hears ``(found, None)`` while the
-        folder is walked, then ``(recorded, total)``.
+        whose recorded hash is reused. The walk is streamed and its files are recorded a
+        batch at a time while it goes on, so memory stays flat however big the folder
+        (a million files). ``progress`` hears ``(found, None)`` while the folder is
+        walked, then ``(recorded, recorded)`` once every row is written.
         """
         path = Path(path).expanduser().absolute()
         if not path.exists():
@@ -209,36 +224,40 @@ class Library:
         owner = owner or (self._scheduler.instance.id if self._scheduler else f"cli-{id(self)}")
         frozen = {**options.as_dict(), "models": frozen_models(self.data_dir)}
         job_id = self.store.jobs.create(str(path), frozen, owner)
-        result = scan(path, recursive=not options.top_level, kinds=kinds, rules=ScanRules(options.left_out),
-                      options=frozen, on_found=None if progress is None else lambda found: progress(found, None))
-        report = result.report()
-        unsupported = [e for e in result.entries if e.kind not in available]
-        if unsupported:
-            report["unsupported"] = {"count": len(unsupported), "kinds": sorted({e.kind for e in unsupported}),
-                                     "message": "no pipeline is installed for these files; they were not added"}
-        entries = [e for e in result.entries if e.kind in available]
+        result = ScanResult(on_found=None if progress is None else lambda found: progress(found, None))
+        found = walk(path, result, recursive=not options.top_level, kinds=kinds, rules=ScanRules(options.left_out),
+                     options=frozen)
+        planners = {kind: ItemPlanner(self.store.jobs, self.pipelines[kind], frozen) for kind in available}
+        unsupported: Counter[str] = Counter()
+        problems: list[dict[str, str]] = []
         written = 0
-        for start in range(0, len(entries), _BATCH):
-            chunk = entries[start:start + _BATCH]
-            known = self.store.jobs.known_sha256s([(str(e.path), e.size, e.mtime_ns) for e in chunk if not e.skip_reason])
+        for chunk in batched(found, _BATCH):
+            entries = [e for e in chunk if e.kind in available]
+            unsupported.update(e.kind for e in chunk if e.kind not in available)
+            known = self.store.jobs.known_sha256s([(str(e.path), e.size, e.mtime_ns) for e in entries])
             batch: list[NewItem] = []
-            for entry in chunk:
+            for entry in entries:
+                sha = known.get((str(entry.path), entry.size, entry.mtime_ns))
                 if entry.skip_reason:
                     try:
-                        sha = skipped_sha256(self.store.jobs, self.store.current, entry.path, entry.size, entry.mtime_ns)
+                        sha = skipped_sha256(self.store.current, entry.path, sha)
                     except OSError as exc:
-                        report["problems"].append({"path": str(entry.path), "code": Code.UNREADABLE_FILE, "message": str(exc)})
+                        problems.append({"path": str(entry.path), "code": Code.UNREADABLE_FILE, "message": str(exc)})
                         continue
                     batch.append(NewItem(path=str(entry.path), kind=entry.kind, size=entry.size, mtime_ns=entry.mtime_ns,
                                          sha256=sha, skip_reason=entry.skip_reason, skip_code=entry.skip_code))
                 else:
-                    batch.append(plan_item(self.store.jobs, self.pipelines[entry.kind], frozen, entry.path, entry.size,
-                                           entry.mtime_ns, known.get((str(entry.path), entry.size, entry.mtime_ns), "")))
+                    batch.append(planners[entry.kind].plan(entry.path, entry.size, entry.mtime_ns, sha or ""))
             if batch:
                 self.store.jobs.add_items(job_id, batch, written)
             written += len(batch)
-            if progress is not None:
-                progress(start + len(chunk), len(entries))
+        report = result.report()
+        report["problems"].extend(problems)
+        if unsupported:
+            report["unsupported"] = {"count": sum(unsupported.values()), "kinds": sorted(unsupported),
+                                     "message": "no pipeline is installed for these files; they were not added"}
+        if progress is not None:
+            progress(written, written)
         self.store.jobs.finish_creating(job_id, report)
         self._nudge()
         return self.status(job_id)[0]

@@ -107,12 +107,13 @@ def with_hash_stage(pipeline: Pipeline) -> Pipeline:
     return Pipeline(pipeline.kind, [HashStage(), *pipeline.stages])
 
 
-def stage_fingerprints(stages: Sequence[Stage], options: Mapping[str, Any], item_path: str) -> list[str]:
+def stage_fingerprints(stages: Sequence[Stage], options: Mapping[str, Any], item_path: str, prev: str = "") -> list[str]:
     """Chained fingerprints; stages that write next to the file (``per_path``) include its path.
 
+    ``prev`` is the fingerprint of the stage before the first of ``stages`` (``""``: none).
     The hash stage stays out of the chain, so results stored before it existed are still found.
     """
-    fps, prev = [], ""
+    fps = []
     for stage in stages:
         if isinstance(stage, HashStage):
             fps.append(_HASH_FINGERPRINT)
@@ -139,9 +140,11 @@ def reusable_prefix(stages: Sequence[Stage], cached: Sequence[bool]) -> int:
     return k
 
 
-def skipped_sha256(repo: JobRepo, current: CurrentItemRepo, path: Path, size: int, mtime_ns: int) -> str:
+def skipped_sha256(current: CurrentItemRepo, path: Path, known: str | None) -> str:
     """The content a skipped file holds, when Sidecar already knows the file; ``""`` for a file never seen.
 
+    ``known`` is the hash recorded for this exact version (path, size, mtime), looked up
+    for a whole batch of an add at once (:meth:`JobRepo.known_sha256s`).
     ``current_items`` is the newest row per path that has a sha256, so a skipped row
     without one (a folder added again after new episodes arrived: its processed videos
     are now "already subtitled") would hide the finished item and every cue it indexed.
@@ -151,7 +154,6 @@ def skipped_sha256(repo: JobRepo, current: CurrentItemRepo, path: Path, size: in
     never recorded are not read, so skipping a folder of subtitled videos stays a
     directory scan.
     """
-    known = repo.known_sha256(str(path), size, mtime_ns)
     if known is None and current.had_content(str(path)):
         known = sha256_file(path)
     return known or ""
@@ -173,18 +175,39 @@ def reused_after_hash(repo: JobRepo, pipeline: Pipeline, fingerprints: Sequence[
     return {idx: out for idx, out in reused.items() if not isinstance(pipeline.stages[idx], HashStage)}
 
 
+class ItemPlanner:
+    """Stage rows for the files of one kind under one job's options.
+
+    What depends only on the options (each stage's model, the fingerprints up to the
+    first ``per_path`` stage) is worked out once: an add of a million files would
+    otherwise hash every stage's settings and look up its model a million times.
+    """
+
+    def __init__(self, repo: JobRepo, pipeline: Pipeline, options: Mapping[str, Any]):
+        self.repo = repo
+        self.pipeline = pipeline
+        self.options = options
+        stages = pipeline.stages
+        self._shared = next((i for i, s in enumerate(stages) if getattr(s, "per_path", False)), len(stages))
+        self._shared_fps = stage_fingerprints(stages[:self._shared], options, "")
+        self._prev = next((fp for s, fp in zip(reversed(stages[:self._shared]), reversed(self._shared_fps))
+                           if not isinstance(s, HashStage)), "")
+        self._specs = [stage.model_spec(options) for stage in stages]
+
+    def plan(self, path: Path, size: int, mtime_ns: int, sha256: str) -> NewItem:
+        """Stage rows for one file; ``sha256`` is empty when its content is not known yet (its hash stage finds it)."""
+        stages = self.pipeline.stages
+        fps = self._shared_fps + stage_fingerprints(stages[self._shared:], self.options, str(path), self._prev)
+        reused = _reused_outputs(self.repo, stages, fps, sha256)
+        new_stages = tuple(
+            NewStage(idx=idx, name=stage.name, fingerprint=fp, gpu_mb=(spec.memory_mb or 1) if spec is not None else 0,
+                     model_key=spec.key if spec is not None else None, reused_output=reused.get(idx))
+            for idx, (stage, fp, spec) in enumerate(zip(stages, fps, self._specs)))
+        return NewItem(path=str(path), kind=self.pipeline.kind, size=size, mtime_ns=mtime_ns, sha256=sha256,
+                       stages=new_stages)
+
+
 def plan_item(repo: JobRepo, pipeline: Pipeline, options: Mapping[str, Any], path: Path, size: int, mtime_ns: int,
               sha256: str) -> NewItem:
-    """Stage rows for one file; ``sha256`` is empty when its content is not known yet (its hash stage finds it)."""
-    fps = stage_fingerprints(pipeline.stages, options, str(path))
-    reused = _reused_outputs(repo, pipeline.stages, fps, sha256)
-    new_stages = []
-    for idx, (stage, fp) in enumerate(zip(pipeline.stages, fps)):
-        spec = stage.model_spec(options)
-        new_stages.append(NewStage(
-            idx=idx, name=stage.name, fingerprint=fp,
-            gpu_mb=(spec.memory_mb or 1) if spec is not None else 0,
-            model_key=spec.key if spec is not None else None,
-            reused_output=reused.get(idx),
-        ))
-    return NewItem(path=str(path), kind=pipeline.kind, size=size, mtime_ns=mtime_ns, sha256=sha256, stages=tuple(new_stages))
+    """Stage rows for one file (a watched folder's, or an item planned again under its own options)."""
+    return ItemPlanner(repo, pipeline, options).plan(path, size, mtime_ns, sha256)

@@ -21,7 +21,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Generator, Iterator, Mapping, Sequence
 
 from app.engine.kinds import MEDIA_KINDS, MediaKind, ScanRules
 from app.errors import Code
@@ -43,52 +43,81 @@ class ScanEntry:
 
 @dataclass
 class ScanResult:
+    """What a walk found besides its entries: counts, problems and what the rules left out.
+
+    Filled while :func:`walk` yields, so a caller that streams the entries (``add`` of a
+    million files) keeps only these counts; :func:`scan` also keeps the entries.
+    Left-out names are counted by pattern with a few examples kept, not listed whole: a
+    NAS holds one ``@eaDir`` per folder.
+    """
+
     entries: list[ScanEntry] = field(default_factory=list)
     problems: list[dict[str, str]] = field(default_factory=list)
-    left_out: list[tuple[str, str]] = field(default_factory=list)  # (path below the root, pattern); folders end in "/"
+    left_out_by_pattern: dict[str, int] = field(default_factory=dict)
+    left_out_examples: list[str] = field(default_factory=list)  # paths below the root; folders end in "/"
+    found: int = 0
+    skipped: int = 0
     on_found: Callable[[int], None] | None = None
 
+    def leave_out(self, below_root: str, pattern: str) -> None:
+        self.left_out_by_pattern[pattern] = self.left_out_by_pattern.get(pattern, 0) + 1
+        if len(self.left_out_examples) < _LEFT_OUT_EXAMPLES:
+            self.left_out_examples.append(below_root)
+
     def report(self) -> dict[str, Any]:
-        by_pattern: dict[str, int] = {}
-        for _, pattern in self.left_out:
-            by_pattern[pattern] = by_pattern.get(pattern, 0) + 1
         by_code: dict[str, int] = {}
         for problem in self.problems:
             by_code[problem["code"]] = by_code.get(problem["code"], 0) + 1
         return {
-            "media": len(self.entries),
-            "skipped": sum(1 for e in self.entries if e.skip_reason),
+            "media": self.found,
+            "skipped": self.skipped,
             "problems": self.problems[:200],
             "problem_count": len(self.problems),
             "problem_codes": by_code,
-            "left_out": {"count": len(self.left_out), "by_pattern": by_pattern,
-                         "examples": [path for path, _ in self.left_out[:_LEFT_OUT_EXAMPLES]]},
+            "left_out": {"count": sum(self.left_out_by_pattern.values()), "by_pattern": dict(self.left_out_by_pattern),
+                         "examples": list(self.left_out_examples)},
         }
 
 
 def scan(root: Path, recursive: bool = True, kinds: frozenset[str] | None = None,
          rules: ScanRules | None = None, options: Mapping[str, Any] | None = None,
          on_found: Callable[[int], None] | None = None) -> ScanResult:
-    """Walk ``root`` once (or a single file), in a stable order; ``kinds`` defaults to every registered kind.
-
-    ``rules`` (default: :data:`~app.engine.kinds.LEFT_OUT_BY_DEFAULT`) apply below
-    ``root`` only: a hidden folder or a single file the person named is scanned.
-    Left-out media files and left-out folders (not entered, so not counted inside)
-    are listed in the result. ``options`` are the job's (its target language decides
-    what counts as already subtitled). ``on_found`` hears the number of media files found
-    so far after each one: on a slow share the walk itself takes a while.
-    """
+    """:func:`walk` with every entry kept in the result (a watched folder compares them with the store)."""
     result = ScanResult(on_found=on_found)
+    result.entries.extend(walk(root, result, recursive, kinds, rules, options))
+    return result
+
+
+def walk(root: Path, result: ScanResult, recursive: bool = True, kinds: frozenset[str] | None = None,
+         rules: ScanRules | None = None, options: Mapping[str, Any] | None = None) -> Iterator[ScanEntry]:
+    """Walk ``root`` once (or a single file), in a stable order, yielding each media file as it is found.
+
+    ``kinds`` defaults to every registered kind. ``rules`` (default:
+    :data:`~app.engine.kinds.LEFT_OUT_BY_DEFAULT`) apply below ``root`` only: a hidden
+    folder or a single file the person named is scanned. Left-out media files and
+    left-out folders (not entered, so not counted inside) are counted in ``result``, as
+    are problems. ``options`` are the job's (its target language decides what counts as
+    already subtitled). ``result.on_found`` hears the number of media files found so far
+    after each one: on a slow share the walk itself takes a while.
+
+    A generator, one folder's listing in memory at a time (folders wait on a stack as
+    paths), so adding a million files holds no list of a million entries.
+    """
     kinds = frozenset(MEDIA_KINDS.names()) if kinds is None else kinds
     rules = rules or ScanRules()
     options = options or {}
     if root.is_file():
-        names = rules.kept(p.name for p in _safe_listdir(root.parent, result))
-        _add_file(result, root, names, kinds, options)
-        return result
+        names = tuple(rules.kept(p.name for p in _safe_listdir(root.parent, result)))
+        entry = _entry(result, root, names, kinds, options)
+        if entry is not None:
+            yield entry
+        return
     visited: set[tuple[int, int]] = set()
-    _walk(root, root, result, recursive, kinds, rules, options, visited)
-    return result
+    stack = [root]
+    while stack:
+        folder = stack.pop()
+        subfolders = yield from _walk_folder(root, folder, result, recursive, kinds, rules, options, visited)
+        stack.extend(reversed(subfolders))  # the first subfolder is walked next: the order of a recursive walk
 
 
 def _safe_listdir(folder: Path, result: ScanResult) -> list[os.DirEntry[str]]:
@@ -100,23 +129,24 @@ def _safe_listdir(folder: Path, result: ScanResult) -> list[os.DirEntry[str]]:
         return []
 
 
-def _walk(root: Path, folder: Path, result: ScanResult, recursive: bool, kinds: frozenset[str], rules: ScanRules,
-          options: Mapping[str, Any], visited: set[tuple[int, int]]) -> None:
+def _walk_folder(root: Path, folder: Path, result: ScanResult, recursive: bool, kinds: frozenset[str],
+                 rules: ScanRules, options: Mapping[str, Any],
+                 visited: set[tuple[int, int]]) -> Generator[ScanEntry, None, list[Path]]:
+    """Yield the folder's media files; return its subfolders to walk (none for a loop or an unreadable folder)."""
     try:
         st = folder.stat()
     except OSError as exc:
         result.problems.append({"path": str(folder), "code": Code.UNREADABLE_FOLDER, "message": exc.strerror or str(exc)})
-        return
+        return []
     key = (st.st_dev, st.st_ino)
     if key in visited:
         result.problems.append({"path": str(folder), "code": Code.SYMLINK_LOOP, "message": "folder already scanned (symlink loop)"})
-        return
+        return []
     visited.add(key)
     entries = _safe_listdir(folder, result)
-    names = rules.kept(e.name for e in entries)
+    names = tuple(rules.kept(e.name for e in entries))  # a tuple: the skip rule caches its parse per folder
     subfolders = []
     for entry in entries:
-        path = Path(entry.path)
         try:
             is_dir = entry.is_dir(follow_symlinks=True)
         except OSError:
@@ -124,18 +154,23 @@ def _walk(root: Path, folder: Path, result: ScanResult, recursive: bool, kinds: 
         if is_dir:
             if recursive:
                 pattern = rules.left_out_by(entry.name, is_folder=True)
+                path = Path(entry.path)
                 if pattern is None:
                     subfolders.append(path)
                 else:
-                    result.left_out.append((f"{path.relative_to(root).as_posix()}/", pattern))
+                    result.leave_out(f"{path.relative_to(root).as_posix()}/", pattern)
             continue
+        path = Path(entry.path)
+        if _wanted_kind(path, kinds) is None:
+            continue  # not media: neither looked at nor counted
         pattern = rules.left_out_by(entry.name, is_folder=False)
-        if pattern is None:
-            _add_file(result, path, names, kinds, options)
-        elif _wanted_kind(path, kinds) is not None:
-            result.left_out.append((path.relative_to(root).as_posix(), pattern))
-    for sub in subfolders:
-        _walk(root, sub, result, recursive, kinds, rules, options, visited)
+        if pattern is not None:
+            result.leave_out(path.relative_to(root).as_posix(), pattern)
+            continue
+        found = _entry(result, path, names, kinds, options, entry)
+        if found is not None:
+            yield found
+    return subfolders
 
 
 def _wanted_kind(path: Path, kinds: frozenset[str]) -> MediaKind | None:
@@ -143,25 +178,33 @@ def _wanted_kind(path: Path, kinds: frozenset[str]) -> MediaKind | None:
     return kind if kind is not None and kind.name in kinds else None
 
 
-def _add_file(result: ScanResult, path: Path, names: list[str], kinds: frozenset[str],
-              options: Mapping[str, Any]) -> None:
+def _entry(result: ScanResult, path: Path, names: Sequence[str], kinds: frozenset[str],
+           options: Mapping[str, Any], dir_entry: os.DirEntry[str] | None = None) -> ScanEntry | None:
+    """The media file at ``path`` as an entry, or None (not a wanted kind, or a problem recorded in ``result``).
+
+    ``dir_entry`` (from the folder's listing) answers the stat: following a link still
+    costs a call, but a plain file's is one ``stat`` either way.
+    """
     kind = _wanted_kind(path, kinds)
     if kind is None:
-        return
+        return None
     try:
-        st = path.stat()
+        st = dir_entry.stat(follow_symlinks=True) if dir_entry is not None else path.stat()
     except OSError as exc:
         result.problems.append(_stat_problem(path, exc))
-        return
+        return None
     if not stat.S_ISREG(st.st_mode):
         result.problems.append({"path": str(path), "code": Code.NOT_A_REGULAR_FILE,
                                 "message": "a pipe, socket or device (or a link to one), not a media file"})
-        return
+        return None
     skip = kind.skip_reason(path, names, options)
-    result.entries.append(ScanEntry(path=path, kind=kind.name, size=st.st_size, mtime_ns=st.st_mtime_ns,
-                                    skip_reason=skip.message if skip else None, skip_code=skip.code if skip else None))
+    result.found += 1
+    if skip:
+        result.skipped += 1
     if result.on_found is not None:
-        result.on_found(len(result.entries))
+        result.on_found(result.found)
+    return ScanEntry(path=path, kind=kind.name, size=st.st_size, mtime_ns=st.st_mtime_ns,
+                     skip_reason=skip.message if skip else None, skip_code=skip.code if skip else None)
 
 
 def _stat_problem(path: Path, exc: OSError) -> dict[str, str]:

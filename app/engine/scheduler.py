@@ -35,7 +35,7 @@ from app.engine.model_pool import ModelPool
 from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.placement import cleanup_stray_temps, invalid_on_windows
 from app.engine.plan import HashOutput, HashStage, reused_after_hash
-from app.engine.stage import Pipeline, Stage
+from app.engine.stage import BatchStage, Pipeline, Stage
 from app.errors import (Code, DatabaseUnavailable, FolderMissing, LeaseLost, MappingUnavailable, NotMapped,
                         OutOfDeviceMemory, OutOfMemory, SidecarError, Stalled)
 from app.paths import item_workspace, workspace_root
@@ -203,7 +203,7 @@ class Scheduler:
         while not self._stopping.is_set() and self._slots[n][0] is token:
             wait = self.config.poll_interval
             try:
-                claim = self._next_claim(owner)
+                claims = self._next_claims(owner)
                 if self._database_lost.is_set():
                     self._database_lost.clear()
                     log.warning("the library database answers again; claiming work")
@@ -212,17 +212,17 @@ class Scheduler:
                 if not self._database_lost.is_set():
                     self._database_lost.set()
                     log.warning("cannot claim work until the library database answers: %s (%s)", exc.message, exc.code)
-                claim, wait = None, max(wait, _FLAG_REFRESH_SECONDS)
+                claims, wait = [], max(wait, _FLAG_REFRESH_SECONDS)
             except Exception:  # a store hiccup must not kill the worker
                 log.exception("claim failed")
-                claim = None
-            if claim is None:
+                claims = []
+            if not claims:
                 with self._wake:
                     # Checked under the lock that stop() notifies with, so a stop is never missed.
                     if not self._stopping.is_set():
                         self._wake.wait(timeout=wait)
                 continue
-            self._execute(claim, n)
+            self._execute(claims, n)
             self.wake()
             with self._idle:
                 self._idle.notify_all()
@@ -234,10 +234,14 @@ class Scheduler:
         return replace(self.scope, prefixes=self.scope.prefixes if prefixes is None else prefixes,
                        exclude_items=self.scope.exclude_items | frozenset(self._given_back))
 
-    def _next_claim(self, owner: str) -> Claim | None:
-        """A GPU stage when the gate admits the next one in order, else the next CPU stage (nothing while held)."""
+    def _next_claims(self, owner: str) -> list[Claim]:
+        """A GPU stage when the gate admits the next one in order, else the next CPU stage (nothing while held).
+
+        A GPU stage that runs batches comes with its companions (:meth:`_with_companions`),
+        claimed under the gate's lock, so another worker admitted meanwhile cannot split the batch.
+        """
         if self.held() is not None:
-            return None
+            return []
         scope = self._scope()
         with self.gate.lock:
             candidate = self.store.stages.peek_gpu_candidate(scope)
@@ -247,11 +251,12 @@ class Scheduler:
                                        in_use=self._models_in_use()):
                     claim = self.store.stages.claim_next_stage(owner, gpu=True, stage_id=sid, scope=scope)
                     if claim is not None:
-                        return claim
+                        return self._with_companions(claim)
                     self.gate.release(sid)
         if scope.gpu_only:
-            return None
-        return self.store.stages.claim_next_stage(owner, gpu=False, scope=scope)
+            return []
+        claim = self.store.stages.claim_next_stage(owner, gpu=False, scope=scope)
+        return [] if claim is None else [claim]
 
     def _models_in_use(self) -> set[str]:
         """Models running stages hold: the gate never releases these to make room.
@@ -266,8 +271,24 @@ class Scheduler:
                 in_use |= ctx.models_in_use  # one C-level union: safe while the stage's thread adds to it
         return in_use
 
-    def _execute(self, claim: Claim, n: int = 0) -> None:
+    def _with_companions(self, claim: Claim) -> list[Claim]:
+        """``claim`` and, when its stage runs batches (:class:`BatchStage`), up to ``batch_size - 1`` more like it.
+
+        The companions share the lead's model, so the GPU gate's admission of the lead
+        covers them; each is still a claim of its own, fenced and completed apart.
+        """
         pipeline = self.pipelines.get(claim.item_kind)
+        stage = pipeline.stages[claim.idx] if pipeline is not None and claim.idx < len(pipeline.stages) else None
+        if not isinstance(stage, BatchStage) or stage.batch_size <= 1:
+            return [claim]
+        try:
+            return [claim, *self.store.stages.claim_companions(claim, stage.batch_size - 1, self._scope())]
+        except Exception:
+            log.warning("could not claim more %s stages to batch with item %s", claim.name, claim.item_id, exc_info=True)
+            return [claim]
+
+    def _begin(self, claim: Claim, n: int) -> ClaimContext | None:
+        """The claim's context, registered as active; None when its file is out of reach (the failure is recorded)."""
         workspace = item_workspace(self.data_dir, claim.job_id, claim.item_id)
         try:
             self._check_source(claim)
@@ -275,43 +296,90 @@ class Scheduler:
                                str(claim.options.get("existing_policy") or self.config.existing_policy),
                                self.config.progress_interval, self._observe_step, self.paths)
         except SidecarError as exc:
-            try:
-                self._handle_failure(claim, exc)
-            finally:
-                self.gate.release(claim.stage_id)
-            return
+            self._handle_failure(claim, exc)
+            return None
         with self._active_lock:
             self._active[claim.stage_id] = ctx
             self._slot_of[claim.stage_id] = n
+        return ctx
+
+    def _execute(self, claims: list[Claim], n: int = 0) -> None:
+        """Run the claims of one stage (the first one's gate admission covers all) and settle each on its own."""
+        lead = claims[0]
+        pipeline = self.pipelines.get(lead.item_kind)
+        contexts: list[ClaimContext] = []
         try:
-            if pipeline is None or claim.idx >= len(pipeline.stages):
-                raise SidecarError(f"no pipeline handles {claim.item_kind} items", code=Code.UNSUPPORTED_MEDIA)
-            workspace.mkdir(parents=True, exist_ok=True)
-            self._prewarm_next(claim, pipeline)
-            stage = pipeline.stages[claim.idx]
-            try:
-                output = self._run_stage(stage, ctx)
-            except Exception as exc:
-                if ctx.stalled.is_set() and not isinstance(exc, Stalled):
-                    raise self._stalled(ctx) from exc  # what the stopped stage raised is the stop's echo
-                raise
+            for claim in claims:
+                ctx = self._begin(claim, n)
+                if ctx is not None:
+                    contexts.append(ctx)
+            if not contexts:
+                return
+            if pipeline is None or lead.idx >= len(pipeline.stages):
+                error = SidecarError(f"no pipeline handles {lead.item_kind} items", code=Code.UNSUPPORTED_MEDIA)
+                for ctx in contexts:
+                    self._handle_failure(ctx.claim, error)
+                return
+            for ctx in contexts:
+                ctx.workspace.mkdir(parents=True, exist_ok=True)
+            self._prewarm_next(lead, pipeline)
+            stage = pipeline.stages[lead.idx]
+            if len(contexts) > 1 and isinstance(stage, BatchStage):
+                outcomes = self._run_batch(stage, contexts)
+            else:
+                outcomes = [self._attempt(stage, ctx) for ctx in contexts]
+            for ctx, outcome in zip(contexts, outcomes):
+                self._settle_outcome(stage, pipeline, ctx, outcome)
+        finally:
+            self.gate.release(lead.stage_id)
+            with self._active_lock:
+                for claim in claims:
+                    self._active.pop(claim.stage_id, None)
+                    self._slot_of.pop(claim.stage_id, None)
+                    self._stalled_at.pop(claim.stage_id, None)
+
+    def _attempt(self, stage: Stage, ctx: ClaimContext) -> dict[str, Any] | Exception:
+        """One claim's run: its output, or what it raised (settled by :meth:`_settle_outcome`)."""
+        try:
+            return self._run_stage(stage, ctx)
+        except Exception as exc:  # noqa: BLE001 - one bad file never stops the others: the failure table decides
+            return exc
+
+    def _run_batch(self, stage: BatchStage, contexts: list[ClaimContext]) -> list[dict[str, Any] | Exception]:
+        """One model call for every claim; a member's own failure comes back as its outcome.
+
+        Should the call fail as a whole (the model process died, the device ran out of
+        memory), each member runs alone instead, with the single run's out-of-memory
+        handling: whichever file caused it then fails by itself.
+        """
+        try:
+            outcomes = stage.run_batch(contexts)
+        except Exception as exc:  # noqa: BLE001 - retried one by one below
+            log.warning("batched %s of %d items failed as a whole (%s); running them one at a time",
+                        stage.name, len(contexts), exc)
+            return [self._attempt(stage, ctx) for ctx in contexts]
+        return list(outcomes)
+
+    def _settle_outcome(self, stage: Stage, pipeline: Pipeline, ctx: ClaimContext,
+                        outcome: dict[str, Any] | Exception) -> None:
+        """Complete the claim with its output, or end it as the failure table says; each claim on its own."""
+        claim = ctx.claim
+        try:
+            if isinstance(outcome, Exception):
+                if ctx.stalled.is_set() and not isinstance(outcome, Stalled):
+                    raise self._stalled(ctx) from outcome  # what the stopped stage raised is the stop's echo
+                raise outcome
             if ctx.stalled.is_set():
                 raise self._stalled(ctx)
             if ctx.lost.is_set():
                 raise LeaseLost("claim lost while the stage ran")
-            identified = HashOutput.read(output).sha256 if isinstance(stage, HashStage) else None
+            identified = HashOutput.read(outcome).sha256 if isinstance(stage, HashStage) else None
             reused = (reused_after_hash(self.store.jobs, pipeline, self.store.stages.fingerprints(claim.item_id), identified)
                       if identified else None)
-            if self.store.stages.complete_stage(claim, output, identified=identified, reused=reused):
-                shutil.rmtree(workspace, ignore_errors=True)
+            if self.store.stages.complete_stage(claim, outcome, identified=identified, reused=reused):
+                shutil.rmtree(ctx.workspace, ignore_errors=True)
         except Exception as exc:  # noqa: BLE001 - one bad file never stops the others: the failure table decides
             self._handle_failure(claim, exc)
-        finally:
-            self.gate.release(claim.stage_id)
-            with self._active_lock:
-                self._active.pop(claim.stage_id, None)
-                self._slot_of.pop(claim.stage_id, None)
-                self._stalled_at.pop(claim.stage_id, None)
 
     def _stall_limit(self, ctx: ClaimContext) -> float:
         uses_model = bool(ctx.models_in_use) or ctx.claim.model_key is not None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 from app.ml.spec import ModelSpec
 
@@ -141,6 +141,26 @@ class Stage(Protocol):
         """Do the work and return the checkpoint."""
 
 
+@runtime_checkable
+class BatchStage(Stage, Protocol):
+    """A stage that can run many claims of itself as one model call (OCR, text embedding, CLIP).
+
+    The scheduler claims up to ``batch_size`` runnable stages of this name on the same
+    model (:meth:`~app.store.stages.StageRepo.claim_companions`) and hands their
+    contexts over together. Each context is its own claim: it is fenced, completed and
+    failed on its own, so ``run_batch`` returns one outcome per context, in order, and a
+    member that fails (a corrupt image) is an exception in its place while the others
+    succeed. An exception raised by ``run_batch`` itself makes the scheduler run each
+    member alone with :meth:`Stage.run`.
+    """
+
+    @property
+    def batch_size(self) -> int: ...
+
+    def run_batch(self, contexts: Sequence[StageContext]) -> list[dict[str, Any] | Exception]:
+        """Each context's checkpoint, or the exception it failed with, in the order given."""
+
+
 @dataclass
 class Pipeline:
     """The ordered stages for one item kind."""
@@ -149,4 +169,4 @@ class Pipeline:
     stages: Sequence[Stage] = field(default_factory=list)
 
 
-__all__ = ["ItemRef", "ModelClient", "ModelSpec", "Output", "Pipeline", "Placed", "Stage", "StageContext"]
+__all__ = ["BatchStage", "ItemRef", "ModelClient", "ModelSpec", "Output", "Pipeline", "Placed", "Stage", "StageContext"]

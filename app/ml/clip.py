@@ -46,6 +46,7 @@ from PIL import Image
 from app.errors import Code, SidecarError
 from app.media.images import open_image
 from app.ml.cpu_share import capped_threads
+from app.ml.item_failures import ItemFailed, each
 
 log = logging.getLogger(__name__)
 
@@ -231,6 +232,21 @@ class ClipRuntime:
             chunk = [open_image(p) for p in paths[start : start + self.batch_size]]
             vectors.extend(self.embed_pixels(preprocess_batch(chunk)))
         return vectors
+
+    def embed_images_each(self, paths: Sequence[str]) -> list[list[float] | ItemFailed]:
+        """:meth:`embed_images` for a batch of image stages: an unreadable image is answered with its
+        :class:`~app.ml.item_failures.ItemFailed` and the others are embedded together.
+
+        Each image is shrunk to its 224² pixels as soon as it is decoded, so a batch of 64
+        photos holds 64 small arrays, not 64 decoded photos.
+        """
+        pixels = each(paths, lambda path: preprocess(open_image(path)))
+        good = [p for p in pixels if not isinstance(p, ItemFailed)]
+        vectors: list[list[float]] = []
+        for start in range(0, len(good), self.batch_size):
+            vectors.extend(self.embed_pixels(np.stack(good[start:start + self.batch_size])))
+        found = iter(vectors)
+        return [p if isinstance(p, ItemFailed) else next(found) for p in pixels]
 
     def embed_pixels(self, pixel_values: np.ndarray) -> list[list[float]]:
         """Run the image tower on an already preprocessed ``[N, 3, 224, 224]`` batch."""

@@ -13,11 +13,12 @@ from __future__ import annotations
 import logging
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from app.errors import Code, SidecarError
 from app.media.images import open_image
 from app.ml.cpu_share import capped_threads
+from app.ml.item_failures import ItemFailed, each
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +59,14 @@ class OcrRuntime:
 
     def info(self) -> dict[str, Any]:
         return {"model_id": self.model_id}
+
+    def read_each(self, paths: Sequence[str | Path]) -> list[dict[str, Any] | ItemFailed]:
+        """:meth:`read` of every path in one call (one pipe round trip for a batch of image stages).
+
+        A file that cannot be read (corrupt, gone, too large) is answered with its
+        :class:`~app.ml.item_failures.ItemFailed`; the others are still read.
+        """
+        return each(paths, self.read)
 
     def read(self, path: str | Path) -> dict[str, Any]:
         """``{"text": lines joined by newlines, "lines": [{"text", "score", "box"}]}`` in reading order.

@@ -34,17 +34,19 @@ import base64
 import json
 import logging
 import threading
+from dataclasses import dataclass
 from datetime import datetime, UTC
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence, cast
 
 import numpy as np
 
 from app.engine.kinds import MediaKind
-from app.engine.stage import ModelClient, ModelSpec, Output, Pipeline, StageContext
+from app.engine.stage import BatchStage, ModelClient, ModelSpec, Output, Pipeline, StageContext
 from app.errors import SidecarError
 from app.media.describe import build_document, path_tokens, zero_shot_tags
 from app.media.images import PHONE_EXTENSIONS, RAW_EXTENSIONS, read_exif
+from app.ml.item_failures import ItemFailed
 from app.ml.index_models import OCR_SPEC, TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualModel, job_visual_model
 from app.ml.ocr_runtime import rapidocr_model_id
 from app.settings import Settings
@@ -82,6 +84,60 @@ def decode_vector(encoded: str) -> list[float]:
     return np.frombuffer(base64.b64decode(encoded), dtype="<f4").astype(np.float32).tolist()
 
 
+@dataclass(frozen=True)
+class Ask:
+    """What one claim of a batch needs from a model: the model and the input it contributes to the call."""
+
+    spec: ModelSpec
+    value: Any
+
+
+Outcome = dict[str, Any] | Exception
+
+
+def run_batched(contexts: Sequence[StageContext], prepare: Callable[[StageContext], dict[str, Any] | Ask],
+                call: Callable[[ModelClient, ModelSpec, list[Any]], Sequence[Any]],
+                finish: Callable[[StageContext, Any], dict[str, Any]]) -> list[Outcome]:
+    """The image stages' :meth:`~app.engine.stage.BatchStage.run_batch`: one model call per model for all claims.
+
+    ``prepare`` answers a claim at once (its output: reused content, nothing to do) or
+    with the :class:`Ask` it needs; ``call`` runs the model once on the asked values;
+    ``finish`` turns a claim's answer into its output. What a claim raises on the way,
+    or an :class:`ItemFailed` answer (a corrupt image), is that claim's outcome alone.
+    """
+    outcomes: list[Outcome | None] = [None] * len(contexts)
+    asked: dict[ModelSpec, list[tuple[int, Any]]] = {}
+    for i, ctx in enumerate(contexts):
+        try:
+            prepared = prepare(ctx)
+            if isinstance(prepared, Ask):
+                ctx.model(prepared.spec)  # each claim holds the model it waits on (the gate and the watchdog read it)
+                asked.setdefault(prepared.spec, []).append((i, prepared.value))
+            else:
+                outcomes[i] = prepared
+        except Exception as exc:  # noqa: BLE001 - this claim's failure, settled by the scheduler
+            outcomes[i] = exc
+    for spec, members in asked.items():
+        client = contexts[members[0][0]].model(spec)
+        answers = call(client, spec, [value for _, value in members])
+        for (i, _), answer in zip(members, answers, strict=True):
+            try:
+                if isinstance(answer, ItemFailed):
+                    raise answer.error()
+                outcomes[i] = finish(contexts[i], answer)
+            except Exception as exc:  # noqa: BLE001 - this claim's failure, settled by the scheduler
+                outcomes[i] = exc
+    return cast(list[Outcome], outcomes)  # every claim was answered above, or ``call`` raised
+
+
+def run_one(stage: BatchStage, ctx: StageContext) -> dict[str, Any]:
+    """:meth:`Stage.run` of a batch stage: a batch of one, its failure raised."""
+    (outcome,) = stage.run_batch([ctx])
+    if isinstance(outcome, Exception):
+        raise outcome
+    return outcome
+
+
 class VisualStage:
     """CLIP image vector and zero-shot tags; skipped with a note when the job has no visual model.
 
@@ -95,8 +151,9 @@ class VisualStage:
     name = "visual"
     durable = True
 
-    def __init__(self, data_dir: Path):
+    def __init__(self, data_dir: Path, batch_size: int = 1):
         self.data_dir = Path(data_dir)
+        self.batch_size = batch_size
         self._labels_lock = threading.Lock()
         self._label_vectors: dict[str, list[list[float]]] = {}
 
@@ -115,28 +172,44 @@ class VisualStage:
         return model.spec if model else None
 
     def run(self, ctx: StageContext) -> dict[str, Any]:
+        return run_one(self, ctx)
+
+    def run_batch(self, contexts: Sequence[StageContext]) -> list[Outcome]:
+        """CLIP vectors of every claim's image in one call; a corrupt image fails only its own claim."""
+        return run_batched(contexts, self._prepare, self._embed, self._finish)
+
+    def _prepare(self, ctx: StageContext) -> dict[str, Any] | Ask:
         model, problem = self._model(ctx.options)
         if problem is not None:
             raise problem
         if model is None:
             return {"skipped": NO_VISUAL_MODEL}
         done = ctx.computed_output()
-        if done is not None:
-            return done
-        client = ctx.model(model.spec)
-        (vector,) = client.call("embed_images", [str(ctx.item.path)])
+        return done if done is not None else Ask(model.spec, str(ctx.item.path))
+
+    def _embed(self, client: ModelClient, spec: ModelSpec, paths: list[str]) -> list[tuple[list[float], list[list[float]]]
+                                                                                       | ItemFailed]:
+        """Each image's vector with the model's tag vectors (an :class:`ItemFailed` for an image that cannot be read)."""
+        vectors = client.call("embed_images_each", paths)
+        labels = self._labels(client, spec.key)
+        return [v if isinstance(v, ItemFailed) else (v, labels) for v in vectors]
+
+    def _finish(self, ctx: StageContext, answer: tuple[list[float], list[list[float]]]) -> dict[str, Any]:
+        vector, labels = answer
+        model, _ = self._model(ctx.options)
+        assert model is not None  # _prepare asked for a vector only with a model
         ctx.verify_source_unchanged()
         ctx.check()
-        tags = zero_shot_tags(vector, TAG_LABELS, self._labels(client, model.model_id))
+        tags = zero_shot_tags(vector, TAG_LABELS, labels)
         return {"model": model.model_id, "dim": len(vector), "vector": encode_vector(vector), "tags": tags}
 
-    def _labels(self, client: ModelClient, model_id: str) -> list[list[float]]:
-        """CLIP text vectors of the tag prompts, computed once per model while the engine runs."""
+    def _labels(self, client: ModelClient, model_key: str) -> list[list[float]]:
+        """CLIP text vectors of the tag prompts, computed once per model (its spec's key) while the engine runs."""
         with self._labels_lock:
-            if model_id not in self._label_vectors:
+            if model_key not in self._label_vectors:
                 prompts = [TAG_PROMPT.format(label) for label in TAG_LABELS]
-                self._label_vectors[model_id] = client.call("embed_texts", prompts)
-            return self._label_vectors[model_id]
+                self._label_vectors[model_key] = client.call("embed_texts", prompts)
+            return self._label_vectors[model_key]
 
 
 class DescribeStage:
@@ -145,8 +218,9 @@ class DescribeStage:
     name = "describe"
     durable = True
 
-    def __init__(self) -> None:
+    def __init__(self, batch_size: int = 1) -> None:
         self._ocr_model = rapidocr_model_id()
+        self.batch_size = batch_size
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         return {"ocr": self._ocr_model, "document": DOCUMENT_VERSION}
@@ -155,10 +229,19 @@ class DescribeStage:
         return OCR_SPEC
 
     def run(self, ctx: StageContext) -> dict[str, Any]:
+        return run_one(self, ctx)
+
+    def run_batch(self, contexts: Sequence[StageContext]) -> list[Outcome]:
+        """OCR of every claim's image in one call (one round trip to the OCR host); a corrupt image fails alone."""
+        return run_batched(contexts, self._prepare, lambda client, _, paths: client.call("read_each", paths),
+                           self._finish)
+
+    @staticmethod
+    def _prepare(ctx: StageContext) -> dict[str, Any] | Ask:
         done = ctx.computed_output()
-        if done is not None:
-            return done
-        ocr = ctx.model(OCR_SPEC).call("read", str(ctx.item.path))
+        return done if done is not None else Ask(OCR_SPEC, str(ctx.item.path))
+
+    def _finish(self, ctx: StageContext, ocr: dict[str, Any]) -> dict[str, Any]:
         exif = read_exif(ctx.item.path)
         ctx.verify_source_unchanged()
         tags = list(ctx.inputs.get("visual", {}).get("tags", []))
@@ -177,6 +260,9 @@ class TextEmbeddingStage:
     name = "text_embedding"
     durable = True
 
+    def __init__(self, batch_size: int = 1) -> None:
+        self.batch_size = batch_size
+
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         return {"model": TEXT_MODEL_ID}
 
@@ -184,15 +270,22 @@ class TextEmbeddingStage:
         return TEXT_EMBEDDING_SPEC
 
     def run(self, ctx: StageContext) -> dict[str, Any]:
+        return run_one(self, ctx)
+
+    def run_batch(self, contexts: Sequence[StageContext]) -> list[Outcome]:
+        """The passage vectors of every claim's document in one e5 call."""
+        return run_batched(contexts, self._prepare, lambda client, _, docs: client.call("embed_passages", docs),
+                           lambda _, vector: {"model": TEXT_MODEL_ID, "vector": encode_vector(vector)})
+
+    @staticmethod
+    def _prepare(ctx: StageContext) -> dict[str, Any] | Ask:
         done = ctx.computed_output()
         if done is not None:
             return done
         describe = ctx.inputs["describe"]
         if not has_text(str(describe.get("ocr_text", ""))):
             return {"model": TEXT_MODEL_ID, "skipped": NO_TEXT}
-        document = str(describe["document"])
-        (vector,) = ctx.model(TEXT_EMBEDDING_SPEC).call("embed_passages", [document])
-        return {"model": TEXT_MODEL_ID, "vector": encode_vector(vector)}
+        return Ask(TEXT_EMBEDDING_SPEC, str(describe["document"]))
 
 
 class PlaceStage:
@@ -261,14 +354,19 @@ def sidecar_json(sha256: str, visual: Mapping[str, Any], describe: Mapping[str, 
     return (json.dumps(payload, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
 
 
-def image_pipeline(data_dir: Path) -> Pipeline:
-    """The image stages; each job's visual model is read from the job (see :class:`VisualStage`)."""
-    return Pipeline(KIND.name, [VisualStage(data_dir), DescribeStage(), TextEmbeddingStage(), PlaceStage()])
+def image_pipeline(data_dir: Path, batch_size: int = 1) -> Pipeline:
+    """The image stages; each job's visual model is read from the job (see :class:`VisualStage`).
+
+    ``batch_size`` (the ``image_batch_size`` setting): how many images a worker runs
+    through CLIP, OCR and e5 in one model call.
+    """
+    return Pipeline(KIND.name, [VisualStage(data_dir, batch_size), DescribeStage(batch_size),
+                                TextEmbeddingStage(batch_size), PlaceStage()])
 
 
 def _configured_pipeline(data_dir: Path, settings: Settings) -> Pipeline:
-    """Images need nothing from the settings at build time (their options are frozen per job)."""
-    return image_pipeline(data_dir)
+    """The settings decide only the batch size (the rest of an image's options are frozen per job)."""
+    return image_pipeline(data_dir, settings.image_batch_size)
 
 
 KIND = MediaKind(

@@ -24,7 +24,38 @@ from sqlalchemy.types import TypeDecorator
 
 from app.shown_names import escape, unescape
 
+_PLAIN = frozenset({int, float, bool, bytes, type(None)})
+
+
+def _is_plain(value: Any) -> bool:
+    """Whether ``value`` holds no text that could need escaping (ASCII is never escaped): checked without copying.
+
+    An add of a million files binds tens of millions of values, nearly all plain: escaping
+    them by rebuilding every row cost more than the inserts themselves.
+    """
+    kind = type(value)
+    if isinstance(value, str):
+        return value.isascii()
+    if kind in _PLAIN:
+        return True
+    if kind is dict:
+        values = value.values()
+    elif kind is list or kind is tuple:
+        values = value
+    else:
+        return False
+    for v in values:
+        if isinstance(v, str):  # a StrEnum state too
+            if not v.isascii():
+                return False
+        elif type(v) not in _PLAIN and not _is_plain(v):
+            return False
+    return True
+
+
 def _escaped_parameters(parameters: Any) -> Any:
+    if _is_plain(parameters):
+        return parameters
     if isinstance(parameters, str):
         return escape(parameters)
     if isinstance(parameters, dict):

@@ -25,11 +25,13 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from sqlalchemy import Connection, Engine, Select, Table, func, literal_column
+from sqlalchemy import Connection, Engine, Select, Table, func, insert, literal_column, select
 from sqlalchemy.dialects.postgresql import JSON
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.sql.elements import ColumnElement
+
+from app.shown_names import escape
 
 
 SQLITE = "sqlite"
@@ -100,6 +102,39 @@ def walk_in_index_order(conn: Connection) -> None:
     """
     if not is_sqlite(conn):
         conn.exec_driver_sql("SET LOCAL enable_sort = off")
+
+
+def insert_many(conn: Connection, table: Table, rows: Sequence[dict[str, Any]], ids_by: str | None = None) -> list[int]:
+    """Insert ``rows`` (each with the same columns); with ``ids_by`` return their new ids in row order.
+
+    For an add's thousands of rows per transaction. PostgreSQL takes them by ``COPY``
+    (ids drawn first from the table's identity): a multi-row INSERT there costs more to
+    parse in psycopg than to run, and ``executemany`` is a statement per row. COPY
+    bypasses the cursor hook that escapes bound text, so its texts are escaped here
+    (:func:`app.shown_names.escape`). SQLite inserts many rows per statement with
+    RETURNING, in no promised order: ``ids_by`` names a column unique among ``rows``
+    that matches each id to its row.
+    """
+    if not rows:
+        return []
+    if is_sqlite(conn):
+        if ids_by is None:
+            conn.execute(insert(table), list(rows))
+            return []
+        key = table.c[ids_by]
+        by_key = {k: int(i) for i, k in conn.execute(insert(table).returning(table.c.id, key), list(rows))}
+        return [by_key[row[ids_by]] for row in rows]
+    ids: list[int] = []
+    if ids_by is not None:
+        ids = list(conn.execute(select(func.nextval(func.pg_get_serial_sequence(table.name, "id")))
+                                .select_from(func.generate_series(1, len(rows)))).scalars())
+    columns = (["id"] if ids else []) + list(rows[0])
+    cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]  # psycopg's, in this transaction
+    with cursor, cursor.copy(f"COPY {table.name} ({', '.join(columns)}) FROM STDIN") as copy:
+        for n, row in enumerate(rows):
+            values = [escape(str(v)) if isinstance(v, str) else v for v in row.values()]
+            copy.write_row([ids[n], *values] if ids else values)
+    return ids
 
 
 def insert_missing(conn: Connection, table: Table, values: dict[str, Any]) -> None:

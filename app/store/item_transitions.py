@@ -9,27 +9,36 @@ call both in one short transaction.
 
 from __future__ import annotations
 
-from typing import Any, Collection
+from typing import Any, Collection, Sequence
 
-from sqlalchemy import ColumnElement, Connection, insert, update
+from sqlalchemy import ColumnElement, Connection, update
 
 from app.errors import NeedsReview
-from app.store.database import dumps, inserted_id
+from app.store.database import dumps
+from app.store.dialect import insert_many
 from app.store.records import NewItem
 from app.store.states import UNFINISHED_ITEMS, ItemState
 from app.store.tables import items
 
 
-def add(conn: Connection, job_id: int, ordinal: int, group: int, item: NewItem, revision: int, now: float) -> int:
-    """A new item row: ``skipped`` (nothing to do), ``completed`` (every stage reused) or ``pending``; returns its id."""
-    all_reused = bool(item.stages) and all(s.reused_output is not None for s in item.stages)
-    status = ItemState.SKIPPED if item.skip_reason else (ItemState.COMPLETED if all_reused else ItemState.PENDING)
-    return inserted_id(conn.execute(
-        insert(items),
-        dict(job_id=job_id, ordinal=ordinal, grp=group, path=item.path, kind=item.kind, size=item.size,
-             mtime_ns=item.mtime_ns, sha256=item.sha256, revision=revision, status=status,
-             skip_reason=item.skip_reason, error_code=item.skip_code, updated_at=now),
-    ))
+def add(conn: Connection, job_id: int, new_items: Sequence[tuple[int, int, NewItem, int]], now: float) -> list[int]:
+    """New item rows, ``(ordinal, group, item, revision)`` each: ``skipped`` (nothing to do), ``completed`` (every
+    stage reused) or ``pending``; returns their ids in the same order.
+
+    Written by :func:`~app.store.dialect.insert_many` (multi-row statements, ``COPY`` on
+    PostgreSQL), not a statement per file: an add of a million files writes its items a
+    batch at a time. The ids are matched by ordinal (unique within a job).
+    """
+    if not new_items:
+        return []
+    rows = []
+    for ordinal, group, item, revision in new_items:
+        all_reused = bool(item.stages) and all(s.reused_output is not None for s in item.stages)
+        status = ItemState.SKIPPED if item.skip_reason else (ItemState.COMPLETED if all_reused else ItemState.PENDING)
+        rows.append(dict(job_id=job_id, ordinal=ordinal, grp=group, path=item.path, kind=item.kind, size=item.size,
+                         mtime_ns=item.mtime_ns, sha256=item.sha256, revision=revision, status=status,
+                         skip_reason=item.skip_reason, error_code=item.skip_code, updated_at=now))
+    return insert_many(conn, items, rows, ids_by="ordinal")
 
 
 def start(conn: Connection, item_id: int, now: float) -> None:

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from sqlalchemy import BigInteger, ColumnElement, Connection, Float, Text, and_, bindparam, insert, select, update
+from sqlalchemy import BigInteger, ColumnElement, Connection, Float, Text, and_, bindparam, select, update
 
 from app.errors import Code, LeaseLost, NeedsReview
 from app.store.database import dumps
+from app.store.dialect import insert_many
 from app.store.records import Claim, NewStage
 from app.store.states import UNFINISHED_STAGES, StageState
 from app.store.tables import items, stages
@@ -83,7 +84,7 @@ def planned_values(planned: Sequence[NewStage], now: float) -> list[dict[str, An
 
 
 def add_planned(conn: Connection, plans: Sequence[tuple[int, int, int, int, Sequence[NewStage]]], now: float) -> None:
-    """The stage rows of new items, ``(item id, job id, group, ordinal, plan)`` each, in one executemany.
+    """The stage rows of new items, ``(item id, job id, group, ordinal, plan)`` each, in one bulk insert.
 
     An add writes thousands. Group and ordinal are the item's, copied so the claim order
     is one index over the stages (revision ``0005_claim_index``).
@@ -91,8 +92,7 @@ def add_planned(conn: Connection, plans: Sequence[tuple[int, int, int, int, Sequ
     rows = [dict(item_id=item_id, job_id=job_id, grp=grp, ordinal=ordinal, idx=stage.idx, name=stage.name, **values)
             for item_id, job_id, grp, ordinal, planned in plans
             for stage, values in zip(planned, planned_values(planned, now))]
-    if rows:
-        conn.execute(insert(stages), rows)
+    insert_many(conn, stages, rows)
 
 
 def replan(conn: Connection, item_id: int, planned: Sequence[NewStage], now: float) -> None:

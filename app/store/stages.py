@@ -19,8 +19,8 @@ from contextlib import contextmanager
 from functools import cache
 from typing import Any, Iterator, Mapping, Sequence
 
-from sqlalchemy import (BigInteger, ColumnElement, Connection, Float, Select, bindparam, exists, literal_column, or_,
-                        select, true, update)
+from sqlalchemy import (BigInteger, ColumnElement, Connection, Float, Select, Text, bindparam, exists, literal_column,
+                        or_, select, true, update)
 from sqlalchemy.orm import aliased
 
 from app.errors import CrashLoop
@@ -77,28 +77,31 @@ class StageRepo:
     def __init__(self, db: Database, lease_seconds: float = 30.0):
         self.db = db
         self.lease_seconds = lease_seconds
-        self._queries: dict[tuple[bool | None, ClaimScope, bool], Any] = {}
+        self._queries: dict[tuple[bool | None, ClaimScope, bool, bool], Any] = {}
 
     # -- claims ---------------------------------------------------------------------------
 
-    def _runnable(self, gpu: bool | None, scope: ClaimScope, one_stage: bool = False) -> Select[Any]:
+    def _runnable(self, gpu: bool | None, scope: ClaimScope, one_stage: bool = False, like: bool = False) -> Select[Any]:
         """The first runnable stage's id, within ``scope`` (with ``one_stage``: only if it is the ``stage_id`` parameter).
+
+        With ``like``: up to the ``limit`` parameter of runnable stages named ``name`` on
+        model ``model_key`` (the companions of a batch claim, :meth:`claim_companions`).
 
         Built once per (gpu, scope, one_stage) with the time as the ``now`` parameter: every
         claim ran this query twice, and building it (three aliased tables, a dozen
         conditions) cost a worker several milliseconds of Python holding the GIL per claim,
         ten times what SQLite took to run it; the window waited for that GIL.
         """
-        key = (gpu, scope, one_stage)
+        key = (gpu, scope, one_stage, like)
         query = self._queries.get(key)
         if query is None:
             if len(self._queries) >= _QUERY_CACHE:
                 self._queries.clear()  # scopes change only when a worker gives items back
-            query = self._queries[key] = self._build_runnable(gpu, scope, one_stage, is_sqlite(self.db.engine))
+            query = self._queries[key] = self._build_runnable(gpu, scope, one_stage, like, is_sqlite(self.db.engine))
         return query
 
     @staticmethod
-    def _build_runnable(gpu: bool | None, scope: ClaimScope, one_stage: bool, sqlite: bool) -> Select[Any]:
+    def _build_runnable(gpu: bool | None, scope: ClaimScope, one_stage: bool, like: bool, sqlite: bool) -> Select[Any]:
         now = bindparam("now", type_=Float)
         earlier = aliased(stages)
         q = (
@@ -139,6 +142,9 @@ class StageRepo:
             q = q.order_by(*CLAIM_ORDER)
         if one_stage:
             q = q.where(stages.c.id == bindparam("stage_id", type_=BigInteger))
+        if like:
+            return q.where(stages.c.name == bindparam("name", type_=Text),
+                           stages.c.model_key == bindparam("model_key", type_=Text)).limit(bindparam("limit"))
         return q.limit(1)
 
     @staticmethod
@@ -184,21 +190,45 @@ class StageRepo:
                 params["stage_id"] = stage_id
             q = self._runnable(gpu, scope, one_stage=stage_id is not None)
             sid = conn.execute(lock_claim(conn, q, items), params).scalar()
-            if sid is None:
-                return None
-            if not stage_transitions.claim(conn, sid, owner, self.lease_seconds, now):
-                return None
-            row = conn.execute(select(stages).where(stages.c.id == sid)).mappings().one()
-            item = conn.execute(select(items).where(items.c.id == row["item_id"])).mappings().one()
-            item_transitions.start(conn, item["id"], now)
-            job = conn.execute(select(jobs.c.options, jobs.c.folder).where(jobs.c.id == row["job_id"])).one()
-            options = {**(loads(job.options) or {}), **(loads(item["options"]) or {})}  # the item's own choices win
-            inputs = {
-                r.name: loads(r.output) or {}
-                for r in conn.execute(
-                    select(stages.c.name, stages.c.output).where(stages.c.item_id == item["id"], stages.c.idx < row["idx"])
-                )
-            }
+            return None if sid is None else self._take(conn, sid, owner, now)
+
+    def claim_companions(self, lead: Claim, limit: int, scope: ClaimScope = EVERYTHING) -> list[Claim]:
+        """Claim up to ``limit`` more runnable stages like ``lead`` (same stage, same model) for one batched model call.
+
+        Each is an ordinary claim of its own (its own lease, generation and fence), taken
+        in claim order in one short transaction; a stage another worker holds or takes
+        meanwhile is skipped, so fewer (or none) may come back.
+        """
+        if limit <= 0 or lead.model_key is None:
+            return []
+        now = self.db.now()
+        with self.db.write() as conn:
+            if is_paused_all(conn):
+                return []
+            params = self._claim_params(conn, None, scope, now)
+            if params is None:
+                return []
+            q = self._runnable(None, scope, like=True)
+            sids = conn.execute(lock_claim(conn, q, items),
+                                {**params, "name": lead.name, "model_key": lead.model_key, "limit": limit}).scalars().all()
+            taken = [self._take(conn, sid, lead.owner, now) for sid in sids]
+        return [claim for claim in taken if claim is not None]
+
+    def _take(self, conn: Connection, sid: int, owner: str, now: float) -> Claim | None:
+        """Claim the runnable stage ``sid`` inside the caller's transaction, with what its worker needs (None if taken)."""
+        if not stage_transitions.claim(conn, sid, owner, self.lease_seconds, now):
+            return None
+        row = conn.execute(select(stages).where(stages.c.id == sid)).mappings().one()
+        item = conn.execute(select(items).where(items.c.id == row["item_id"])).mappings().one()
+        item_transitions.start(conn, item["id"], now)
+        job = conn.execute(select(jobs.c.options, jobs.c.folder).where(jobs.c.id == row["job_id"])).one()
+        options = {**(loads(job.options) or {}), **(loads(item["options"]) or {})}  # the item's own choices win
+        inputs = {
+            r.name: loads(r.output) or {}
+            for r in conn.execute(
+                select(stages.c.name, stages.c.output).where(stages.c.item_id == item["id"], stages.c.idx < row["idx"])
+            )
+        }
         return Claim(
             stage_id=sid, item_id=item["id"], job_id=row["job_id"], idx=row["idx"], name=row["name"], owner=owner,
             generation=row["claim_generation"], attempt=row["attempt"], gpu_mb=row["gpu_mb"], model_key=row["model_key"],
