@@ -43,7 +43,7 @@ import numpy as np
 from app.engine.kinds import MediaKind
 from app.engine.stage import ModelClient, ModelSpec, Output, Pipeline, StageContext
 from app.errors import SidecarError
-from app.media.describe import build_document, path_tokens, zero_shot_tags
+from app.media.describe import PASSAGE_CHARS, build_document, passages, path_tokens, zero_shot_tags
 from app.media.images import PHONE_EXTENSIONS, RAW_EXTENSIONS, read_exif
 from app.ml.index_models import OCR_SPEC, TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualModel, job_visual_model
 from app.ml.ocr_runtime import rapidocr_model_id
@@ -168,7 +168,8 @@ class DescribeStage:
 
 
 class TextEmbeddingStage:
-    """The e5 passage vector of the document (what cross-lingual search compares queries with).
+    """The e5 passage vector of the document (what cross-lingual search compares queries with),
+    and one per passage of a long OCR text (:func:`~app.media.describe.passages`).
 
     Only for an image in which OCR read text (:func:`~app.store.search_writes.has_text`): the
     vector of a document without text would be a semantic answer to every query.
@@ -178,7 +179,7 @@ class TextEmbeddingStage:
     durable = True
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
-        return {"model": TEXT_MODEL_ID}
+        return {"model": TEXT_MODEL_ID, "passage_chars": PASSAGE_CHARS}
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return TEXT_EMBEDDING_SPEC
@@ -191,8 +192,10 @@ class TextEmbeddingStage:
         if not has_text(str(describe.get("ocr_text", ""))):
             return {"model": TEXT_MODEL_ID, "skipped": NO_TEXT}
         document = str(describe["document"])
-        (vector,) = ctx.model(TEXT_EMBEDDING_SPEC).call("embed_passages", [document])
-        return {"model": TEXT_MODEL_ID, "vector": encode_vector(vector)}
+        texts = passages(str(describe["ocr_text"]))
+        vector, *vectors = ctx.model(TEXT_EMBEDDING_SPEC).call("embed_passages", [document, *texts])
+        return {"model": TEXT_MODEL_ID, "vector": encode_vector(vector),
+                "passages": [{"text": t, "vector": encode_vector(v)} for t, v in zip(texts, vectors)]}
 
 
 class PlaceStage:
@@ -227,6 +230,7 @@ class PlaceStage:
             document=str(describe["document"]), ocr_text=str(describe.get("ocr_text", "")),
             visual_model=visual.get("model"),
             visual_vector=decode_vector(visual["vector"]) if "vector" in visual else None,
+            passages=[(str(p["text"]), decode_vector(p["vector"])) for p in text.get("passages", [])],
         )
         ctx.search_index.name_image(str(ctx.item.path), ctx.item.sha256, " ".join(path_tokens(ctx.item.path)))
         placed = []
