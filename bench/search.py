@@ -25,7 +25,11 @@ uniformly on the sphere, the adversarial case where every vector is about as far
 every other and no graph index can beat the scan (the graph then fails its recall check
 and search stays exact).
 
-Usage: ``python -m bench.search [--sizes 10000 100000 1000000] [--queries 50] [--vectors embedding|isotropic] [--json]``;
+``--keep DIR`` leaves each library in ``DIR/<size>/`` for ``bench/search_restart.py``, which
+measures the first answer and the memory of a fresh process that opens it.
+
+Usage: ``python -m bench.search [--sizes 10000 100000 1000000] [--queries 50] [--vectors embedding|isotropic]
+[--keep DIR] [--json]``;
 ``--json`` prints ``{"results": [{"size", "kind", "p50_ms", "p95_ms", "numpy_p50_ms",
 "recall_at_10", …}], "index": [{"size", "memory_bytes", …}]}``.
 """
@@ -124,8 +128,10 @@ def brute_force(matrix: np.ndarray, query: np.ndarray, k: int) -> np.ndarray:
     return top[np.argsort(-scores[top])]
 
 
-def bench(n: int, queries: int) -> dict[str, object]:
-    with tempfile.TemporaryDirectory() as tmp:
+def bench(n: int, queries: int, keep: Path | None = None) -> dict[str, object]:
+    with tempfile.TemporaryDirectory() as scratch:
+        tmp = scratch if keep is None else str(keep / str(n))
+        Path(tmp).mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
         store, text_vecs, visual_vecs = build(database_path(Path(tmp)), n)
         build_s = time.perf_counter() - started
@@ -233,12 +239,13 @@ def main() -> None:
     parser.add_argument("--vectors", choices=("embedding", "isotropic"), default="embedding",
                         help="vectors near a 32-d subspace, as embeddings are, or uniform on the sphere (no index helps)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
+    parser.add_argument("--keep", type=Path, help="leave each library in KEEP/<size>/ (for bench/search_restart.py)")
     args = parser.parse_args()
     VECTORS = args.vectors
     runs = []
     for n in args.sizes:
         print(f"n={n}", flush=True, file=sys.stderr)
-        runs.append(bench(n, args.queries))
+        runs.append(bench(n, args.queries, args.keep))
     if args.json:
         print(json.dumps({"results": [r for run in runs for r in run["results"]], "index": [run["index"] for run in runs]},
                          indent=1))

@@ -3,7 +3,7 @@
 Each photo is copied into a library folder, read by the real OCR, described by
 :func:`~app.media.describe.build_document`, embedded by the real e5 when it has text
 (:func:`~app.store.search_writes.has_text`, as :class:`~app.pipelines.image.TextEmbeddingStage`
-decides) and written through the store's :class:`~app.store.search_writes.SearchIndexWriter`
+decides: the document, and each passage of a long text) and written through the store's :class:`~app.store.search_writes.SearchIndexWriter`
 with its name words, as :class:`~app.pipelines.image.PlaceStage` writes it. No CLIP:
 no real CLIP model installs offline here, so these photos are found by words and e5 only.
 """
@@ -18,7 +18,7 @@ from typing import Mapping, Sequence
 
 import onnxruntime  # noqa: F401 - OCR's runtime: importing it after usearch (app.store) crashes the process
 
-from app.media.describe import build_document, path_tokens
+from app.media.describe import build_document, passages, path_tokens
 from app.media.images import read_exif
 from app.ml.ocr_runtime import OcrRuntime
 from app.ml.text_embedding import MODEL_ID as E5
@@ -32,13 +32,14 @@ PHOTOS = Path(__file__).resolve().parent / "data" / "ocr_photos"
 
 @dataclass(frozen=True)
 class ReadPhoto:
-    """One photo in the library as the pipeline leaves it: where it is, its content, document, OCR and e5 vector."""
+    """One photo in the library as the pipeline leaves it: where it is, its content, document, OCR and e5 vectors."""
 
     path: str
     sha256: str
     document: str
     ocr_text: str
     vector: Sequence[float] | None
+    passages: Sequence[tuple[str, Sequence[float]]] = ()
 
 
 def photo_names() -> list[str]:
@@ -56,13 +57,16 @@ def read_photos(library: Path, e5: TextEmbeddingRuntime, names: Mapping[str, str
         shutil.copyfile(PHOTOS / source, path)
         document = build_document(ocr_text=ocr.read(path)["text"], exif=read_exif(path))
         read.append((path, document))
-    texts = [doc["document"] for _, doc in read if has_text(doc["ocr_text"])]
-    vectors = iter(e5.embed_passages(texts) if texts else [])
-    return [
-        ReadPhoto(str(path), hashlib.sha256(path.read_bytes()).hexdigest(), doc["document"], doc["ocr_text"],
-                  next(vectors) if has_text(doc["ocr_text"]) else None)
-        for path, doc in read
-    ]
+    photos = []
+    for path, doc in read:
+        vector, parts = None, []
+        if has_text(doc["ocr_text"]):
+            texts = passages(doc["ocr_text"])
+            vector, *vectors = e5.embed_passages([doc["document"], *texts])
+            parts = list(zip(texts, vectors))
+        photos.append(ReadPhoto(str(path), hashlib.sha256(path.read_bytes()).hexdigest(), doc["document"],
+                                doc["ocr_text"], vector, parts))
+    return photos
 
 
 def index_photos(store: Store, photos: Sequence[ReadPhoto]) -> None:
@@ -72,5 +76,6 @@ def index_photos(store: Store, photos: Sequence[ReadPhoto]) -> None:
     store.jobs.finish_creating(job, {})
     writer = SearchIndexWriter(store.db.write)
     for p in photos:
-        writer.upsert_image(p.sha256, text_model=E5, text_vector=p.vector, document=p.document, ocr_text=p.ocr_text)
+        writer.upsert_image(p.sha256, text_model=E5, text_vector=p.vector, document=p.document, ocr_text=p.ocr_text,
+                            passages=p.passages)
         writer.name_image(p.path, p.sha256, " ".join(path_tokens(p.path)))

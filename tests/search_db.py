@@ -32,7 +32,9 @@ def open_engine(path) -> Engine:
 def make_engine(path) -> Engine:
     engine = open_engine(path)
     with engine.begin() as conn:
-        for statement in [*search_schema.SCHEMA, *search_schema.IMAGE_NAME_SCHEMA, *vector_index.CHANGES_SCHEMA]:
+        for statement in [*search_schema.SCHEMA, *search_schema.IMAGE_NAME_SCHEMA, *vector_index.CHANGES_SCHEMA,
+                          *search_schema.PASSAGE_SCHEMA,
+                          *vector_index.change_triggers("passage", search_schema.PASSAGE_TABLE)]:
             conn.exec_driver_sql(statement)
         conn.exec_driver_sql("CREATE TABLE items (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL)")
     return engine

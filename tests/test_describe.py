@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.media.describe import build_document, name_tokens, path_tokens, zero_shot_tags
+from app.media.describe import MAX_PASSAGES, PASSAGE_CHARS, build_document, name_tokens, passages, path_tokens, zero_shot_tags
 
 
 @pytest.mark.parametrize(
@@ -54,3 +54,16 @@ def test_zero_shot_tags_pick_the_labels_closest_to_the_image():
     assert zero_shot_tags([0.9, 0.2, 0.0], labels, vectors) == ["cat"]
     assert zero_shot_tags([0.5, 0.5, 0.0], labels, vectors) == ["cat", "dog"]
     assert zero_shot_tags([1.0, 0.0, 0.0], [], []) == []
+
+
+def test_a_long_ocr_text_is_cut_into_short_passages_of_whole_lines_and_a_short_one_is_not():
+    news = ("【素敵な四季を探す旅】\n春分\n農村の学校で、伝統演劇の特別クラス\n浙江省\n"
+            "三星堆の文化財レプリカが大阪・関西万博で展示へ\n\n  中国テイストの   ストリートダンスでダンスバトルを盛り上げる….")
+    found = passages(news)
+    assert found == ["【素敵な四季を探す旅】 春分 農村の学校で、伝統演劇の特別クラス 浙江省 三星堆の文化財レプリカが大阪・関西万博で展示へ",
+                     "中国テイストの ストリートダンスでダンスバトルを盛り上げる…."]  # spaces folded, empty lines dropped
+    assert all(len(p) <= PASSAGE_CHARS for p in found)
+    assert passages("SPEED LIMIT\n50") == [] and passages("") == []  # one passage: the document's vector says it
+    long_line = "x" * (PASSAGE_CHARS + 10)
+    assert passages(f"{long_line}\nshort") == [long_line, "short"]  # a line is never split
+    assert len(passages("\n".join(f"line {n} of a long scanned page" for n in range(200)))) == MAX_PASSAGES

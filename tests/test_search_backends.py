@@ -187,3 +187,40 @@ def test_a_batch_of_images_writes_what_one_call_per_image_writes(data_dir: Path,
     finally:
         for store in stores:
             store.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_an_images_passages_find_it_are_replaced_with_it_and_go_with_it(data_dir: Path, postgres_cluster, backend):
+    """An image is as near a query as its document or its nearest passage, through the index and the exact path alike."""
+    rng = np.random.default_rng(3)
+    document, far, near = (v / np.linalg.norm(v) for v in rng.standard_normal((3, 384)))
+    store = Store(data_dir / "library.sqlite3") if backend == "sqlite" else Store(postgres_cluster.create_database())
+
+    def nearest() -> list[list[tuple[str | None, float]]]:
+        with store.db.read() as conn:
+            return [[(h.path, round(h.score, 4)) for h in search_queries.knn_text(conn, near, model=E5, k=5,
+                                                                                    current=CURRENT, exact=exact)]
+                    for exact in (False, True)]
+
+    def passage_rows() -> int:
+        with store.db.read() as conn:
+            return sum(conn.execute(text(f"SELECT count(*) FROM {table}")).scalar_one()
+                       for table in ("search_image_passage", "search_image_passage_vec"))
+
+    try:
+        _add(store, {"/scans/news.png": ("image", "sha-news")})
+        writer = SearchIndexWriter(store.db.write)
+        passages = [("春分 浙江省", far), ("三星堆の文化財レプリカが大阪・関西万博で展示へ", near)]
+        writer.upsert_image("sha-news", text_model=E5, text_vector=document, document="news", ocr_text="…",
+                            passages=passages)
+        assert nearest() == [[("/scans/news.png", 0.0)]] * 2 and passage_rows() == 4
+        writer.upsert_image("sha-news", text_model=E5, text_vector=document, document="news", ocr_text="…")
+        by_document = round(1.0 - float(document @ near), 4)
+        assert nearest() == [[("/scans/news.png", by_document)]] * 2 and passage_rows() == 0
+        writer.upsert_image("sha-news", text_model=E5, text_vector=document, document="news", ocr_text="…",
+                            passages=passages)
+        with store.db.write() as conn:
+            assert search_writes.delete_for_sha256(conn, "sha-news") == 1
+        assert nearest() == [[], []] and passage_rows() == 0
+    finally:
+        store.close()

@@ -340,3 +340,51 @@ def test_the_process_scans_vectors_on_one_blas_thread(tmp_path):
     with engine.connect() as conn:
         assert search_queries.knn_text(conn, _units(rng, 1, 384)[0], model=E5, k=3, current=CURRENT)
     assert {pool["num_threads"] for pool in threadpoolctl.threadpool_info() if pool["user_api"] == "blas"} == {1}
+
+
+def test_after_a_restart_the_graph_is_a_view_and_edits_since_are_found_kept_and_worn_out(tmp_path, graph_everywhere,
+                                                                                          monkeypatch):
+    """A saved graph is memory-mapped, not read back; usearch cannot change a view, so edits wait beside it.
+
+    Each edit after the restart must be found at once (the changed slots are re-scored
+    exactly), old content never, the pending slots must survive another restart, and
+    enough of them wear the view out: a graph in memory is built again.
+    """
+    path = tmp_path / "library.db"
+    engine = make_engine(path)
+    rng = _fill(engine, n=120)
+    query = _units(rng, 1, 384)[0]
+    _warm_graphs(engine, query)
+    key = ("search_image_text_vec", E5)
+    engine.dispose()
+    restarted = open_engine(path)
+    with restarted.connect() as conn:
+        target = search_queries.knn_text(conn, query, model=E5, k=1, current=CURRENT)[0]
+        index = vector_index.index_for(conn)
+    assert index.graph_pending()[key] == 0, "the saved graph is opened as a view"
+    with restarted.begin() as conn:
+        set_item(conn, target.path, "edited")
+        search_writes.upsert_image(conn, "edited", text_model=E5, text_vector=-query, document="edited photo")
+        set_item(conn, "/photos/new.jpg", "new")
+        search_writes.upsert_image(conn, "new", text_model=E5, text_vector=query, document="new photo")
+    with restarted.connect() as conn:
+        hits = search_queries.knn_text(conn, query, model=E5, k=200, current=CURRENT)
+    assert hits[0].sha256 == "new" and hits[-1].sha256 == "edited" and target.sha256 not in {h.sha256 for h in hits}
+    assert index.graph_pending()[key] == 2  # the rows of the edited content and of the new photo
+    index._save()  # as the app saves after SAVE_EVERY changes
+    restarted.dispose()
+    again = open_engine(path)
+    with again.connect() as conn:
+        hits = search_queries.knn_text(conn, query, model=E5, k=200, current=CURRENT)
+        index = vector_index.index_for(conn)
+    assert index.graph_pending()[key] == 2
+    assert hits[0].sha256 == "new" and hits[-1].sha256 == "edited" and target.sha256 not in {h.sha256 for h in hits}
+    view = vector_graph.VectorGraph(384, pending=range(1_001))
+    assert view.worn and not vector_graph.VectorGraph(384, pending=range(1_000)).worn  # the rule below 5,000 live nodes
+    monkeypatch.setattr(vector_graph.VectorGraph, "worn", property(lambda graph: bool(graph.pending)))
+    with again.connect() as conn:  # the next search starts a fresh graph of the worn view
+        search_queries.knn_text(conn, query, model=E5, k=1, current=CURRENT)
+    index.wait_for_graphs()
+    assert index.graph_pending()[key] is None
+    with again.connect() as conn:
+        assert search_queries.knn_text(conn, query, model=E5, k=1, current=CURRENT)[0].sha256 == "new"

@@ -71,9 +71,10 @@ class SearchIndex(Protocol):
 
     def upsert_image(self, sha256: str, *, text_model: str, text_vector: Sequence[float] | None, document: str,
                      ocr_text: str = "", visual_model: str | None = None,
-                     visual_vector: Sequence[float] | None = None) -> None:
+                     visual_vector: Sequence[float] | None = None,
+                     passages: Sequence[tuple[str, Sequence[float]]] = ()) -> None:
         """Index one image content (replacing its earlier rows); a visual vector needs its model id, no text vector
-        means an image without text."""
+        means an image without text; ``passages`` are a long OCR text's ``(text, e5 vector)``."""
 
     def name_image(self, path: str, sha256: str, words: str) -> None:
         """Index the name words of the image file at ``path`` (per path: identical files keep their own names)."""

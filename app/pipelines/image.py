@@ -44,7 +44,7 @@ import numpy as np
 from app.engine.kinds import MediaKind
 from app.engine.stage import BatchStage, ModelClient, ModelSpec, Output, Pipeline, StageContext
 from app.errors import SidecarError
-from app.media.describe import build_document, path_tokens, zero_shot_tags
+from app.media.describe import PASSAGE_CHARS, build_document, passages, path_tokens, zero_shot_tags
 from app.media.images import PHONE_EXTENSIONS, RAW_EXTENSIONS, read_exif
 from app.ml.item_failures import ItemFailed
 from app.ml.index_models import OCR_SPEC, TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualModel, job_visual_model
@@ -250,8 +250,22 @@ class DescribeStage:
                 "analysed_at": datetime.now(UTC).isoformat(timespec="seconds")}
 
 
+def _embed_documents(client: ModelClient, _spec: ModelSpec,
+                     asked: list[tuple[str, list[str]]]) -> list[tuple[Any, list[tuple[str, Any]]]]:
+    """One e5 call for every asked (document, passages): each document's vector and its passages' vectors."""
+    vectors = iter(client.call("embed_passages", [text for document, texts in asked for text in (document, *texts)]))
+    return [(next(vectors), [(text, next(vectors)) for text in texts]) for _, texts in asked]
+
+
+def _text_output(_ctx: StageContext, answer: tuple[Any, list[tuple[str, Any]]]) -> dict[str, Any]:
+    vector, passage_vectors = answer
+    return {"model": TEXT_MODEL_ID, "vector": encode_vector(vector),
+            "passages": [{"text": t, "vector": encode_vector(v)} for t, v in passage_vectors]}
+
+
 class TextEmbeddingStage:
-    """The e5 passage vector of the document (what cross-lingual search compares queries with).
+    """The e5 passage vector of the document (what cross-lingual search compares queries with),
+    and one per passage of a long OCR text (:func:`~app.media.describe.passages`).
 
     Only for an image in which OCR read text (:func:`~app.store.search_writes.has_text`): the
     vector of a document without text would be a semantic answer to every query.
@@ -264,7 +278,7 @@ class TextEmbeddingStage:
         self.batch_size = batch_size
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
-        return {"model": TEXT_MODEL_ID}
+        return {"model": TEXT_MODEL_ID, "passage_chars": PASSAGE_CHARS}
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return TEXT_EMBEDDING_SPEC
@@ -273,9 +287,8 @@ class TextEmbeddingStage:
         return run_one(self, ctx)
 
     def run_batch(self, contexts: Sequence[StageContext]) -> list[Outcome]:
-        """The passage vectors of every claim's document in one e5 call."""
-        return run_batched(contexts, self._prepare, lambda client, _, docs: client.call("embed_passages", docs),
-                           lambda _, vector: {"model": TEXT_MODEL_ID, "vector": encode_vector(vector)})
+        """The passage vectors of every claim's document and of its passages in one e5 call."""
+        return run_batched(contexts, self._prepare, _embed_documents, _text_output)
 
     @staticmethod
     def _prepare(ctx: StageContext) -> dict[str, Any] | Ask:
@@ -285,7 +298,8 @@ class TextEmbeddingStage:
         describe = ctx.inputs["describe"]
         if not has_text(str(describe.get("ocr_text", ""))):
             return {"model": TEXT_MODEL_ID, "skipped": NO_TEXT}
-        return Ask(TEXT_EMBEDDING_SPEC, str(describe["document"]))
+        document = str(describe["document"])
+        return Ask(TEXT_EMBEDDING_SPEC, (document, passages(str(describe["ocr_text"]))))
 
 
 class PlaceStage:
@@ -320,6 +334,7 @@ class PlaceStage:
             document=str(describe["document"]), ocr_text=str(describe.get("ocr_text", "")),
             visual_model=visual.get("model"),
             visual_vector=decode_vector(visual["vector"]) if "vector" in visual else None,
+            passages=[(str(p["text"]), decode_vector(p["vector"])) for p in text.get("passages", [])],
         )
         ctx.search_index.name_image(str(ctx.item.path), ctx.item.sha256, " ".join(path_tokens(ctx.item.path)))
         placed = []

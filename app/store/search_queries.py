@@ -35,7 +35,7 @@ from sqlalchemy import Connection, text
 from app.shown_names import unescape
 from app.store import search_postgres, vector_index
 from app.store.dialect import is_sqlite
-from app.store.search_schema import TEXT_DIM, table_exists, vector_blob, visual_table
+from app.store.search_schema import PASSAGE_TABLE, PASSAGE_VECTORS, TEXT_DIM, table_exists, vector_blob, visual_table
 
 SNIPPET_OPEN, SNIPPET_CLOSE, SNIPPET_ELLIPSIS = "[", "]", "…"
 SNIPPET_CONTEXT = 30
@@ -237,12 +237,20 @@ def knn_text(
     current: CurrentContent | None = None,
     exact: bool = False,
 ) -> list[ImageHit] | list[CueHit]:
-    """Image documents (``kind="image"``) or dialogue cues (``kind="cue"``) nearest an e5 query vector."""
+    """Image documents (``kind="image"``) or dialogue cues (``kind="cue"``) nearest an e5 query vector.
+
+    An image's distance is that of its document vector or of its nearest passage
+    (:data:`~app.store.search_schema.PASSAGE_SCHEMA`), whichever is nearer: a long OCR text
+    is found by the one line that means the query.
+    """
     if kind == "image":
-        return [
-            ImageHit(sha256=row.sha256, score=float(row.distance), path=_path(row.path))
-            for row in _knn(conn, "search_image_text_vec", vector, TEXT_DIM, model, k, current, exact=exact)
-        ]
+        rows = [*_knn(conn, "search_image_text_vec", vector, TEXT_DIM, model, k, current, exact=exact),
+                *_knn(conn, PASSAGE_VECTORS, vector, TEXT_DIM, model, k, current, exact=exact, base=PASSAGE_TABLE)]
+        nearest: dict[tuple[str, str | None], Any] = {}
+        for row in sorted(rows, key=lambda r: (r.distance, r.sha256)):
+            nearest.setdefault((row.sha256, row.path), row)
+        return [ImageHit(sha256=row.sha256, score=float(row.distance), path=_path(row.path))
+                for row in _first_k_units(list(nearest.values()), k, cues=False)]
     if kind != "cue":
         raise ValueError(f"unknown kind {kind!r}")
     rows = _knn(conn, "search_cue_text_vec", vector, TEXT_DIM, model, k, current, cues=True, exact=exact)
@@ -259,8 +267,12 @@ def _knn(
     current: CurrentContent | None,
     cues: bool = False,
     exact: bool = False,
+    base: str | None = None,
 ) -> list[Any]:
     """KNN filtered on model, then joined to the current contents.
+
+    ``base`` is the table whose ``id`` is the vector table's ``rowid`` and which holds the
+    ``sha256`` (default: the image or cue rows).
 
     The nearest rows come from the in-process index (:mod:`app.store.vector_index`)
     or, with ``exact`` or when the index cannot answer for this snapshot, from vec0
@@ -277,7 +289,7 @@ def _knn(
         # Candidates cost nothing to rank here but each costs a join below: over-fetch by a quarter.
         fetch = k + max(16, k // 4) if current is not None else k
         index = vector_index.index_for(conn, None if sqlite else search_postgres.PostgresVectorRows())
-        base = "search_cue" if cues else "search_image"
+        base = base or ("search_cue" if cues else "search_image")
         query = np.frombuffer(blob, dtype=np.float32)
         while True:
             found = None if exact else index.nearest(conn, table, model, query, fetch)

@@ -138,6 +138,32 @@ IMAGE_NAME_SCHEMA: list[str] = [
 ]
 """The per-path name words of images (added after :data:`SCHEMA`, which is migration 3 as it was)."""
 
+PASSAGE_TABLE = "search_image_passage"
+PASSAGE_VECTORS = "search_image_passage_vec"
+PASSAGE_SCHEMA: list[str] = [
+    f"""CREATE TABLE IF NOT EXISTS {PASSAGE_TABLE} (
+        id INTEGER PRIMARY KEY,
+        image_id INTEGER NOT NULL,
+        sha256 TEXT NOT NULL,
+        passage_index INTEGER NOT NULL,
+        text TEXT NOT NULL
+    )""",
+    f"CREATE INDEX IF NOT EXISTS {PASSAGE_TABLE}_image ON {PASSAGE_TABLE}(image_id)",
+    f"""CREATE VIRTUAL TABLE IF NOT EXISTS {PASSAGE_VECTORS} USING vec0(
+        embedding float[{TEXT_DIM}] distance_metric=cosine, sha256 text, model text)""",
+]
+"""The short passages of a long OCR text, each with its own e5 vector (revision ``0007_passages``; SQLite's form).
+
+Why: e5 finds a one-word query in another language ("Osaka") in a short text that says
+it (大阪) but not in the vector of a long document that mentions it once among other
+lines: there the right document scored 0.79–0.83, below unrelated queries (0.82–0.84).
+An image whose OCR text is more than one passage (:func:`app.media.describe.passages`)
+therefore also gets a vector per passage, and its text-semantic score is its best
+passage's or its document's, whichever is nearer (:func:`~app.store.search_queries.knn_text`).
+A text of one passage has only the document vector (the two would be about the same).
+Rows belong to their ``search_image`` row (``image_id``) and are replaced with it.
+"""
+
 
 def visual_table(dim: int) -> str:
     """Name of the vec0 table that holds CLIP vectors of dimension ``dim``."""

@@ -17,11 +17,14 @@ from sqlalchemy import Connection, bindparam, text
 
 from app.store import search_postgres
 from app.store.dialect import is_sqlite, take_search_lock
-from app.store.search_schema import TEXT_DIM, ensure_visual_table, table_exists, vector_blob, visual_table
+from app.store.search_schema import (PASSAGE_TABLE, PASSAGE_VECTORS, TEXT_DIM, ensure_visual_table, table_exists,
+                                     vector_blob, visual_table)
 
 WriteTransaction = Callable[[], AbstractContextManager[Connection]]
 Cue = tuple[float, float, str, str]
 """``(start_s, end_s, text, lang)`` of one dialogue cue."""
+Passage = tuple[str, Sequence[float]]
+"""``(text, e5 passage vector)`` of one passage of an image's OCR text (:data:`~app.store.search_schema.PASSAGE_SCHEMA`)."""
 LOOKUP_CHUNK = 500
 """Contents looked up per ``IN (…)``: well under SQLite's and PostgreSQL's limits on bound values."""
 
@@ -39,11 +42,11 @@ class SearchIndexWriter:
 
     def upsert_image(self, sha256: str, *, text_model: str, text_vector: Sequence[float] | None, document: str,
                      ocr_text: str = "", visual_model: str | None = None,
-                     visual_vector: Sequence[float] | None = None) -> None:
+                     visual_vector: Sequence[float] | None = None, passages: Sequence[Passage] = ()) -> None:
         """See :func:`upsert_image`."""
         with self._write() as conn:
             upsert_image(conn, sha256, text_model=text_model, text_vector=text_vector, document=document,
-                         ocr_text=ocr_text, visual_model=visual_model, visual_vector=visual_vector)
+                         ocr_text=ocr_text, visual_model=visual_model, visual_vector=visual_vector, passages=passages)
 
     def name_image(self, path: str, sha256: str, words: str) -> None:
         """See :func:`name_image`."""
@@ -81,6 +84,7 @@ class IndexedImage:
     ocr_text: str = ""
     visual_model: str | None = None
     visual_vector: Sequence[float] | None = None
+    passages: Sequence[Passage] = ()
 
 
 def upsert_image(
@@ -93,15 +97,18 @@ def upsert_image(
     ocr_text: str = "",
     visual_model: str | None = None,
     visual_vector: Sequence[float] | None = None,
+    passages: Sequence[Passage] = (),
 ) -> int:
     """Index one image content (replacing what was there for that sha256); returns its row id.
 
     Without a visual vector the image is still found through its document; a later
     call with one adds it. Without a text vector (an image without text) it is found
-    by its words and CLIP only, never by text meaning. Identical content in two files is one call, one row.
+    by its words and CLIP only, never by text meaning; ``passages`` (a long OCR text's,
+    with ``text_model`` vectors) are kept only beside a text vector. Identical content
+    in two files is one call, one row.
     """
     take_search_lock(conn)
-    image = IndexedImage(sha256, text_model, text_vector, document, ocr_text, visual_model, visual_vector)
+    image = IndexedImage(sha256, text_model, text_vector, document, ocr_text, visual_model, visual_vector, passages)
     return upsert_images(conn, [image])[0]
 
 
@@ -163,6 +170,7 @@ def upsert_images(conn: Connection, images: Sequence[IndexedImage]) -> list[int]
             text("INSERT INTO search_image_text_vec (rowid, embedding, sha256, model) VALUES (:id, :v, :sha, :text_model)"),
             with_text,
         )
+    _insert_passages(conn, [(ids[image.sha256], image) for image in latest.values() if image.text_vector is not None])
     for dim in sorted({dim for dim, _ in visual.values()}):
         table = ensure_visual_table(conn, dim)
         conn.execute(
@@ -172,6 +180,21 @@ def upsert_images(conn: Connection, images: Sequence[IndexedImage]) -> list[int]
         )
     _index_words(conn, "search_image", [(p["id"], {"document": p["document"], "ocr_text": p["ocr_text"]}) for p in params])
     return [int(ids[image.sha256]) for image in images]
+
+
+def _insert_passages(conn: Connection, images: Sequence[tuple[int, IndexedImage]]) -> None:
+    """The passage rows and vectors of these images (whose ``search_image`` ids are given)."""
+    rows = [{"image": image_id, "sha": image.sha256, "idx": n, "text": passage, "model": image.text_model,
+             "v": vector_blob(vector, TEXT_DIM)}
+            for image_id, image in images for n, (passage, vector) in enumerate(image.passages)]
+    if not rows:
+        return
+    sql = (f"INSERT INTO {PASSAGE_TABLE} (image_id, sha256, passage_index, text) "
+           "VALUES (:image, :sha, :idx, :text) RETURNING id")
+    for row in rows:  # RETURNING of a multi-row insert is not in row order on every backend
+        row["id"] = conn.execute(text(sql), row).scalar_one()
+    conn.execute(text(f"INSERT INTO {PASSAGE_VECTORS} (rowid, embedding, sha256, model) VALUES (:id, :v, :sha, :model)"),
+                 rows)
 
 
 def _image_rows(conn: Connection, shas: Sequence[str]) -> dict[str, Any]:
@@ -271,6 +294,10 @@ def delete_for_sha256(conn: Connection, sha256: str) -> int:
 def _delete_image_rows(conn: Connection, row_id: int, visual_dim: int | None, *, keep_base: bool) -> None:
     params = {"id": row_id}
     conn.execute(text("DELETE FROM search_image_text_vec WHERE rowid = :id"), params)
+    passage_ids = list(conn.execute(text(f"SELECT id FROM {PASSAGE_TABLE} WHERE image_id = :id"), params).scalars())
+    if passage_ids:  # one statement per row: vec0 scans for ``rowid IN``
+        conn.execute(text(f"DELETE FROM {PASSAGE_VECTORS} WHERE rowid = :id"), [{"id": i} for i in passage_ids])
+        conn.execute(text(f"DELETE FROM {PASSAGE_TABLE} WHERE image_id = :id"), params)
     if visual_dim and table_exists(conn, visual_table(visual_dim)):
         conn.execute(text(f"DELETE FROM {visual_table(visual_dim)} WHERE rowid = :id"), params)
     _unindex_words(conn, "search_image", row_id)

@@ -42,6 +42,15 @@ Design choices:
 - **Built off the query path.** Building is ~1–3 min per 100k vectors on two cores;
   the owner builds in a background thread and answers exactly until the graph is
   ready (see :class:`app.store.vector_index.VectorIndex`).
+- **Opened as a view, never read back whole.** A saved graph is memory-mapped
+  (usearch's ``view``): opening it reads no node, so the first answer after a restart
+  does not wait for the file (23 s at 1M when restored whole), and its pages are the
+  operating system's to share and evict, not the process's memory. usearch cannot
+  change a viewed graph (``remove`` on one crashed the process), so a viewed graph
+  records the slots changed since it was saved (:attr:`VectorGraph.pending`) and the
+  owner re-scores all of them exactly with every query; past
+  :data:`TOMBSTONE_FRACTION` of the live size it is :attr:`~VectorGraph.worn` and a
+  new graph is built, as for removals.
 """
 
 from __future__ import annotations
@@ -49,6 +58,7 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
+from typing import Iterable
 
 import numpy as np
 from usearch.index import Index
@@ -85,7 +95,8 @@ BUILD_CHUNK = 50_000
 class VectorGraph:
     """HNSW over cosine similarity of unit vectors; keys are matrix slots."""
 
-    def __init__(self, dim: int, index: Index | None = None, removed: int = 0, expansion: int | None = None):
+    def __init__(self, dim: int, index: Index | None = None, removed: int = 0, expansion: int | None = None,
+                 pending: Iterable[int] | None = None):
         self.dim = dim
         self.expansion = expansion or EXPANSION_SEARCH
         self.index = index if index is not None else Index(
@@ -93,6 +104,9 @@ class VectorGraph:
             expansion_add=EXPANSION_ADD, expansion_search=self.expansion,
         )
         self.removed = removed
+        self.pending: set[int] | None = None if pending is None else set(pending)
+        """Slots changed since a viewed (read-only) graph was saved; None for a graph in memory, which is changed in place."""
+        self._pending_array: np.ndarray | None = None
 
     @classmethod
     def build(cls, dim: int, slots: np.ndarray, vectors: np.ndarray) -> VectorGraph:
@@ -154,17 +168,35 @@ class VectorGraph:
 
     @property
     def worn(self) -> bool:
-        """True when removals have left enough tombstones that a fresh graph would search better."""
-        return self.removed > max(1_000, TOMBSTONE_FRACTION * self.size)
+        """True when removals (tombstones) or changes a view cannot take are enough that a fresh graph would search better."""
+        return self.removed + len(self.pending or ()) > max(1_000, TOMBSTONE_FRACTION * self.size)
+
+    def pending_slots(self) -> np.ndarray:
+        """:attr:`pending` as a sorted array (empty for a graph in memory): the slots the owner must re-score itself."""
+        if not self.pending:
+            return np.empty(0, dtype=np.int64)
+        if self._pending_array is None:
+            self._pending_array = np.fromiter(sorted(self.pending), dtype=np.int64, count=len(self.pending))
+        return self._pending_array
+
+    def _defer(self, slots: np.ndarray) -> bool:
+        """On a viewed graph, note the slots as pending instead of changing the graph (True when so)."""
+        if self.pending is None:
+            return False
+        self.pending.update(np.asarray(slots, dtype=np.int64).tolist())
+        self._pending_array = None
+        return True
 
     def put(self, slots: np.ndarray, vectors: np.ndarray) -> None:
         """Set the vectors of these slots (replacing what a slot held)."""
-        if not len(slots):
+        if not len(slots) or self._defer(slots):
             return
         self.drop(slots)
         self.index.add(np.asarray(slots, dtype=np.uint64), np.ascontiguousarray(vectors, dtype=np.float32), threads=1)
 
     def drop(self, slots: np.ndarray) -> None:
+        if self._defer(slots):
+            return
         keys = np.asarray(slots, dtype=np.uint64)
         present = keys[np.asarray(self.index.contains(keys), dtype=bool).reshape(-1)]
         if len(present):
@@ -186,12 +218,17 @@ class VectorGraph:
             os.fsync(handle.fileno())
 
     @classmethod
-    def load(cls, path: Path, dim: int, size: int, removed: int, expansion: int | None) -> VectorGraph:
-        """The saved graph (with the beam it was tuned to), checked to have this dimension and this many live nodes (else ValueError)."""
-        index = Index.restore(str(path))
+    def load(cls, path: Path, dim: int, size: int, removed: int, expansion: int | None,
+             pending: Iterable[int] = ()) -> VectorGraph:
+        """The saved graph as a memory-mapped view (with the beam it was tuned to and the slots changed since it was saved),
+        checked to have this dimension and this many nodes (else ValueError).
+
+        The file must stay in place while the graph is in use: the owner keeps it listed.
+        """
+        index = Index.restore(str(path), view=True)
         if index is None or index.ndim != dim or len(index) != size:
             raise ValueError(f"graph {path.name} does not match its matrix")
-        return cls(dim, index, removed, expansion)
+        return cls(dim, index, removed, expansion, pending)
 
 
 def _build_threads() -> int:

@@ -87,6 +87,16 @@ REBUILD_FRACTION = 0.25
 SAVE_EVERY = 1_000
 """Changes applied since the last save before the files are rewritten (a restart replays fewer)."""
 
+def change_triggers(kind: str, table: str) -> list[str]:
+    """SQLite triggers that give every write of a row of ``table`` a new ``seq`` of ``kind`` (its vectors changed)."""
+    return [
+        f"""CREATE TRIGGER search_{kind}_vectors_{event.lower()} AFTER {event} ON {table}
+            BEGIN INSERT OR REPLACE INTO search_vector_changes (kind, row_id, seq)
+                  VALUES ('{kind}', {row}.id, (SELECT coalesce(max(seq), 0) + 1 FROM search_vector_changes)); END"""
+        for event, row in (("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD"))
+    ]
+
+
 CHANGES_SCHEMA: list[str] = [
     """CREATE TABLE search_vector_changes (
         kind TEXT NOT NULL, row_id INTEGER NOT NULL, seq INTEGER NOT NULL,
@@ -94,15 +104,10 @@ CHANGES_SCHEMA: list[str] = [
     "CREATE INDEX search_vector_changes_seq ON search_vector_changes(seq)",
     "CREATE TABLE search_vector_epoch (id INTEGER PRIMARY KEY CHECK (id = 1), epoch TEXT NOT NULL)",
     "INSERT INTO search_vector_epoch (id, epoch) VALUES (1, lower(hex(randomblob(16))))",
-    *[
-        f"""CREATE TRIGGER search_{kind}_vectors_{event.lower()} AFTER {event} ON search_{kind}
-            BEGIN INSERT OR REPLACE INTO search_vector_changes (kind, row_id, seq)
-                  VALUES ('{kind}', {row}.id, (SELECT coalesce(max(seq), 0) + 1 FROM search_vector_changes)); END"""
-        for kind in ("image", "cue")
-        for event, row in (("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD"))
-    ],
+    *change_triggers("image", "search_image"),
+    *change_triggers("cue", "search_cue"),
 ]
-"""Migration: one row per changed image or cue (its latest ``seq``), and the database's epoch."""
+"""Migration: one row per changed image or cue (its latest ``seq``), and the database's epoch (passages: revision 0006)."""
 
 _VISUAL = re.compile(r"^search_visual_vec_(\d+)$")
 
@@ -130,7 +135,8 @@ class VectorRows:
 
     def tables(self, conn: Connection) -> dict[str, tuple[str, int]]:
         """``table → (kind, dim)`` of every vec table there is (the visual ones appear lazily)."""
-        found = {"search_image_text_vec": ("image", 384), "search_cue_text_vec": ("cue", 384)}
+        found = {"search_image_text_vec": ("image", 384), "search_cue_text_vec": ("cue", 384),
+                 "search_image_passage_vec": ("passage", 384)}
         for name in self.visual_names(conn):
             match = _VISUAL.match(name)
             if match:
@@ -214,12 +220,12 @@ class _Matrix:
                 self.graph.drop(np.asarray(freed, dtype=np.int64))
 
     def add(self, ids: list[int], vectors: np.ndarray) -> None:
-        """Put rows in free slots first, then append (doubling the capacity, so appends stay cheap)."""
+        """Put rows in free slots first, then append (growing the capacity by a quarter, so appends stay cheap)."""
         free = np.flatnonzero(self.ids < 0)[: len(ids)]
         needed = len(ids) - len(free)
         if needed > 0:
             old = len(self.ids)
-            grown = max(old + needed, old * 2, 64)
+            grown = old + max(needed, old // 4, 64)  # a quarter more: doubling a 1M matrix would take 1.5 GB more at once
             ids_grown = np.full(grown, -1, dtype=np.int64)
             ids_grown[:old] = self.ids
             vectors_grown = np.zeros((grown, self.dim), dtype=np.float32)
@@ -235,7 +241,9 @@ class _Matrix:
             self.graph.put(free, vectors)
 
     def _changed(self, slots: np.ndarray) -> None:
-        self.files = self.graph_file = None
+        self.files = None
+        if self.graph is None or self.graph.pending is None:
+            self.graph_file = None  # changed in place: saved again; a viewed graph's file stays, with its pending slots
         if self.journal is not None:
             self.journal.update(slots.tolist())
 
@@ -257,6 +265,10 @@ class _Matrix:
         wanted = fetch * vector_graph.OVERSAMPLE
         if self.graph is not None and wanted <= vector_graph.EXACT_SHARE * live:
             slots = self.graph.candidates(query, wanted)
+            pending = self.graph.pending_slots()
+            if len(pending):  # changed since a viewed graph was saved: the graph may not find them
+                slots = np.union1d(slots, pending)
+            slots = slots[slots < len(self.ids)]  # a viewed graph keeps nodes of trailing slots freed and not saved
             slots = slots[self.ids[slots] >= 0]
             scores = self.vectors[slots] @ query
         else:
@@ -339,6 +351,12 @@ class VectorIndex:
         """The beam each graph in use was tuned to (:meth:`~app.store.vector_graph.VectorGraph.tune`), for the bench's report."""
         with self._lock:
             return {key: m.graph.expansion for key, m in self._matrices.items() if m.graph is not None}
+
+    def graph_pending(self) -> dict[tuple[str, str], int | None]:
+        """Per graph in use: slots changed since its viewed file was saved (None: a graph in memory, changed in place)."""
+        with self._lock:
+            return {key: None if m.graph.pending is None else len(m.graph.pending)
+                    for key, m in self._matrices.items() if m.graph is not None}
 
     def nearest(
         self, conn: Connection, table: str, model: str, vector: np.ndarray, fetch: int
@@ -495,7 +513,8 @@ class VectorIndex:
                     name = f"{token}-{n}-graph{GRAPH_SUFFIX}"
                     matrix.graph.save(folder / name)
                     matrix.graph_file = name
-                graph = ({"graph": matrix.graph_file, "removed": matrix.graph.removed, "expansion": matrix.graph.expansion}
+                graph = ({"graph": matrix.graph_file, "removed": matrix.graph.removed, "expansion": matrix.graph.expansion,
+                          "graph_size": matrix.graph.size, "pending": matrix.graph.pending_slots().tolist()}
                          if matrix.graph is not None else {})
                 entries.append({"table": table, "model": model, "dim": matrix.dim, **matrix.files, **graph})
             manifest = {"format": FORMAT, "epoch": self._epoch, "seq": self._seq, "matrices": entries}
@@ -555,8 +574,9 @@ class VectorIndex:
     def _load_graph(self, entry: dict, matrix: _Matrix) -> VectorGraph | None:
         """The saved graph of a matrix, or None (it is built again) when it is missing or does not match."""
         try:
-            return VectorGraph.load(self.folder / entry["graph"], matrix.dim, matrix.size,
-                                    int(entry.get("removed", 0)), entry.get("expansion"))
+            return VectorGraph.load(self.folder / entry["graph"], matrix.dim, int(entry.get("graph_size", matrix.size)),
+                                    int(entry.get("removed", 0)), entry.get("expansion"),
+                                    [int(slot) for slot in entry.get("pending", [])])
         except (OSError, ValueError, RuntimeError) as error:
             log.warning("vector graph file unreadable (%s); building it again", error)
             return None
