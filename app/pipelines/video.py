@@ -484,6 +484,10 @@ class TranslateStage:
                 "glossary": glossary.to_option(glossary.from_options(options)), "quality": QUALITY_VERSION}
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        if not str(options.get("target_lang") or ""):
+            # Transcripts only: the stage skips itself without a model, so it must not queue
+            # as a model stage behind its group's transcriptions, holding the subtitle back.
+            return None
         backend = self.backend(options)
         if backend.endpoint:
             return None  # an HTTP server holds its own model: nothing for the gate to admit
