@@ -114,7 +114,10 @@ def run_app_once(videos: list[Path], model_dir: Path, work: Path, target: str,
         os.link(video, folder / video.name)
         dropped.append(folder / video.name)
     out = subprocess.run([sys.executable, str(checkout / "bench" / "first_subtitle.py"), "--app-child", str(work / "data"),
-                          target, *map(str, dropped)], cwd=checkout, env=env, check=True, capture_output=True, text=True)
+                          target, *map(str, dropped)], cwd=checkout, env={**env, "PYTHONFAULTHANDLER": "1"},
+                         capture_output=True, text=True)
+    if out.returncode != 0:  # with the Python stack of every thread when it died of a signal
+        raise SystemExit(f"the app's engine ended with {out.returncode}:\n{out.stderr[-6000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
