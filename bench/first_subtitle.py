@@ -16,8 +16,10 @@ The recording is muxed into a short video. Three ways of subtitling it, alternat
   ``started_at``), to the subtitle file, and to idle. A second file dropped after that
   (``app, second drop``) finds the Whisper host already loaded.
 
-Also prints the load average and, for the last run of each Sidecar way, its stages'
-timeline (seconds after ``add`` began). Run by hand; never part of the tests.
+Also prints the load average, the CPU seconds the peer's process and the cli's processes
+(``add``, ``run`` and its model hosts) used, which a loaded machine does not inflate as it
+does wall time, and, for the last run of each Sidecar way, its stages' timeline (seconds
+after ``add`` began). Run by hand; never part of the tests.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.asr_overhead import fresh_library  # noqa: E402
-from bench.folder_vs_peer import REAL_SPEECH, load_average, peer_args, peer_site  # noqa: E402
+from bench.folder_vs_peer import REAL_SPEECH, children_cpu, load_average, peer_args, peer_site  # noqa: E402
 from bench.stage_split import StageTime, stage_times, timeline  # noqa: E402
 
 #: How long the app's engine runs before the drop: start-up (recovery, imports) is over, as in a window opened earlier.
@@ -62,8 +64,10 @@ def watch_for(video: Path, since: float, stop: threading.Event, found: dict[str,
     return thread
 
 
-def run_peer_once(video: Path, model_dir: Path, site: Path, out: Path, peer: str) -> float:
+def run_peer_once(video: Path, model_dir: Path, site: Path, out: Path, peer: str) -> dict[str, float]:
+    """Seconds to the peer's SRT (``srt``) and the CPU seconds it used (``cpu``)."""
     out.mkdir(parents=True, exist_ok=True)
+    cpu = children_cpu()
     args = [sys.executable, "-c", "import sys; from whisper_ctranslate2.whisper_ctranslate2 import main; sys.exit(main())",
             str(video), "--model_directory", str(model_dir), "--output_format", "srt", "--output_dir", str(out),
             *peer_args(peer)]
@@ -73,7 +77,7 @@ def run_peer_once(video: Path, model_dir: Path, site: Path, out: Path, peer: str
     seconds = time.perf_counter() - started
     if not list(out.glob("*.srt")):
         raise SystemExit("the peer wrote no SRT")
-    return seconds
+    return {"srt": seconds, "cpu": children_cpu() - cpu}
 
 
 def run_cli_once(video: Path, model_dir: Path, work: Path, target: str,
@@ -83,7 +87,7 @@ def run_cli_once(video: Path, model_dir: Path, work: Path, target: str,
     os.link(video, dropped)
     found: dict[str, float] = {}
     stop = threading.Event()
-    since = time.time()
+    since, cpu = time.time(), children_cpu()
     watcher = watch_for(dropped, since, stop, found)
     subprocess.run([sys.executable, "-m", "app", "add", str(dropped), "--target-lang", target], cwd=checkout, env=env,
                    check=True, stdout=subprocess.DEVNULL)
@@ -91,6 +95,7 @@ def run_cli_once(video: Path, model_dir: Path, work: Path, target: str,
     subprocess.run([sys.executable, "-m", "app", "run", "--until-idle"], cwd=checkout, env=env, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     found["exit"] = time.time() - since
+    found["cpu"] = children_cpu() - cpu
     stop.set()
     watcher.join()
     if "srt" not in found:
@@ -109,7 +114,10 @@ def run_app_once(videos: list[Path], model_dir: Path, work: Path, target: str,
         os.link(video, folder / video.name)
         dropped.append(folder / video.name)
     out = subprocess.run([sys.executable, str(checkout / "bench" / "first_subtitle.py"), "--app-child", str(work / "data"),
-                          target, *map(str, dropped)], cwd=checkout, env=env, check=True, capture_output=True, text=True)
+                          target, *map(str, dropped)], cwd=checkout, env={**env, "PYTHONFAULTHANDLER": "1"},
+                         capture_output=True, text=True)
+    if out.returncode != 0:  # with the Python stack of every thread when it died of a signal
+        raise SystemExit(f"the app's engine ended with {out.returncode}:\n{out.stderr[-6000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -173,7 +181,7 @@ def main() -> int:
         video = mux(args.file.resolve(), root / "clips" / f"{args.file.stem}.mp4")
         second = mux(args.second.resolve(), root / "clips" / f"{args.second.stem}.mp4")
         for n in range(args.repeat):
-            rows["peer"].append({"srt": run_peer_once(video, model_dir, site, root / f"peer{n}", args.peer)})
+            rows["peer"].append(run_peer_once(video, model_dir, site, root / f"peer{n}", args.peer))
             for k, (prefix, checkout) in enumerate(sides.items()):
                 found, times = run_cli_once(video, model_dir, root / f"cli{k}-{n}", args.target_lang, checkout)
                 rows.setdefault(f"{prefix}sidecar add + run", []).append(found)
@@ -195,14 +203,17 @@ def main() -> int:
     peer = statistics.median(r["srt"] for r in rows["peer"])
     print(f"\n{args.file.name} as a video, {args.repeat} alternating runs, peer {args.peer}; load average "
           f"(1/5/15 min) before and after each round: {' | '.join(loads)}\n"
-          f"{'median seconds after add':34}{'add':>6}{'1st stage':>10}{'subtitle':>9}{'done':>7}{'/ peer':>8}")
-    print(f"{'whisper-ctranslate2':34}{'':>6}{'':>10}{peer:9.2f}{peer:7.2f}{1.0:8.2f}")
+          f"{'median seconds after add':34}{'add':>6}{'1st stage':>10}{'subtitle':>9}{'done':>7}{'/ peer':>8}"
+          f"{'(range)':>12}{'CPU s':>7}")
+    print(f"{'whisper-ctranslate2':34}{'':>6}{'':>10}{peer:9.2f}{peer:7.2f}{1.0:8.2f}{'':>12}{med('peer', 'cpu'):>7}")
     for way, runs in rows.items():
         if way == "peer":
             continue
         srt = statistics.median(r["srt"] for r in runs)
         done = "exit" if "exit" in runs[0] else "idle"
-        print(f"{way:34}{med(way, 'add'):>6}{med(way, 'first_stage'):>10}{srt:9.2f}{med(way, done):>7}{srt / peer:8.2f}")
+        ratios = [r["srt"] / p["srt"] for r, p in zip(runs, rows["peer"])]
+        print(f"{way:34}{med(way, 'add'):>6}{med(way, 'first_stage'):>10}{srt:9.2f}{med(way, done):>7}{srt / peer:8.2f}"
+              f"{f'{min(ratios):.2f}-{max(ratios):.2f}':>12}{med(way, 'cpu'):>7}")
     print(f"* {args.second.name}, dropped when the first is done (its ratio is to the peer on the first file)")
     for label, line in lines.items():
         print(f"{label} timeline (last run): {line}")

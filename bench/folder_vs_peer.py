@@ -29,8 +29,10 @@ timestamps, no conditioning on previous text), as the first version of this benc
 Wall time is measured around each process (imports and the model load count on both
 sides). Every process's peak resident set (``VmHWM``) is sampled from ``/proc``; the
 table compares the peer's process with Sidecar's largest process. Prints the median of
-each side, the ratio Sidecar / peer with its range over the runs, the peak memory, the
-load average, and where Sidecar's time went per stage (:mod:`bench.stage_split`).
+each side, the ratio Sidecar / peer with its range over the runs, the median CPU seconds
+of each side's processes (all of them, model hosts included: a loaded machine stretches
+wall time, not CPU time) and their ratio, the peak memory, the load average, and where
+Sidecar's time went per stage (:mod:`bench.stage_split`).
 Run by hand; never part of the tests.
 """
 
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -140,6 +143,12 @@ def largest(tree: Tree) -> tuple[str, float]:
     return max(tree.rows(), key=lambda row: row[1], default=("none", 0.0))
 
 
+def children_cpu() -> float:
+    """CPU seconds (user and system) of this bench's finished child processes, their own children included."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -156,6 +165,7 @@ def main() -> int:
     site = peer_site()
     sides = {"sidecar add + run": REPO, **({"baseline add + run": args.baseline.resolve()} if args.baseline else {})}
     seconds: dict[str, list[float]] = {"whisper-ctranslate2": [], **{label: [] for label in sides}}
+    cpu_seconds: dict[str, list[float]] = {label: [] for label in seconds}
     peaks: dict[str, list[tuple[str, float]]] = {label: [] for label in seconds}
     loads, splits, peer_cpu = [load_average()], {label: "" for label in sides}, ""
     with tempfile.TemporaryDirectory(prefix="sidecar-peer-") as tmp:
@@ -167,13 +177,17 @@ def main() -> int:
             clips = build_clips(args.clips, root / "clips", root / "voices")
         log = root / "runs.log"
         for n in range(args.repeat):
+            cpu = children_cpu()
             took, tree = run_peer(clips, model_dir, site, root / f"peer{n}", log, args.peer)
+            cpu_seconds["whisper-ctranslate2"].append(children_cpu() - cpu)
             seconds["whisper-ctranslate2"].append(took)
             peaks["whisper-ctranslate2"].append(largest(tree))
             peer_cpu = ", ".join(f"{name} {secs:.1f}" for name, secs in tree.cpu_rows())
             for k, (label, checkout) in enumerate(sides.items()):
                 work = root / f"side{k}-{n}"
+                cpu = children_cpu()
                 took, tree = run_sidecar(clips, model_dir, work, log, checkout)
+                cpu_seconds[label].append(children_cpu() - cpu)
                 seconds[label].append(took)
                 peaks[label].append(largest(tree))
                 times = stage_times(work / "data")
@@ -189,13 +203,16 @@ def main() -> int:
     peer_mib = max(mib for _, mib in peaks["whisper-ctranslate2"])
     print(f"\n{len(clips)} clips ({args.corpus}), {args.repeat} alternating runs, Whisper base, peer {args.peer}; "
           f"load average (1/5/15 min) before and after each round: {' | '.join(loads)}\n"
-          f"{'':22}{'median s':>9}{'runs s':>22}{'/ peer':>8}{'(range)':>14}{'peak MiB':>9}{'/ peer':>7}  largest process")
+          f"{'':22}{'median s':>9}{'runs s':>22}{'/ peer':>8}{'(range)':>14}{'CPU s':>7}{'/ peer':>7}"
+          f"{'peak MiB':>9}{'/ peer':>7}  largest process")
+    peer_cpu_s = statistics.median(cpu_seconds["whisper-ctranslate2"])
     for label, runs in seconds.items():
         ratios = [x / p for x, p in zip(runs, seconds["whisper-ctranslate2"])]
         name, mib = max(peaks[label], key=lambda row: row[1])
+        cpu_s = statistics.median(cpu_seconds[label])
         print(f"{label:22}{statistics.median(runs):9.2f}{' / '.join(f'{x:.1f}' for x in runs):>22}"
-              f"{statistics.median(runs) / peer:8.3f}{f'{min(ratios):.2f}-{max(ratios):.2f}':>14}{mib:9.0f}"
-              f"{mib / peer_mib:7.3f}  {name}")
+              f"{statistics.median(runs) / peer:8.3f}{f'{min(ratios):.2f}-{max(ratios):.2f}':>14}{cpu_s:7.1f}"
+              f"{cpu_s / peer_cpu_s:7.3f}{mib:9.0f}{mib / peer_mib:7.3f}  {name}")
     print(f"\nwhisper-ctranslate2, last run: CPU seconds per process: {peer_cpu}")
     for label, split in splits.items():
         print(f"\n{label}: stages of the last run\n{split}")

@@ -11,10 +11,11 @@ so the sums may exceed the wall time.
 
 from __future__ import annotations
 
-import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+
+from app.store.sqlite_engine import sqlite_module
 
 
 @dataclass(frozen=True)
@@ -31,8 +32,14 @@ class StageTime:
 
 
 def stage_times(data_dir: Path) -> list[StageTime]:
-    """Every finished stage of the library in ``data_dir`` (its SQLite file), in item and stage order."""
-    conn = sqlite3.connect(f"file:{data_dir / 'library.sqlite3'}?mode=ro", uri=True)
+    """Every finished stage of the library in ``data_dir`` (its SQLite file), in item and stage order.
+
+    Read through the SQLite library the engine uses (:func:`sqlite_module`): the app case of
+    :mod:`bench.first_subtitle` reads while its engine runs in the same process, and two SQLite
+    libraries in one process drop each other's POSIX locks, so the engine's WAL index could be
+    reset under it (it died of SIGBUS).
+    """
+    conn = sqlite_module().connect(f"file:{data_dir / 'library.sqlite3'}?mode=ro", uri=True)
     try:
         rows = conn.execute(
             "SELECT i.path, s.name, s.idx, s.started_at, s.finished_at FROM stages s JOIN items i ON i.id = s.item_id "

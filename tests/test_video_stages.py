@@ -39,10 +39,13 @@ def test_video_is_a_default_pipeline_in_stage_order(data_dir: Path) -> None:
 
 def test_equal_settings_give_equal_model_specs_so_a_group_shares_one_process(data_dir: Path) -> None:
     one, two = video_pipeline(data_dir, Settings()), video_pipeline(data_dir, Settings(target_lang="ja"))
-    for idx in (1, 2):
+    for idx, options in ((1, ({}, BASE)), (2, (BASE, {"target_lang": "ja"}))):
         specs = {s.model_spec(o).key for s in (one.stages[idx], two.stages[idx])
-                 for o in ({}, BASE, {**BASE, "target_lang": "fr", "naming": "compat"})}
+                 for o in (*options, {**BASE, "target_lang": "fr", "naming": "compat"})}
         assert len(specs) == 1, specs
+    # Transcripts only: translation skips itself without a model, so it is no model stage
+    # waiting behind its group's transcriptions, and each transcript is placed when it is ready.
+    assert one.stages[2].model_spec({**BASE, "target_lang": ""}) is None and one.stages[2].model_spec({}) is None
     # Subtitles first, index after: placing needs no model, so it never waits for the model slot;
     # the dialogue index after it holds e5.
     assert [s.model_spec(BASE) is None for s in one.stages] == [True, False, False, True, True, False]

@@ -80,6 +80,25 @@ def test_german_clip_is_detected_as_german(whisper, media, tmp_path: Path) -> No
     assert whisper.call("detect_language", str(info.path))["language"] == "de"
 
 
+@pytest.mark.parametrize("clip", ["english_long", "german"])
+def test_the_votes_opening_window_is_the_transcriptions_first_encoder_pass(whisper, media, tmp_path: Path,
+                                                                           clip: str) -> None:
+    """The vote hears the opening as the transcription will; the transcription then decodes from that very pass.
+
+    Over 30 s of speech (english_long) and under (german): the kept pass is used even with
+    another window heard in between, and the transcript is exactly the one a fresh pass gives.
+    """
+    info = extract_audio(getattr(media, clip)(".mkv"), tmp_path / "a.f32")
+    heard = whisper.call("detect_language", str(info.path), 0.0, None, opening=True)
+    assert heard["language"] == ("en" if clip == "english_long" else "de") and 2.0 < heard["speech_s"] <= 30.0
+    assert whisper.call("detect_language", str(info.path), 5.0, 10.0)["language"] == heard["language"]
+    shared_events, shared = _transcribe(whisper, info.path, language=heard["language"])
+    fresh_events, fresh = _transcribe(whisper, info.path, language=heard["language"])
+    assert shared["opening_pass_reused"] and not fresh["opening_pass_reused"]
+    segments = [e for e in shared_events if e["type"] == "segment"]
+    assert segments and segments == [e for e in fresh_events if e["type"] == "segment"]
+
+
 def test_silence_gives_no_speech(whisper, media, tmp_path: Path) -> None:
     info = extract_audio(media.silence(), tmp_path / "s.f32")
     events, _ = _transcribe(whisper, info.path)

@@ -4,7 +4,10 @@ Whisper guesses the language from 30 s of audio. Left to itself that is the firs
 of speech: a cold open in another language, a theme song or a foreign-language
 newsreel at the start of a film decides the language of every subtitle after it. So
 when the person did not set the source language, the file is split into up to
-:data:`MAX_WINDOWS` equal spans and in each the :data:`WINDOW_S` stretch with the most
+:data:`MAX_WINDOWS` equal spans. The first window is the opening, the first 30 s of
+speech the transcription decodes first: heard there, its encoder pass is the
+transcription's own (the model host keeps it), so it costs nothing more than bare
+Whisper's own guess. In each later span the :data:`WINDOW_S` stretch with the most
 sound (short-time energy) is handed to Whisper's language detector, which keeps only
 what its VAD calls speech. Windows with too little speech abstain; the others cast a
 soft vote, each giving its probability for every language it names, and the language
@@ -12,14 +15,16 @@ with the largest sum wins. Its probability is that sum over the windows that vot
 Windows are heard first, last, middle, then the rest (:func:`hearing_order`), and the
 vote stops once the rest could not change the winner (each window adds at most 1 to
 any language): a film in one language is decided after three windows, not five, and
-the encoder passes saved are the vote's whole cost over bare Whisper. Hearing both
+its two later windows are the vote's whole cost over bare Whisper (a file under a
+minute has only the opening, and costs nothing more). Hearing both
 ends first means a recording that switches language once, anywhere between its first
 and last windows, is caught by the first two windows disagreeing; two windows that
 each heard a different language confidently (:func:`heard_languages`) make it a
 mixed-language recording, told apart stretch by stretch (:mod:`app.media.language_stretches`).
 
-Pure logic over an extracted ``.f32`` file and a ``detect`` callable (the model host's
-``detect_language``): which model answers, and where it runs, is the caller's business.
+Pure logic over an extracted ``.f32`` file and ``detect`` callables (the model host's
+``detect_language``, with ``opening`` for the first window): which model answers, and
+where it runs, is the caller's business.
 """
 
 from __future__ import annotations
@@ -76,11 +81,13 @@ def _frame_energy(audio_path: Path) -> np.ndarray:
 
 
 def speech_windows(audio_path: Path, max_windows: int = MAX_WINDOWS, window_s: float = WINDOW_S) -> list[tuple[float, float]]:
-    """``(start_s, duration_s)`` of the windows to detect on: one per equal span of the file, at its loudest stretch.
+    """``(start_s, duration_s)`` of the windows to detect on: one per equal span of the file, the first at its start
+    (the opening), each later one at its span's loudest stretch.
 
     "Loudest" counts frames above a tenth of the file's typical loud level, so a
     window lands on sustained sound (speech, or music the detector's VAD then drops)
-    rather than on silence.
+    rather than on silence. The opening needs no such search: it is heard as the
+    transcription hears it, the VAD passing over silence and music to the first speech.
     """
     duration = audio_duration(audio_path)
     if duration <= window_s:
@@ -97,7 +104,7 @@ def speech_windows(audio_path: Path, max_windows: int = MAX_WINDOWS, window_s: f
         first, last = math.ceil(k * span / _FRAME_S), int(((k + 1) * span - window_s) / _FRAME_S)
         last = max(first, min(last, sums.size - 1))
         best = first + int(np.argmax(sums[first:last + 1])) if first < sums.size else first
-        start = min(best * _FRAME_S, duration - window_s)
+        start = min(best * _FRAME_S, duration - window_s) if k else 0.0
         windows.append((round(start, 3), window_s))
     return windows
 
@@ -159,15 +166,19 @@ def heard_languages(result: LanguageVote) -> tuple[str, ...]:
     return tuple(sorted(best, key=lambda code: -best[code]))
 
 
-def detect_language(audio_path: Path, detect: Detect) -> LanguageVote:
-    """Detect on :func:`speech_windows` in :func:`hearing_order` and :func:`vote`; language None when no window held speech."""
+def detect_language(audio_path: Path, detect: Detect, opening: Detect | None = None) -> LanguageVote:
+    """Detect on :func:`speech_windows` in :func:`hearing_order` and :func:`vote`; language None when no window held speech.
+
+    ``opening`` hears the first window (the transcription's first 30 s of speech, sharing
+    its encoder pass); without it, ``detect`` hears that window like the others.
+    """
     answers: list[dict[str, Any]] = []
     windows = speech_windows(audio_path)
     for n, index in enumerate(hearing_order(len(windows))):
         if decided(answers, len(windows) - n):
             break
         start, length = windows[index]
-        answer = dict(detect(start, length))
+        answer = dict((opening if index == 0 and opening is not None else detect)(start, length))
         answers.append({"start": start, "language": answer.get("language"),
                         "language_probability": round(float(answer.get("language_probability") or 0.0), 4),
                         "speech_s": round(float(answer.get("speech_s") or 0.0), 2),

@@ -84,6 +84,40 @@ def _segment_dict(segment: Any, offset_s: float) -> dict[str, Any]:
     }
 
 
+class OpeningPass:
+    """The encoder pass of a recording's opening, kept for the transcription that starts there.
+
+    The language vote hears the first 30 s of speech (:meth:`WhisperRuntime.detect_language`
+    with ``opening``) and the transcription then decodes those very 30 s first: two encoder
+    passes over the same log-mel, the vote's whole cost on a short file. Installed as the
+    model's ``encode`` (faster-whisper's ``generate_segments`` calls ``self.encode``), it
+    answers the transcription's first pass from the kept one when the features are equal,
+    element for element: the same input to the same encoder, so the transcript is exactly
+    what a second pass would give. Anything else, or features that differ by one value,
+    is encoded as before; a kept pass is used once.
+    """
+
+    def __init__(self, model: Any):
+        self._encode = model.encode
+        self._kept: tuple[np.ndarray, Any] | None = None
+        self.reused = 0
+        model.encode = self
+
+    def keep(self, features: np.ndarray) -> Any:
+        """Encode ``features`` (one 30-s window of log-mel) and keep the result for the next equal window."""
+        encoded = self._encode(features)
+        self._kept = (np.array(features, copy=True), encoded)
+        return encoded
+
+    def __call__(self, features: np.ndarray) -> Any:
+        kept = self._kept
+        if kept is not None and kept[0].shape == features.shape and np.array_equal(kept[0], features):
+            self._kept = None
+            self.reused += 1
+            return kept[1]
+        return self._encode(features)
+
+
 class WhisperRuntime:
     """A loaded faster-whisper model; methods are called by the model host."""
 
@@ -121,6 +155,7 @@ class WhisperRuntime:
                 compute_type=self.compute_type, cpu_threads=threads, local_files_only=True,
             )
         self.load_seconds = time.perf_counter() - started
+        self._opening = OpeningPass(self._model)
 
     def info(self) -> dict[str, Any]:
         """Sent to the parent once loaded (model loads are counted and shown)."""
@@ -157,14 +192,14 @@ class WhisperRuntime:
         ended, exactly as a resume from a checkpoint would. A file shorter than a window
         is transcribed in one piece, as before.
         """
-        from app.media.audio import READS, SAMPLE_RATE, audio_duration, load_audio
+        from app.media.audio import READS, SAMPLE_RATE, audio_duration
 
         duration = audio_duration(Path(audio_path))
         end_s = duration if end_s is None else min(float(end_s), duration)
         start_s, probability, first_sample, count = offset_s, 1.0 if language else 0.0, None, 0
-        started = time.perf_counter()
+        started, reused = time.perf_counter(), self._opening.reused
         while True:
-            audio = np.asarray(load_audio(audio_path, start_s, max(0.0, min(self.window_s, end_s - start_s))))
+            audio = self._window(audio_path, start_s, end_s)
             read = READS[-1].first_sample if READS else int(start_s * SAMPLE_RATE)
             first_sample = read if first_sample is None else first_sample
             window_end = start_s + len(audio) / SAMPLE_RATE
@@ -216,31 +251,69 @@ class WhisperRuntime:
             "first_sample": first_sample,
             "segments": count,
             "seconds": round(time.perf_counter() - started, 3),
+            "opening_pass_reused": self._opening.reused > reused,
         }
 
-    def detect_language(self, audio_path: str, offset_s: float = 0.0, duration_s: float | None = None) -> dict[str, Any]:
+    def _window(self, audio_path: str, start_s: float, end_s: float) -> np.ndarray:
+        """The audio :meth:`transcribe` hands faster-whisper at once, from ``start_s`` (at most :attr:`window_s`)."""
+        from app.media.audio import load_audio
+
+        return np.asarray(load_audio(audio_path, start_s, max(0.0, min(self.window_s, end_s - start_s))))
+
+    def detect_language(self, audio_path: str, offset_s: float = 0.0, duration_s: float | None = None,
+                        opening: bool = False) -> dict[str, Any]:
         """Language of the speech in ``duration_s`` seconds from ``offset_s`` (to the end when None).
 
         Only what the VAD calls speech is heard (its first 30 s); ``speech_s`` says how
         much there was, so a caller voting over several windows can ignore one that held
         music or silence (Whisper still names a language for those).
+
+        ``opening``: hear instead the first 30 s of speech that :meth:`transcribe` from
+        ``offset_s`` decodes first, computed as faster-whisper computes them there (the
+        same audio window, VAD and log-mel; ``duration_s`` is ignored), and keep that
+        encoder pass (:class:`OpeningPass`): the transcription that follows reuses it, so
+        this window of the language vote costs no encoder pass of its own.
         """
         from faster_whisper.vad import VadOptions, collect_chunks, get_speech_timestamps
 
-        from app.media.audio import SAMPLE_RATE, load_audio
+        from app.media.audio import SAMPLE_RATE, audio_duration, load_audio
 
-        audio = np.asarray(load_audio(audio_path, offset_s, duration_s))
+        if opening:
+            audio = self._window(audio_path, offset_s, audio_duration(Path(audio_path)))
+        else:
+            audio = np.asarray(load_audio(audio_path, offset_s, duration_s))
         chunks = get_speech_timestamps(audio, VadOptions()) if len(audio) else []
         if not chunks:
             return {"language": None, "language_probability": 0.0, "top": [], "speech_s": 0.0}
         speech = np.concatenate(collect_chunks(audio, chunks)[0])
-        language, probability, all_probs = self._model.detect_language(speech)
+        if opening:
+            all_probs = self._opening_languages(speech)
+            language, probability = all_probs[0]
+            heard = min(len(speech), SAMPLE_RATE * 30)
+        else:
+            language, probability, all_probs = self._model.detect_language(speech)
+            heard = len(speech)
         return {
             "language": language,
             "language_probability": float(probability),
             "top": [(str(code), float(p)) for code, p in (all_probs or [])[:5]],
-            "speech_s": round(len(speech) / SAMPLE_RATE, 2),
+            "speech_s": round(heard / SAMPLE_RATE, 2),
         }
+
+    def _opening_languages(self, speech: np.ndarray) -> list[tuple[str, float]]:
+        """Every language's probability for the first window faster-whisper's ``transcribe`` decodes from ``speech``.
+
+        Its log-mel is computed over all of ``speech`` (the level is normalised to the
+        loudest frame of it) and its first window is cut as ``generate_segments`` cuts
+        it (all frames but the last, at most 3000, padded): so the kept encoder pass is
+        the transcription's own.
+        """
+        from faster_whisper.audio import pad_or_trim
+
+        features = self._model.feature_extractor(speech)
+        frames = min(self._model.feature_extractor.nb_max_frames, features.shape[-1] - 1)
+        encoded = self._opening.keep(pad_or_trim(features[:, :frames]))
+        return [(token[2:-2], float(p)) for token, p in self._model.model.detect_language(encoded)[0]]
 
     def speech_spans(self, audio_path: str, window_s: float = WINDOW_S) -> list[tuple[float, float]]:
         """``(start_s, end_s)`` of what the VAD calls speech in the whole file, read window by window.

@@ -318,10 +318,15 @@ class TranscribeStage:
         def detect(start: float, length: float) -> Mapping[str, Any]:
             return client.call("detect_language", str(audio), start, length)
 
+        def opening(start: float, length: float) -> Mapping[str, Any]:
+            # The first 30 s of speech the transcription below decodes first: the host keeps
+            # this encoder pass for it, so the vote's first window costs no pass of its own.
+            return client.call("detect_language", str(audio), start, None, opening=True)
+
         if language is None:
             # Voted over windows spread across the file, not the first 30 s; kept in the
             # checkpoint, so a resumed transcription keeps the language it started with.
-            vote = vote_language(audio, detect)
+            vote = vote_language(audio, detect, opening)
             language, probability, votes = vote.language, vote.probability, list(vote.windows)
             if len(languages := heard_languages(vote)) > 1:
                 spans = [(float(a), float(b)) for a, b in client.call("speech_spans", str(audio))]
@@ -479,6 +484,10 @@ class TranslateStage:
                 "glossary": glossary.to_option(glossary.from_options(options)), "quality": QUALITY_VERSION}
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+        if not str(options.get("target_lang") or ""):
+            # Transcripts only: the stage skips itself without a model, so it must not queue
+            # as a model stage behind its group's transcriptions, holding the subtitle back.
+            return None
         backend = self.backend(options)
         if backend.endpoint:
             return None  # an HTTP server holds its own model: nothing for the gate to admit
