@@ -21,7 +21,9 @@ from app.engine.kinds import ALL, MEDIA_KINDS
 from app.engine.library import JobOptions, Library
 from app.errors import Code, SidecarError, WorkerRefused
 from app.media.glossary import GlossaryEntry, parse_lines
+from app.ml.model_choice import placeholder_note
 from app.paths import data_dir as resolve_data_dir
+from app.pipelines.video import KIND as VIDEO_KIND
 from app.settings import LIST_HOLDS, SPECS, UI_LANGUAGE_CODES, Holds, SettingSpec, load_settings, ui_language_code
 from app.shown_names import OneLineFormatter, readable, with_name_bytes
 from app.status_words import item_json, item_line, job_label, problem
@@ -252,6 +254,10 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
         return "\n".join(lines)
 
     _emit(args, {"jobs": jobs}, text)
+    if jobs and options.kind in (ALL, VIDEO_KIND.name):
+        note = placeholder_note(lib.data_dir, settings.translation_endpoint)
+        if note:  # on stderr: the --json answer on stdout stays the same
+            print(f"sidecar: note: {note}", file=sys.stderr)
     return code
 
 
@@ -459,7 +465,8 @@ def cmd_models(args: argparse.Namespace, root: Path) -> int:
         rows = models_list(root)
         _emit(args, {"models": rows}, lambda: "\n".join(
             f"{'*' if r['active'] else ' '} {r['name']:<32} {r['role']:<15} "
-            f"{'installed' if r['installed'] else 'available':<10} {r['source']}" for r in rows))
+            f"{'installed' if r['installed'] else 'available':<10} {r['source']}"
+            f"{' (placeholder: its translations are refused)' if r['placeholder'] else ''}" for r in rows))
         return 0
     if args.models_command == "install":
         def progress(done: int, total: int | None) -> None:

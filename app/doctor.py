@@ -399,6 +399,26 @@ def check_settings(data_dir: Path) -> dict[str, Any]:
             **({"error": "; ".join(f"{b.name}={b.value!r} is not a value it takes ({b.code})" for b in bad)} if bad else {})}
 
 
+def check_translation(data_dir: Path) -> dict[str, Any]:
+    """Where new jobs' translations come from, and whether that is only the bundled placeholder.
+
+    The model rows alone mislead twice: a translation server in the settings wins over
+    the model marked in use, and the bundled model marked in use is a placeholder whose
+    lines the quality check refuses (so "loadable" does not mean "translates").
+    """
+    from app.ml.model_choice import placeholder_in_use, placeholder_note
+    from app.settings import load_settings
+
+    endpoint = load_settings(data_dir).translation_endpoint.strip()
+    placeholder = placeholder_in_use(data_dir, endpoint)
+    return {
+        "ok": True,
+        "endpoint": endpoint or None,
+        "placeholder": placeholder.name if placeholder else None,
+        "note": placeholder_note(data_dir, endpoint),
+    }
+
+
 # --------------------------------------------------------------------------- report
 
 
@@ -439,6 +459,10 @@ def collect_report(data_dir: Path, *, probe_models: bool = True, probe_timeout_s
         f"no {role} model is installed: {ROLE_PURPOSE.get(role, role)} is off until you install one (sidecar models)"
         for role in roles_without_model
     ]
+    translation = _check(lambda: check_translation(data_dir))
+    report["translation"] = translation
+    if translation.get("note"):
+        report["notes"].append(translation["note"])
     report["ok"] = not problems
     report["duration_s"] = round(time.perf_counter() - start, 2)
     return report
@@ -503,6 +527,11 @@ def format_report(report: dict[str, Any]) -> str:
         or f"{'available' if tray.get('tray_available') else 'not available'}"
         f" (Qt {tray.get('pyside6')}, platform {tray.get('platform')})",
     )
+    tr = report.get("translation", {})
+    if tr.get("endpoint"):
+        row("Translation", f"OpenAI-compatible server at {tr['endpoint']} (wins over the translation model below)")
+    elif tr.get("placeholder"):
+        row("Translation", f"{tr['placeholder']}: a PLACEHOLDER, most translations are refused (see Notes)")
     lines += ["", "Models (* = in use)"]
     for model in report.get("models", []):
         mark = "*" if model.get("active") else " "
@@ -515,6 +544,8 @@ def format_report(report: dict[str, Any]) -> str:
             state = f"DOES NOT LOAD: {model.get('probe', {}).get('error')}"
         else:
             state = "installed"
+        if model.get("placeholder"):
+            state += ", placeholder"
         lines.append(f"  {mark} {model['role']:<15}{model['name']:<28}{model['source']:<9}{state}")
     notes = report.get("notes", [])
     if notes:

@@ -162,7 +162,8 @@ def test_a_model_being_installed_cannot_be_installed_or_removed_twice(tmp_path: 
 # --------------------------------------------------------------------------- records and installed state
 
 LIST_KEYS = ["name", "role", "format", "source", "bundled", "installed", "partial_download", "active", "path", "size",
-             "memory_mb", "licence", "url", "sha256", "sha256_verified", "pinned_sha256", "description", "recommended"]
+             "memory_mb", "licence", "url", "sha256", "sha256_verified", "pinned_sha256", "description", "recommended",
+             "placeholder"]
 
 
 def test_catalogue_entries_parse_into_frozen_records() -> None:

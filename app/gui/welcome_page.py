@@ -3,7 +3,8 @@
 Shown instead of the empty job list until the person adds something or skips it; a
 library that has a job never shows it again (``Settings.welcome_dismissed``). The
 translation choice is said plainly because the bundled model only proves the path
-works: its translations are not worth keeping. Everything the page changes is an
+works: the quality check refuses most of its lines, so with it most videos get only
+their transcript (``translation_failed``). Everything the page changes is an
 ordinary setting, saved through the facade and editable later in Settings.
 """
 
@@ -71,8 +72,9 @@ class WelcomePage(QWidget):
         form.addRow(self.tr("Names and terms:"), self.glossary)
 
         self.choice = QButtonGroup(self)
-        self.bundled = QRadioButton(self.tr("Bundled translator: fast and small, but its translations are poor. "
-                                            "For trying Sidecar out."), self)
+        self.bundled = QRadioButton(self.tr("Bundled translator: only a placeholder. Most of its lines are wrong and "
+                                            "Sidecar's quality check refuses them, so most videos get only their "
+                                            "transcript."), self)
         self.download = QRadioButton(self)
         self.endpoint = QRadioButton(self.tr("An OpenAI-compatible server (LM Studio, Ollama, llama.cpp server…)"), self)
         for button, key in ((self.bundled, BUNDLED), (self.download, DOWNLOAD), (self.endpoint, ENDPOINT)):

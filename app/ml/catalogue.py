@@ -67,6 +67,11 @@ class CatalogueEntry:
     files: tuple[CatalogueFile, ...] = ()
     bundled: tuple[str, ...] = ()
     recommended: bool = False  # the download the first-run page offers for its role
+    placeholder: bool = False
+    """Bundled only so the role's path works without a download, not for use: the bundled
+    Gemma 270M's German is mostly wrong and the translation quality check refuses it, so a
+    default install translates almost nothing. ``doctor``, ``sidecar add`` and the first-run
+    page say so while it is what new jobs would use (:func:`app.ml.model_choice.placeholder_in_use`)."""
 
     @property
     def is_bundled(self) -> bool:
@@ -134,6 +139,7 @@ def parse_catalogue(data: dict[str, Any]) -> dict[str, CatalogueEntry]:
             files=tuple(files),
             bundled=tuple(bundled),
             recommended=bool(raw.get("recommended", False)),
+            placeholder=bool(raw.get("placeholder", False)),
         )
     return entries
 

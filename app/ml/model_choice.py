@@ -77,6 +77,7 @@ class ModelRow:
     pinned_sha256: dict[str, str] | None
     description: str
     recommended: bool = False
+    placeholder: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -123,6 +124,7 @@ def _entry_row(data_dir: Path | str, entry: CatalogueEntry, state: ModelState, a
         pinned_sha256=dict(state.pinned[entry.name]) if state.pinned.get(entry.name) else None,
         description=entry.description,
         recommended=entry.recommended,
+        placeholder=entry.placeholder,
     )
 
 
@@ -235,6 +237,47 @@ def active_model(data_dir: Path | str, role: str) -> ChosenModel | None:
         return ChosenModel(name=name, role=role, format=reg.format, path=str(reg.path), memory_mb=reg.memory_mb,
                            source="local", identity=f"local:{_local_identity(reg.path, reg.format)}")
     raise ModelError(f"the {role} model {name!r} is no longer known", code=Code.MODEL_MISSING)
+
+
+def placeholder_in_use(data_dir: Path | str, endpoint: str = "") -> CatalogueEntry | None:
+    """The bundled placeholder translator when new jobs would translate with it, else None.
+
+    Follows the order in which the translate stage picks its backend: a translation
+    server (``endpoint``, from the settings, which sit above this layer) wins, then the
+    model manager's choice, then the bundled default. A chosen model whose files are gone
+    is no placeholder's doing: ``doctor`` lists it as a problem of its own.
+    """
+    if endpoint.strip():
+        return None
+    try:
+        if active_model(data_dir, "translation") is not None:
+            return None
+    except ModelError:
+        return None
+    default = _default_for_role(load_catalogue(), "translation")
+    return default if default is not None and default.placeholder else None
+
+
+def placeholder_note(data_dir: Path | str, endpoint: str = "") -> str | None:
+    """What ``doctor`` and ``sidecar add`` say while :func:`placeholder_in_use`, naming the way out; else None.
+
+    Said because the quality check made the placeholder's failure quiet in a new way:
+    every item ends ``translation_failed`` with only its transcript, which reads like a
+    problem with the videos rather than with the translator.
+    """
+    entry = placeholder_in_use(data_dir, endpoint)
+    if entry is None:
+        return None
+    better = next((e for e in load_catalogue().values() if e.role == "translation" and e.recommended), None)
+    if better is not None:
+        size = f" ({better.size / 1e9:.1f} GB)" if better.size else ""  # as the model manager shows it
+        how = f"`sidecar models install {better.name}`{size}, then `sidecar models use {better.name}`"
+    else:
+        how = "install a translation model (`sidecar models`)"
+    return (f"translation uses {entry.name}, a placeholder bundled only so the path works: most of its lines are "
+            f"wrong and the quality check refuses them, so most videos get only their transcript "
+            f"({Code.TRANSLATION_FAILED.value}). For real translations run {how}, or set an OpenAI-compatible "
+            f"translation server in Settings → Output.")
 
 
 def _local_identity(path: Path, fmt: str) -> str:

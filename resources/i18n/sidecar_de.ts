@@ -2319,8 +2319,8 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Namen und Begriffe:</translation>
     </message>
     <message>
-        <source>Bundled translator: fast and small, but its translations are poor. For trying Sidecar out.</source>
-        <translation>Mitgelieferter Übersetzer: schnell und klein, aber schlechte Übersetzungen. Zum Ausprobieren von Sidecar.</translation>
+        <source>Bundled translator: only a placeholder. Most of its lines are wrong and Sidecar&apos;s quality check refuses them, so most videos get only their transcript.</source>
+        <translation>Mitgelieferter Übersetzer: nur ein Platzhalter. Die meisten seiner Zeilen sind falsch und die Qualitätsprüfung von Sidecar weist sie zurück, daher erhalten die meisten Videos nur ihr Transkript.</translation>
     </message>
     <message>
         <source>An OpenAI-compatible server (LM Studio, Ollama, llama.cpp server…)</source>

@@ -2304,8 +2304,8 @@ Files next to your media are not touched.</source>
         <translation>名称和术语：</translation>
     </message>
     <message>
-        <source>Bundled translator: fast and small, but its translations are poor. For trying Sidecar out.</source>
-        <translation>内置翻译模型：快而小，但翻译质量差。仅供试用 Sidecar。</translation>
+        <source>Bundled translator: only a placeholder. Most of its lines are wrong and Sidecar&apos;s quality check refuses them, so most videos get only their transcript.</source>
+        <translation>内置翻译器：只是占位用的。它的大多数行都是错的，会被 Sidecar 的质量检查拒绝，因此大多数视频只得到转写。</translation>
     </message>
     <message>
         <source>An OpenAI-compatible server (LM Studio, Ollama, llama.cpp server…)</source>

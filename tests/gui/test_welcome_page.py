@@ -23,7 +23,9 @@ def test_first_run_page_choices_apply_to_the_first_job_and_it_never_shows_again(
     qtbot.waitUntil(lambda: page.recommended is not None, timeout=10000)
     offer = page.download.text()
     assert "qwen2.5-1.5b-instruct" in offer and "1.1 GB" in offer and "Apache-2.0" in offer
-    assert page.chosen() == "bundled" and "poor" in page.bundled.text()
+    assert page.chosen() == "bundled"
+    assert "placeholder" in page.bundled.text() and "only their transcript" in page.bundled.text(), \
+        "the first run must say that the bundled translator's lines are refused"
 
     # The examples follow the languages chosen on the page.
     page.target_lang.set_code("fr")
