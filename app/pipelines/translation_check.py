@@ -18,7 +18,7 @@ from app.media.translation_quality import RepeatMemory, check_batch
 from app.ml.index_models import TEXT_EMBEDDING_SPEC
 
 #: Bump when the estimate's rules or floors change: stored translations are then checked again.
-#: 2: a fragment is scored with its neighbour; floors calibrated again with fragments.
+#: 2: a cue just under its floor is scored again with its neighbour (clause fragments).
 QUALITY_VERSION = 2
 
 
