@@ -8,7 +8,7 @@ import pytest
 
 from app.media.language_stretches import (PIECE_S, Stretch, coarse_piece_s, find_stretches, language_at, pieces,
                                           speech_by_language, spliced, translation_runs)
-from app.media.language_vote import LanguageVote, heard_languages, hearing_order, languages_to_tell_apart
+from app.media.language_vote import LanguageVote, heard_languages, hearing_order
 
 
 def _answer(top: list[tuple[str, float]], speech_s: float = 10.0) -> dict[str, Any]:
@@ -102,17 +102,7 @@ def test_three_languages_each_sent_as_itself_in_the_order_of_its_first_cue() -> 
     assert texts == ["Good day", "Good morning", "Hello", "Bye", "Thanks"] and fallback == [1]
 
 
-def test_a_short_recording_split_between_two_languages_is_searched_in_short_pieces() -> None:
-    # One window heard all of a 40-s recording: sure of one language costs nothing more; split, both are searched.
-    sure = LanguageVote("en", 0.97, ({"start": 0.0, **_answer([("en", 0.97), ("de", 0.01)])},))
-    split = LanguageVote("en", 0.55, ({"start": 0.0, **_answer([("en", 0.55), ("de", 0.4), ("nl", 0.02)])},))
-    little = LanguageVote("en", 0.55, ({"start": 0.0, **_answer([("en", 0.55), ("de", 0.4)], speech_s=3.0)},))
-    assert languages_to_tell_apart(sure) == ("en",)
-    assert languages_to_tell_apart(split) == ("en", "de")
-    assert len(languages_to_tell_apart(little)) < 2, "too little speech to say the window was split"
-    # Two windows: only confident disagreement counts, as before.
-    two = LanguageVote("en", 0.6, split.windows + ({"start": 60.0, **_answer([("en", 0.6), ("de", 0.35)])},))
-    assert languages_to_tell_apart(two) == ()
+def test_a_recording_with_under_a_minute_of_speech_is_searched_in_shorter_pieces() -> None:
     assert coarse_piece_s(_spans(0.0, 200.0)) == PIECE_S
     assert coarse_piece_s(_spans(0.0, 12.0)) == 6.0
     spans = _spans(0.0, 36.0)  # 9 sentences: English until 20 s, then German

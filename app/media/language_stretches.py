@@ -1,10 +1,8 @@
 """Stretches of speech in different languages within one recording (SPEC §16, mixed-language recordings).
 
 Whisper transcribes in one language at a time; forced to English it "translates" a German
-half into invented English. So when the language vote heard two languages
-(:func:`app.media.language_vote.languages_to_tell_apart`: two windows confident of
-different ones, or the one window of a short recording split between two), the
-recording's speech (the VAD's spans) is cut into pieces of about :data:`PIECE_S` seconds
+half into invented English. So when the language vote heard two languages confidently
+(:func:`app.media.language_vote.heard_languages`), the recording's speech (the VAD's spans) is cut into pieces of about :data:`PIECE_S` seconds
 of speech (shorter in a recording with under a minute of speech: :func:`coarse_piece_s`),
 each piece's language is heard (one encoder pass), and consecutive pieces in one language make a
 stretch. Where two stretches meet, the two pieces around the switch are cut again into
@@ -83,8 +81,8 @@ def pieces(spans: Sequence[Span], speech_s: float) -> list[Span]:
 
 
 def coarse_piece_s(spans: Sequence[Span]) -> float:
-    """Seconds of speech per coarse piece: :data:`PIECE_S`, or a quarter of a short recording's speech
-    (at least two fine pieces), so a switch inside a recording under a minute falls between two pieces."""
+    """Seconds of speech per coarse piece: :data:`PIECE_S`, or a quarter of the speech of a recording with
+    under a minute of it (at least two fine pieces), so a switch there still falls between two pieces."""
     speech = sum(end - start for start, end in spans)
     return min(PIECE_S, max(2 * FINE_PIECE_S, speech / 4))
 

@@ -44,10 +44,6 @@ WINDOW_S = 30.0
 MIN_SPEECH_S = 2.0
 #: A window's language counts as heard (for a mixed-language recording) at this probability or more.
 CONFIDENT = 0.7
-#: A recording heard in a single window (under two windows long) whose window gives a second language at
-#: least this probability may change language inside that window: its speech is heard in pieces
-#: (:func:`languages_to_tell_apart`). One-language speech gives its second language far less.
-SECOND_LANGUAGE = 0.1
 #: Energy is measured on frames of this length (seconds).
 _FRAME_S = 0.5
 #: Frames read at once while measuring energy (10 minutes: bounded memory for a two-hour film).
@@ -163,24 +159,6 @@ def heard_languages(result: LanguageVote) -> tuple[str, ...]:
     return tuple(sorted(best, key=lambda code: -best[code]))
 
 
-def languages_to_tell_apart(result: LanguageVote) -> tuple[str, ...]:
-    """The languages whose stretches a recording must be searched for: two or more, or fewer when it speaks one.
-
-    :func:`heard_languages`, and for a recording heard in one window only (under two
-    windows long, where no second window can disagree) the window's two most probable
-    languages when the second reaches :data:`SECOND_LANGUAGE`: a switch inside the one
-    window shows as a split answer, not as a confident one. A sure window costs nothing more.
-    """
-    heard = heard_languages(result)
-    if len(heard) > 1 or len(result.windows) != 1:
-        return heard
-    answer = result.windows[0]
-    top = [(str(code), float(p)) for code, p in answer.get("top") or []]
-    if float(answer.get("speech_s") or 0.0) >= 2 * MIN_SPEECH_S and len(top) > 1 and top[1][1] >= SECOND_LANGUAGE:
-        return (top[0][0], top[1][0])
-    return heard
-
-
 def detect_language(audio_path: Path, detect: Detect) -> LanguageVote:
     """Detect on :func:`speech_windows` in :func:`hearing_order` and :func:`vote`; language None when no window held speech."""
     answers: list[dict[str, Any]] = []
@@ -201,4 +179,4 @@ def detect_language(audio_path: Path, detect: Detect) -> LanguageVote:
 
 
 __all__ = ["CONFIDENT", "LanguageVote", "decided", "detect_language", "heard_languages", "hearing_order",
-           "languages_to_tell_apart", "speech_windows", "vote"]
+           "speech_windows", "vote"]

@@ -54,7 +54,7 @@ from app.media.cues import MAX_LINE_WIDTH, build_cues, cues_from_dicts, cues_to_
 from app.media.hallucination import filter_segments
 from app.media.language_stretches import Stretch, find_stretches, language_at, speech_by_language, spliced, translation_runs
 from app.media.language_vote import detect_language as vote_language
-from app.media.language_vote import languages_to_tell_apart
+from app.media.language_vote import heard_languages
 from app.media.naming import DEFAULT_PRESET as DEFAULT_NAMING
 from app.media.naming import SubtitleNames, normalise_language, subtitle_names
 from app.media.subtitles import DEFAULT_FONT, render_bilingual_ass, render_transcript_srt, render_translation_srt
@@ -92,8 +92,8 @@ DOUBTFUL_SHARE = 0.1
 TRANSCRIPT_VERSION = 1
 #: How the language is found when the person set none. It is part of the transcription fingerprint, so a
 #: change re-transcribes (once) every recording whose language was detected, and what follows from it;
-#: recordings with a set language keep theirs. "window-vote+stretches": a recording the vote (or, under
-#: two windows long, an unsure window) hears in two languages is transcribed stretch by stretch (issue 23).
+#: recordings with a set language keep theirs. "window-vote+stretches": a recording whose vote heard two
+#: languages is transcribed stretch by stretch (issue 23; transcripts made before kept one language).
 LANGUAGE_DETECTION = "window-vote+stretches"
 #: Bump when the translation prompt or its parsing changes: stored translations are then redone.
 #: 2: context cues, glossary renderings, the per-cue quality estimate (app.media.translation_quality).
@@ -328,7 +328,7 @@ class TranscribeStage:
             # checkpoint, so a resumed transcription keeps the language it started with.
             vote = vote_language(audio, detect)
             language, probability, votes = vote.language, vote.probability, list(vote.windows)
-            if len(languages := languages_to_tell_apart(vote)) > 1:
+            if len(languages := heard_languages(vote)) > 1:
                 spans = [(float(a), float(b)) for a, b in client.call("speech_spans", str(audio))]
                 stretches = find_stretches(spans, languages, duration, detect)
             checkpoint()
