@@ -65,6 +65,28 @@ GERMAN_CLAUSES: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 
 
+#: The English half of tests/data/speech/english-then-german.ogg (FLEURS en 000-004), clause by clause, with a
+#: German translation written by hand for these tests: (key words, German).
+ENGLISH_CLAUSES: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("however",), "Allerdings"),
+    (("communication", "channels"), "aufgrund der langsamen Kommunikationswege"),
+    (("styles", "west"), "konnten Stile im Westen"),
+    (("lag", "25", "30 year"), "um 25 bis 30 Jahre hinterherhinken"),
+    (("nouns",), "Alle Substantive"),
+    (("the word", "for you"), "einschließlich des Wortes Sie für die höfliche Anrede"),
+    (("capital", "begin with"), "beginnen immer mit einem Großbuchstaben"),
+    (("middle",), "sogar mitten im Satz"),
+    (("north", "easy reach"), "Im Norden und leicht zu erreichen"),
+    (("romantic", "fascinating", "town of"), "liegt die romantische und faszinierende Stadt Sintra"),
+    (("famous", "foreigners"), "die bei Ausländern berühmt wurde"),
+    (("glowing", "splendo", "byron", "recorded"), "nach einem begeisterten Bericht Lord Byrons über ihre Pracht"),
+    (("cabbage",), "Der Kohlsaft ändert seine Farbe"),
+    (("depending", "acidic", "alkaline", "chemical"), "je nachdem, wie sauer oder basisch die Chemikalie ist"),
+    (("many people", "dinosaurs"), "Viele Menschen halten sie nicht für Dinosaurier"),
+    (("feathers", "fly"), "weil sie Federn haben und fliegen können"),
+)
+
+
 def _by_clause(text: str, clauses: tuple[tuple[tuple[str, ...], str], ...], joiner: str, end: str) -> str | None:
     """``text`` answered clause by clause from ``clauses``, or None when a clause of three words or more is unknown."""
     out: list[str] = []
@@ -84,6 +106,11 @@ def _by_clause(text: str, clauses: tuple[tuple[tuple[str, ...], str], ...], join
 def to_chinese(text: str) -> str | None:
     """The clause-by-clause Chinese of a line of the test clips, or None when a clause is unknown."""
     return _by_clause(text, CLAUSES, "，", "。")
+
+
+def to_german(text: str) -> str | None:
+    """The clause-by-clause German of a line of the English real-speech reading, or None when a clause is unknown."""
+    return _by_clause(text, ENGLISH_CLAUSES, ", ", ".")
 
 
 def to_english(text: str) -> str | None:

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from app.media.language_stretches import (PIECE_S, Stretch, cues_in, find_stretches, language_at, pieces,
-                                          speech_by_language, spliced)
+from app.media.language_stretches import (PIECE_S, Stretch, coarse_piece_s, find_stretches, language_at, pieces,
+                                          speech_by_language, spliced, translation_runs)
 from app.media.language_vote import LanguageVote, heard_languages, hearing_order
 
 
@@ -83,7 +83,36 @@ def test_seconds_per_language_and_translation_keeps_the_target_language_cues() -
     assert speech_by_language(segments, "de") == [{"language": "de", "seconds": 10.0}, {"language": "en", "seconds": 6.5}]
     assert speech_by_language([{"start": 0.0, "end": 3.0}], "fr") == [{"language": "fr", "seconds": 3.0}]
     cues = [{"text": "Hello", "language": "en"}, {"text": "Guten Tag", "language": "de"}, {"text": "Bye", "language": "en"}]
-    kept = cues_in(cues, "en")
-    assert kept == {0, 2} and cues_in([{"text": "one language"}], "en") == set()
-    texts, fallback = spliced([c["text"] for c in cues], kept, ["Good day"], [0])
+    assert translation_runs(cues, "de", "en") == [("de", [1])]
+    # The main language is the target: only the other language's cues are sent.
+    assert translation_runs(cues, "en", "en") == [("de", [1])]
+    assert translation_runs([{"text": "one language"}], "en", "en") == []
+    assert translation_runs([{"text": "one language"}] * 2, "ja", "en") == [("ja", [0, 1])]
+    texts, fallback = spliced([c["text"] for c in cues], [1], ["Good day"], [0])
     assert texts == ["Hello", "Good day", "Bye"] and fallback == [1], "fallback indexes count every cue"
+
+
+def test_three_languages_each_sent_as_itself_in_the_order_of_its_first_cue() -> None:
+    cues = [{"text": "Guten Tag", "language": "de"}, {"text": "Bonjour", "language": "fr"},
+            {"text": "Hello", "language": "en"}, {"text": "Tschüss", "language": "de"}, {"text": "Merci", "language": "fr"}]
+    runs = translation_runs(cues, "de", "en")
+    assert runs == [("de", [0, 3]), ("fr", [1, 4])]
+    sent = [i for _, indexes in runs for i in indexes]
+    texts, fallback = spliced([c["text"] for c in cues], sent, ["Good day", "Bye", "Good morning", "Thanks"], [2])
+    assert texts == ["Good day", "Good morning", "Hello", "Bye", "Thanks"] and fallback == [1]
+
+
+def test_a_recording_with_under_a_minute_of_speech_is_searched_in_shorter_pieces() -> None:
+    assert coarse_piece_s(_spans(0.0, 200.0)) == PIECE_S
+    assert coarse_piece_s(_spans(0.0, 12.0)) == 6.0
+    spans = _spans(0.0, 36.0)  # 9 sentences: English until 20 s, then German
+    switch = 20.0
+
+    def detect(start: float, length: float) -> dict[str, Any]:
+        english = max(0.0, min(start + length, switch) - start)
+        p = english / length
+        return _answer(sorted([("en", p), ("de", 1 - p)], key=lambda x: -x[1]), speech_s=length)
+
+    stretches = find_stretches(spans, ("en", "de"), 36.0, detect)
+    assert [s.language for s in stretches] == ["en", "de"]
+    assert stretches[0].end_s == pytest.approx(19.75), "the pause before the first German sentence"

@@ -202,3 +202,57 @@ def test_a_resume_sends_only_the_cues_after_the_checkpoint_and_keeps_the_reasons
     assert output["fallback"] == [2] and output["reasons"] == {"2": LANGUAGE}
     assert output["texts"][8:] == [GERMAN[s] for s in SOURCES[8:]]
 
+
+
+ZH_PAIRS = [tuple(line.split("\t")[:2]) for line in
+            (DATA.parent / "tatoeba-en-zh.tsv").read_text(encoding="utf-8").splitlines()[600:606]]
+
+
+def _mixed(cues: list[tuple[str, str]], main: str) -> dict[str, Any]:
+    """A mixed-language transcript: (text, language) per cue, named for ``main``."""
+    return {"language": main, "cues": [{"start_ms": i * 2000, "end_ms": i * 2000 + 1500, "text": text, "language": lang}
+                                       for i, (text, lang) in enumerate(cues)]}
+
+
+def test_a_recording_mostly_in_the_target_language_gets_its_other_stretches_translated(e5: ModelHost) -> None:
+    """German with an English stretch, target German: the English cues alone are sent, as English; one German file."""
+    german = [de for _, de in PAIRS[:6]]
+    english = SOURCES[10:14]
+    transcript = _mixed([(t, "de") for t in german[:3]] + [(t, "en") for t in english] + [(t, "de") for t in german[3:]], "de")
+    server = _serve(lambda text: GERMAN[text])
+    stage = TranslateStage(Path("/nonexistent"), server.url("/v1"), "scripted")
+    ctx = Ctx(e5, {"target_lang": "de"}, {"transcribe": transcript})
+    try:
+        output = stage.run(ctx)  # type: ignore[arg-type]
+    finally:
+        server.stop()
+    assert not output["skipped"] and output["fallback"] == [] and output["kept_cues"] == [0, 1, 2, 7, 8, 9]
+    assert server.chats and all(language == "English" and set(lines) <= set(english) for language, lines in server.chats)
+    assert output["texts"] == german[:3] + [GERMAN[t] for t in english] + german[3:]
+    rendered = RenderStage().run(Ctx(e5, ctx.options, {"transcribe": transcript, "translate": output}))
+    assert set(rendered["files"]) == {"transcript"} and rendered["target_lang"] is None, "one file, named for German"
+    assert GERMAN[english[0]] in rendered["files"]["transcript"] and english[0] not in rendered["files"]["transcript"]
+
+
+def test_each_stretch_is_sent_and_checked_in_its_own_language(e5: ModelHost) -> None:
+    """German (main), Chinese and English stretches, target English: German and Chinese go each as themselves."""
+    german = [(de, en) for en, de in PAIRS[:5]]
+    chinese = [(zh, en) for en, zh in ZH_PAIRS]
+    english = SOURCES[10:12]
+    human = dict(german + chinese)
+    transcript = _mixed([(de, "de") for de, _ in german[:3]] + [(zh, "zh") for zh, _ in chinese[:3]]
+                        + [(t, "en") for t in english] + [(de, "de") for de, _ in german[3:]]
+                        + [(zh, "zh") for zh, _ in chinese[3:]], "de")
+    server = ModelServer(answer=lambda _language, text: human[text]).start()
+    stage = TranslateStage(Path("/nonexistent"), server.url("/v1"), "scripted")
+    ctx = Ctx(e5, {"target_lang": "en"}, {"transcribe": transcript})
+    try:
+        output = stage.run(ctx)  # type: ignore[arg-type]
+    finally:
+        server.stop()
+    sent = {language: {line for lang, lines in server.chats if lang == language for line in lines}
+            for language, _ in server.chats}
+    assert sent == {"German": {de for de, _ in german}, "Chinese": {zh for zh, _ in chinese}}
+    assert output["source_langs"] == ["de", "zh"] and output["kept_cues"] == [6, 7]
+    assert output["fallback"] == [], output["reasons"]
+    assert output["texts"] == [human[c["text"]] if c["language"] != "en" else c["text"] for c in transcript["cues"]]

@@ -160,3 +160,35 @@ def test_the_bundled_translators_wrong_language_and_repeated_cues_are_rejected(
     human = [v for k in range(0, 64, 8) for v in _verdicts(e5, human_pairs[k:k + 8], "en", "de")]
     # ≥ 90 % of the human translations pass (59/64 here; the misses are idioms: "Das riecht nach einer Falle.").
     assert sum(v is None for v in human) >= 58, human
+
+
+def _clauses(name: str, start: int, count: int) -> list[tuple[tuple[str, str], tuple[str, str]]]:
+    """Sentences cut at a clause boundary: ((source 1, human 1), (source 2, human 2)) each."""
+    rows = [line.split("\t") for line in (DATA / name).read_text(encoding="utf-8").splitlines()[start:start + count]]
+    return [((r[0], r[2]), (r[1], r[3])) for r in rows]
+
+
+@pytest.mark.parametrize("other,reverse", [("de", False), ("de", True), ("zh", False), ("zh", True)])
+def test_fragments_of_a_clause_pass_with_their_neighbour_and_bad_fragments_do_not(e5: TextEmbeddingRuntime, other: str,
+                                                                                   reverse: bool) -> None:
+    """Whisper ends cues inside clauses: both halves of 12 cut sentences (the bench's held-out rows), 8 cues a batch."""
+    cut = _clauses(f"tatoeba-clauses-en-{other}.tsv", 200 if reverse else 100, 12)
+    source, target = (other, "en") if reverse else ("en", other)
+    cues = [((b, a) if reverse else (a, b)) for first, second in cut for a, b in (first, second)]
+    batches = [cues[k:k + 8] for k in range(0, len(cues), 8)]
+    passed = sum(v is None for batch in batches for v in _verdicts(e5, batch, source, target))
+    assert passed >= 0.9 * len(cues), f"{passed}/{len(cues)} human fragment translations passed"
+    rng = random.Random(7)
+    caught = bad = 0
+    for k, batch in enumerate(batches):
+        shifted = [(s, (batch + batches[(k + 1) % len(batches)])[i + 1][1]) for i, (s, _) in enumerate(batch)]
+        caught += sum(v is not None for v in _verdicts(e5, shifted, source, target))
+        bad += len(batch)
+        j = rng.randrange(1, len(batch))
+        for variant in ((batch[j][0], batch[j - 1][1]),  # the previous fragment's translation repeated
+                        (batch[j][0], cues[(8 * k + j + 11) % len(cues)][1])):  # a fragment of another sentence
+            wrong = list(batch)
+            wrong[j] = variant
+            caught += _verdicts(e5, wrong, source, target)[j] is not None
+            bad += 1
+    assert caught / bad >= 0.95, f"{caught}/{bad} bad fragment translations caught"

@@ -2,9 +2,9 @@
 
 Whisper transcribes in one language at a time; forced to English it "translates" a German
 half into invented English. So when the language vote heard two languages confidently
-(:func:`app.media.language_vote.heard_languages`), the recording's speech (the VAD's
-spans) is cut into pieces of about :data:`PIECE_S` seconds of speech, each piece's
-language is heard (one encoder pass), and consecutive pieces in one language make a
+(:func:`app.media.language_vote.heard_languages`), the recording's speech (the VAD's spans) is cut into pieces of about :data:`PIECE_S` seconds
+of speech (shorter in a recording with under a minute of speech: :func:`coarse_piece_s`),
+each piece's language is heard (one encoder pass), and consecutive pieces in one language make a
 stretch. Where two stretches meet, the two pieces around the switch are cut again into
 pieces of about :data:`FINE_PIECE_S` seconds and the first one in the new language is
 found by halving, so a switch is placed at a pause to within a sentence or two, not
@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from app.media.language_vote import MIN_SPEECH_S, Detect
+from app.media.naming import normalise_language
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,13 @@ def pieces(spans: Sequence[Span], speech_s: float) -> list[Span]:
         else:
             out.append((held[0][0], held[-1][1]))
     return out
+
+
+def coarse_piece_s(spans: Sequence[Span]) -> float:
+    """Seconds of speech per coarse piece: :data:`PIECE_S`, or a quarter of the speech of a recording with
+    under a minute of it (at least two fine pieces), so a switch there still falls between two pieces."""
+    speech = sum(end - start for start, end in spans)
+    return min(PIECE_S, max(2 * FINE_PIECE_S, speech / 4))
 
 
 def _probabilities(answer: Mapping[str, Any], languages: Sequence[str]) -> dict[str, float] | None:
@@ -143,7 +151,7 @@ def find_stretches(spans: Sequence[Span], languages: Sequence[str], duration_s: 
     One stretch when the pieces all agree after all (the vote's second language was a
     song or a quotation the VAD dropped).
     """
-    coarse = pieces(spans, PIECE_S)
+    coarse = pieces(spans, coarse_piece_s(spans))
     if not coarse:
         return [Stretch(0.0, duration_s, languages[0])]
     labels = _filled([_choose(_hear(detect, piece), languages) for piece in coarse], languages[0])
@@ -192,23 +200,34 @@ def speech_by_language(segments: Iterable[Mapping[str, Any]], default: str | Non
             for language, total in sorted(seconds.items(), key=lambda item: -item[1])]
 
 
-def cues_in(cues: Sequence[Mapping[str, Any]], language: str) -> set[int]:
-    """Indexes of the cues a mixed-language transcript marks as spoken in ``language`` (translation keeps them)."""
-    return {i for i, cue in enumerate(cues) if cue.get("language") == language}
+def translation_runs(cues: Sequence[Mapping[str, Any]], default: str | None, target: str) -> list[tuple[str, list[int]]]:
+    """The cues a translation sends, by their spoken language: ``(language, cue indexes)``, in order of first cue.
 
-
-
-def spliced(texts: Sequence[str], kept: set[int], translated: Sequence[str], fallback: Iterable[int]) -> tuple[list[str], list[int]]:
-    """Every cue's text after translating only those not in ``kept``: (texts, fallback as indexes of all cues).
-
-    ``translated`` and ``fallback`` answer the cues outside ``kept``, in order.
+    In a mixed-language recording each cue carries its stretch's ``language``; other cues
+    are in ``default`` (the transcript's). Cues already in ``target`` are kept as they are,
+    whatever the recording's main language: a German recording with English stretches,
+    translated to German, sends only the English cues, and a third language is sent as
+    itself, never as the main language's other one.
     """
-    todo = [i for i in range(len(texts)) if i not in kept]
+    target = normalise_language(target)
+    runs: dict[str, list[int]] = {}
+    for i, cue in enumerate(cues):
+        language = normalise_language(str(cue.get("language") or default or ""))
+        if language != target:
+            runs.setdefault(language, []).append(i)
+    return list(runs.items())
+
+
+def spliced(texts: Sequence[str], sent: Sequence[int], translated: Sequence[str], fallback: Iterable[int]) -> tuple[list[str], list[int]]:
+    """Every cue's text after translating the cues ``sent`` (indexes, in the order they were sent):
+    (texts, fallback as indexes of all cues). ``translated`` and ``fallback`` answer ``sent``, in its order;
+    the other cues keep their text.
+    """
     out = list(texts)
-    for j, i in enumerate(todo):
+    for j, i in enumerate(sent):
         out[i] = translated[j]
-    return out, sorted(todo[j] for j in fallback)
+    return out, sorted(sent[j] for j in fallback)
 
 
-__all__ = ["FINE_PIECE_S", "PIECE_S", "Stretch", "cues_in", "find_stretches", "language_at", "pieces",
-           "speech_by_language", "spliced"]
+__all__ = ["FINE_PIECE_S", "PIECE_S", "Stretch", "find_stretches", "language_at", "pieces", "speech_by_language",
+           "spliced", "translation_runs"]

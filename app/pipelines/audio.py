@@ -19,7 +19,7 @@ from app.engine.stage import Output, Pipeline, StageContext
 from app.media.cues import cues_from_dicts
 from app.media.naming import SubtitleNames
 from app.pipelines.subtitled import subtitled_beside
-from app.pipelines.video import IndexDialogueStage, PlaceStage, RenderStage, video_pipeline
+from app.pipelines.video import IndexDialogueStage, PlaceStage, RenderStage, translated_in_place, video_pipeline
 from app.settings import Settings
 
 #: Bump when the plain-text transcript changes for the same cues.
@@ -44,7 +44,11 @@ class AudioRenderStage(RenderStage):
         files = output["files"]
         if files:
             files.pop("bilingual", None)
-            files["text"] = transcript_text((ctx.inputs.get("transcribe") or {}).get("cues") or [])
+            transcript, translation = ctx.inputs.get("transcribe") or {}, ctx.inputs.get("translate") or {}
+            cues = transcript.get("cues") or []
+            if translated_in_place(transcript, translation):  # the text reads as the SRT does
+                cues = [{**cue, "text": text} for cue, text in zip(cues, translation["texts"])]
+            files["text"] = transcript_text(cues)
         return output
 
 

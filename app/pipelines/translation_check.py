@@ -18,7 +18,8 @@ from app.media.translation_quality import RepeatMemory, check_batch
 from app.ml.index_models import TEXT_EMBEDDING_SPEC
 
 #: Bump when the estimate's rules or floors change: stored translations are then checked again.
-QUALITY_VERSION = 1
+#: 2: a cue just under its floor is scored again with its neighbour (clause fragments).
+QUALITY_VERSION = 2
 
 
 def hosted_quality_check(ctx: StageContext, source: str | None, target: str, glossary: Sequence[GlossaryEntry],

@@ -52,7 +52,7 @@ from app.media.audio_streams import RULE_VERSION as AUDIO_STREAM_RULE
 from app.media.audio_streams import AudioChoice, audio_streams, choose_audio_stream
 from app.media.cues import MAX_LINE_WIDTH, build_cues, cues_from_dicts, cues_to_dicts
 from app.media.hallucination import filter_segments
-from app.media.language_stretches import Stretch, cues_in, find_stretches, language_at, speech_by_language, spliced
+from app.media.language_stretches import Stretch, find_stretches, language_at, speech_by_language, spliced, translation_runs
 from app.media.language_vote import detect_language as vote_language
 from app.media.language_vote import heard_languages
 from app.media.naming import DEFAULT_PRESET as DEFAULT_NAMING
@@ -90,6 +90,11 @@ MAX_UNTRANSLATED_SHARE = 0.5
 DOUBTFUL_SHARE = 0.1
 #: Bump when segment filtering or cue building changes: stored transcripts are then redone.
 TRANSCRIPT_VERSION = 1
+#: How the language is found when the person set none. It is part of the transcription fingerprint, so a
+#: change re-transcribes (once) every recording whose language was detected, and what follows from it;
+#: recordings with a set language keep theirs. "window-vote+stretches": a recording whose vote heard two
+#: languages is transcribed stretch by stretch (issue 23; transcripts made before kept one language).
+LANGUAGE_DETECTION = "window-vote+stretches"
 #: Bump when the translation prompt or its parsing changes: stored translations are then redone.
 #: 2: context cues, glossary renderings, the per-cue quality estimate (app.media.translation_quality).
 PROMPT_VERSION = 2
@@ -234,7 +239,7 @@ class TranscribeStage:
             "model": model.identity if model else BUNDLED_ASR,
             "compute_type": asr_device()[1],
             "source_lang": normalise_language(source) if source else "auto",
-            "language_detection": "window-vote" if not source else "set",
+            "language_detection": LANGUAGE_DETECTION if not source else "set",
             "vad": True,
             "beam_size": BEAM_SIZE,
             "version": TRANSCRIPT_VERSION,
@@ -430,6 +435,12 @@ def untranslated_detail(translation: Mapping[str, Any]) -> dict[str, Any]:
 
 
 
+def _joined(before: TranslationProgress, run: TranslationProgress, first: int) -> TranslationProgress:
+    """The runs translated ``before`` followed by one more run's progress, whose cues start at ``first`` of all sent."""
+    return TranslationProgress(before.texts + run.texts, before.fallback + [first + i for i in run.fallback], before.total,
+                               {**before.reasons, **{first + i: r for i, r in run.reasons.items()}})
+
+
 @dataclass(frozen=True)
 class TranslationBackend:
     """Where translations come from; ``identity`` changes whenever the answers could."""
@@ -508,47 +519,68 @@ class TranslateStage:
         return chat_caller(call) if backend.style == "chat" else completion_caller(call)
 
     def run(self, ctx: StageContext) -> dict[str, Any]:
+        """Translate the cues not already in the target language, each stretch from its own language.
+
+        A one-language transcript is one run (all its cues, from its language; nothing when
+        that is the target). A mixed-language one sends each language's cues with that
+        language named in the prompt and the checks, and keeps the target-language cues
+        as they are, also when the target is the recording's main language. The checkpoint
+        holds the translated cues of all runs in the order they are sent.
+        """
         transcript = ctx.inputs.get("transcribe") or {}
-        cues = cues_from_dicts(transcript.get("cues") or [])
+        cue_dicts = transcript.get("cues") or []
+        cues = cues_from_dicts(cue_dicts)
         source = transcript.get("language")
         target = str(ctx.options.get("target_lang") or "")
         backend = self.backend(ctx.options)
         output: dict[str, Any] = {"source_lang": source, "target_lang": normalise_language(target),
                                   "model": backend.identity, "texts": [], "fallback": []}
-        if not cues or not target or normalise_language(source) == normalise_language(target):
+        runs = translation_runs(cue_dicts, source, target) if cues and target else []
+        if not runs:
             return {**output, "skipped": True}
         if not ctx.partial and (same := ctx.computed_output()) is not None:
             return same  # an identical file in this job was translated already
         texts = [cue.flat_text for cue in cues]
-        kept = cues_in(transcript.get("cues") or [], normalise_language(target))  # a mixed recording's target-language cues
-        foreign = [text for i, text in enumerate(texts) if i not in kept]
-        saved = ctx.partial or {}
-        resume = saved.get("total") == len(foreign)
-
-        def on_batch_done(progress: TranslationProgress) -> None:
-            ctx.save_partial(progress.to_dict())
-            ctx.progress(len(progress.texts) / progress.total, f"{len(progress.texts)}/{progress.total} cues")
-            if len(progress.texts) < progress.total:  # after the last batch the stage is done: nothing to pause
-                ctx.check()
-
-        done = saved.get("texts", []) if resume else []
+        todo = [i for _, indexes in runs for i in indexes]  # the cues sent, in the order the checkpoint holds them
+        saved = ctx.partial if (ctx.partial or {}).get("total") == len(todo) else {}
+        sent = TranslationProgress(list(saved.get("texts", [])), list(saved.get("fallback", [])), len(todo),
+                                   {int(k): r for k, r in (saved.get("reasons") or {}).items()})
+        done = TranslationProgress([], [], len(todo))  # the runs finished in this call, in ``todo`` positions
+        calls = retried_batches = retried_cues = 0
         terms = glossary.from_options(ctx.options)
-        result = translate_cues(
-            foreign, source, target, self._complete_fn(ctx, backend), self.batch_size, on_batch_done,
-            done_so_far=done,
-            fallback_so_far=saved.get("fallback", []) if resume else [],
-            check=hosted_quality_check(ctx, source, target, terms, foreign[:len(done)], done),
-            glossary=terms,
-            reasons_so_far={int(i): r for i, r in (saved.get("reasons") or {}).items()} if resume else {},
-        )
-        translated, fallback = spliced(texts, kept, result.texts, result.fallback)
-        todo = [i for i in range(len(texts)) if i not in kept]  # result's indexes are those of ``foreign``
-        output.update(skipped=False, texts=translated, fallback=fallback, calls=result.calls,
-                      retried_batches=result.retried_batches, retried_cues=result.retried_cues,
-                      reasons={str(todo[i]): r for i, r in sorted(result.reasons.items())},
-                      **({"kept_cues": sorted(kept)} if kept else {}))
-        if result.fallback:
-            log.info("%s: %d of %d cues kept their original text", ctx.item.path.name, len(result.fallback), len(texts))
+        for language, indexes in runs:
+            first = len(done.texts)
+            last = first + len(indexes)
+
+            def on_batch_done(progress: TranslationProgress, first: int = first, before: TranslationProgress = done) -> None:
+                both = _joined(before, progress, first)
+                ctx.save_partial(both.to_dict())
+                ctx.progress(len(both.texts) / len(todo), f"{len(both.texts)}/{len(todo)} cues")
+                if len(both.texts) < len(todo):  # after the last batch the stage is done: nothing to pause
+                    ctx.check()
+
+            resumed = sent.texts[first:last]
+            result = translate_cues(
+                [texts[i] for i in indexes], language, target, self._complete_fn(ctx, backend), self.batch_size,
+                on_batch_done, done_so_far=resumed,
+                fallback_so_far=[k - first for k in sent.fallback if first <= k < first + len(resumed)],
+                check=hosted_quality_check(ctx, language, target, terms,
+                                           [texts[i] for i in todo[:first + len(resumed)]], done.texts + resumed),
+                glossary=terms,
+                reasons_so_far={k - first: r for k, r in sent.reasons.items() if first <= k < first + len(resumed)},
+            )
+            done = _joined(done, TranslationProgress(result.texts, result.fallback, len(indexes), result.reasons), first)
+            calls, retried_cues = calls + result.calls, retried_cues + result.retried_cues
+            retried_batches += result.retried_batches
+        translated, fallback = spliced(texts, todo, done.texts, done.fallback)
+        kept = sorted(set(range(len(texts))) - set(todo))
+        output.update(skipped=False, texts=translated, fallback=fallback, calls=calls,
+                      retried_batches=retried_batches, retried_cues=retried_cues,
+                      reasons={str(todo[k]): r for k, r in sorted(done.reasons.items())},
+                      **({"kept_cues": kept} if kept else {}),
+                      **({"source_langs": [language for language, _ in runs]} if kept or len(runs) > 1 else {}))
+        if fallback:
+            log.info("%s: %d of %d cues kept their original text", ctx.item.path.name, len(fallback), len(texts))
             output["item_result"] = translation_result(output)
             output["item_detail"] = untranslated_detail(output)
         return output
@@ -557,12 +589,21 @@ class TranslateStage:
 # ------------------------------------------------------------------------- render
 
 
+def translated_in_place(transcript: Mapping[str, Any], translation: Mapping[str, Any]) -> bool:
+    """Whether the translation went into the transcript's own language: a mixed-language recording mostly
+    in the target language, whose one file, named for that language, reads its other stretches translated."""
+    return (not translation.get("skipped", True) and not translation_failed(translation)
+            and normalise_language(transcript.get("language")) == normalise_language(translation.get("target_lang")))
+
+
 class RenderStage:
     """Transcript SRT, translated SRT and bilingual ASS as text in the checkpoint (CPU).
 
     A translation that mostly failed (:func:`translation_failed`) renders nothing: the
     transcript alone is written, and the item says why (also when the translation was
-    reused from a run before this rule, which never set that result).
+    reused from a run before this rule, which never set that result). A mixed-language
+    recording mostly in the target language gets one file, named for that language, with
+    its other-language stretches translated.
     """
 
     name = "render"
@@ -587,6 +628,9 @@ class RenderStage:
             return {**output, "item_result": TRANSLATION_FAILED, "item_detail": untranslated_detail(translation)}
         if not translation.get("skipped", True):
             texts = list(translation["texts"])
+            if translated_in_place(transcript, translation):
+                files["transcript"] = render_translation_srt(cues, texts).decode("utf-8")
+                return output
             files["translation"] = render_translation_srt(cues, texts).decode("utf-8")
             files["bilingual"] = render_bilingual_ass(cues, texts).decode("utf-8")
             output["target_lang"] = translation.get("target_lang")
@@ -599,18 +643,19 @@ class RenderStage:
 def dialogue_cues(transcript: Mapping[str, Any], translation: Mapping[str, Any]) -> list[IndexedCue]:
     """Every line Sidecar produced for search: the transcript, and the translation where it differs.
 
-    Fallback cues (original text kept) are left out of the translation: indexing them
-    under the target language would only duplicate the original line. A translation that
-    mostly failed is not indexed at all: search would point into a file never written.
+    Fallback cues (original text kept) and cues kept because they were already in the
+    target language are left out of the translation: indexing them again would only
+    duplicate the original line. A translation that mostly failed is not indexed at all:
+    search would point into a file never written.
     """
     cues = cues_from_dicts(transcript.get("cues") or [])
     source = normalise_language(transcript.get("language"))
     out: list[IndexedCue] = [(c.start_ms / 1000, c.end_ms / 1000, c.flat_text, source) for c in cues]
     if not translation.get("skipped", True) and not translation_failed(translation):
         target = normalise_language(translation.get("target_lang"))
-        fallback = set(translation.get("fallback") or [])
+        same = set(translation.get("fallback") or []) | set(translation.get("kept_cues") or [])
         out += [(c.start_ms / 1000, c.end_ms / 1000, " ".join(text.split()), target)
-                for i, (c, text) in enumerate(zip(cues, translation.get("texts") or [])) if i not in fallback]
+                for i, (c, text) in enumerate(zip(cues, translation.get("texts") or [])) if i not in same]
     return out
 
 

@@ -1,5 +1,7 @@
 """Real speakers, real Whisper (issue 23): a name heard only with the glossary; English then German, each in its own language.
 
+Also: the same reading translated into its main language (German) gets its English half translated.
+
 The clips are human readings from FLEURS (tests/data/speech/README.md: source, licence,
 what is said). Whisper base writes the Portuguese town "Cintra" until the job's glossary
 names it, and forced into one language it turns a German half into invented English; both
@@ -22,7 +24,7 @@ from app.pipelines import default_pipelines
 from app.settings import Settings
 from tests.model_server import ModelServer
 from tests.video_jobs import folder_of, library, options, stage_rows
-from tests.scripted_translations import to_english
+from tests.scripted_translations import to_english, to_german
 
 SPEECH = Path(__file__).resolve().parents[1] / "data" / "speech"
 ENGLISH = {"the", "and", "to", "of", "in", "for", "a", "is", "by", "could", "about", "them", "because", "they", "can",
@@ -148,3 +150,45 @@ def test_translation_leaves_the_cues_already_in_the_target_language_as_they_are(
         assert translation["texts"][i] == to_english(" ".join(cues[i]["text"].split("\n"))), "a German cue was not translated"
     written = (mixed_run["folder"] / "Readings.en.srt").read_text(encoding="utf-8")
     assert "communication channels" in written and "It also attacked everything" in written
+
+
+@pytest.fixture(scope="module")
+def main_is_target_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The same reading with target German, its main language: only the English cues go to the translator."""
+    root = tmp_path_factory.mktemp("main-is-target")
+    folder = folder_of(root / "readings", {"Readings.ogg": SPEECH / "english-then-german.ogg"})
+    server = ModelServer(answer=lambda language, text: to_german(text) or "DE: " + text).start()
+    settings = Settings(target_lang="de", translation_endpoint=server.url("/v1"), translation_endpoint_model="scripted")
+    lib = library(root / "data", default_pipelines(root / "data", settings))
+    try:
+        job = lib.add(folder, options("de", "audio"))
+        lib.start()
+        lib.run_until_idle()
+        status = lib.status(job.id)[0]
+        transcript = stage_rows(lib.store, "transcribe")["Readings.ogg"]["output"]
+        translation = stage_rows(lib.store, "translate")["Readings.ogg"]["output"]
+    finally:
+        lib.close()
+        server.stop()
+    return {"status": status, "transcript": transcript, "translation": translation, "folder": folder,
+            "sent": server.chats}
+
+
+def test_a_recording_mostly_in_the_target_language_gets_its_other_stretch_translated(main_is_target_run: dict[str, Any]) -> None:
+    run = main_is_target_run
+    assert (run["status"].done, run["status"].failed) == (1, 0)
+    cues, translation = run["transcript"]["cues"], run["translation"]
+    assert run["transcript"]["language"] == "de"
+    english = [i for i, cue in enumerate(cues) if cue["language"] == "en"]
+    german = [i for i, cue in enumerate(cues) if cue["language"] == "de"]
+    assert english and not translation["skipped"] and translation["kept_cues"] == german
+    assert run["sent"] and all(language == "English" for language, _ in run["sent"])
+    assert {line for _, lines in run["sent"] for line in lines} <= {" ".join(cues[i]["text"].split("\n")) for i in english}
+    fallback = set(translation["fallback"])
+    assert fallback <= set(english) and len(fallback) <= len(english) // 10, translation.get("reasons")
+    for i in german:
+        assert translation["texts"][i] == " ".join(cues[i]["text"].split("\n")), "a German cue was changed"
+    # One file, named for German, reading German throughout; no second file for the same language.
+    assert sorted(p.name for p in run["folder"].iterdir()) == ["Readings.de.srt", "Readings.de.txt", "Readings.ogg"]
+    written = (run["folder"] / "Readings.de.srt").read_text(encoding="utf-8")
+    assert "Kommunikationswege" in written and "communication" not in written.lower()
