@@ -11,6 +11,7 @@ bilingual ASS, which only a video player shows.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -18,6 +19,7 @@ from app.engine.kinds import MediaKind
 from app.engine.stage import Output, Pipeline, StageContext
 from app.media.cues import cues_from_dicts
 from app.media.naming import SubtitleNames
+from app.pipelines.outputs import RenderOutput, TranscriptOutput
 from app.pipelines.subtitled import subtitled_beside
 from app.pipelines.video import IndexDialogueStage, PlaceStage, RenderStage, video_pipeline
 from app.settings import Settings
@@ -39,13 +41,12 @@ class AudioRenderStage(RenderStage):
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         return {**super().fingerprint(options), "text_version": TEXT_VERSION, "bilingual": False}
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
+    def run(self, ctx: StageContext) -> RenderOutput:
         output = super().run(ctx)
-        files = output["files"]
-        if files:
-            files.pop("bilingual", None)
-            files["text"] = transcript_text((ctx.inputs.get("transcribe") or {}).get("cues") or [])
-        return output
+        if not output.files:
+            return output
+        files = {role: text for role, text in output.files.items() if role != "bilingual"}
+        return replace(output, files={**files, "text": transcript_text(ctx.input(TranscriptOutput).cues)})
 
 
 class AudioPlaceStage(PlaceStage):

