@@ -68,23 +68,23 @@ def test_a_spoken_phrase_finds_its_cue_with_start_time(tmp_path, data_dir, fast_
         assert index_dialogue(SearchIndexWriter(lib.store.db.write), video, sha, en + zh, embed) == 6
 
         hits = lib.search("buried treasure oak tree", kind="dialogue")
-        assert hits[0]["path"] == str(video) and hits[0]["kind"] == "dialogue"
-        assert hits[0]["start"] == 4.0
-        assert "oak" in hits[0]["snippet"] or "橡树" in hits[0]["snippet"]
+        assert hits[0].path == str(video) and hits[0].kind == "dialogue"
+        assert hits[0].start == 4.0
+        assert "oak" in hits[0].snippet or "橡树" in hits[0].snippet
 
         chinese = lib.search("黎明", kind="dialogue")
-        assert chinese[0]["start"] == 8.0
+        assert chinese[0].start == 8.0
 
         assert lib.search("buried treasure oak tree", kind="image") == []
-        assert lib.search("captain", kind="all")[0]["start"] == 1.0
+        assert lib.search("captain", kind="all")[0].start == 1.0
 
         # Re-indexing a language replaces it and keeps the other one.
         index_dialogue(SearchIndexWriter(lib.store.db.write), video, sha, [(20.0, 22.0, "The ship has sunk.", "en")], embed)
-        assert lib.search("ship has sunk", kind="dialogue")[0]["start"] == 20.0
-        assert not any("oak" in h["snippet"] for h in lib.search("oak tree", kind="dialogue"))
+        assert lib.search("ship has sunk", kind="dialogue")[0].start == 20.0
+        assert not any("oak" in h.snippet for h in lib.search("oak tree", kind="dialogue"))
         # the Chinese line, by its own word: "oak tree" → 宝藏埋在老橡树下 (0.78) is below the e5 floor
         kept = lib.search("橡树", kind="dialogue")
-        assert kept and kept[0]["start"] == 4.0 and "[橡树]" in kept[0]["snippet"]
+        assert kept and kept[0].start == 4.0 and "[橡树]" in kept[0].snippet
     finally:
         lib.close()
 

@@ -164,11 +164,11 @@ def test_a_saved_edit_replaces_the_videos_cues_in_dialogue_search(tmp_path: Path
         assert lib.search("buried treasure oak tree", kind="dialogue") == []
         lib.save_subtitles(document, [EditCue(first.start_ms, first.end_ms, "The treasure is buried under the old oak tree.")])
         [hit, *_] = lib.search("buried treasure oak tree", kind="dialogue")
-        assert (hit["path"], hit["start"]) == (str(video), first.start_ms / 1000) and "oak" in hit["snippet"]
+        assert (hit.path, hit.start) == (str(video), first.start_ms / 1000) and "oak" in hit.snippet
 
         lib.save_subtitles(lib.open_subtitles(video), [EditCue(first.start_ms, first.end_ms, "We sail at dawn.")])
-        assert lib.search("sail at dawn", kind="dialogue")[0]["path"] == str(video)
-        assert not any("oak" in h["snippet"] for h in lib.search("oak tree", kind="dialogue")), "the old words stayed findable"
+        assert lib.search("sail at dawn", kind="dialogue")[0].path == str(video)
+        assert not any("oak" in h.snippet for h in lib.search("oak tree", kind="dialogue")), "the old words stayed findable"
     finally:
         lib.close()
 

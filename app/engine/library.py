@@ -334,8 +334,8 @@ class Library:
     # -- search -------------------------------------------------------------------------
 
     def search(self, query: str | None, image: Path | None = None, kind: str = ALL,
-               limit: int = 20) -> list[dict[str, Any]]:
-        """One query box over images and dialogue: ``[{"path", "kind", "score", "snippet", "start"}]``, best first.
+               limit: int = 20) -> list[fused_search.SearchResult]:
+        """One query box over images and dialogue: images and lines of dialogue, best first.
 
         A text query fuses CLIP text→image KNN (when a visual model is chosen), e5 KNN
         and FTS5; ``image`` finds the images nearest that file's CLIP vector. Query

@@ -148,9 +148,9 @@ def test_placed_dialogue_is_searchable_in_both_languages(subtitled: FolderRun) -
         german = lib.search("Zug nach Berlin", kind="dialogue")
     finally:
         lib.close()
-    assert Path(english[0]["path"]).name in ("english_short.mp4", "Hello Again.mkv"), english
-    assert "machine" in english[0]["snippet"].lower() and english[0]["start"] is not None
-    assert Path(german[0]["path"]).name in ("german.mkv", "Deutsch Clip.webm") and "berlin" in german[0]["snippet"].lower()
+    assert Path(english[0].path).name in ("english_short.mp4", "Hello Again.mkv"), english
+    assert "machine" in english[0].snippet.lower() and english[0].start is not None
+    assert Path(german[0].path).name in ("german.mkv", "Deutsch Clip.webm") and "berlin" in german[0].snippet.lower()
 
 
 def test_subtitles_are_placed_without_a_model_and_indexed_after(subtitled: FolderRun) -> None:
