@@ -389,13 +389,13 @@ def cmd_search(args: argparse.Namespace, lib: Library) -> int:
     def text() -> str:
         lines = []
         for r in results:
-            at = f" @ {int(r['start']) // 60}:{r['start'] % 60:05.2f}" if r["start"] is not None else ""
-            lines.append(f"{r['score']:.4f}  {r['kind']:<8} {r['path']}{at}")
-            if r["snippet"]:
-                lines.append(f"          {' '.join(str(r['snippet']).split())}")
+            at = f" @ {int(r.start) // 60}:{r.start % 60:05.2f}" if r.start is not None else ""
+            lines.append(f"{r.score:.4f}  {r.kind:<8} {r.path}{at}")
+            if r.snippet:
+                lines.append(f"          {' '.join(r.snippet.split())}")
         return "\n".join(lines) or f"No results for “{args.query or args.image}”."
 
-    _emit(args, {"results": results}, text)
+    _emit(args, {"results": [r.to_dict() for r in results]}, text)
     return 0
 
 

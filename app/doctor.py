@@ -324,6 +324,7 @@ def check_tray(timeout_s: float = 30.0) -> dict[str, Any]:
 
 def _probe(runtime: str, params: dict[str, Any], timeout_s: float) -> dict[str, Any]:
     """Load one model in a model-host child, run its ``check``, end the child."""
+    from app.ml.clients import ProbeClient
     from app.ml.host import ModelHost
     from app.ml.spec import ModelSpec
 
@@ -337,7 +338,7 @@ def _probe(runtime: str, params: dict[str, Any], timeout_s: float) -> dict[str, 
             holder["host"] = host
             try:
                 outcome["info"] = host.info
-                outcome["check"] = host.call("check")
+                outcome["check"] = ProbeClient(host).check()
             finally:
                 host.close()
             outcome["loadable"] = True

@@ -31,27 +31,29 @@ from app.engine.config import EngineConfig  # noqa: E402
 from app.engine.library import JobOptions, Library  # noqa: E402
 from app.engine.stage import ModelSpec, Pipeline, StageContext  # noqa: E402
 from app.store.location import ENV  # noqa: E402
+from tests.engine_stages import JsonOutput  # noqa: E402
 
 HERE = Path(__file__).resolve()
 
 
 class NoopStage:
     durable = True
+    output_type = JsonOutput
 
     def __init__(self, name: str, seconds: float = 0.0) -> None:
         self.name = name
         self.seconds = seconds
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
-        return {}
+        return JsonOutput()
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return None
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
+    def run(self, ctx: StageContext) -> JsonOutput:
         if self.seconds:
             time.sleep(self.seconds)
-        return {}
+        return JsonOutput()
 
 
 def measure(items: int, stages: int, workers: int) -> tuple[float, float, float]:

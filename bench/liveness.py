@@ -40,7 +40,7 @@ from app.store import Store  # noqa: E402
 from app.store.database import Database  # noqa: E402
 from app.store.instances import InstanceInfo, InstanceRepo  # noqa: E402
 from app.store.tables import stages  # noqa: E402
-from tests.engine_stages import fake_pipeline, make_media  # noqa: E402
+from tests.engine_stages import JsonOutput, fake_pipeline, make_media  # noqa: E402
 
 REMOTE = InstanceInfo("far-box-1-bench", "far-box", 1, "worker")
 
@@ -49,21 +49,22 @@ class SlowStage:
     """A stage that takes long enough to be running when its engine dies."""
 
     durable = True
+    output_type = JsonOutput
 
     def __init__(self, name: str) -> None:
         self.name = name
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
-        return {}
+        return JsonOutput()
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return None
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
+    def run(self, ctx: StageContext) -> JsonOutput:
         for _ in range(100):
             ctx.check()
             time.sleep(0.1)
-        return {}
+        return JsonOutput()
 
 
 def percentiles(samples: list[float]) -> tuple[float, float, float]:

@@ -166,7 +166,7 @@ def bench(n: int, queries: int, keep: Path | None = None) -> dict[str, object]:
                         return search_queries.knn_visual(conn, qv[j], model=VISUAL_MODEL, k=K, current=CURRENT, exact=exact)
                 return run
 
-            def fused(j: int) -> list[dict[str, object]]:
+            def fused(j: int) -> list[fused_search.SearchResult]:
                 return fused_search.search(
                     f"{WORDS[j % len(WORDS)]} {WORDS[(j * 7) % len(WORDS)]}", connect=store.db.read, current=CURRENT,
                     text_model=TEXT_MODEL, embed_text=lambda q: qt[j], visual_model=VISUAL_MODEL,
@@ -216,12 +216,12 @@ def recalls(store: Store, qt: np.ndarray, qv: np.ndarray, text_vecs: np.ndarray,
                     for q in qt]
         got_visual = [[int(h.sha256, 16) for h in search_queries.knn_visual(conn, q, model=VISUAL_MODEL, k=10, current=CURRENT)]
                       for q in qv]
-    fast_fused = [[r["path"] for r in fused(j)] for j in range(len(qt))]
+    fast_fused = [[r.path for r in fused(j)] for j in range(len(qt))]
     text_knn, visual_knn = search_queries.knn_text, search_queries.knn_visual
     try:  # the reference: the same fused search with both KNNs answered by sqlite-vec
         search_queries.knn_text = functools.partial(text_knn, exact=True)  # type: ignore[assignment]
         search_queries.knn_visual = functools.partial(visual_knn, exact=True)  # type: ignore[assignment]
-        exact_fused = [[r["path"] for r in fused(j)] for j in range(len(qt))]
+        exact_fused = [[r.path for r in fused(j)] for j in range(len(qt))]
     finally:
         search_queries.knn_text, search_queries.knn_visual = text_knn, visual_knn  # type: ignore[assignment]
     return {

@@ -151,7 +151,7 @@ def answers(store: Store, e5: TextEmbeddingRuntime, queries: Sequence[tuple[str,
     def embed(text: str) -> list[float]:
         return e5.embed_queries([text])[0]
     return {
-        query: [Path(str(r["path"])).name for r in
+        query: [Path(r.path).name for r in
                 fused_search.search(query, connect=store.db.read, current=CURRENT, text_model=E5, embed_text=embed,
                                     kinds=("image",), limit=TOP)]
         for query, _, _ in queries

@@ -14,12 +14,45 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Self
 
 from app.engine.library import JobOptions, Library
-from app.engine.stage import ModelSpec, Output, Pipeline, StageContext
+from app.engine.stage import ModelSpec, Output, Pipeline, StageContext, StageOutput
 from app.store.records import ItemView, JobSummary
 from app.errors import SidecarError
+
+
+@dataclass(frozen=True)
+class JsonOutput(StageOutput):
+    """A test stage's output: any JSON-able dict, stored as it is."""
+
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, output: Mapping[str, Any]) -> Self:
+        return cls(dict(output))
+
+    def written(self) -> dict[str, Any]:
+        return dict(self.data)
+
+
+@dataclass(frozen=True)
+class DigestOutput(StageOutput):
+    """What :class:`DigestStage` returns: a digest chained over the stages before it."""
+
+    digest: str = ""
+
+    @classmethod
+    def read(cls, output: Mapping[str, Any]) -> Self:
+        return cls(str(output.get("digest") or ""))
+
+    def written(self) -> dict[str, Any]:
+        return {"digest": self.digest}
+
+
+def chained_digest(ctx: StageContext) -> str:
+    """The digests of the item's earlier digest stages, in stage order."""
+    return "".join(out.digest for out in ctx.earlier_outputs() if isinstance(out, DigestOutput))
 
 
 @dataclass
@@ -29,6 +62,7 @@ class DigestStage:
     name: str
     max_sleep: float = 0.02
     durable: bool = True
+    output_type: type[DigestOutput] = DigestOutput
     fail_codes: Mapping[str, tuple[str, bool]] = field(default_factory=dict)  # file name -> (code, transient)
     fail_times: dict[str, int] = field(default_factory=dict)  # file name -> how many more times to fail
     spec: ModelSpec | None = None
@@ -44,7 +78,7 @@ class DigestStage:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return self.spec
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
+    def run(self, ctx: StageContext) -> DigestOutput:
         name = ctx.item.path.name
         started = time.time()
         if self.on_run is not None:
@@ -69,9 +103,8 @@ class DigestStage:
         if self.journal is not None:
             with open(self.journal, "a", encoding="utf-8") as fh:
                 fh.write(f"{os.getpid()} {ctx.item.id} {self.name} {started!r} {time.time()!r}\n")
-        prev = "".join(v.get("digest", "") for _, v in sorted(ctx.inputs.items()))
-        digest = hashlib.sha256(f"{prev}|{self.name}|{ctx.item.sha256}".encode()).hexdigest()
-        return {"digest": digest}
+        digest = hashlib.sha256(f"{chained_digest(ctx)}|{self.name}|{ctx.item.sha256}".encode()).hexdigest()
+        return DigestOutput(digest)
 
 
 @dataclass
@@ -81,6 +114,7 @@ class PlaceStage:
     name: str = "place"
     durable: bool = True
     per_path: bool = True
+    output_type: type[JsonOutput] = JsonOutput
     before: Callable[[StageContext], None] | None = None
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -89,13 +123,13 @@ class PlaceStage:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return None
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
+    def run(self, ctx: StageContext) -> JsonOutput:
         if self.before is not None:
             self.before(ctx)
-        digest = "".join(v.get("digest", "") for _, v in sorted(ctx.inputs.items()))
+        digest = chained_digest(ctx)
         body = f"1\n00:00:00,000 --> 00:00:01,000\n{ctx.item.path.name} {digest}\n".encode("utf-8", "surrogateescape")
         placed = ctx.place([Output(name=f"{ctx.item.path.stem}.test.srt", data=body, role="transcript")])
-        return {"placed": [str(p.path) for p in placed], "actions": [p.action for p in placed]}
+        return JsonOutput({"placed": [str(p.path) for p in placed], "actions": [p.action for p in placed]})
 
 
 def fake_pipeline(max_sleep: float = 0.02, gpu_spec: ModelSpec | None = None, journal: Path | None = None,

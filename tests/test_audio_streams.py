@@ -63,8 +63,9 @@ def test_extraction_decodes_the_chosen_stream(media: MediaFactory, tmp_path: Pat
     assert abs(first - second) > 1.0  # the two sentences differ in length: the duration tells them apart
     auto = extract_chosen_audio(path, tmp_path / "auto.f32", {})
     picked = extract_chosen_audio(path, tmp_path / "one.f32", {"audio_track": 1})
-    assert auto["audio_stream"]["track"] == 2 and picked["audio_stream"]["track"] == 1
-    assert auto["stream_index"] == 2 and picked["stream_index"] == 1
+    assert auto.audio_stream and picked.audio_stream
+    assert auto.audio_stream["track"] == 2 and picked.audio_stream["track"] == 1
+    assert auto.stream_index == 2 and picked.stream_index == 1
     assert audio_duration(tmp_path / "auto.f32") == pytest.approx(second, abs=0.1)
     assert audio_duration(tmp_path / "one.f32") == pytest.approx(first, abs=0.1)
 

@@ -20,7 +20,7 @@ from app.engine.power import PowerStatus
 from app.engine.stage import ModelSpec, Pipeline, StageContext
 from app.engine.work_hours import ALL_DAY, BadWorkWindow, Schedule, Window
 from app.settings import Settings
-from tests.engine_stages import make_media
+from tests.engine_stages import JsonOutput, make_media
 
 NIGHTS = Schedule.parse("22:00-07:00", "all")  # weekdays at night, weekends all day
 # 2026-11-30 is a Monday.
@@ -147,6 +147,7 @@ class EdgeStage:
     edge: datetime
     name: str = "work"
     durable: bool = True
+    output_type: type[JsonOutput] = JsonOutput
     started: threading.Semaphore = field(default_factory=lambda: threading.Semaphore(0))
     release: threading.Event = field(default_factory=threading.Event)
     log: list[tuple[str, str]] = field(default_factory=list)
@@ -158,7 +159,7 @@ class EdgeStage:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return None
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
+    def run(self, ctx: StageContext) -> JsonOutput:
         name = ctx.item.path.name
         with self.lock:
             self.log.append((name, "start"))
@@ -170,7 +171,7 @@ class EdgeStage:
         ctx.check()  # the next checkpoint: a stop here keeps the item's progress and its attempt
         with self.lock:
             self.log.append((name, "done"))
-        return {"ok": name}
+        return JsonOutput({"ok": name})
 
 
 def test_a_stage_running_at_the_edge_stops_at_its_next_checkpoint_and_nothing_new_is_claimed(

@@ -11,13 +11,14 @@ import pytest
 
 from app.engine.config import EngineConfig
 from app.engine.library import JobOptions, Library
-from app.engine.stage import Pipeline, StageContext
+from app.engine.stage import Pipeline, StageContext, StageOutput
 from app.errors import SidecarError
 from app.media.cues import Cue, cues_to_dicts
 from app.ml.host import ModelHost
 from app.ml.index_models import TEXT_EMBEDDING_SPEC
 from app.ml.spec import ModelSpec
 from app.engine.dialogue_index import index_dialogue
+from app.pipelines.outputs import RenderOutput, TranscriptOutput, TranslationOutput
 from app.pipelines.video import video_pipeline
 from app.settings import Settings
 from app.store.search_writes import SearchIndexWriter
@@ -67,23 +68,23 @@ def test_a_spoken_phrase_finds_its_cue_with_start_time(tmp_path, data_dir, fast_
         assert index_dialogue(SearchIndexWriter(lib.store.db.write), video, sha, en + zh, embed) == 6
 
         hits = lib.search("buried treasure oak tree", kind="dialogue")
-        assert hits[0]["path"] == str(video) and hits[0]["kind"] == "dialogue"
-        assert hits[0]["start"] == 4.0
-        assert "oak" in hits[0]["snippet"] or "橡树" in hits[0]["snippet"]
+        assert hits[0].path == str(video) and hits[0].kind == "dialogue"
+        assert hits[0].start == 4.0
+        assert "oak" in hits[0].snippet or "橡树" in hits[0].snippet
 
         chinese = lib.search("黎明", kind="dialogue")
-        assert chinese[0]["start"] == 8.0
+        assert chinese[0].start == 8.0
 
         assert lib.search("buried treasure oak tree", kind="image") == []
-        assert lib.search("captain", kind="all")[0]["start"] == 1.0
+        assert lib.search("captain", kind="all")[0].start == 1.0
 
         # Re-indexing a language replaces it and keeps the other one.
         index_dialogue(SearchIndexWriter(lib.store.db.write), video, sha, [(20.0, 22.0, "The ship has sunk.", "en")], embed)
-        assert lib.search("ship has sunk", kind="dialogue")[0]["start"] == 20.0
-        assert not any("oak" in h["snippet"] for h in lib.search("oak tree", kind="dialogue"))
+        assert lib.search("ship has sunk", kind="dialogue")[0].start == 20.0
+        assert not any("oak" in h.snippet for h in lib.search("oak tree", kind="dialogue"))
         # the Chinese line, by its own word: "oak tree" → 宝藏埋在老橡树下 (0.78) is below the e5 floor
         kept = lib.search("橡树", kind="dialogue")
-        assert kept and kept[0]["start"] == 4.0 and "[橡树]" in kept[0]["snippet"]
+        assert kept and kept[0].start == 4.0 and "[橡树]" in kept[0].snippet
     finally:
         lib.close()
 
@@ -104,8 +105,8 @@ class Canned:
 
     durable = True
 
-    def __init__(self, name: str, output: dict[str, Any]) -> None:
-        self.name, self.output = name, output
+    def __init__(self, name: str, output: StageOutput) -> None:
+        self.name, self.output, self.output_type = name, output, type(output)
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         return {"v": 1}
@@ -113,7 +114,7 @@ class Canned:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return None
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
+    def run(self, ctx: StageContext) -> StageOutput:
         return self.output
 
 
@@ -123,6 +124,7 @@ class RecordsModels:
     def __init__(self, inner: Any) -> None:
         self.inner, self.asked = inner, set()
         self.name, self.durable, self.per_path = inner.name, inner.durable, getattr(inner, "per_path", False)
+        self.output_type = inner.output_type
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         return self.inner.fingerprint(options)
@@ -130,7 +132,7 @@ class RecordsModels:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return self.inner.model_spec(options)
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
+    def run(self, ctx: StageContext) -> StageOutput:
         try:
             return self.inner.run(ctx)
         finally:
@@ -145,9 +147,9 @@ def test_index_dialogue_declares_the_e5_model_it_indexes_dialogue_with(data_dir:
     stages = video_pipeline(data_dir, Settings()).stages
     place, index = RecordsModels(stages[4]), RecordsModels(stages[5])
     pipeline = Pipeline("video", [
-        Canned("transcribe", {"language": "en", "cues": cues_to_dicts(cues)}),
-        Canned("translate", {"skipped": True}),
-        Canned("render", {"source_lang": "en", "target_lang": None, "files": {"transcript": "1\n"}}),
+        Canned("transcribe", TranscriptOutput(language="en", cues=cues_to_dicts(cues))),
+        Canned("translate", TranslationOutput()),
+        Canned("render", RenderOutput({"transcript": "1\n"}, source_lang="en")),
         place,
         index,
     ])

@@ -11,7 +11,7 @@ from app.engine.gpu_gate import GpuGate
 from app.engine.library import Library
 from app.engine.stage import Pipeline, StageContext
 from app.ml.spec import ModelSpec
-from tests.engine_stages import fake_pipeline, make_media, process
+from tests.engine_stages import JsonOutput, fake_pipeline, make_media, process
 
 WHISPER = ModelSpec.of("tests.runtimes:EchoRuntime", memory_mb=4000, tag="whisper")
 LLM = ModelSpec.of("tests.runtimes:EchoRuntime", memory_mb=4000, tag="llm")
@@ -80,7 +80,7 @@ class HoldsAUndeclared:
     ``clip001`` keeps A across the admission of another item's model stage that needs A's room.
     """
 
-    name, durable = "extract", True
+    name, durable, output_type = "extract", True, JsonOutput
 
     def __init__(self) -> None:
         self.held, self.b_ran = threading.Event(), threading.Event()
@@ -92,7 +92,7 @@ class HoldsAUndeclared:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return None
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
+    def run(self, ctx: StageContext) -> JsonOutput:
         client = ctx.model(MODEL_A)
         self.pids.append(client.call("pid"))
         if ctx.item.path.name == "clip001.mp4":
@@ -101,13 +101,13 @@ class HoldsAUndeclared:
             self.pids.append(client.call("pid"))  # A must still answer, from the same process
         else:
             assert self.held.wait(60)
-        return {}
+        return JsonOutput()
 
 
 class Between:
     """A CPU stage between the two, so the engine cannot prewarm B (which would sidestep the release)."""
 
-    name, durable = "between", True
+    name, durable, output_type = "between", True, JsonOutput
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         return {"v": 1}
@@ -115,12 +115,12 @@ class Between:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return None
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
-        return {}
+    def run(self, ctx: StageContext) -> JsonOutput:
+        return JsonOutput()
 
 
 class UsesB:
-    name, durable = "embed", True
+    name, durable, output_type = "embed", True, JsonOutput
 
     def __init__(self, first: HoldsAUndeclared) -> None:
         self.first = first
@@ -131,10 +131,10 @@ class UsesB:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return MODEL_B
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
+    def run(self, ctx: StageContext) -> JsonOutput:
         assert ctx.model(MODEL_B).call("echo", 1) == 1
         self.first.b_ran.set()
-        return {}
+        return JsonOutput()
 
 
 def test_the_gate_never_releases_a_model_a_running_stage_holds(data_dir: Path, tmp_path: Path) -> None:

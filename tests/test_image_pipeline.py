@@ -15,9 +15,10 @@ from app.engine.model_pool import ModelPool
 from app.engine.plan import HashStage
 from app.errors import LeaseLost
 from app.paths import database_path
-from app.pipelines.image import decode_vector, encode_vector, image_pipeline, sidecar_json
+from app.pipelines.image import image_pipeline, sidecar_json
+from app.pipelines.outputs import DescribeOutput, TextEmbeddingOutput, VisualOutput, decode_vector, encode_vector
 from app.store import Store
-from tests.engine_stages import fake_pipeline
+from tests.engine_stages import DigestOutput, fake_pipeline
 
 
 def test_vectors_survive_a_checkpoint_exactly() -> None:
@@ -29,10 +30,9 @@ def test_vectors_survive_a_checkpoint_exactly() -> None:
 
 
 def test_sidecar_json_is_deterministic_and_holds_no_vectors() -> None:
-    visual = {"model": "clip-x", "vector": encode_vector([0.5] * 8), "tags": ["cat"]}
-    describe = {"document": "cat\nimg 1", "ocr_text": "猫", "tags": ["cat"], "exif": {}, "ocr_model": "rapidocr-3",
-                "analysed_at": "2026-01-01T00:00:00+00:00"}
-    text_out = {"model": "e5", "vector": encode_vector([0.1] * 384)}
+    visual = VisualOutput("clip-x", 8, encode_vector([0.5] * 8), ["cat"])
+    describe = DescribeOutput("cat\nimg 1", "猫", ["cat"], {}, "rapidocr-3", "2026-01-01T00:00:00+00:00")
+    text_out = TextEmbeddingOutput("e5", encode_vector([0.1] * 384))
     data = sidecar_json("ab" * 32, visual, describe, text_out)
     assert data == sidecar_json("ab" * 32, visual, describe, text_out)
     payload = json.loads(data)
@@ -69,13 +69,13 @@ def test_identical_content_in_one_job_is_computed_once(tmp_path: Path, data_dir:
             hashing = _context(lib.store, data_dir, owner)
             assert hashing.claim.name == "hash" and hashing.item.sha256 == ""
             out = HashStage().run(hashing)
-            lib.store.stages.complete_stage(hashing.claim, out, identified=out["sha256"])
+            lib.store.stages.complete_stage(hashing.claim, out.written(), identified=out.sha256)
         first = _context(lib.store, data_dir, "w1")
-        assert first.computed_output() is None
-        lib.store.stages.complete_stage(first.claim, {"digest": "computed-by-a"})
+        assert first.computed_output(DigestOutput) is None
+        lib.store.stages.complete_stage(first.claim, DigestOutput("computed-by-a").written())
         second = _context(lib.store, data_dir, "w2")
         assert second.claim.item_id != first.claim.item_id and second.claim.name == first.claim.name
-        assert second.computed_output() == {"digest": "computed-by-a"}
+        assert second.computed_output(DigestOutput) == DigestOutput("computed-by-a")
     finally:
         lib.close()
 

@@ -12,7 +12,7 @@ import urllib.request
 import pytest
 
 from app.errors import SidecarError, TransientError
-from app.media.translation import chat_caller, completion_caller, in_process_call, translate_cues
+from app.media.translation import chat_caller, completion_caller, translate_cues
 from app.ml.llm_runtime import OpenAIEndpointRuntime, resolve_model_path
 
 
@@ -54,7 +54,7 @@ def endpoint(tmp_path_factory: pytest.TempPathFactory):
 def test_completion_endpoint_translates_with_the_1_to_1_guarantee(endpoint: str) -> None:
     runtime = OpenAIEndpointRuntime(endpoint + "/v1", model="gemma")
     texts = ["Good evening, everyone.", "The train leaves at nine.", "Thank you very much."]
-    result = translate_cues(texts, "en", "de", completion_caller(in_process_call(runtime)), batch_size=3)
+    result = translate_cues(texts, "en", "de", completion_caller(runtime), batch_size=3)
     assert len(result.texts) == 3
     assert all(result.texts[i] == texts[i] for i in result.fallback)
     assert len(result.fallback) < 3
@@ -65,7 +65,7 @@ def test_chat_endpoint_answers(endpoint: str) -> None:
     answer = runtime.chat([{"role": "user", "content": "Say hello."}], max_tokens=8)
     assert isinstance(answer, str)
     # The translation path over chat keeps the mapping whatever the model says.
-    result = translate_cues(["One.", "Two."], "en", "fr", chat_caller(in_process_call(runtime)), batch_size=2)
+    result = translate_cues(["One.", "Two."], "en", "fr", chat_caller(runtime), batch_size=2)
     assert len(result.texts) == 2
 
 

@@ -40,8 +40,8 @@ def test_clip_text_vector_ranks_images_by_what_they_show(engine):
     results = search("cat", connect=engine.connect, current=CURRENT, text_model="e5",
                      visual_model="clip", embed_clip_text=lambda q: [0.9, 0.1, 0.0])
     # s2 shows something else entirely: far from the best semantic hit, it is not a result at all.
-    assert [r["path"] for r in results] == ["/pics/s1.png"]
-    assert all(r["kind"] == "image" and r["start"] is None for r in results)
+    assert [r.path for r in results] == ["/pics/s1.png"]
+    assert all(r.kind == "image" and r.start is None for r in results)
 
 
 def test_semantic_hits_far_from_the_best_are_cut():
@@ -62,8 +62,8 @@ def test_a_failing_embedder_leaves_keyword_search_working(engine):
 
     results = search("invoice", connect=engine.connect, current=CURRENT, text_model="e5", embed_text=broken,
                      visual_model="clip", embed_clip_text=broken)
-    assert [r["path"] for r in results] == ["/pics/s2.png"]
-    assert results[0]["snippet"] == "[invoice] 4471"
+    assert [r.path for r in results] == ["/pics/s2.png"]
+    assert results[0].snippet == "[invoice] 4471"
 
 
 def test_empty_query_returns_nothing(engine):
@@ -74,8 +74,8 @@ def test_similar_images_excludes_the_query_image(engine):
     with engine.connect() as conn:
         vector = search_queries.visual_vector(conn, "s1", "clip")
     results = similar_images(vector, connect=engine.connect, current=CURRENT, visual_model="clip", exclude_sha256="s1")
-    assert [r["path"] for r in results] == ["/pics/s2.png"]
-    assert results[0]["score"] == pytest.approx(0.0, abs=1e-6)
+    assert [r.path for r in results] == ["/pics/s2.png"]
+    assert results[0].score == pytest.approx(0.0, abs=1e-6)
 
 
 def test_name_words_find_only_their_own_path_and_never_a_path_that_now_holds_other_content(engine):

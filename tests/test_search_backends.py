@@ -77,7 +77,7 @@ def _answers(store: Store, e5) -> dict[str, list]:
     for q in FUSED_QUERIES:
         results = search(q, connect=store.db.read, current=CURRENT, text_model=E5,
                          embed_text=lambda text: e5.embed_queries([text])[0])
-        answers[f"fused {q}"] = [(r["path"], r["kind"], r["start"], r["snippet"]) for r in results]
+        answers[f"fused {q}"] = [(r.path, r.kind, r.start, r.snippet) for r in results]
     return answers
 
 

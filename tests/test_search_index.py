@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from sqlalchemy import text
 
-from app.engine.search import search
+from app.engine.search import SearchResult, search
 from app.media.describe import build_document
 from app.ml.text_embedding import MODEL_ID as E5
 from app.store import search_queries, search_schema, search_writes, vector_index
@@ -128,7 +128,7 @@ def test_stale_rows_crowding_a_word_do_not_hide_the_current_one(engine, e5):
         assert [hit.path for hit in search_queries.fts_images(conn, "receipt", k=2, current=CURRENT)] == ["/now.png"]
 
 
-def e5_search(engine, e5, query: str) -> list[dict]:
+def e5_search(engine, e5, query: str) -> list[SearchResult]:
     return search(query, connect=engine.connect, current=CURRENT, text_model=E5, embed_text=lambda q: e5.embed_queries([q])[0])
 
 
@@ -148,7 +148,7 @@ def test_a_query_about_nothing_in_the_library_returns_nothing(library, e5, query
 def test_a_related_query_that_shares_no_word_still_finds_its_image(library, documents, e5, query, name):
     with library.connect() as conn:
         assert search_queries.fts_images(conn, query, current=CURRENT) == []
-    assert [r["path"] for r in e5_search(library, e5, query)][:1] == [path_of(documents, name)]
+    assert [r.path for r in e5_search(library, e5, query)][:1] == [path_of(documents, name)]
 
 
 def test_changed_content_never_returns_old_vectors(engine, e5):
@@ -279,15 +279,15 @@ def test_one_query_searches_images_and_dialogue(library, documents, e5):
                               e5.embed_passages([c[2] for c in CUES_EN]), text_model=E5)
     results = search("umbrella", connect=library.connect, current=CURRENT, text_model=E5,
                      embed_text=lambda q: e5.embed_queries([q])[0])
-    assert results[0]["kind"] in ("image", "dialogue")
-    line = next(r for r in results if r["kind"] == "dialogue")
-    assert line == {"path": "/videos/Movie.mkv", "kind": "dialogue", "score": line["score"],
-                    "snippet": "Don't forget your [umbrella] tonight.", "start": 1.0}
-    assert results[0]["path"] in (path_of(documents, "forecast.png"), "/videos/Movie.mkv")
+    assert results[0].kind in ("image", "dialogue")
+    line = next(r for r in results if r.kind == "dialogue")
+    assert line == SearchResult(path="/videos/Movie.mkv", kind="dialogue", score=line.score,
+                                snippet="Don't forget your [umbrella] tonight.", start=1.0)
+    assert results[0].path in (path_of(documents, "forecast.png"), "/videos/Movie.mkv")
     invoice = search("invoice 4471", connect=library.connect, current=CURRENT, text_model=E5,
                      embed_text=lambda q: e5.embed_queries([q])[0], kinds=("image",))
-    assert invoice[0]["path"] == path_of(documents, "invoice_scan.png")
-    assert invoice[0]["start"] is None
+    assert invoice[0].path == path_of(documents, "invoice_scan.png")
+    assert invoice[0].start is None
 
 
 def test_knn_latency_at_10k_vectors(engine):
@@ -332,4 +332,4 @@ def test_real_e5_vectors_rank_the_same_through_the_vector_index_as_through_sqlit
         assert vector_index.index_for(conn).nbytes > 0  # the index answered, not the SQL fallback
     results = search("umbrella", connect=library.connect, current=CURRENT, text_model=E5,
                      embed_text=lambda q: e5.embed_queries([q])[0])
-    assert {r["path"] for r in results[:2]} == {path_of(documents, "forecast.png"), "/videos/Movie.mkv"}
+    assert {r.path for r in results[:2]} == {path_of(documents, "forecast.png"), "/videos/Movie.mkv"}

@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 import pytest
 from sqlalchemy import text
 
-from app.engine.search import search
+from app.engine.search import SearchResult, search
 from app.ml.text_embedding import MODEL_ID as E5
 import app.store
 from app.store import Store, search_queries
-from app.store.search_queries import CurrentContent
+from app.store.search_queries import CurrentContent, ImageHit
 from app.store.search_writes import SearchIndexWriter
 from tests.ocr_photos import ReadPhoto, index_photos, read_photos
 
@@ -57,13 +57,13 @@ def store(store_location: Path | str, photos: list[ReadPhoto]) -> Iterator[Store
         store.close()
 
 
-def _search(store: Store, e5, query: str) -> list[dict]:
+def _search(store: Store, e5, query: str) -> list[SearchResult]:
     return search(query, connect=store.db.read, current=CURRENT, text_model=E5,
                   embed_text=lambda q: e5.embed_queries([q])[0], kinds=("image",))
 
 
-def _names(results: list[dict]) -> list[str]:
-    return [Path(str(r["path"])).name for r in results]
+def _names(results: Sequence[SearchResult | ImageHit]) -> list[str]:
+    return [Path(str(r.path)).name for r in results]
 
 
 def test_the_photos_read_as_expected(photos: list[ReadPhoto]) -> None:
@@ -78,10 +78,10 @@ def test_an_exact_word_ranks_above_a_semantic_only_result_of_equal_rank(store: S
     query = e5.embed_queries(["China"])[0]
     with store.db.read() as conn:  # e5 puts the photo saying 中国 first; no photo's text holds the word "China"
         nearest = search_queries.knn_text(conn, query, model=E5, k=1, current=CURRENT)
-    assert _names([{"path": nearest[0].path}]) == ["black_font_color_transparent.png"]
+    assert _names(nearest) == ["black_font_color_transparent.png"]
     results = _search(store, e5, "China")
     assert _names(results)[:2] == ["China 2019.jpg", "black_font_color_transparent.png"]
-    assert results[0]["score"] == results[1]["score"], "first of the name list and first of the e5 list tie"
+    assert results[0].score == results[1].score, "first of the name list and first of the e5 list tie"
 
 
 def test_a_photo_without_text_is_no_text_semantic_answer_but_is_found_by_its_name(store: Store, e5) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.errors import EXPLANATIONS
-from app.pipelines.video import NO_SPEECH, TRANSLATION_FAILED, TRANSLATION_FALLBACK
+from app.pipelines.outputs import NO_SPEECH, TRANSLATION_FAILED, TRANSLATION_FALLBACK
 from app.status_words import item_words, job_label
 from app.store.records import ItemView, JobSummary
 from app.store.states import ItemState, JobStatus

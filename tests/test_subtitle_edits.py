@@ -17,7 +17,7 @@ from app.errors import SidecarError
 from app.media.cue_edits import EditCue, merge_cues, read_cues, render_edited, shift_cues, split_cue
 from app.media.cues import Cue
 from app.media.subtitles import render_transcript_srt, render_translation_srt
-from tests.engine_stages import DigestStage, PlaceStage, fake_pipeline, make_media
+from tests.engine_stages import DigestStage, JsonOutput, PlaceStage, fake_pipeline, make_media
 
 CONFIG = EngineConfig(workers=1, backoff_base=0.05, backoff_cap=0.2, poll_interval=0.05)
 
@@ -142,6 +142,7 @@ class RenderLanguages:
 
     name: str = "render"
     durable: bool = True
+    output_type: type[JsonOutput] = JsonOutput
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         return {"v": 1}
@@ -149,8 +150,8 @@ class RenderLanguages:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return None
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
-        return {"source_lang": "en", "target_lang": None}
+    def run(self, ctx: StageContext) -> JsonOutput:
+        return JsonOutput({"source_lang": "en", "target_lang": None})
 
 
 def test_a_saved_edit_replaces_the_videos_cues_in_dialogue_search(tmp_path: Path, data_dir: Path) -> None:
@@ -163,11 +164,11 @@ def test_a_saved_edit_replaces_the_videos_cues_in_dialogue_search(tmp_path: Path
         assert lib.search("buried treasure oak tree", kind="dialogue") == []
         lib.save_subtitles(document, [EditCue(first.start_ms, first.end_ms, "The treasure is buried under the old oak tree.")])
         [hit, *_] = lib.search("buried treasure oak tree", kind="dialogue")
-        assert (hit["path"], hit["start"]) == (str(video), first.start_ms / 1000) and "oak" in hit["snippet"]
+        assert (hit.path, hit.start) == (str(video), first.start_ms / 1000) and "oak" in hit.snippet
 
         lib.save_subtitles(lib.open_subtitles(video), [EditCue(first.start_ms, first.end_ms, "We sail at dawn.")])
-        assert lib.search("sail at dawn", kind="dialogue")[0]["path"] == str(video)
-        assert not any("oak" in h["snippet"] for h in lib.search("oak tree", kind="dialogue")), "the old words stayed findable"
+        assert lib.search("sail at dawn", kind="dialogue")[0].path == str(video)
+        assert not any("oak" in h.snippet for h in lib.search("oak tree", kind="dialogue")), "the old words stayed findable"
     finally:
         lib.close()
 

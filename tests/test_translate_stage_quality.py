@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from app.engine.stage import ItemRef, ModelClient
+from app.engine.stage import ItemRef, ModelClient, OutputT, StageOutput
 from app.errors import StageStopped
 from app.media.glossary import GlossaryEntry, to_option
 from app.media.translation_quality import (
@@ -36,12 +36,8 @@ from app.media.translation_quality import (
 from app.ml.host import ModelHost
 from app.ml.index_models import TEXT_EMBEDDING_SPEC
 from app.ml.spec import ModelSpec
-from app.pipelines.video import (
-    TRANSLATION_DOUBTFUL,
-    TRANSLATION_FAILED,
-    RenderStage,
-    TranslateStage,
-)
+from app.pipelines.outputs import TRANSLATION_DOUBTFUL, TRANSLATION_FAILED, TranscriptOutput, TranslationOutput
+from app.pipelines.video import RenderStage, TranslateStage
 from tests.model_server import ModelServer
 
 DATA = Path(__file__).parent / "data" / "parallel" / "tatoeba-en-de.tsv"
@@ -58,7 +54,7 @@ class Ctx:
 
     e5: ModelHost
     options: Mapping[str, Any]
-    inputs: Mapping[str, Mapping[str, Any]]
+    inputs: list[StageOutput]
     partial: Any = None
     stop_after_checkpoint: bool = False
     checkpoints: list[Any] = field(default_factory=list)
@@ -83,7 +79,11 @@ class Ctx:
         assert spec == TEXT_EMBEDDING_SPEC, "with a server, e5 is the only hosted model"
         return self.e5
 
-    def computed_output(self) -> None:
+    def input(self, kind: type[OutputT]) -> OutputT:
+        (found,) = [output for output in self.inputs if isinstance(output, kind)]
+        return found
+
+    def computed_output(self, kind: type[OutputT]) -> None:
         return None
 
 
@@ -94,15 +94,21 @@ def e5() -> Iterator[ModelHost]:
     host.close()
 
 
-def _transcript(sources: list[str]) -> dict[str, Any]:
-    return {"language": "en", "cues": [{"start_ms": i * 2000, "end_ms": i * 2000 + 1500, "text": s}
-                                       for i, s in enumerate(sources)]}
+def _transcript(sources: list[str]) -> TranscriptOutput:
+    return TranscriptOutput(language="en", cues=[{"start_ms": i * 2000, "end_ms": i * 2000 + 1500, "text": s}
+                                                 for i, s in enumerate(sources)])
 
 
 def _run(server: ModelServer, e5: ModelHost, sources: list[str] = SOURCES, **options: Any) -> tuple[Ctx, dict[str, Any]]:
     stage = TranslateStage(Path("/nonexistent"), server.url("/v1"), "scripted")
-    ctx = Ctx(e5, {"target_lang": "de", **options}, {"transcribe": _transcript(sources)})
-    return ctx, stage.run(ctx)  # type: ignore[arg-type]
+    ctx = Ctx(e5, {"target_lang": "de", **options}, [_transcript(sources)])
+    return ctx, stage.run(ctx).written()  # type: ignore[arg-type]
+
+
+def _render(e5: ModelHost, ctx: Ctx, translation: Mapping[str, Any]) -> dict[str, Any]:
+    """What the render stage stores after this translation."""
+    rendered = RenderStage().run(Ctx(e5, ctx.options, [_transcript(SOURCES), TranslationOutput.read(translation)]))
+    return rendered.written()  # type: ignore[arg-type]
 
 
 def _serve(answer: Any) -> ModelServer:
@@ -126,7 +132,7 @@ def test_mostly_bad_lines_fail_the_translation_and_no_file_is_rendered(e5: Model
     singles = [lines for _, lines in server.chats if len(lines) == 1]
     assert output["retried_cues"] == len(singles) >= len(output["fallback"])
     assert len({line for (line,) in singles}) == len(singles), "each failing cue was asked once more, alone"
-    rendered = RenderStage().run(Ctx(e5, ctx.options, {"transcribe": _transcript(SOURCES), "translate": output}))
+    rendered = _render(e5, ctx, output)
     assert rendered["item_result"] == TRANSLATION_FAILED and "translation" not in rendered["files"]
 
 
@@ -152,7 +158,7 @@ def test_a_few_bad_lines_are_retried_and_the_rest_make_a_doubtful_file(e5: Model
     assert output["item_detail"]["reasons"] == {str(i + 1): LANGUAGE for i in bad}
     for i, text in enumerate(output["texts"]):
         assert text == (SOURCES[i] if i in bad else GERMAN[SOURCES[i]])
-    rendered = RenderStage().run(Ctx(e5, ctx.options, {"transcribe": _transcript(SOURCES), "translate": output}))
+    rendered = _render(e5, ctx, output)
     assert "Wie" in rendered["files"]["translation"] or GERMAN[SOURCES[0]] in rendered["files"]["translation"]
 
 
@@ -188,14 +194,14 @@ def test_a_resume_sends_only_the_cues_after_the_checkpoint_and_keeps_the_reasons
     stubborn = SOURCES[2]
     server = _serve(lambda text: text + " Okay." if text == stubborn else GERMAN[text])
     stage = TranslateStage(Path("/nonexistent"), server.url("/v1"), "scripted")
-    ctx = Ctx(e5, {"target_lang": "de"}, {"transcribe": _transcript(SOURCES)}, stop_after_checkpoint=True)
+    ctx = Ctx(e5, {"target_lang": "de"}, [_transcript(SOURCES)], stop_after_checkpoint=True)
     try:
         with pytest.raises(StageStopped):
             stage.run(ctx)  # type: ignore[arg-type]
         assert len(ctx.partial["texts"]) == 8 and ctx.partial["reasons"] == {"2": LANGUAGE}
         server.chats.clear()
         ctx.stop_after_checkpoint = False
-        output = stage.run(ctx)  # type: ignore[arg-type]
+        output = stage.run(ctx).written()  # type: ignore[arg-type]
     finally:
         server.stop()
     assert all(stubborn not in lines and SOURCES[0] not in lines for _, lines in server.chats)

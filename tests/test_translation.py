@@ -20,6 +20,7 @@ from app.media.translation import (
     parse_answer,
     translate_cues,
 )
+from app.ml.clients import LlmClient
 from app.ml.host import ModelHost
 
 TEXTS = [
@@ -212,7 +213,7 @@ def test_gemma_base_model_translation_keeps_count_and_ids(llm_data_dir: Path) ->
     host = _host(preset="gemma3-270m", data_dir=str(llm_data_dir))
     try:
         assert host.info["model"] == "gemma-3-270m-q4_k_m.gguf"
-        call = completion_caller(host.call)
+        call = completion_caller(LlmClient(host))
         timings: list[tuple[int, float]] = []
 
         def timed(prompt: Prompt) -> str:
@@ -246,7 +247,7 @@ def test_smollm2_cannot_follow_the_format_yet_nothing_shifts(llm_data_dir: Path)
     host = _host(preset="smollm2")
     try:
         texts = TEXTS[:4]
-        result = translate_cues(texts, "en", "zh", chat_caller(host.call), batch_size=2)
+        result = translate_cues(texts, "en", "zh", chat_caller(LlmClient(host)), batch_size=2)
         assert len(result.texts) == len(texts)
         assert result.fallback, "SmolLM2-135M was expected to fail the numbered format"
         assert result.retried_batches >= 1  # a failing batch was retried smaller first

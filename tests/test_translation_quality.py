@@ -19,6 +19,7 @@ import pytest
 from app.media import translation_quality as qe
 from app.media.glossary import GlossaryEntry
 from app.media.translation import completion_caller, translate_cues
+from app.ml.clients import LlmClient
 from app.ml.host import ModelHost
 from app.ml.spec import ModelSpec
 from app.ml.text_embedding import TextEmbeddingRuntime
@@ -137,7 +138,7 @@ def test_the_bundled_translators_wrong_language_and_repeated_cues_are_rejected(
     """
     pairs = _pairs("tatoeba-en-de.tsv", 700, 16)
     sources = [s for s, _ in pairs]
-    raw = translate_cues(sources, "en", "de", completion_caller(gemma.call), batch_size=8)
+    raw = translate_cues(sources, "en", "de", completion_caller(LlmClient(gemma)), batch_size=8)
     answers: dict[int, str] = dict(enumerate(raw.texts))
     memory = qe.RepeatMemory.empty()
     verdicts: list[Any] = []

@@ -13,8 +13,8 @@ from app.ml.llm_runtime import smollm2_path
 from app.ml.local_models import models_register
 from app.ml.model_choice import models_use
 from app.pipelines import default_pipelines
-from app.pipelines.video import (TRANSLATION_DOUBTFUL, TRANSLATION_FAILED, TRANSLATION_FALLBACK, translation_failed,
-                                 translation_result, untranslated_detail, video_pipeline)
+from app.pipelines.outputs import TRANSLATION_DOUBTFUL, TRANSLATION_FAILED, TRANSLATION_FALLBACK, TranslationOutput
+from app.pipelines.video import video_pipeline
 from app.settings import Settings
 
 STAGES = ["extract_audio", "transcribe", "translate", "render", "place", "index_dialogue"]
@@ -80,29 +80,29 @@ def test_each_setting_changes_the_stages_it_affects(data_dir: Path) -> None:
 
 
 def test_a_translation_is_left_out_only_when_more_than_half_its_cues_kept_their_text() -> None:
-    def translation(cues: int, fallback: list[int]) -> dict[str, object]:
-        return {"skipped": False, "texts": ["line"] * cues, "fallback": fallback}
+    def translation(cues: int, fallback: list[int]) -> TranslationOutput:
+        return TranslationOutput(skipped=False, texts=["line"] * cues, fallback=fallback)
 
-    assert not translation_failed(translation(4, [0, 3]))  # half translated: written, two lines listed
-    assert translation_failed(translation(4, [0, 1, 3]))
-    assert translation_failed(translation(1, [0]))
-    assert not translation_failed(translation(10, []))
-    assert not translation_failed({"skipped": True, "texts": ["line"], "fallback": [0]})  # same language: no translation
+    assert not translation(4, [0, 3]).failed  # half translated: written, two lines listed
+    assert translation(4, [0, 1, 3]).failed
+    assert translation(1, [0]).failed
+    assert not translation(10, []).failed
+    assert not TranslationOutput(skipped=True, texts=["line"], fallback=[0]).failed  # same language: no translation
 
 
 def test_a_tenth_to_a_half_untranslated_is_doubtful_and_each_cue_keeps_its_reason() -> None:
-    def translation(cues: int, fallback: list[int]) -> dict[str, object]:
-        return {"skipped": False, "texts": ["line"] * cues, "fallback": fallback,
-                "reasons": {str(i): "repeated" for i in fallback}}
+    def translation(cues: int, fallback: list[int]) -> TranslationOutput:
+        return TranslationOutput(skipped=False, texts=["line"] * cues, fallback=fallback,
+                                 reasons={str(i): "repeated" for i in fallback})
 
-    assert translation_result(translation(20, [])) is None
-    assert translation_result(translation(20, [3])) == TRANSLATION_FALLBACK  # 5 %
-    assert translation_result(translation(20, [3, 9])) == TRANSLATION_DOUBTFUL  # 10 %
-    assert translation_result(translation(20, list(range(10)))) == TRANSLATION_DOUBTFUL  # half: still written
-    assert translation_result(translation(20, list(range(11)))) == TRANSLATION_FAILED
-    assert translation_result({"skipped": True, "texts": ["line"], "fallback": [0]}) is None
-    assert untranslated_detail(translation(20, [3, 9])) == {"untranslated_cues": [4, 10], "cues": 20,
-                                                            "reasons": {"4": "repeated", "10": "repeated"}}
+    assert translation(20, []).result is None
+    assert translation(20, [3]).result == TRANSLATION_FALLBACK  # 5 %
+    assert translation(20, [3, 9]).result == TRANSLATION_DOUBTFUL  # 10 %
+    assert translation(20, list(range(10))).result == TRANSLATION_DOUBTFUL  # half: still written
+    assert translation(20, list(range(11))).result == TRANSLATION_FAILED
+    assert TranslationOutput(skipped=True, texts=["line"], fallback=[0]).result is None
+    assert translation(20, [3, 9]).untranslated_detail() == {"untranslated_cues": [4, 10], "cues": 20,
+                                                             "reasons": {"4": "repeated", "10": "repeated"}}
 
 
 def test_a_glossary_changes_the_translation_not_the_audio(data_dir: Path) -> None:

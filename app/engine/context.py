@@ -14,7 +14,7 @@ from typing import Any, Callable, Mapping, Sequence
 from app.engine.model_pool import ModelPool
 from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.placement import Placement
-from app.engine.stage import ItemRef, ModelClient, Output, Placed, SearchIndex
+from app.engine.stage import ItemRef, ModelClient, Output, OutputT, Placed, SearchIndex, Stage, StageOutput
 from app.errors import Code, LeaseLost, NotMapped, NotRegularFile, SidecarError, Stalled, StageStopped, TargetChanged
 from app.ml.spec import ModelSpec
 from app.store import Store
@@ -29,11 +29,12 @@ class ClaimContext:
 
     ``item.path`` is where this machine reads the file (``paths`` maps the library's path);
     what the stage records — placed files, search rows — goes back under the library's path.
+    ``earlier`` are the item's stages before this one: :meth:`input` finds an output by the type they declare.
     """
 
     def __init__(self, store: Store, claim: Claim, workspace: Path, pool: ModelPool, policy: str,
                  progress_interval: float, observe_step: Callable[[str, Step], None] | None = None,
-                 paths: LocalPaths = SAME_PATHS):
+                 paths: LocalPaths = SAME_PATHS, earlier: Sequence[Stage] = ()):
         self.store = store
         self.claim = claim
         self.paths = paths
@@ -48,7 +49,8 @@ class ClaimContext:
             sha256=claim.item_sha256, size=claim.item_size, mtime_ns=claim.item_mtime_ns, revision=claim.item_revision,
         )
         self.options: Mapping[str, Any] = claim.options
-        self.inputs: Mapping[str, Mapping[str, Any]] = claim.inputs
+        self.earlier = tuple(earlier)
+        self._earlier_outputs: list[StageOutput] | None = None
         self.partial: Any = claim.partial
         self.lost = threading.Event()
         self.stop_requested = threading.Event()
@@ -104,8 +106,22 @@ class ClaimContext:
         self.models_in_use.add(spec.key)  # the gate never releases it until this stage ends
         return self.pool.get(spec)
 
-    def computed_output(self) -> dict[str, Any] | None:
-        return self.store.stages.computed_output(self.claim)
+    def input(self, kind: type[OutputT]) -> OutputT:
+        for stage in reversed(self.earlier):
+            if stage.output_type is kind:
+                return kind.read(self.claim.inputs.get(stage.name) or {})
+        raise LookupError(f"no stage before “{self.claim.name}” returns {kind.__name__}")
+
+    def earlier_outputs(self) -> list[StageOutput]:
+        """Every earlier stage's output, decoded once (the stall watchdog asks on every heartbeat), in stage order."""
+        if self._earlier_outputs is None:
+            self._earlier_outputs = [stage.output_type.read(self.claim.inputs.get(stage.name) or {})
+                                     for stage in self.earlier]
+        return self._earlier_outputs
+
+    def computed_output(self, kind: type[OutputT]) -> OutputT | None:
+        found = self.store.stages.computed_output(self.claim)
+        return None if found is None else kind.read(found)
 
     def _library_path(self, local: str) -> str:
         return self.paths.to_library(str(local)) or str(local)

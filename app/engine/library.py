@@ -30,6 +30,7 @@ from app.engine.subtitle_edits import SubtitleDocument, open_subtitles, reindex_
 from app.errors import Code, FolderMissing, SidecarError
 from app.media import glossary
 from app.media.cue_edits import EditCue
+from app.ml.clients import ClipClient, TextEmbeddingClient
 from app.ml.cpu_share import set_core_cap
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualChoice, VisualModel
 from app.ml.model_choice import frozen_models
@@ -321,8 +322,8 @@ class Library:
     def save_subtitles(self, document: SubtitleDocument, cues: Sequence[EditCue]) -> SubtitleDocument:
         """Save the person's edit next to the video, then index its words for dialogue search (e5, kept warm here)."""
         saved = save_subtitles(self.store, document, cues)
-        reindex_dialogue(self.store, saved, lambda texts: self._search_models.get(TEXT_EMBEDDING_SPEC).call(
-            "embed_passages", list(texts)))
+        reindex_dialogue(self.store, saved,
+                         lambda texts: TextEmbeddingClient(self._search_models.get(TEXT_EMBEDDING_SPEC)).embed_passages(texts))
         return saved
 
     def cancel(self, job_id: int) -> None:
@@ -352,8 +353,8 @@ class Library:
     # -- search -------------------------------------------------------------------------
 
     def search(self, query: str | None, image: Path | None = None, kind: str = ALL,
-               limit: int = 20) -> list[dict[str, Any]]:
-        """One query box over images and dialogue: ``[{"path", "kind", "score", "snippet", "start"}]``, best first.
+               limit: int = 20) -> list[fused_search.SearchResult]:
+        """One query box over images and dialogue: images and lines of dialogue, best first.
 
         A text query fuses CLIP text→image KNN (when a visual model is chosen), e5 KNN
         and FTS5; ``image`` finds the images nearest that file's CLIP vector. Query
@@ -372,15 +373,15 @@ class Library:
                                    code=Code.NO_VISUAL_MODEL)
             if "image" not in kinds:
                 return []
-            (vector,) = self._search_models.get(visual.spec).call("embed_images", [str(Path(image).absolute())])
+            (vector,) = ClipClient(self._search_models.get(visual.spec)).embed_images([str(Path(image).absolute())])
             return fused_search.similar_images(vector, connect=self.store.db.read, current=current,
                                                visual_model=visual.model_id, limit=limit)
         clip = self._search_visual_model()
         return fused_search.search(
             str(query), connect=self.store.db.read, current=current, text_model=TEXT_MODEL_ID,
-            embed_text=lambda q: self._search_models.get(TEXT_EMBEDDING_SPEC).call("embed_queries", [q])[0],
+            embed_text=lambda q: TextEmbeddingClient(self._search_models.get(TEXT_EMBEDDING_SPEC)).embed_queries([q])[0],
             visual_model=clip.model_id if clip else None,
-            embed_clip_text=(lambda q: self._search_models.get(clip.spec).call("embed_texts", [q])[0]) if clip else None,
+            embed_clip_text=(lambda q: ClipClient(self._search_models.get(clip.spec)).embed_texts([q])[0]) if clip else None,
             kinds=kinds, limit=limit,
         )
 

@@ -22,10 +22,10 @@ import errno
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Self, Sequence
 
 from app.atomic_write import open_regular, sha256_file
-from app.engine.stage import ModelSpec, Pipeline, Stage, StageContext
+from app.engine.stage import ModelSpec, Pipeline, Stage, StageContext, StageOutput
 from app.errors import Code, SidecarError, TargetChanged
 from app.store.current_items import CurrentItemRepo
 from app.store.database import dumps
@@ -38,13 +38,13 @@ _CHUNK = 1 << 20  # small enough that a slow share still shows bytes read well w
 
 
 @dataclass(frozen=True)
-class HashOutput:
+class HashOutput(StageOutput):
     """What :class:`HashStage` returns, and its one codec to and from the stored output."""
 
     sha256: str
 
     @classmethod
-    def read(cls, output: Mapping[str, Any]) -> HashOutput:
+    def read(cls, output: Mapping[str, Any]) -> Self:
         return cls(str(output["sha256"]))
 
     def written(self) -> dict[str, Any]:
@@ -69,6 +69,7 @@ class HashStage:
 
     name: str = HASH_STAGE
     durable: bool = True
+    output_type: type[HashOutput] = HashOutput
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         return {}
@@ -76,7 +77,7 @@ class HashStage:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return None
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
+    def run(self, ctx: StageContext) -> HashOutput:
         ctx.verify_source_unchanged()
         digest, done = hashlib.sha256(), 0
         try:
@@ -97,7 +98,7 @@ class HashStage:
         ctx.verify_source_unchanged()
         if done == 0:
             raise SidecarError(f"{ctx.item.path.name} is empty (0 bytes)", code=Code.EMPTY_FILE)
-        return HashOutput(digest.hexdigest()).written()
+        return HashOutput(digest.hexdigest())
 
 
 def with_hash_stage(pipeline: Pipeline) -> Pipeline:
@@ -164,7 +165,8 @@ def _reused_outputs(repo: JobRepo, stages: Sequence[Stage], fps: Sequence[str], 
     if not sha256:
         return {}
     cache = repo.cached_results(sha256, [(s.name, fp) for s, fp in zip(stages, fps) if not isinstance(s, HashStage)])
-    outputs = [{"sha256": sha256} if isinstance(s, HashStage) else cache.get((s.name, fp)) for s, fp in zip(stages, fps)]
+    outputs = [HashOutput(sha256).written() if isinstance(s, HashStage) else cache.get((s.name, fp))
+               for s, fp in zip(stages, fps)]
     k = reusable_prefix(stages, [out is not None for out in outputs])
     return {idx: out for idx, out in enumerate(outputs[:k]) if out is not None}
 

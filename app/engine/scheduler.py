@@ -21,7 +21,7 @@ import time
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Callable, Mapping, Sequence
 
 from app import __version__
 from app.engine.background import Hold, WorkGate
@@ -34,8 +34,8 @@ from app.engine.instances import InstanceLock
 from app.engine.model_pool import ModelPool
 from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.placement import cleanup_stray_temps, invalid_on_windows
-from app.engine.plan import HashOutput, HashStage, reused_after_hash
-from app.engine.stage import BatchStage, Pipeline, Stage
+from app.engine.plan import HashOutput, reused_after_hash
+from app.engine.stage import BatchStage, Pipeline, Stage, StageOutput
 from app.errors import (Code, DatabaseUnavailable, FolderMissing, LeaseLost, MappingUnavailable, NotMapped,
                         OutOfDeviceMemory, OutOfMemory, SidecarError, Stalled)
 from app.paths import item_workspace, workspace_root
@@ -290,11 +290,13 @@ class Scheduler:
     def _begin(self, claim: Claim, n: int) -> ClaimContext | None:
         """The claim's context, registered as active; None when its file is out of reach (the failure is recorded)."""
         workspace = item_workspace(self.data_dir, claim.job_id, claim.item_id)
+        pipeline = self.pipelines.get(claim.item_kind)
         try:
             self._check_source(claim)
             ctx = ClaimContext(self.store, claim, workspace, self.pool,
                                str(claim.options.get("existing_policy") or self.config.existing_policy),
-                               self.config.progress_interval, self._observe_step, self.paths)
+                               self.config.progress_interval, self._observe_step, self.paths,
+                               pipeline.stages[:claim.idx] if pipeline is not None else ())
         except SidecarError as exc:
             self._handle_failure(claim, exc)
             return None
@@ -338,14 +340,14 @@ class Scheduler:
                     self._slot_of.pop(claim.stage_id, None)
                     self._stalled_at.pop(claim.stage_id, None)
 
-    def _attempt(self, stage: Stage, ctx: ClaimContext) -> dict[str, Any] | Exception:
+    def _attempt(self, stage: Stage, ctx: ClaimContext) -> StageOutput | Exception:
         """One claim's run: its output, or what it raised (settled by :meth:`_settle_outcome`)."""
         try:
             return self._run_stage(stage, ctx)
         except Exception as exc:  # noqa: BLE001 - one bad file never stops the others: the failure table decides
             return exc
 
-    def _run_batch(self, stage: BatchStage, contexts: list[ClaimContext]) -> list[dict[str, Any] | Exception]:
+    def _run_batch(self, stage: BatchStage, contexts: list[ClaimContext]) -> list[StageOutput | Exception]:
         """One model call for every claim; a member's own failure comes back as its outcome.
 
         Should the call fail as a whole (the model process died, the device ran out of
@@ -361,7 +363,7 @@ class Scheduler:
         return list(outcomes)
 
     def _settle_outcome(self, stage: Stage, pipeline: Pipeline, ctx: ClaimContext,
-                        outcome: dict[str, Any] | Exception) -> None:
+                        outcome: StageOutput | Exception) -> None:
         """Complete the claim with its output, or end it as the failure table says; each claim on its own."""
         claim = ctx.claim
         try:
@@ -373,17 +375,20 @@ class Scheduler:
                 raise self._stalled(ctx)
             if ctx.lost.is_set():
                 raise LeaseLost("claim lost while the stage ran")
-            identified = HashOutput.read(outcome).sha256 if isinstance(stage, HashStage) else None
+            identified = outcome.sha256 if isinstance(outcome, HashOutput) else None
             reused = (reused_after_hash(self.store.jobs, pipeline, self.store.stages.fingerprints(claim.item_id), identified)
                       if identified else None)
-            if self.store.stages.complete_stage(claim, outcome, identified=identified, reused=reused):
+            written = outcome.written()
+            if ctx.on_cpu:  # it ran on the CPU after running out of device memory: the item notes why it was slow
+                written = ItemReport(note=GPU_FALLBACK_CPU).written(written)
+            if self.store.stages.complete_stage(claim, written, identified=identified, reused=reused):
                 shutil.rmtree(ctx.workspace, ignore_errors=True)
         except Exception as exc:  # noqa: BLE001 - one bad file never stops the others: the failure table decides
             self._handle_failure(claim, exc)
 
     def _stall_limit(self, ctx: ClaimContext) -> float:
         uses_model = bool(ctx.models_in_use) or ctx.claim.model_key is not None
-        return self.config.stall_limit(uses_model, _media_seconds(ctx.claim.inputs))
+        return self.config.stall_limit(uses_model, _media_seconds(ctx.earlier_outputs()))
 
     def _stalled(self, ctx: ClaimContext) -> Stalled:
         return Stalled(f"step “{ctx.claim.name}” made no progress for {self._stall_limit(ctx):.0f} s, so it was "
@@ -436,7 +441,7 @@ class Scheduler:
             self._start_worker(n)
         self.wake()
 
-    def _run_stage(self, stage: Stage, ctx: ClaimContext) -> dict[str, Any]:
+    def _run_stage(self, stage: Stage, ctx: ClaimContext) -> StageOutput:
         """Run the stage; an out-of-memory error that survives releasing every model is retried once on the CPU.
 
         The first such error may be other resident models holding the device: all are released
@@ -462,14 +467,13 @@ class Scheduler:
         self.pool.release_all()
         ctx.on_cpu = True
         try:
-            output = stage.run(ctx)
+            return stage.run(ctx)
         except SidecarError as exc:
             if exc.code == OutOfDeviceMemory.code:
                 raise OutOfMemory(f"step “{ctx.claim.name}” needs more memory than is free: it ran out on the GPU "
                                   "and again on the CPU. Close other programs or choose a smaller model, then "
                                   "retry.") from exc
             raise
-        return ItemReport(note=GPU_FALLBACK_CPU).written(output)
 
     def _prewarm_next(self, claim: Claim, pipeline: Pipeline) -> None:
         """Start loading the model the item's next stage needs while this CPU stage runs.
@@ -641,8 +645,6 @@ class Scheduler:
         return idle_since
 
 
-def _media_seconds(inputs: Mapping[str, Mapping[str, Any]]) -> float:
+def _media_seconds(earlier: Sequence[StageOutput]) -> float:
     """The item's media duration as its earlier stages found it (audio extraction, transcription); 0 before."""
-    found = [float(value) for output in inputs.values() for key in ("media_duration_s", "duration_s")
-             if isinstance(value := output.get(key), (int, float))]
-    return max(found, default=0.0)
+    return max((seconds for output in earlier if (seconds := output.media_seconds) is not None), default=0.0)

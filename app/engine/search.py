@@ -10,8 +10,8 @@ line) comes before one found only by meaning (:func:`fused_order`): "sofa" finds
 ``cat on the sofa.png`` before ``horse.png``, however near e5 puts a horse to a sofa.
 
 This module takes callables for the query embedders and a connection factory, so it
-imports neither Qt, the scheduler nor a model runtime; the facade passes hosted
-models' ``call`` wrappers (or test doubles). Embedding happens before a connection is
+imports neither Qt, the scheduler nor a model runtime; the library passes hosted
+models' typed clients (:mod:`app.ml.clients`, or test doubles). Embedding happens before a connection is
 opened: no transaction is held across model inference.
 """
 
@@ -36,7 +36,10 @@ ConnectionFactory = Callable[[], AbstractContextManager[Connection]]
 
 @dataclass(frozen=True)
 class SearchResult:
-    """One row of the result list: an image file, or a line of dialogue in a video at ``start`` seconds."""
+    """One row of the result list: an image file, or a line of dialogue in a video at ``start`` seconds.
+
+    What the GUI shows; :meth:`to_dict` is what ``sidecar search --json`` prints.
+    """
 
     path: str
     kind: str  # "image" | "dialogue"
@@ -126,14 +129,14 @@ def search(
     kinds: Sequence[str] = ("image", "dialogue"),
     limit: int = 50,
     per_list: int = 100,
-) -> list[dict[str, object]]:
+) -> list[SearchResult]:
     """Search images and dialogue for ``query``.
 
     ``embed_text`` is the e5 *query* embedder of ``text_model``; ``embed_clip_text``
     the CLIP text embedder of ``visual_model`` (skipped when either is None).
     ``current`` names the store's path→sha256 table, so only current content is
-    returned. Returns ``[{"path", "kind", "score", "snippet", "start"}]`` best first;
-    ``start`` is the cue's start in seconds for dialogue, None for images.
+    returned. Returns the results best first; ``start`` is the cue's start in seconds for
+    dialogue, None for images.
     """
     query = query.strip()
     if not query or limit <= 0:
@@ -191,7 +194,7 @@ def search(
     results = []
     for key, score in fused_order(reciprocal_rank_fusion(rankings), exact)[:limit]:
         path, kind, snippet, start = details[key]
-        results.append(SearchResult(path=path, kind=kind, score=round(score, 6), snippet=snippet, start=start).to_dict())
+        results.append(SearchResult(path=path, kind=kind, score=round(score, 6), snippet=snippet, start=start))
     return results
 
 
@@ -217,7 +220,7 @@ def similar_images(
     visual_model: str,
     limit: int = 50,
     exclude_sha256: str | None = None,
-) -> list[dict[str, object]]:
+) -> list[SearchResult]:
     """Image query → images whose CLIP vectors are nearest (score: 1 − cosine distance)."""
     with connect() as conn:
         hits = search_queries.knn_visual(conn, vector, model=visual_model, k=limit + 1, current=current)
@@ -225,5 +228,5 @@ def similar_images(
     for hit in hits:
         if hit.sha256 == exclude_sha256 or hit.path is None:
             continue
-        results.append(SearchResult(path=hit.path, kind="image", score=round(1.0 - hit.score, 6), snippet="").to_dict())
+        results.append(SearchResult(path=hit.path, kind="image", score=round(1.0 - hit.score, 6), snippet=""))
     return results[:limit]

@@ -1,21 +1,53 @@
 """What a stage plug-in sees and must provide.
 
-The engine owns every state transition; a stage only turns inputs into a checkpoint
-(a JSON-able dict). It receives a :class:`StageContext` and polls it at natural
+The engine owns every state transition; a stage only turns inputs into its output, a
+:class:`StageOutput` of the type it declares (``output_type``), which the engine stores
+through that type's one codec. It reads earlier stages' outputs by their type
+(``ctx.input(TranscriptOutput)``), not by the other stage's name. It receives a :class:`StageContext` and polls it at natural
 boundaries (an ASR segment, an LLM batch, an image) so pause and lost leases take
 effect quickly without the stage knowing about the store.
 
-:class:`~app.ml.spec.ModelSpec` is defined in the model layer and named here because
-``Stage.model_spec`` returns it: a stage module finds the whole protocol in this file.
+:class:`~app.ml.spec.ModelSpec` and :class:`~app.ml.clients.ModelClient` are defined in the
+model layer and named here because ``Stage.model_spec`` and ``StageContext.model`` use them:
+a stage module finds the whole protocol in this file (and wraps the client in the typed
+client of its model kind, :mod:`app.ml.clients`).
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Mapping, Protocol, Self, Sequence, TypeVar, runtime_checkable
 
+from app.ml.clients import ModelClient
 from app.ml.spec import ModelSpec
+
+
+class StageOutput(ABC):
+    """What one stage returns: a frozen dataclass whose :meth:`written` and :meth:`read` are its one codec.
+
+    The store keeps :meth:`written` as JSON; :meth:`read` decodes it again for a later stage,
+    a reused result and the scheduler, and accepts every shape stored before (missing keys
+    take their defaults), so existing databases keep reading.
+    """
+
+    @classmethod
+    @abstractmethod
+    def read(cls, output: Mapping[str, Any]) -> Self:
+        """The output a stored (JSON-decoded) row holds."""
+
+    @abstractmethod
+    def written(self) -> dict[str, Any]:
+        """The JSON-able dict the store keeps."""
+
+    @property
+    def media_seconds(self) -> float | None:
+        """How long the item's media is, when this output knows it (the stall limit of later stages scales with it)."""
+        return None
+
+
+OutputT = TypeVar("OutputT", bound=StageOutput)
 
 
 @dataclass(frozen=True)
@@ -30,13 +62,6 @@ class ItemRef:
     size: int
     mtime_ns: int
     revision: int
-
-
-class ModelClient(Protocol):
-    """A loaded model in its host process."""
-
-    def call(self, method: str, *args: Any, on_event: Callable[[Any], bool] | None = None, **kwargs: Any) -> Any:
-        """Run ``method`` in the child; ``on_event`` gets streamed events and returns False to stop."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +115,6 @@ class StageContext(Protocol):
     item: ItemRef
     options: Mapping[str, Any]
     workspace: Path
-    inputs: Mapping[str, Mapping[str, Any]]
     partial: Any
     search_index: SearchIndex
 
@@ -109,8 +133,15 @@ class StageContext(Protocol):
     def model(self, spec: ModelSpec) -> ModelClient:
         """The hosted model for ``spec``, loading it in a child process when not resident."""
 
-    def computed_output(self) -> dict[str, Any] | None:
-        """This stage's output for the same content and fingerprint, if another item already computed it."""
+    def input(self, kind: type[OutputT]) -> OutputT:
+        """The output of the earlier stage of this item that returns ``kind`` (LookupError: no such stage)."""
+
+    def earlier_outputs(self) -> list[StageOutput]:
+        """Every earlier stage's output, decoded, in stage order."""
+
+    def computed_output(self, kind: type[OutputT]) -> OutputT | None:
+        """This stage's output (of type ``kind``) for the same content and fingerprint, if another item already
+        computed it."""
 
     def verify_source_unchanged(self) -> None:
         """Raise TargetChanged when the source's size or mtime differ from the scan."""
@@ -122,7 +153,8 @@ class StageContext(Protocol):
 class Stage(Protocol):
     """A stage plug-in.
 
-    ``durable`` says the output dict is self-contained (does not point into the
+    ``output_type`` is the :class:`StageOutput` its :meth:`run` returns. ``durable`` says the
+    output is self-contained (does not point into the
     workspace), so it can be reused by a later revision after the workspace is gone.
     """
 
@@ -132,14 +164,17 @@ class Stage(Protocol):
     @property
     def durable(self) -> bool: ...
 
+    @property
+    def output_type(self) -> type[StageOutput]: ...
+
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         """Everything besides the input content that changes this stage's output."""
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         """The model this stage runs on the GPU gate, or None for a CPU stage."""
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
-        """Do the work and return the checkpoint."""
+    def run(self, ctx: StageContext) -> StageOutput:
+        """Do the work and return its output."""
 
 
 @runtime_checkable
@@ -158,8 +193,8 @@ class BatchStage(Stage, Protocol):
     @property
     def batch_size(self) -> int: ...
 
-    def run_batch(self, contexts: Sequence[StageContext]) -> list[dict[str, Any] | Exception]:
-        """Each context's checkpoint, or the exception it failed with, in the order given."""
+    def run_batch(self, contexts: Sequence[StageContext]) -> list[StageOutput | Exception]:
+        """Each context's typed output, or the exception it failed with, in the order given."""
 
 
 @dataclass
@@ -170,4 +205,5 @@ class Pipeline:
     stages: Sequence[Stage] = field(default_factory=list)
 
 
-__all__ = ["BatchStage", "ItemRef", "ModelClient", "ModelSpec", "Output", "Pipeline", "Placed", "Stage", "StageContext"]
+__all__ = ["BatchStage", "ItemRef", "ModelClient", "ModelSpec", "Output", "Pipeline", "Placed", "Stage", "StageContext",
+           "StageOutput"]

@@ -113,7 +113,7 @@ class EngineFacade(QObject):
     subtitlesSaved = Signal(object)  # SubtitleDocument as saved
     subtitlesFailed = Signal(str, str, str)  # video path, code (no_subtitles, item_busy, changed_on_disk…), message
     reviewEvidence = Signal(object, dict)  # ReviewEvidence of the review last asked for, {"ours"/"theirs": QImage}
-    searchResults = Signal(str, object)  # query (or image path), list[dict]: a Python list, so paths keep undecodable bytes
+    searchResults = Signal(str, object)  # query (or image path), list[SearchResult]: Python objects, so paths keep undecodable bytes
     addProgress = Signal(str, int, int)  # folder being added (as given), files found (total 0) or recorded, total
     addEnded = Signal(str)  # that folder's job was created, or adding it failed
     jobAdded = Signal(object)  # JobSummary
@@ -122,7 +122,7 @@ class EngineFacade(QObject):
     settingsSaved = Signal(object)  # Settings
     startFailed = Signal(str, str)  # code, message: the library could not be opened (settingsLoaded came first)
     databaseChecked = Signal(str, str, str)  # URL as asked, code ("" when it opens), why not ("library"/"empty" when it opens)
-    modelsListed = Signal(list)  # list[dict]
+    modelsListed = Signal(list)  # list[ModelRow]
     modelProgress = Signal(str, int, int)  # model name, bytes done, bytes in all (0: unknown)
     modelInstallEnded = Signal(str, str)  # model name, "" when installed, else the error code (download_cancelled…)
     workersChanged = Signal(list)  # list[WorkerView]: every engine process on the library, any machine
@@ -627,9 +627,9 @@ class EngineFacade(QObject):
     # -- models ---------------------------------------------------------------------------
 
     def list_models(self) -> None:
-        from app.ml.model_choice import models_list
+        from app.ml.model_choice import model_rows
 
-        self._run(lambda _: models_list(self.data_dir), self.modelsListed.emit, lane="slow", key="models")
+        self._run(lambda _: model_rows(self.data_dir), self.modelsListed.emit, lane="slow", key="models")
 
     def install_model(self, name: str) -> None:
         """Download ``name`` with ``modelProgress``; :meth:`cancel_install` stops it (the part file stays for a resume)."""

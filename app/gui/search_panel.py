@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QIcon, QImage, QPixmap, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget, QListWidgetItem, QPushButton,
                                QSplitter, QVBoxLayout, QWidget)
 
+from app.engine.search import SearchResult
 from app.gui.facade import EngineFacade
 from app.gui.file_urls import file_url
 from app.gui.thumbnails import ThumbnailLoader
@@ -138,28 +139,27 @@ class SearchPanel(QWidget):
             self.facade.search(None, Path(path), "image")
 
     @Slot(str, object)
-    def show_results(self, label: str, results: Sequence[dict[str, Any]]) -> None:
-        images = [r for r in results if r.get("kind") == "image"]
-        lines = [r for r in results if r.get("kind") == "dialogue"]
+    def show_results(self, label: str, results: Sequence[SearchResult]) -> None:
+        images = [r for r in results if r.kind == "image"]
+        lines = [r for r in results if r.kind == "dialogue"]
         self.images.clear()
         self._items_by_path.clear()
         for r in images:
-            path = str(r["path"])
+            path = r.path
             item = QStandardItem(QIcon(self._placeholder), one_line(Path(path).name))
             item.setData(escape(path), PathRole)  # Qt keeps text only: a name's undecodable bytes travel escaped
-            item.setToolTip(f"{one_line(path)}\n{r.get('snippet') or ''}".strip())
+            item.setToolTip(f"{one_line(path)}\n{r.snippet}".strip())
             item.setEditable(False)
             self.images.appendRow(item)
             self._items_by_path.setdefault(path, []).append(item)
             self.thumbnails.load(path)
         self.lines.clear()
         for r in lines:
-            start = float(r.get("start") or 0.0)
-            entry = QListWidgetItem(f"{format_time(start)}   {r.get('snippet') or ''}   — "
-                                    f"{one_line(Path(str(r['path'])).name)}")
-            entry.setData(PathRole, escape(str(r["path"])))
+            start = float(r.start or 0.0)
+            entry = QListWidgetItem(f"{format_time(start)}   {r.snippet}   — {one_line(Path(r.path).name)}")
+            entry.setData(PathRole, escape(r.path))
             entry.setData(StartRole, start)
-            entry.setToolTip(one_line(str(r["path"])))
+            entry.setToolTip(one_line(r.path))
             self.lines.addItem(entry)
         self.images_label.setText(self.tr("Images (%n)", "", len(images)))
         self.dialogue_label.setText(self.tr("Dialogue (%n)", "", len(lines)))

@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import sys
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QFrame, QGroupBox,
@@ -40,6 +40,9 @@ from app.gui.wheel_guard import guard_wheel
 from app.media.naming import example_names
 from app.ml.catalogue import ROLE_PURPOSE
 from app.settings import LIST_HOLDS, OUTPUT_AFFECTING, SPECS, Holds, Settings, SettingSpec
+
+if TYPE_CHECKING:  # the model list is read off the GUI thread, where model_choice is imported
+    from app.ml.model_choice import ModelRow
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +125,7 @@ class SettingsDialog(QDialog):
         self.install_progress.setFormat("%p%")
         self.model_status = QLabel(self)
         self.model_status.setWordWrap(True)
-        self._model_rows: list[dict[str, Any]] = []
+        self._model_rows: list[ModelRow] = []
         self._downloads: dict[str, tuple[int, int]] = {}
         self.notice = QLabel(self)
         self.notice.setWordWrap(True)
@@ -201,43 +204,42 @@ class SettingsDialog(QDialog):
         self.fields["watched_folders"].add(folder)
 
     @Slot(list)
-    def show_models(self, rows: Sequence[dict[str, Any]]) -> None:
+    def show_models(self, rows: Sequence[ModelRow]) -> None:
         selected = self.selected_model()
         self._model_rows = list(rows)
         self.models.setRowCount(len(rows))
         for n, row in enumerate(rows):
-            for col, value in enumerate((row.get("name", ""), ROLE_PURPOSE.get(row.get("role", ""), row.get("role", "")),
-                                         format_size(row.get("size")), self._installed_text(row),
-                                         "✓" if row.get("active") else "", row.get("licence") or "")):
+            for col, value in enumerate((row.name, ROLE_PURPOSE.get(row.role, row.role),
+                                         format_size(row.size), self._installed_text(row),
+                                         "✓" if row.active else "", row.licence)):
                 cell = QTableWidgetItem(str(value))
-                tip = "\n".join(str(part) for part in (row.get("description"), row.get("licence")) if part)
+                tip = "\n".join(part for part in (row.description, row.licence) if part)
                 if tip:
                     cell.setToolTip(tip)
                 self.models.setItem(n, col, cell)
-            if selected is not None and row.get("name") == selected.get("name"):
+            if selected is not None and row.name == selected.name:
                 self.models.selectRow(n)
         self._update_model_actions()
 
-    def _installed_text(self, row: dict[str, Any]) -> str:
-        name = str(row.get("name", ""))
-        if name in self._downloads:
-            done, total = self._downloads[name]
+    def _installed_text(self, row: ModelRow) -> str:
+        if row.name in self._downloads:
+            done, total = self._downloads[row.name]
             return self.tr("downloading {percent}%").format(percent=done * 100 // total) if total else self.tr("downloading")
-        return self.tr("yes") if row.get("installed") else (self.tr("partly downloaded") if row.get("partial_download") else self.tr("no"))
+        return self.tr("yes") if row.installed else (self.tr("partly downloaded") if row.partial_download else self.tr("no"))
 
-    def selected_model(self) -> dict[str, Any] | None:
+    def selected_model(self) -> ModelRow | None:
         rows = self.models.selectionModel().selectedRows()
         return self._model_rows[rows[0].row()] if rows and rows[0].row() < len(self._model_rows) else None
 
     def select_model(self, name: str) -> None:
         for n, row in enumerate(self._model_rows):
-            if row.get("name") == name:
+            if row.name == name:
                 self.models.selectRow(n)
 
     def _on_selected(self, action: Any) -> None:
         row = self.selected_model()
         if row is not None:
-            action(str(row["name"]))
+            action(row.name)
         self._update_model_actions()
 
     def install_model(self, name: str) -> None:
@@ -248,17 +250,18 @@ class SettingsDialog(QDialog):
 
     @Slot()
     def _update_model_actions(self) -> None:
-        row = self.selected_model() or {}
-        name = str(row.get("name", ""))
-        about = [str(row.get("description") or "")]
-        if row.get("licence"):
-            about.append(self.tr("Licence: {licence}.").format(licence=row["licence"]))
+        row = self.selected_model()
+        name = row.name if row else ""
+        about = [row.description if row else ""]
+        if row and row.licence:
+            about.append(self.tr("Licence: {licence}.").format(licence=row.licence))
         self.model_about.setText(" ".join(a for a in about if a))
         downloading = bool(name) and (name in self._downloads or self.facade.installing(name))
-        installed = bool(row.get("installed"))
-        self.install_button.setEnabled(row.get("source") == "download" and not installed and not downloading)
-        self.use_button.setEnabled(installed and not row.get("active") and not downloading)
-        self.remove_button.setEnabled(row.get("source") in ("download", "local") and installed and not downloading)
+        installed = bool(row and row.installed)
+        source = row.source if row else ""
+        self.install_button.setEnabled(source == "download" and not installed and not downloading)
+        self.use_button.setEnabled(installed and not (row and row.active) and not downloading)
+        self.remove_button.setEnabled(source in ("download", "local") and installed and not downloading)
         self.cancel_install_button.setEnabled(downloading)
         done, total = self._downloads.get(name, (0, 0))
         self.install_progress.setVisible(downloading)
@@ -274,7 +277,7 @@ class SettingsDialog(QDialog):
     def _refresh_model_row(self, name: str) -> None:
         for n, row in enumerate(self._model_rows):
             cell = self.models.item(n, INSTALLED_COLUMN)
-            if row.get("name") == name and cell is not None:
+            if row.name == name and cell is not None:
                 cell.setText(self._installed_text(row))
 
     @Slot(str, str)

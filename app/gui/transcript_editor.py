@@ -14,7 +14,7 @@ import bisect
 import html
 import logging
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from PySide6.QtCore import QSizeF, Qt, Slot
 from PySide6.QtGui import QCloseEvent, QColor, QFont, QGuiApplication, QKeySequence, QResizeEvent, QShortcut, QTextCursor
@@ -31,6 +31,9 @@ from app.gui.file_urls import file_url
 from app.gui.theme import banner_style, tint
 from app.media.cue_edits import EditCue, merge_cues, shift_cues, split_cue
 from app.shown_names import one_line
+
+if TYPE_CHECKING:  # the model list is read off the GUI thread, where model_choice is imported
+    from app.ml.model_choice import ModelRow
 
 log = logging.getLogger(__name__)
 
@@ -245,12 +248,12 @@ class TranscriptEditor(QWidget):
         facade.open_subtitles(self.video_path)
         facade.list_models()
 
-    def _models_listed(self, rows: Sequence[dict[str, Any]]) -> None:
+    def _models_listed(self, rows: Sequence[ModelRow]) -> None:
         self.retranslate_menu.clear()
         for row in rows:
-            if row["role"] == "translation" and row["installed"]:
-                label = row["name"] + (self.tr(" (in use)") if row["active"] else "")
-                self.retranslate_menu.addAction(label).setData(row["name"])
+            if row.role == "translation" and row.installed:
+                label = row.name + (self.tr(" (in use)") if row.active else "")
+                self.retranslate_menu.addAction(label).setData(row.name)
         self.retranslate_button.setEnabled(not self.retranslate_menu.isEmpty())
 
     def retranslate(self, model: str) -> None:

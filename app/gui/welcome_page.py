@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (QButtonGroup, QFormLayout, QFrame, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
@@ -26,6 +26,9 @@ from app.gui.wheel_guard import guard_wheel
 from app.media.naming import example_names
 from app.pipelines.image import SIDECAR_SUFFIX
 from app.settings import SPECS, Settings
+
+if TYPE_CHECKING:  # the model list is read off the GUI thread, where model_choice is imported
+    from app.ml.model_choice import ModelRow
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +45,8 @@ class WelcomePage(QWidget):
         super().__init__(parent)
         self.facade = facade
         self.settings: Settings | None = None
-        self.recommended: dict[str, Any] | None = None
-        self.bundled_translator: dict[str, Any] | None = None
+        self.recommended: ModelRow | None = None
+        self.bundled_translator: ModelRow | None = None
 
         title = QLabel(self.tr("Welcome to Sidecar"), self)
         font = title.font()
@@ -170,17 +173,17 @@ class WelcomePage(QWidget):
         self.facade.list_models()
 
     @Slot(list)
-    def show_models(self, rows: Sequence[dict[str, Any]]) -> None:
-        self.recommended = next((r for r in rows if r["role"] == "translation" and r.get("recommended")), None)
-        self.bundled_translator = next((r for r in rows if r["role"] == "translation" and r["source"] == "bundled"), None)
+    def show_models(self, rows: Sequence[ModelRow]) -> None:
+        self.recommended = next((r for r in rows if r.role == "translation" and r.recommended), None)
+        self.bundled_translator = next((r for r in rows if r.role == "translation" and r.source == "bundled"), None)
         if self.recommended is None:
             self.download.hide()
             return
         r = self.recommended
         self.download.setText(self.tr("Download {name} ({size}, licence {licence}): usable translations on this "
                                       "computer, no internet needed afterwards.")
-                              .format(name=r["name"], size=format_size(r["size"]), licence=r["licence"] or "?"))
-        if r["active"] and r["installed"]:
+                              .format(name=r.name, size=format_size(r.size), licence=r.licence or "?"))
+        if r.active and r.installed:
             self.download.setChecked(True)
         self._show_choice()
 
@@ -204,8 +207,8 @@ class WelcomePage(QWidget):
         return str(button.property("choice")) if button is not None else BUNDLED
 
     def _show_choice(self) -> None:
-        downloading = self.recommended is not None and self.facade.installing(self.recommended["name"])
-        installed = bool(self.recommended and self.recommended["installed"])
+        downloading = self.recommended is not None and self.facade.installing(self.recommended.name)
+        installed = bool(self.recommended and self.recommended.installed)
         wants_download = self.chosen() == DOWNLOAD
         self.install.setVisible(wants_download and not installed and not downloading)
         self.cancel_install.setVisible(downloading)
@@ -222,17 +225,17 @@ class WelcomePage(QWidget):
         if self.recommended is None:
             return
         self.download_state.setText("")
-        self.facade.install_model(self.recommended["name"])
+        self.facade.install_model(self.recommended.name)
         self.progress.setRange(0, 0)
         self._show_choice()
 
     def _cancel(self) -> None:
         if self.recommended is not None:
-            self.facade.cancel_install(self.recommended["name"])
+            self.facade.cancel_install(self.recommended.name)
 
     @Slot(str, int, int)
     def _progress(self, name: str, done: int, total: int) -> None:
-        if self.recommended is None or name != self.recommended["name"]:
+        if self.recommended is None or name != self.recommended.name:
             return
         if total:
             self.progress.setRange(0, 1000)
@@ -242,7 +245,7 @@ class WelcomePage(QWidget):
 
     @Slot(str, str)
     def _install_ended(self, name: str, code: str) -> None:
-        if self.recommended is None or name != self.recommended["name"]:
+        if self.recommended is None or name != self.recommended.name:
             return
         if code == Code.DOWNLOAD_CANCELLED:
             self.download_state.setText(self.tr("Stopped. Download again to resume where it stopped."))
@@ -271,8 +274,8 @@ class WelcomePage(QWidget):
         )
         self.facade.save_settings(updated)
         translator = self.bundled_translator
-        if self.chosen() == BUNDLED and translator is not None and not translator["active"]:
-            self.facade.use_model(translator["name"])
+        if self.chosen() == BUNDLED and translator is not None and not translator.active:
+            self.facade.use_model(translator.name)
         self.finished.emit()
         return updated
 

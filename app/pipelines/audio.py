@@ -11,6 +11,7 @@ bilingual ASS, which only a video player shows.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -18,6 +19,7 @@ from app.engine.kinds import MediaKind
 from app.engine.stage import Output, Pipeline, StageContext
 from app.media.cues import cues_from_dicts
 from app.media.naming import SubtitleNames
+from app.pipelines.outputs import RenderOutput, TranscriptOutput, TranslationOutput
 from app.pipelines.subtitled import subtitled_beside
 from app.pipelines.video import IndexDialogueStage, PlaceStage, RenderStage, translated_in_place, video_pipeline
 from app.settings import Settings
@@ -39,17 +41,16 @@ class AudioRenderStage(RenderStage):
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         return {**super().fingerprint(options), "text_version": TEXT_VERSION, "bilingual": False}
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
+    def run(self, ctx: StageContext) -> RenderOutput:
         output = super().run(ctx)
-        files = output["files"]
-        if files:
-            files.pop("bilingual", None)
-            transcript, translation = ctx.inputs.get("transcribe") or {}, ctx.inputs.get("translate") or {}
-            cues = transcript.get("cues") or []
-            if translated_in_place(transcript, translation):  # the text reads as the SRT does
-                cues = [{**cue, "text": text} for cue, text in zip(cues, translation["texts"])]
-            files["text"] = transcript_text(cues)
-        return output
+        if not output.files:
+            return output
+        files = {role: text for role, text in output.files.items() if role != "bilingual"}
+        transcript, translation = ctx.input(TranscriptOutput), ctx.input(TranslationOutput)
+        cues = transcript.cues
+        if translated_in_place(transcript, translation):  # the text reads as the SRT does
+            cues = [{**cue, "text": text} for cue, text in zip(cues, translation.texts)]
+        return replace(output, files={**files, "text": transcript_text(cues)})
 
 
 class AudioPlaceStage(PlaceStage):

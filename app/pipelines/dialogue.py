@@ -13,6 +13,7 @@ from typing import Sequence
 
 from app.engine.dialogue_index import PassageEmbedder
 from app.engine.stage import StageContext
+from app.ml.clients import TextEmbeddingClient
 from app.ml.index_models import TEXT_EMBEDDING_SPEC
 
 log = logging.getLogger(__name__)
@@ -20,10 +21,10 @@ log = logging.getLogger(__name__)
 
 def hosted_passage_embedder(ctx: StageContext) -> PassageEmbedder:
     """e5 passage embedding through the engine's model host, checking for pause between batches."""
-    client = ctx.model(TEXT_EMBEDDING_SPEC)
+    client = TextEmbeddingClient(ctx.model(TEXT_EMBEDDING_SPEC))
 
     def embed(texts: Sequence[str]) -> Sequence[Sequence[float]]:
         ctx.check()
-        return client.call("embed_passages", list(texts))
+        return client.embed_passages(texts)
 
     return embed

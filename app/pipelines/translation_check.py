@@ -15,6 +15,7 @@ from app.engine.stage import StageContext
 from app.media.glossary import GlossaryEntry
 from app.media.translation import CheckFn
 from app.media.translation_quality import RepeatMemory, check_batch
+from app.ml.clients import TextEmbeddingClient
 from app.ml.index_models import TEXT_EMBEDDING_SPEC
 
 #: Bump when the estimate's rules or floors change: stored translations are then checked again.
@@ -29,7 +30,7 @@ def hosted_quality_check(ctx: StageContext, source: str | None, target: str, glo
     The repeat check remembers every passing translation of the file; after a resume the
     checkpoint's cues are remembered by their text alone (their vectors are not kept).
     """
-    client = ctx.model(TEXT_EMBEDDING_SPEC)
+    client = TextEmbeddingClient(ctx.model(TEXT_EMBEDDING_SPEC))
     memory = RepeatMemory.empty()
     for src, out in zip(done_sources, done_translations):
         if src != out:
@@ -37,7 +38,7 @@ def hosted_quality_check(ctx: StageContext, source: str | None, target: str, glo
 
     def embed(texts: list[str]) -> Sequence[Sequence[float]]:
         ctx.check()
-        return client.call("embed_queries", texts)
+        return client.embed_queries(texts)
 
     def check(sources: list[str], translations: list[str]) -> list[str | None]:
         return check_batch(sources, translations, embed, source, target, glossary, memory)

@@ -36,7 +36,7 @@ logic lives in app.media (cues, translation, subtitles, naming).
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -45,12 +45,12 @@ from app.engine.dialogue_index import Cue as IndexedCue
 from app.engine.dialogue_index import index_dialogue
 from app.engine.kinds import MediaKind
 from app.engine.stage import ModelSpec, Output, Pipeline, StageContext
-from app.errors import Code, LeaseLost, StageStopped
+from app.errors import LeaseLost, StageStopped
 from app.media import glossary
 from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio
 from app.media.audio_streams import RULE_VERSION as AUDIO_STREAM_RULE
 from app.media.audio_streams import AudioChoice, audio_streams, choose_audio_stream
-from app.media.cues import MAX_LINE_WIDTH, build_cues, cues_from_dicts, cues_to_dicts
+from app.media.cues import MAX_LINE_WIDTH, build_cues, cues_to_dicts
 from app.media.hallucination import filter_segments
 from app.media.language_stretches import Stretch, find_stretches, language_at, speech_by_language, spliced, translation_runs
 from app.media.language_vote import detect_language as vote_language
@@ -62,32 +62,35 @@ from app.media.translation import (
     DEFAULT_BATCH_SIZE,
     CompleteFn,
     TranslationProgress,
+    TextModel,
     chat_caller,
     completion_caller,
-    in_process_call,
     translate_cues,
 )
+from app.ml.clients import LlmClient, WhisperClient
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID
 from app.ml.model_choice import ChosenModel, chosen_model
 from app.pipelines.dialogue import hosted_passage_embedder
+from app.pipelines.outputs import (
+    NO_SPEECH,
+    TRANSLATION_FAILED,
+    AudioOutput,
+    DialogueIndexOutput,
+    PlaceOutput,
+    RenderOutput,
+    TranscriptOutput,
+    TranslationOutput,
+)
 from app.pipelines.translation_check import QUALITY_VERSION, hosted_quality_check
 from app.pipelines.subtitled import subtitled_beside_or_inside
 from app.settings import Settings
+from app.store.records import ItemReport
 
 log = logging.getLogger(__name__)
 
 WHISPER_RUNTIME = "app.ml.whisper_runtime:WhisperRuntime"
 LLAMA_RUNTIME = "app.ml.llm_runtime:LlamaRuntime"
 AUDIO_FILE = "audio.f32"
-#: Item results (``items.result``): stable strings the CLI's JSON and the GUI key on.
-NO_SPEECH = Code.NO_SPEECH
-TRANSLATION_FALLBACK = Code.TRANSLATION_FALLBACK
-TRANSLATION_FAILED = Code.TRANSLATION_FAILED
-TRANSLATION_DOUBTFUL = Code.TRANSLATION_DOUBTFUL
-#: A translation with more than this share of its cues untranslated is not written (see translation_failed).
-MAX_UNTRANSLATED_SHARE = 0.5
-#: From this share of untranslated cues on, a written translation is doubtful (see translation_result).
-DOUBTFUL_SHARE = 0.1
 #: Bump when segment filtering or cue building changes: stored transcripts are then redone.
 TRANSCRIPT_VERSION = 1
 #: How the language is found when the person set none. It is part of the transcription fingerprint, so a
@@ -139,7 +142,7 @@ def audio_choice(src: Path, options: Mapping[str, Any]) -> AudioChoice | None:
 
 
 def extract_chosen_audio(src: Path, dest: Path, options: Mapping[str, Any],
-                         progress: Callable[[float], None] | None = None) -> dict[str, Any]:
+                         progress: Callable[[float], None] | None = None) -> AudioOutput:
     """Decode the audio stream :func:`audio_choice` picks for these options.
 
     The output carries the choice (``audio_stream``: index, track, language tag, title,
@@ -147,10 +150,8 @@ def extract_chosen_audio(src: Path, dest: Path, options: Mapping[str, Any],
     """
     choice = audio_choice(src, options)
     info = extract_audio(src, dest, choice.stream.index if choice else None, progress)
-    output = info.to_dict()
-    if choice is not None:
-        output["audio_stream"] = choice.to_dict()
-    return output
+    return AudioOutput(str(info.path), info.samples, info.duration_s, info.media_duration_s, info.stream_index,
+                       info.sample_rate, choice.to_dict() if choice is not None else None)
 
 
 class ExtractAudioStage:
@@ -161,6 +162,7 @@ class ExtractAudioStage:
 
     name = "extract_audio"
     durable = False
+    output_type = AudioOutput
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         # "timeline": samples sit on the player's clock (delays and holes honoured), so cues
@@ -174,7 +176,7 @@ class ExtractAudioStage:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return None
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
+    def run(self, ctx: StageContext) -> AudioOutput:
         ctx.check()
         return extract_chosen_audio(ctx.item.path, ctx.workspace / AUDIO_FILE, ctx.options,
                                     lambda done: ctx.progress(done, "decoding"))
@@ -224,6 +226,7 @@ class TranscribeStage:
 
     name = "transcribe"
     durable = True
+    output_type = TranscriptOutput
 
     def __init__(self, data_dir: Path):
         self.data_dir = Path(data_dir)
@@ -265,17 +268,17 @@ class TranscribeStage:
         cannot see. Decoding again (seconds of CPU) beats shipping the audio through the shared
         database (115 MB per hour of speech as float32) or asking for a shared workspace folder.
         """
-        extracted = ctx.inputs.get("extract_audio") or {}
+        extracted = ctx.input(AudioOutput)
         path = ctx.workspace / AUDIO_FILE
-        media_duration = extracted.get("media_duration_s")
+        media_duration = extracted.media_duration_s
         if not path.is_file():
             log.info("audio of %s is missing from the workspace; extracting it again", ctx.item.path.name)
             info = extract_chosen_audio(ctx.item.path, ctx.workspace / AUDIO_FILE, ctx.options)
-            path, media_duration = Path(info["path"]), info["media_duration_s"]
+            path, media_duration = Path(info.path), info.media_duration_s
         return path, media_duration
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
-        if not ctx.partial and (same := ctx.computed_output()) is not None:
+    def run(self, ctx: StageContext) -> TranscriptOutput:
+        if not ctx.partial and (same := ctx.computed_output(TranscriptOutput)) is not None:
             return same  # an identical file in this job was transcribed already
         audio, media_duration = self._audio(ctx)
         duration = audio_duration(audio)
@@ -318,15 +321,15 @@ class TranscribeStage:
                 return False
             return not ctx.should_stop()
 
-        client = ctx.model(self.model_spec(ctx.options))
+        client = WhisperClient(ctx.model(self.model_spec(ctx.options)))
 
         def detect(start: float, length: float) -> Mapping[str, Any]:
-            return client.call("detect_language", str(audio), start, length)
+            return client.detect_language(str(audio), start, length)
 
         def opening(start: float, length: float) -> Mapping[str, Any]:
             # The first 30 s of speech the transcription below decodes first: the host keeps
             # this encoder pass for it, so the vote's first window costs no pass of its own.
-            return client.call("detect_language", str(audio), start, None, opening=True)
+            return client.detect_language(str(audio), start, None, opening=True)
 
         if language is None:
             # Voted over windows spread across the file, not the first 30 s; kept in the
@@ -334,7 +337,7 @@ class TranscribeStage:
             vote = vote_language(audio, detect, opening)
             language, probability, votes = vote.language, vote.probability, list(vote.windows)
             if len(languages := heard_languages(vote)) > 1:
-                spans = [(float(a), float(b)) for a, b in client.call("speech_spans", str(audio))]
+                spans = client.speech_spans(str(audio))
                 stretches = find_stretches(spans, languages, duration, detect)
             checkpoint()
             ctx.check()
@@ -344,8 +347,8 @@ class TranscribeStage:
                     continue  # transcribed before a pause or crash
                 heard = stretch.language if stretch else None
                 start = max(offset, stretch.start_s) if stretch else offset
-                client.call("transcribe", str(audio), start, heard or language, stretch.end_s if stretch else None,
-                            hotwords, on_event=on_event)
+                client.transcribe(str(audio), start, heard or language, stretch.end_s if stretch else None,
+                                  hotwords, on_event=on_event)
                 if lost:
                     raise lost[0]
                 if stretch is not None:
@@ -363,76 +366,32 @@ class TranscribeStage:
     @staticmethod
     def _result(segments: list[dict[str, Any]], reads: list[dict[str, Any]], language: str | None, probability: float,
                 votes: list[dict[str, Any]], duration: float, media_duration: float | None,
-                stretches: list[Stretch]) -> dict[str, Any]:
+                stretches: list[Stretch]) -> TranscriptOutput:
         filtered = filter_segments(segments)
         # Cues must lie inside what a player shows: the shorter of the container and its audio.
         limit = min(duration, media_duration) if media_duration else duration
         cues = build_cues(filtered.kept, duration_s=limit) if not filtered.no_speech else []
         languages = speech_by_language(filtered.kept, language)
         mixed = len(stretches) > 1
-        output: dict[str, Any] = {
+        return TranscriptOutput(
             # A mixed recording is named for the language with the most speech.
-            "language": languages[0]["language"] if mixed and languages else language,
-            "language_probability": round(probability, 4),
-            "language_votes": votes,
-            "languages": languages,
-            "duration_s": round(limit, 3),
-            "reads": reads,
-            "segments": [{"start": s["start"], "end": s["end"], "text": s["text"],
-                          **({"language": s["language"]} if "language" in s else {})} for s in filtered.kept],
-            "dropped": [{"index": i, "reason": reason} for i, reason in filtered.dropped],
-            "cues": [{**cue, "language": language_at(stretches, cue["start_ms"] / 1000)} for cue in cues_to_dicts(cues)]
+            language=languages[0]["language"] if mixed and languages else language,
+            language_probability=round(probability, 4),
+            language_votes=votes,
+            languages=languages,
+            duration_s=round(limit, 3),
+            reads=reads,
+            segments=[{"start": s["start"], "end": s["end"], "text": s["text"],
+                       **({"language": s["language"]} if "language" in s else {})} for s in filtered.kept],
+            dropped=[{"index": i, "reason": reason} for i, reason in filtered.dropped],
+            cues=[{**cue, "language": language_at(stretches, cue["start_ms"] / 1000)} for cue in cues_to_dicts(cues)]
             if mixed else cues_to_dicts(cues),
-        }
-        if mixed:
-            output["stretches"] = [stretch.to_dict() for stretch in stretches]
-        if not cues:
-            output["item_result"] = NO_SPEECH
-        return output
+            stretches=[stretch.to_dict() for stretch in stretches] if mixed else None,
+            report=ItemReport() if cues else ItemReport(result=NO_SPEECH),
+        )
 
 
 # ---------------------------------------------------------------------- translate
-
-
-def translation_failed(translation: Mapping[str, Any]) -> bool:
-    """Whether most cues kept their original text, so no file may be named for the target language.
-
-    Players and people take a subtitle's language from its name, and the already-subtitled
-    rule counts a ``.zh.srt`` as Chinese subtitles. A file whose lines are mostly still in
-    the source language is a source-language file under a wrong name: nothing is better.
-    Up to half untranslated, the file is mostly in the target language and the few lines
-    left are listed for the person to check (:func:`untranslated_detail`).
-    """
-    if translation.get("skipped", True):
-        return False
-    cues = len(translation.get("texts") or [])
-    return cues > 0 and len(translation.get("fallback") or []) > cues * MAX_UNTRANSLATED_SHARE
-
-
-def translation_result(translation: Mapping[str, Any]) -> str | None:
-    """The item result a translation earns: failed (> half untranslated: no file), doubtful
-    (from a tenth on: written, but a person should look at the listed cues), fallback (a
-    few lines kept their text), or None."""
-    if translation.get("skipped", True) or not translation.get("fallback"):
-        return None
-    if translation_failed(translation):
-        return TRANSLATION_FAILED
-    cues = len(translation.get("texts") or [])
-    if len(translation.get("fallback") or []) >= cues * DOUBTFUL_SHARE:
-        return TRANSLATION_DOUBTFUL
-    return TRANSLATION_FALLBACK
-
-
-def untranslated_detail(translation: Mapping[str, Any]) -> dict[str, Any]:
-    """The item detail of a translation: which cues kept their original text, as SRT cue numbers (from 1),
-    and why each one (``reasons``: cue number → a reason of :mod:`app.media.translation_quality`)."""
-    detail: dict[str, Any] = {"untranslated_cues": [i + 1 for i in sorted(translation.get("fallback") or [])],
-                              "cues": len(translation.get("texts") or [])}
-    reasons = translation.get("reasons") or {}
-    if reasons:
-        detail["reasons"] = {str(int(i) + 1): reason for i, reason in sorted(reasons.items(), key=lambda kv: int(kv[0]))}
-    return detail
-
 
 
 def _joined(before: TranslationProgress, run: TranslationProgress, first: int) -> TranslationProgress:
@@ -469,6 +428,7 @@ class TranslateStage:
 
     name = "translate"
     durable = True
+    output_type = TranslationOutput
 
     def __init__(self, data_dir: Path, endpoint: str = "", endpoint_model: str = "",
                  batch_size: int = DEFAULT_BATCH_SIZE):
@@ -508,17 +468,18 @@ class TranslateStage:
                             preset=backend.preset, data_dir=str(self.data_dir), **gpu)
 
     def _complete_fn(self, ctx: StageContext, backend: TranslationBackend) -> CompleteFn:
+        model: TextModel
         if backend.endpoint:
             from app.ml.llm_runtime import OpenAIEndpointRuntime
 
-            call: Callable[..., Any] = in_process_call(OpenAIEndpointRuntime(backend.endpoint, backend.endpoint_model))
+            model = OpenAIEndpointRuntime(backend.endpoint, backend.endpoint_model)
         else:
             spec = self.model_spec(ctx.options)
             assert spec is not None
-            call = ctx.model(spec).call
-        return chat_caller(call) if backend.style == "chat" else completion_caller(call)
+            model = LlmClient(ctx.model(spec))
+        return chat_caller(model) if backend.style == "chat" else completion_caller(model)
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
+    def run(self, ctx: StageContext) -> TranslationOutput:
         """Translate the cues not already in the target language, each stretch from its own language.
 
         A one-language transcript is one run (all its cues, from its language; nothing when
@@ -527,18 +488,16 @@ class TranslateStage:
         as they are, also when the target is the recording's main language. The checkpoint
         holds the translated cues of all runs in the order they are sent.
         """
-        transcript = ctx.inputs.get("transcribe") or {}
-        cue_dicts = transcript.get("cues") or []
-        cues = cues_from_dicts(cue_dicts)
-        source = transcript.get("language")
+        transcript = ctx.input(TranscriptOutput)
+        cues = transcript.cue_list()
+        source = transcript.language
         target = str(ctx.options.get("target_lang") or "")
         backend = self.backend(ctx.options)
-        output: dict[str, Any] = {"source_lang": source, "target_lang": normalise_language(target),
-                                  "model": backend.identity, "texts": [], "fallback": []}
-        runs = translation_runs(cue_dicts, source, target) if cues and target else []
+        output = TranslationOutput(source_lang=source, target_lang=normalise_language(target), model=backend.identity)
+        runs = translation_runs(transcript.cues, source, target) if cues and target else []
         if not runs:
-            return {**output, "skipped": True}
-        if not ctx.partial and (same := ctx.computed_output()) is not None:
+            return output  # skipped: no translation
+        if not ctx.partial and (same := ctx.computed_output(TranslationOutput)) is not None:
             return same  # an identical file in this job was translated already
         texts = [cue.flat_text for cue in cues]
         todo = [i for _, indexes in runs for i in indexes]  # the cues sent, in the order the checkpoint holds them
@@ -574,32 +533,31 @@ class TranslateStage:
             retried_batches += result.retried_batches
         translated, fallback = spliced(texts, todo, done.texts, done.fallback)
         kept = sorted(set(range(len(texts))) - set(todo))
-        output.update(skipped=False, texts=translated, fallback=fallback, calls=calls,
-                      retried_batches=retried_batches, retried_cues=retried_cues,
-                      reasons={str(todo[k]): r for k, r in sorted(done.reasons.items())},
-                      **({"kept_cues": kept} if kept else {}),
-                      **({"source_langs": [language for language, _ in runs]} if kept or len(runs) > 1 else {}))
+        output = replace(output, skipped=False, texts=translated, fallback=fallback, calls=calls,
+                         retried_batches=retried_batches, retried_cues=retried_cues,
+                         reasons={str(todo[k]): r for k, r in sorted(done.reasons.items())},
+                         kept_cues=kept or None,
+                         source_langs=[language for language, _ in runs] if kept or len(runs) > 1 else None)
         if fallback:
             log.info("%s: %d of %d cues kept their original text", ctx.item.path.name, len(fallback), len(texts))
-            output["item_result"] = translation_result(output)
-            output["item_detail"] = untranslated_detail(output)
+            output = replace(output, report=ItemReport(output.result, output.untranslated_detail()))
         return output
 
 
 # ------------------------------------------------------------------------- render
 
 
-def translated_in_place(transcript: Mapping[str, Any], translation: Mapping[str, Any]) -> bool:
+def translated_in_place(transcript: TranscriptOutput, translation: TranslationOutput) -> bool:
     """Whether the translation went into the transcript's own language: a mixed-language recording mostly
     in the target language, whose one file, named for that language, reads its other stretches translated."""
-    return (not translation.get("skipped", True) and not translation_failed(translation)
-            and normalise_language(transcript.get("language")) == normalise_language(translation.get("target_lang")))
+    return (translation.translated and not translation.failed
+            and normalise_language(transcript.language) == normalise_language(translation.target_lang))
 
 
 class RenderStage:
     """Transcript SRT, translated SRT and bilingual ASS as text in the checkpoint (CPU).
 
-    A translation that mostly failed (:func:`translation_failed`) renders nothing: the
+    A translation that mostly failed (:attr:`TranslationOutput.failed`) renders nothing: the
     transcript alone is written, and the item says why (also when the translation was
     reused from a run before this rule, which never set that result). A mixed-language
     recording mostly in the target language gets one file, named for that language, with
@@ -608,6 +566,7 @@ class RenderStage:
 
     name = "render"
     durable = True
+    output_type = RenderOutput
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         return {"version": RENDER_VERSION, "font": DEFAULT_FONT, "line_width": MAX_LINE_WIDTH}
@@ -615,32 +574,32 @@ class RenderStage:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return None
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
-        transcript = ctx.inputs.get("transcribe") or {}
-        translation = ctx.inputs.get("translate") or {}
-        cues = cues_from_dicts(transcript.get("cues") or [])
+    def run(self, ctx: StageContext) -> RenderOutput:
+        transcript = ctx.input(TranscriptOutput)
+        translation = ctx.input(TranslationOutput)
+        cues = transcript.cue_list()
         if not cues:
-            return {"files": {}}
+            return RenderOutput()
         files = {"transcript": render_transcript_srt(cues).decode("utf-8")}
-        output: dict[str, Any] = {"source_lang": transcript.get("language"), "target_lang": None, "files": files}
-        if translation_failed(translation):
+        if translation.failed:
             log.info("%s: most cues are untranslated; only the transcript is written", ctx.item.path.name)
-            return {**output, "item_result": TRANSLATION_FAILED, "item_detail": untranslated_detail(translation)}
-        if not translation.get("skipped", True):
-            texts = list(translation["texts"])
-            if translated_in_place(transcript, translation):
-                files["transcript"] = render_translation_srt(cues, texts).decode("utf-8")
-                return output
-            files["translation"] = render_translation_srt(cues, texts).decode("utf-8")
-            files["bilingual"] = render_bilingual_ass(cues, texts).decode("utf-8")
-            output["target_lang"] = translation.get("target_lang")
-        return output
+            return RenderOutput(files, transcript.language,
+                                report=ItemReport(TRANSLATION_FAILED, translation.untranslated_detail()))
+        if not translation.translated:
+            return RenderOutput(files, transcript.language)
+        texts = list(translation.texts)
+        if translated_in_place(transcript, translation):
+            files["transcript"] = render_translation_srt(cues, texts).decode("utf-8")
+            return RenderOutput(files, transcript.language)
+        files["translation"] = render_translation_srt(cues, texts).decode("utf-8")
+        files["bilingual"] = render_bilingual_ass(cues, texts).decode("utf-8")
+        return RenderOutput(files, transcript.language, translation.target_lang)
 
 
 # -------------------------------------------------------------------------- place
 
 
-def dialogue_cues(transcript: Mapping[str, Any], translation: Mapping[str, Any]) -> list[IndexedCue]:
+def dialogue_cues(transcript: TranscriptOutput, translation: TranslationOutput) -> list[IndexedCue]:
     """Every line Sidecar produced for search: the transcript, and the translation where it differs.
 
     Fallback cues (original text kept) and cues kept because they were already in the
@@ -648,14 +607,14 @@ def dialogue_cues(transcript: Mapping[str, Any], translation: Mapping[str, Any])
     duplicate the original line. A translation that mostly failed is not indexed at all:
     search would point into a file never written.
     """
-    cues = cues_from_dicts(transcript.get("cues") or [])
-    source = normalise_language(transcript.get("language"))
+    cues = transcript.cue_list()
+    source = normalise_language(transcript.language)
     out: list[IndexedCue] = [(c.start_ms / 1000, c.end_ms / 1000, c.flat_text, source) for c in cues]
-    if not translation.get("skipped", True) and not translation_failed(translation):
-        target = normalise_language(translation.get("target_lang"))
-        same = set(translation.get("fallback") or []) | set(translation.get("kept_cues") or [])
+    if translation.translated and not translation.failed:
+        target = normalise_language(translation.target_lang)
+        same = set(translation.fallback) | set(translation.kept_cues or [])
         out += [(c.start_ms / 1000, c.end_ms / 1000, " ".join(text.split()), target)
-                for i, (c, text) in enumerate(zip(cues, translation.get("texts") or [])) if i not in same]
+                for i, (c, text) in enumerate(zip(cues, translation.texts)) if i not in same]
     return out
 
 
@@ -670,6 +629,7 @@ class PlaceStage:
     name = "place"
     durable = True
     per_path = True
+    output_type = PlaceOutput
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         return {"naming": str(options.get("naming") or DEFAULT_NAMING)}
@@ -677,15 +637,15 @@ class PlaceStage:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return None
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
-        rendered = ctx.inputs.get("render") or {}
-        files: Mapping[str, str] = rendered.get("files") or {}
+    def run(self, ctx: StageContext) -> PlaceOutput:
+        rendered = ctx.input(RenderOutput)
+        files = rendered.files
         if not files:
-            return {"placed": []}  # no speech: no (empty) subtitle files
-        names = subtitle_names(ctx.item.path.stem, rendered.get("source_lang"), rendered.get("target_lang"),
+            return PlaceOutput()  # no speech: no (empty) subtitle files
+        names = subtitle_names(ctx.item.path.stem, rendered.source_lang, rendered.target_lang,
                                str(ctx.options.get("naming") or DEFAULT_NAMING))
         placed = ctx.place(self.outputs(files, names))
-        return {"placed": [{"role": p.role, "path": str(p.path), "action": p.action} for p in placed]}
+        return PlaceOutput([{"role": p.role, "path": str(p.path), "action": p.action} for p in placed])
 
     @staticmethod
     def outputs(files: Mapping[str, str], names: SubtitleNames) -> list[Output]:
@@ -710,6 +670,7 @@ class IndexDialogueStage:
     name = "index_dialogue"
     durable = True
     per_path = True
+    output_type = DialogueIndexOutput
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         return {"text_model": TEXT_MODEL_ID}
@@ -717,12 +678,12 @@ class IndexDialogueStage:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return TEXT_EMBEDDING_SPEC
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
-        if not (ctx.inputs.get("render") or {}).get("files"):
-            return {"indexed_cues": 0}
-        cues = dialogue_cues(ctx.inputs.get("transcribe") or {}, ctx.inputs.get("translate") or {})
+    def run(self, ctx: StageContext) -> DialogueIndexOutput:
+        if not ctx.input(RenderOutput).files:
+            return DialogueIndexOutput(0)
+        cues = dialogue_cues(ctx.input(TranscriptOutput), ctx.input(TranslationOutput))
         indexed = index_dialogue(ctx.search_index, ctx.item.path, ctx.item.sha256, cues, hosted_passage_embedder(ctx))
-        return {"indexed_cues": indexed}
+        return DialogueIndexOutput(indexed)
 
 
 def video_pipeline(data_dir: Path, settings: Settings) -> Pipeline:

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from app.cli import main as cli_main
-from app.pipelines.video import translation_failed, translation_result
+from app.pipelines.outputs import TranslationOutput
 from app.store.records import JobSummary
 from tests.media import SHORT_ENGLISH_KEY_WORDS, MediaFactory
 from tests.video_jobs import assert_loads_everywhere, folder_of, library, run_folder, stage_rows
@@ -40,7 +40,7 @@ class Run:
 
     def german_written(self) -> list[str]:
         """The English files whose translation the quality estimate let through (not mostly untranslated)."""
-        return [n for n in ("Podcast.mp3", "Voice Memo.opus") if not translation_failed(self.translations[n])]
+        return [n for n in ("Podcast.mp3", "Voice Memo.opus") if not TranslationOutput.read(self.translations[n]).failed]
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +84,7 @@ def test_each_audio_file_gets_its_transcript_as_srt_and_text_and_a_translation(t
         "notes.txt",
     ])
     for name in ("Podcast.mp3", "Voice Memo.opus"):
-        assert transcribed.results[name] == translation_result(transcribed.translations[name]), name
+        assert transcribed.results[name] == TranslationOutput.read(transcribed.translations[name]).result, name
 
 
 @pytest.mark.parametrize("name", AUDIO)

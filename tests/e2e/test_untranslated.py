@@ -22,7 +22,7 @@ import pytest
 from app.cli import main as cli
 from app.media.translation_quality import MISALIGNED, REPEATED, UNTRANSLATED
 from app.pipelines import default_pipelines
-from app.pipelines.video import TRANSLATION_DOUBTFUL, TRANSLATION_FAILED
+from app.pipelines.outputs import TRANSLATION_DOUBTFUL, TRANSLATION_FAILED
 from app.settings import Settings
 from app.status_words import job_label
 from tests.media import MediaFactory

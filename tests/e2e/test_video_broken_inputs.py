@@ -15,7 +15,7 @@ import pytest
 
 from app.engine.stage import ModelSpec, Pipeline, StageContext
 from app.pipelines import default_pipelines
-from app.pipelines.video import NO_SPEECH
+from app.pipelines.outputs import NO_SPEECH, RenderOutput
 from app.settings import Settings
 from app.store.records import ItemView, JobSummary
 from tests.media import MediaFactory
@@ -32,6 +32,7 @@ class EditSourceThenRender:
     victim: str
     name: str = "render"
     durable: bool = True
+    output_type: type[RenderOutput] = RenderOutput
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         return self.inner.fingerprint(options)
@@ -39,7 +40,7 @@ class EditSourceThenRender:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return self.inner.model_spec(options)
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
+    def run(self, ctx: StageContext) -> RenderOutput:
         if ctx.item.path.name == self.victim:
             with open(ctx.item.path, "ab") as fh:
                 fh.write(b"\0" * 64)

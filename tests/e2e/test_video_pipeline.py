@@ -8,7 +8,7 @@ The bundled Gemma 270M translates, and the translation quality estimate judges e
 (issue 23): what it rejects keeps its text, and a clip whose lines mostly fail gets no
 German file. Which lines the tiny model gets right depends on Whisper's exact words, so
 the tests derive what must be on disk from the stored translation with the pipeline's own
-rule (:func:`translation_result`) and check that rule was followed.
+rule (:attr:`TranslationOutput.result`) and check that rule was followed.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from app.engine.library import Library
 from app.ml.llm_runtime import smollm2_path
 from app.ml.local_models import models_register
 from app.ml.model_choice import models_use
-from app.pipelines.video import (TRANSLATION_FAILED, TRANSLATION_FALLBACK, dialogue_cues, translation_failed,
-                                 translation_result)
+from app.pipelines.outputs import TRANSLATION_FAILED, TRANSLATION_FALLBACK, TranscriptOutput, TranslationOutput
+from app.pipelines.video import dialogue_cues
 from app.store.database import loads
 from app.store.tables import items, stages
 from tests.media import SHORT_ENGLISH_KEY_WORDS, MediaFactory, media_duration
@@ -71,7 +71,7 @@ def _loads_of(loads: dict[str, int], runtime: str) -> list[int]:
 
 def _german_written(run: FolderRun) -> list[str]:
     """The English clips whose translation the quality estimate let through (not mostly untranslated)."""
-    return [name for name in ("english_short.mp4", "Hello Again.mkv") if not translation_failed(run.translations[name])]
+    return [name for name in ("english_short.mp4", "Hello Again.mkv") if not TranslationOutput.read(run.translations[name]).failed]
 
 
 def test_english_and_german_videos_get_sidecars_named_for_their_detected_language(subtitled: FolderRun) -> None:
@@ -85,7 +85,7 @@ def test_english_and_german_videos_get_sidecars_named_for_their_detected_languag
         "german.de.srt", "Deutsch Clip.de.srt",  # German speech, German target: no translation
     ])
     for name in ("english_short.mp4", "Hello Again.mkv"):
-        assert subtitled.items[name].result == translation_result(subtitled.translations[name]), name
+        assert subtitled.items[name].result == TranslationOutput.read(subtitled.translations[name]).result, name
     assert not list((subtitled.data_dir / "work").rglob("*.f32"))  # completed items leave no workspace
 
 
@@ -111,7 +111,7 @@ def test_translation_keeps_every_cue_and_timing_and_the_ass_holds_both_lines(sub
     stem = Path(video).stem
     translation = subtitled.translations[video]
     assert translation["texts"] and all(translation["reasons"][str(i)] for i in translation["fallback"])
-    if translation_failed(translation):  # the tiny model's lines mostly failed the quality estimate
+    if TranslationOutput.read(translation).failed:  # the tiny model's lines mostly failed the quality estimate
         assert subtitled.items[video].result == TRANSLATION_FAILED
         assert not list(subtitled.folder.glob(f"{stem}.de.*")), "no file named German that holds English"
         return
@@ -131,7 +131,7 @@ def test_translation_keeps_every_cue_and_timing_and_the_ass_holds_both_lines(sub
         else:
             top, _, bottom = ass.text.partition(r"\N{\rOriginal}")
             assert top and bottom.replace(r"\N", " ") == original_line, ass.text
-    assert subtitled.items[video].result == translation_result(translation)
+    assert subtitled.items[video].result == TranslationOutput.read(translation).result
 
 
 def test_a_folder_loads_whisper_once_and_the_llm_once(subtitled: FolderRun) -> None:
@@ -148,9 +148,9 @@ def test_placed_dialogue_is_searchable_in_both_languages(subtitled: FolderRun) -
         german = lib.search("Zug nach Berlin", kind="dialogue")
     finally:
         lib.close()
-    assert Path(english[0]["path"]).name in ("english_short.mp4", "Hello Again.mkv"), english
-    assert "machine" in english[0]["snippet"].lower() and english[0]["start"] is not None
-    assert Path(german[0]["path"]).name in ("german.mkv", "Deutsch Clip.webm") and "berlin" in german[0]["snippet"].lower()
+    assert Path(english[0].path).name in ("english_short.mp4", "Hello Again.mkv"), english
+    assert "machine" in english[0].snippet.lower() and english[0].start is not None
+    assert Path(german[0].path).name in ("german.mkv", "Deutsch Clip.webm") and "berlin" in german[0].snippet.lower()
 
 
 def test_subtitles_are_placed_without_a_model_and_indexed_after(subtitled: FolderRun) -> None:
@@ -170,7 +170,8 @@ def test_subtitles_are_placed_without_a_model_and_indexed_after(subtitled: Folde
         assert (place.gpu_mb, place.model_key) == (0, None)
         assert index.gpu_mb > 0 and index.model_key.startswith("app.ml.text_embedding:")
         assert index.started_at >= place.finished_at
-        lines = dialogue_cues(subtitled.transcripts[name], subtitled.translations[name])
+        lines = dialogue_cues(TranscriptOutput.read(subtitled.transcripts[name]),
+                              TranslationOutput.read(subtitled.translations[name]))
         assert loads(index.output)["indexed_cues"] == len([c for c in lines if c[2].strip()]) > 0, name
 
 
@@ -207,9 +208,9 @@ def test_adding_it_again_with_another_target_translates_from_the_stored_transcri
     assert _loads_of(loads, "app.ml.whisper_runtime:") == [1], "the stored transcript was reused"
     assert transcribe["english_short.mp4"]["output"] == subtitled.transcripts["english_short.mp4"]
     assert translation["target_lang"] == "fr" and not translation["skipped"], translation
-    assert item.result == translation_result(translation)
+    assert item.result == TranslationOutput.read(translation).result
     transcript = assert_loads_everywhere(folder / "english_short.en.srt")
-    if translation_failed(translation):
+    if TranslationOutput.read(translation).failed:
         assert not list(folder.glob("english_short.fr.*")), "no file named French that holds English"
         return
     french = assert_loads_everywhere(folder / "english_short.fr.srt")
@@ -252,12 +253,12 @@ def test_smollm2_translation_keeps_the_1_to_1_mapping_with_fallbacks_flagged(
         else:  # never another cue's line
             assert all(text != other for j, other in enumerate(originals) if j != i)
     # The tiny model leaves some cues untranslated; how many decides what is written (issue 15.8).
-    if translation_failed(translation):
+    if TranslationOutput.read(translation).failed:
         assert item.result == TRANSLATION_FAILED
         assert not list(folder.glob("english_short.de.*")), "no file named German that holds English"
         return
     assert translation["fallback"], "SmolLM2 135M keeps some lines as they were"
-    assert item.result == translation_result(translation)
+    assert item.result == TranslationOutput.read(translation).result
     translated = assert_loads_everywhere(folder / "english_short.de.srt")
     assert [(e.start, e.end) for e in translated] == [(e.start, e.end) for e in transcript]
     assert [_words(e.plaintext) for e in translated] == texts

@@ -51,7 +51,7 @@ def test_watched_image_is_searchable_follows_its_rename_and_leaves_search_when_d
         lib.run_until_idle()
         item = lib.store.current.get(str(photo))
         assert item is not None and item.status == "completed"
-        assert [r["path"] for r in lib.search("invoice 4471", kind="image")] == [str(photo)]
+        assert [r.path for r in lib.search("invoice 4471", kind="image")] == [str(photo)]
         sidecar = pics / (photo.name + SIDECAR_SUFFIX)
         sidecar_bytes = sidecar.read_bytes()
         with lib.store.db.read() as conn:
@@ -67,7 +67,7 @@ def test_watched_image_is_searchable_follows_its_rename_and_leaves_search_when_d
             attempts_after = conn.execute(select(stages.c.name, stages.c.attempt).where(stages.c.item_id == item.item_id)).all()
         assert moved is not None and moved.item_id == item.item_id
         assert attempts_after == attempts_before, "a rename must not run any stage again"
-        assert [r["path"] for r in lib.search("invoice 4471", kind="image")] == [str(renamed)]
+        assert [r.path for r in lib.search("invoice 4471", kind="image")] == [str(renamed)]
         assert (pics / (renamed.name + SIDECAR_SUFFIX)).read_bytes() == sidecar_bytes and not sidecar.exists()
 
         renamed.unlink()

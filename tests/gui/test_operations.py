@@ -11,6 +11,7 @@ from typing import Any, Callable
 import pytest
 
 from app.engine.library import Library
+from app.engine.search import SearchResult
 from app.gui.app import Gui
 from app.gui.operations import BACKGROUND_NICE, Operations
 from app.settings import Settings
@@ -56,13 +57,14 @@ def _slow_search_factory(calls: list[str], old_started: threading.Event,
     def factory(data_dir: Path, settings: Settings) -> Library:
         library = make(data_dir, settings)
 
-        def search(query: str | None, image: Path | None = None, kind: str = "all", limit: int = 20) -> list[dict]:
+        def search(query: str | None, image: Path | None = None, kind: str = "all",
+                   limit: int = 20) -> list[SearchResult]:
             calls.append(str(query))
             if query == "ca":
                 old_started.set()
                 release_old.wait(60)
-            return [{"path": str(data_dir / f"{query}.mkv"), "kind": "dialogue", "score": 1.0,
-                     "snippet": f"a line about {query}", "start": 12.0}]
+            return [SearchResult(path=str(data_dir / f"{query}.mkv"), kind="dialogue", score=1.0,
+                                 snippet=f"a line about {query}", start=12.0)]
 
         library.search = search  # type: ignore[method-assign]
         return library

@@ -8,6 +8,7 @@ from typing import Any, Callable
 from PIL import Image
 from PySide6.QtCore import Qt
 
+from app.engine.search import SearchResult
 from app.gui.app import Gui
 from app.gui.queue_view import QUEUE_THUMB
 from app.gui.search_panel import THUMB, PathRole
@@ -73,5 +74,5 @@ def test_a_search_that_matches_nothing_says_so_instead_of_an_empty_grid(qtbot: A
     assert panel.empty.isVisible() and panel.empty.text() == "Nothing matches “coffee”."
     assert not panel.results.isVisible() and panel.images.rowCount() == 0
 
-    panel.show_results("cat", [{"path": "/pics/cat.png", "kind": "image", "score": 0.1, "snippet": "", "start": None}])
+    panel.show_results("cat", [SearchResult(path="/pics/cat.png", kind="image", score=0.1, snippet="")])
     assert panel.results.isVisible() and not panel.empty.isVisible()

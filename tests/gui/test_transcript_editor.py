@@ -13,8 +13,9 @@ from app.engine.stage import Output, Pipeline
 from app.gui.app import Gui
 from app.gui.transcript_editor import ORIGINAL, TRANSLATION
 from app.media.translation_quality import LANGUAGE
-from app.pipelines.video import TRANSLATION_DOUBTFUL
+from app.pipelines.outputs import TRANSLATION_DOUBTFUL
 from app.settings import Settings
+from tests.engine_stages import JsonOutput
 from tests.gui.conftest import GUI_TEST_CONFIG, off_gui
 from tests.media import mux
 
@@ -165,6 +166,7 @@ class DoubtfulPlace:
     name = "place"
     durable = True
     per_path = True
+    output_type = JsonOutput
 
     def fingerprint(self, options: Any) -> dict[str, Any]:
         return {}
@@ -172,7 +174,7 @@ class DoubtfulPlace:
     def model_spec(self, options: Any) -> None:
         return None
 
-    def run(self, ctx: Any) -> dict[str, Any]:
+    def run(self, ctx: Any) -> JsonOutput:
         times = ["00:00:00,000 --> 00:00:00,800", "00:00:01,000 --> 00:00:01,800", "00:00:02,000 --> 00:00:02,800"]
         original = ["Good morning.", "I have read the terms.", "See you."]
         german = ["Guten Morgen.", "I have read the terms.", "Bis bald."]
@@ -182,8 +184,8 @@ class DoubtfulPlace:
 
         ctx.place([Output(f"{ctx.item.path.stem}.en.srt", srt(original), "transcript"),
                    Output(f"{ctx.item.path.stem}.de.srt", srt(german), "translation")])
-        return {"item_result": TRANSLATION_DOUBTFUL,
-                "item_detail": {"untranslated_cues": [2], "cues": 3, "reasons": {"2": LANGUAGE}}}
+        return JsonOutput({"item_result": TRANSLATION_DOUBTFUL,
+                           "item_detail": {"untranslated_cues": [2], "cues": 3, "reasons": {"2": LANGUAGE}}})
 
 
 def test_the_cues_the_translation_check_left_untranslated_are_marked_until_fixed(
