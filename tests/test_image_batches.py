@@ -15,12 +15,14 @@ from app.engine.config import EngineConfig
 from app.engine.context import ClaimContext
 from app.engine.library import JobOptions, Library
 from app.engine.model_pool import ModelPool
-from app.engine.stage import BatchStage, ModelSpec, Pipeline, StageContext
+from app.engine.plan import HashOutput
+from app.engine.stage import BatchStage, ModelSpec, Pipeline, StageContext, StageOutput
 from app.errors import Code, MediaError
 from app.pipelines.image import image_pipeline
 from app.store import Store
 from app.store.records import NewItem, NewStage
 from app.store.tables import stages
+from tests.engine_stages import JsonOutput
 from tests.rendered_images import render_text_image
 from tests.store_backends import open_store
 
@@ -34,6 +36,7 @@ class BatchDigest:
     name: str = "digest"
     durable: bool = True
     batch_size: int = 8
+    output_type: type[StageOutput] = JsonOutput
     batches: list[list[str]] = field(default_factory=list)
     during: Callable[[Sequence[StageContext]], None] = lambda contexts: None
 
@@ -43,17 +46,17 @@ class BatchDigest:
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return SPEC
 
-    def run(self, ctx: StageContext) -> dict[str, Any]:
+    def run(self, ctx: StageContext) -> StageOutput:
         (outcome,) = self.run_batch([ctx])
         if isinstance(outcome, Exception):
             raise outcome
         return outcome
 
-    def run_batch(self, contexts: Sequence[StageContext]) -> list[dict[str, Any] | Exception]:
+    def run_batch(self, contexts: Sequence[StageContext]) -> list[StageOutput | Exception]:
         self.batches.append(sorted(ctx.item.path.name for ctx in contexts))
         self.during(contexts)
         return [MediaError(f"{ctx.item.path.name}: not a readable image", code=Code.CORRUPT_MEDIA)
-                if ctx.item.path.name.startswith("bad") else {"by": "batch"} for ctx in contexts]
+                if ctx.item.path.name.startswith("bad") else JsonOutput({"by": "batch"}) for ctx in contexts]
 
 
 def _identify_all(store: Store, lib: Library, data_dir: Path) -> None:
@@ -62,7 +65,8 @@ def _identify_all(store: Store, lib: Library, data_dir: Path) -> None:
     while (claim := store.stages.claim_next_stage("prep:0", gpu=False)) is not None:
         ctx = ClaimContext(store, claim, data_dir / "ws" / str(claim.item_id), ModelPool(), "skip", 0.0)
         output = lib.pipelines[claim.item_kind].stages[claim.idx].run(ctx)
-        store.stages.complete_stage(claim, output, identified=output.get("sha256") if claim.name == "hash" else None)
+        store.stages.complete_stage(claim, output.written(),
+                                    identified=output.sha256 if isinstance(output, HashOutput) else None)
 
 
 def test_batch_members_are_settled_alone(tmp_path: Path, data_dir: Path, fast_config: EngineConfig) -> None:

@@ -227,17 +227,18 @@ def test_a_recording_mostly_in_the_target_language_gets_its_other_stretches_tran
     transcript = _mixed([(t, "de") for t in german[:3]] + [(t, "en") for t in english] + [(t, "de") for t in german[3:]], "de")
     server = _serve(lambda text: GERMAN[text])
     stage = TranslateStage(Path("/nonexistent"), server.url("/v1"), "scripted")
-    ctx = Ctx(e5, {"target_lang": "de"}, {"transcribe": transcript})
+    ctx = Ctx(e5, {"target_lang": "de"}, [TranscriptOutput.read(transcript)])
     try:
-        output = stage.run(ctx)  # type: ignore[arg-type]
+        translation = stage.run(ctx)  # type: ignore[arg-type]
+        output = translation.written()
     finally:
         server.stop()
     assert not output["skipped"] and output["fallback"] == [] and output["kept_cues"] == [0, 1, 2, 7, 8, 9]
     assert server.chats and all(language == "English" and set(lines) <= set(english) for language, lines in server.chats)
     assert output["texts"] == german[:3] + [GERMAN[t] for t in english] + german[3:]
-    rendered = RenderStage().run(Ctx(e5, ctx.options, {"transcribe": transcript, "translate": output}))
-    assert set(rendered["files"]) == {"transcript"} and rendered["target_lang"] is None, "one file, named for German"
-    assert GERMAN[english[0]] in rendered["files"]["transcript"] and english[0] not in rendered["files"]["transcript"]
+    rendered = RenderStage().run(Ctx(e5, ctx.options, [TranscriptOutput.read(transcript), translation]))
+    assert set(rendered.files) == {"transcript"} and rendered.target_lang is None, "one file, named for German"
+    assert GERMAN[english[0]] in rendered.files["transcript"] and english[0] not in rendered.files["transcript"]
 
 
 def test_each_stretch_is_sent_and_checked_in_its_own_language(e5: ModelHost) -> None:
@@ -251,9 +252,9 @@ def test_each_stretch_is_sent_and_checked_in_its_own_language(e5: ModelHost) -> 
                         + [(zh, "zh") for zh, _ in chinese[3:]], "de")
     server = ModelServer(answer=lambda _language, text: human[text]).start()
     stage = TranslateStage(Path("/nonexistent"), server.url("/v1"), "scripted")
-    ctx = Ctx(e5, {"target_lang": "en"}, {"transcribe": transcript})
+    ctx = Ctx(e5, {"target_lang": "en"}, [TranscriptOutput.read(transcript)])
     try:
-        output = stage.run(ctx)  # type: ignore[arg-type]
+        output = stage.run(ctx).written()  # type: ignore[arg-type]
     finally:
         server.stop()
     sent = {language: {line for lang, lines in server.chats if lang == language for line in lines}
