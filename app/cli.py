@@ -254,10 +254,10 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
         return "\n".join(lines)
 
     _emit(args, {"jobs": jobs}, text)
-    if jobs and options.kind in (ALL, VIDEO_KIND.name):
+    if jobs and options.kind in (ALL, VIDEO_KIND.name) and options.target_lang:
         note = placeholder_note(lib.data_dir, settings.translation_endpoint)
-        if note:  # on stderr: the --json answer on stdout stays the same
-            print(f"sidecar: note: {note}", file=sys.stderr)
+        if note:  # logged (stderr): the --json answer on stdout stays the same
+            log.warning("%s", note)
     return code
 
 

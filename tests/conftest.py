@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Iterator
 
+import onnxruntime  # noqa: F401 - loaded before usearch: the other order segfaults (the tests OCR in-process; the app does so in model hosts)
 import pytest
 
 import app.pipelines  # noqa: F401 - registers the media kinds the engine scans for, as the CLI and GUI do

@@ -83,22 +83,24 @@ def test_doctor_says_translation_is_a_placeholder_and_a_server_wins(data_dir: Pa
     assert f"OpenAI-compatible server at {SERVER}" in text and "PLACEHOLDER" not in text
 
 
-def test_add_notes_the_placeholder_on_stderr_for_videos_only(tmp_path: Path, data_dir: Path,
-                                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_add_logs_the_placeholder_for_translated_videos_only(tmp_path: Path, data_dir: Path,
+                                                             capsys: pytest.CaptureFixture[str],
+                                                             caplog: pytest.LogCaptureFixture) -> None:
+    """The note is a logged warning (stderr), so the --json answer on stdout stays plain JSON."""
     save_settings(data_dir, Settings(target_lang="de"))
     for name in ("films", "photos", "served"):
         (tmp_path / name).mkdir()
     assert main(["add", str(tmp_path / "films"), "--data-dir", str(data_dir), "--json"]) == 0
-    out = capsys.readouterr()
-    assert json.loads(out.out)["jobs"], "the --json answer stays plain JSON"
-    assert "placeholder" in out.err and "sidecar models install qwen2.5-1.5b-instruct" in out.err
+    assert json.loads(capsys.readouterr().out)["jobs"], "the --json answer stays plain JSON"
+    assert "placeholder" in caplog.text and "sidecar models install qwen2.5-1.5b-instruct" in caplog.text
+    caplog.clear()
 
     assert main(["add", str(tmp_path / "photos"), "--kind", "image", "--data-dir", str(data_dir)]) == 0
-    assert "placeholder" not in capsys.readouterr().err, "photos are not translated"
+    assert "placeholder" not in caplog.text, "photos are not translated"
 
     save_settings(data_dir, Settings(target_lang="de", translation_endpoint=SERVER))
     assert main(["add", str(tmp_path / "served"), "--data-dir", str(data_dir)]) == 0
-    assert "placeholder" not in capsys.readouterr().err
+    assert "placeholder" not in caplog.text
 
 
 def test_models_list_marks_the_placeholder(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
