@@ -73,7 +73,10 @@ def add_job(store: Store, ledger: Ledger, n: int) -> None:
         # Every third file shares its content with another: two items may complete the same cached result at once.
         new.append(NewItem(f"/lib/f{f}.mp4", "video", 1, 1, f"sha{f % 7 if f % 3 == 0 else f}",
                            tuple(NewStage(i, f"s{i}", f"fp{i}") for i in range(STAGES))))
-    store.jobs.add_items(job, new)
+    try:
+        store.jobs.add_items(job, new)
+    except NotFound:
+        return  # another engine cancelled the job while it was being created: nothing of it may remain
     store.jobs.finish_creating(job, {})
 
 

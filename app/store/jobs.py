@@ -67,6 +67,9 @@ class JobRepo:
         """
         now = self.db.now()
         with self.db.write() as conn:
+            lock_jobs(conn, jobs.c.id == job_id)  # first in the lock order: a cancel waits for this batch
+            if conn.execute(select(jobs.c.id).where(jobs.c.id == job_id)).first() is None:
+                raise NotFound(f"job {job_id} was cancelled while its files were being added")
             revisions = dict(conn.execute(
                 select(items.c.path, func.max(items.c.revision))
                 .where(items.c.path.in_(list({item.path for item in new_items}))).group_by(items.c.path)
