@@ -58,10 +58,12 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 import numpy as np
-from usearch.index import Index
+
+if TYPE_CHECKING:
+    from usearch.index import Index
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +101,10 @@ class VectorGraph:
                  pending: Iterable[int] | None = None):
         self.dim = dim
         self.expansion = expansion or EXPANSION_SEARCH
+        # Imported here, not with the module: usearch loaded before onnxruntime segfaults the process, and every
+        # process that opens a store (sidecar doctor's onnxruntime check among them) would load it.
+        from usearch.index import Index
+
         self.index = index if index is not None else Index(
             ndim=dim, metric="ip", dtype="i8", connectivity=CONNECTIVITY,
             expansion_add=EXPANSION_ADD, expansion_search=self.expansion,
@@ -225,6 +231,8 @@ class VectorGraph:
 
         The file must stay in place while the graph is in use: the owner keeps it listed.
         """
+        from usearch.index import Index  # see __init__
+
         index = Index.restore(str(path), view=True)
         if index is None or index.ndim != dim or len(index) != size:
             raise ValueError(f"graph {path.name} does not match its matrix")
