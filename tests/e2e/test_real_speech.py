@@ -15,7 +15,7 @@ import json
 import re
 from contextlib import redirect_stdout
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -88,12 +88,19 @@ def mixed_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     translation quality check rejects anything less.
     """
     root = tmp_path_factory.mktemp("mixed")
+    run = _reading_run(root, "en", lambda language, text: to_english(text) or "EN: " + text)
+    return {**run, "items": _status_items(root / "data"), "sent": [line for _, lines in run["chats"] for line in lines]}
+
+
+def _reading_run(root: Path, target: str, answer: Callable[[str, str], str]) -> dict[str, Any]:
+    """The English-then-German reading through the audio pipeline with target ``target``, translated by the
+    scripted server answering with ``answer``: the run's status, stage outputs, folder and the server's chats."""
     folder = folder_of(root / "readings", {"Readings.ogg": SPEECH / "english-then-german.ogg"})
-    server = ModelServer(answer=lambda language, text: to_english(text) or "EN: " + text).start()
-    settings = Settings(target_lang="en", translation_endpoint=server.url("/v1"), translation_endpoint_model="scripted")
+    server = ModelServer(answer=answer).start()
+    settings = Settings(target_lang=target, translation_endpoint=server.url("/v1"), translation_endpoint_model="scripted")
     lib = library(root / "data", default_pipelines(root / "data", settings))
     try:
-        job = lib.add(folder, options("en", "audio"))
+        job = lib.add(folder, options(target, "audio"))
         lib.start()
         lib.run_until_idle()
         status = lib.status(job.id)[0]
@@ -103,7 +110,7 @@ def mixed_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         lib.close()
         server.stop()
     return {"status": status, "transcript": transcript, "translation": translation, "folder": folder,
-            "items": _status_items(root / "data"), "sent": [line for _, lines in server.chats for line in lines]}
+            "chats": server.chats}
 
 
 def test_each_half_is_transcribed_in_its_own_language(mixed_run: dict[str, Any]) -> None:
@@ -155,23 +162,9 @@ def test_translation_leaves_the_cues_already_in_the_target_language_as_they_are(
 @pytest.fixture(scope="module")
 def main_is_target_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The same reading with target German, its main language: only the English cues go to the translator."""
-    root = tmp_path_factory.mktemp("main-is-target")
-    folder = folder_of(root / "readings", {"Readings.ogg": SPEECH / "english-then-german.ogg"})
-    server = ModelServer(answer=lambda language, text: to_german(text) or "DE: " + text).start()
-    settings = Settings(target_lang="de", translation_endpoint=server.url("/v1"), translation_endpoint_model="scripted")
-    lib = library(root / "data", default_pipelines(root / "data", settings))
-    try:
-        job = lib.add(folder, options("de", "audio"))
-        lib.start()
-        lib.run_until_idle()
-        status = lib.status(job.id)[0]
-        transcript = stage_rows(lib.store, "transcribe")["Readings.ogg"]["output"]
-        translation = stage_rows(lib.store, "translate")["Readings.ogg"]["output"]
-    finally:
-        lib.close()
-        server.stop()
-    return {"status": status, "transcript": transcript, "translation": translation, "folder": folder,
-            "sent": server.chats}
+    run = _reading_run(tmp_path_factory.mktemp("main-is-target"), "de",
+                       lambda language, text: to_german(text) or "DE: " + text)
+    return {**run, "sent": run["chats"]}
 
 
 def test_a_recording_mostly_in_the_target_language_gets_its_other_stretch_translated(main_is_target_run: dict[str, Any]) -> None:
