@@ -42,6 +42,7 @@ class Labelled:
     bad: bool
     kind: str
     reason: str | None
+    fragment: bool  # the cue's source is half of a cut sentence
 
 
 def load_pairs(name: str) -> list[tuple[str, str]]:
@@ -101,8 +102,11 @@ def good_cues(sentences: list[Cue], clauses: list[tuple[Cue, Cue]], rng: random.
     return [cue for unit in units for cue in unit]
 
 
-def labelled_batches(cues: list[tuple[Cue, str]], rng: random.Random) -> list[tuple[list[Cue], list[tuple[bool, str]]]]:
-    """(cues (source, translation), labels (bad, kind)) per batch: the good copy first, then one bad copy of each kind."""
+Label = tuple[bool, str, bool]  # (bad, kind, the source is a fragment)
+
+
+def labelled_batches(cues: list[tuple[Cue, str]], rng: random.Random) -> list[tuple[list[Cue], list[Label]]]:
+    """(cues (source, translation), labels) per batch: the good copy first, then one bad copy of each kind."""
     kinds = [kind for _, kind in cues]
     pairs = [pair for pair, _ in cues]
     starts = range(0, len(pairs) - BATCH + 1, BATCH)
@@ -110,41 +114,39 @@ def labelled_batches(cues: list[tuple[Cue, str]], rng: random.Random) -> list[tu
     good_kinds = [kinds[k:k + BATCH] for k in starts]
     out = []
     for b, batch in enumerate(batches):
-        out.append((list(batch), [(False, kind) for kind in good_kinds[b]]))
+        cut = [kind == "fragment" for kind in good_kinds[b]]
+        out.append((list(batch), [(False, kind, cut[i]) for i, kind in enumerate(good_kinds[b])]))
         nxt = batches[(b + 1) % len(batches)]
         k = rng.randrange(1, len(batch))
         echo = list(batch)
         echo[k] = (batch[k][0], batch[k][0])
-        out.append((echo, [(i == k, "echo") for i in range(len(batch))]))
+        out.append((echo, [(i == k, "echo", cut[i]) for i in range(len(batch))]))
         shifted = [(src, (batch + nxt[:1])[i + 1][1]) for i, (src, _) in enumerate(batch)]
-        out.append((shifted, [(True, "misaligned")] * len(batch)))
+        out.append((shifted, [(True, "misaligned", cut[i]) for i in range(len(batch))]))
         repeated = list(batch)
         repeated[k] = (batch[k][0], batch[k - 1][1])
-        out.append((repeated, [(i == k, "repeated") for i in range(len(batch))]))
+        out.append((repeated, [(i == k, "repeated", cut[i]) for i in range(len(batch))]))
         other = list(batch)
         stranger = rng.choice([p for bb in batches if bb is not batch for p in bb])
         other[k] = (batch[k][0], stranger[1])
-        out.append((other, [(i == k, "other sentence") for i in range(len(batch))]))
+        out.append((other, [(i == k, "other sentence", cut[i]) for i in range(len(batch))]))
     return out
 
 
 def run_direction(batches, vectors: Vectors, source: str, target: str, floor: float) -> list[Labelled]:
-    """Every cue's verdict; labels of cues a bad copy left untouched are not counted twice."""
+    """Every cue's verdict; labels of cues a bad copy left untouched are not counted twice.
+
+    Each copy is checked as a file of its own (an empty repeat memory): a bad copy that saw its good
+    copy's answers would have its slid lines caught as repeats of them, which no real file offers.
+    """
     results: list[Labelled] = []
-    memory = qe.RepeatMemory.empty()
     for cues, labels in batches:
         good_copy = labels[0][1] in GOOD_KINDS
-        if good_copy:
-            memory = qe.RepeatMemory.empty()  # a new "file" per batch group: earlier good copies would repeat
         checks = [qe.CueCheck(s, t, vectors[s], vectors[t]) for s, t in cues]
-        reasons = qe.assess(checks, source, target, memory=qe.RepeatMemory(dict(memory.seen)), floor=floor,
-                            embed=vectors.embed)
-        for (bad, kind), reason in zip(labels, reasons):
+        reasons = qe.assess(checks, source, target, floor=floor, embed=vectors.embed)
+        for (bad, kind, fragment), reason in zip(labels, reasons):
             if good_copy or bad:
-                results.append(Labelled(bad, kind, reason))
-        if good_copy:
-            for s, t in cues:
-                memory.remember(s, t, vectors[s])
+                results.append(Labelled(bad, kind, reason, fragment))
     return results
 
 
@@ -168,6 +170,10 @@ def report(name: str, res: list[Labelled]) -> str:
     recall = caught / max(1, len(bad))
     per_kind = " ".join(f"{k}:{sum(r.reason is not None for r in bad if r.kind == k)}/"
                         f"{sum(1 for r in bad if r.kind == k)}" for k in KINDS)
+    fragments = [r for r in bad if r.fragment]
+    per_kind += (f" (fragments: {sum(r.reason is not None for r in fragments)}/{len(fragments)}"
+                 + "".join(f" {k}:{sum(r.reason is not None for r in fragments if r.kind == k)}/"
+                           f"{sum(1 for r in fragments if r.kind == k)}" for k in KINDS) + ")")
     passed = " ".join(f"{k}:{sum(r.reason is None for r in good if r.kind == k)}/"
                       f"{sum(1 for r in good if r.kind == k)}" for k in GOOD_KINDS)
     return (f"| {name} | {len(res)} | {len(good)} | {len(bad)} | {precision:.3f} | {recall:.3f} | "

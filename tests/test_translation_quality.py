@@ -105,6 +105,28 @@ def test_names_and_numbers_are_exempt_from_language_and_faithfulness() -> None:
     assert qe.assess([qe.CueCheck("Tom!", "Tom!", vec, far)], "en", "de") == [None]
 
 
+def test_a_line_too_short_to_judge_alone_is_still_caught_left_unchanged_or_slid(e5: TextEmbeddingRuntime) -> None:
+    """Clause fragments of fewer than 8 letters skip the floor, not the other checks (tuning-half lines of the bench)."""
+    assert not qe.echo_allowed("and tall.") and not qe.echo_allowed("I know")
+    assert qe.echo_allowed("Tom!") and qe.echo_allowed("Okay?") and qe.echo_allowed("B-52, 1984")
+    assert qe.echo_allowed("ComfyUI rocks", [GlossaryEntry("ComfyUI")])  # one word left besides the term
+    assert _verdicts(e5, [("Tom is lean", "Tom ist schlank"), ("and tall.", "and tall.")], "en", "de") == [
+        None, qe.UNTRANSLATED]
+    good = [("Is Tom successful?", "Ist Tom erfolgreich?"), ("It's nice", "Es ist schön"), ("and warm.", "und warm.")]
+    assert _verdicts(e5, good, "en", "de") == [None, None, None]
+    slid = [good[0], ("It's nice", "und warm."), ("and warm.", "Ist Tom erfolgreich?")]
+    assert _verdicts(e5, slid, "en", "de")[1] == qe.MISALIGNED
+
+
+def test_a_fragment_slid_by_one_is_not_passed_as_part_of_its_neighbours_clause(e5: TextEmbeddingRuntime) -> None:
+    """Under its floor, "we won't go." for "如果他不来了，" fits the next cue's source better than its own: slid."""
+    good = [("我想看看您的邮票收藏。", "I would like to have a look at your collection of stamps."),
+            ("如果他不来了，", "If he doesn't come,"), ("我们不会去。", "we won't go.")]
+    assert _verdicts(e5, good, "zh", "en") == [None, None, None]
+    slid = [(s, t) for (s, _), (_, t) in zip(good, good[1:] + [("", "This is smaller than that.")])]
+    assert _verdicts(e5, slid, "zh", "en")[1] is not None
+
+
 def test_a_glossary_term_must_be_rendered_as_given(e5: TextEmbeddingRuntime) -> None:
     glossary = [GlossaryEntry("ComfyUI"), GlossaryEntry("station", "Bahnhof")]
     sources = ["Open ComfyUI and load the workflow.", "The train leaves the station at nine."]
@@ -192,7 +214,9 @@ def test_fragments_of_a_clause_pass_with_their_neighbour_and_bad_fragments_do_no
             wrong[j] = variant
             caught += _verdicts(e5, wrong, source, target)[j] is not None
             bad += 1
-    # The issue's goal (>= 95 % of bad cues caught) holds on bench/translation_qe.py over every bad kind and whole
-    # sentences; bad *fragments* alone are the check's weak spot: at the shipped floors en→de catches 23 of these 30
-    # (a fragment slid by one often shares most words with its neighbour). Without the check none would be caught.
-    assert caught / bad >= 0.75, f"{caught}/{bad} bad fragment translations caught"
+    # Bad *fragments* are the check's weak spot (a fragment slid by one shares most words with its neighbour, and
+    # e5 scores the two halves of one sentence close). Reached: en→de 26, de→en 30, en→zh 30, zh→en 29 of these 30;
+    # en→de caught 23 before slid fragments were checked against their neighbours' sources and short lines were
+    # no longer exempt from the misalignment and echo checks. The minimum leaves one cue of margin.
+    minimum = 25 if (other, reverse) == ("de", False) else 28
+    assert caught >= minimum, f"{caught}/{bad} bad fragment translations caught"

@@ -14,13 +14,16 @@ checked on four things, cheaply and offline:
   of its batch clearly better than its own (a line slid along). Whisper ends some cues
   inside a clause, and e5 scores such a fragment's correct translation low ("I know" /
   "Ich weiß,"): a cue just under its floor is scored again joined with a neighbour
-  (:func:`fragment_passes`), and passes when the joined pair clears the floor;
+  (:func:`fragment_passes`), and passes when the joined pair clears the floor and its
+  translation does not fit a neighbour's source better than its own (a fragment slid by one).
+  Lines too short for the floor are still checked for being slid along;
 * **not repeated** — the same text may not translate a different source line earlier in
   the file (sources e5 finds near-identical may share one);
 * **glossary** — a term of the glossary in the source must appear as given in the translation.
 
-Lines that carry no language (names, numbers, a "Hm.") are exempt from the language and
-faithfulness checks: see :func:`language_free`. The checks catch wrong-language, shifted,
+Lines that carry no language (names, numbers, a "Hm.") are exempt from the language check
+and the floor: see :func:`language_free`; they may come back unchanged only when they are
+names, numbers or one word (:func:`echo_allowed`: "and tall." kept in English is untranslated). The checks catch wrong-language, shifted,
 repeated and unrelated lines; they cannot catch a fluent translation that gets a detail
 wrong (a number, a negation, who did what), which e5 sees as close.
 
@@ -115,16 +118,41 @@ def language_free(text: str, glossary: Iterable[GlossaryEntry] = ()) -> bool:
     ("Tom!", "Mary, John.", "B-52"). Such lines keep their text in any language, so neither the
     identifier nor e5 can judge them.
     """
-    for entry in glossary:
-        text = re.sub(re.escape(entry.term), " ", text, flags=re.IGNORECASE)
-        text = re.sub(re.escape(entry.required_in_translation), " ", text, flags=re.IGNORECASE)
+    text = _without_glossary(text, glossary)
     letters = _letters(text)
     cjk = sum(1 for ch in letters if _is_cjk(ch))
     if cjk >= CJK_MIN:
         return False
-    if len(letters) - cjk < MIN_LETTERS:
-        return True
-    words = re.findall(r"\w[\w'’-]*", text)
+    return len(letters) - cjk < MIN_LETTERS or _names_only(_words(text))
+
+
+def echo_allowed(text: str, glossary: Iterable[GlossaryEntry] = ()) -> bool:
+    """Whether a line may come back unchanged as its own translation.
+
+    Names, numbers and single words ("Tom!", "B-52", "Okay?", "Taxi!") are written the same in
+    many languages; a short line of several words with a lowercase one ("and tall.", "I know")
+    is not, and :func:`language_free` alone would let it through because it is too short to
+    identify. A false verdict costs little: an untranslated cue keeps exactly this text.
+    """
+    if not language_free(text, glossary):
+        return False
+    words = _words(_without_glossary(text, glossary))
+    return len(words) <= 1 or _names_only(words)
+
+
+def _without_glossary(text: str, glossary: Iterable[GlossaryEntry]) -> str:
+    for entry in glossary:
+        text = re.sub(re.escape(entry.term), " ", text, flags=re.IGNORECASE)
+        text = re.sub(re.escape(entry.required_in_translation), " ", text, flags=re.IGNORECASE)
+    return text
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w[\w'’-]*", text)
+
+
+def _names_only(words: list[str]) -> bool:
+    """At most three words, each starting with a capital or a digit ("Mary, John.", "B-52, 1984")."""
     return 0 < len(words) <= 3 and all(w[0].isupper() or w[0].isdigit() for w in words)
 
 
@@ -265,22 +293,38 @@ def _misaligned(i: int, cue: CueCheck, cues: Sequence[CueCheck], sources: np.nda
     return False
 
 
+def _fits_neighbour_better(i: int, cues: Sequence[CueCheck], sources: np.ndarray, own: float) -> bool:
+    """The translation fits the source of the cue before or after (another line) better than its own.
+
+    Stricter than :func:`_misaligned` (no margin, no exemption for sources e5 finds close): the
+    two halves of one sentence are close for e5 ("I know" / "what I know." 0.94), so a fragment
+    slid by one is told from a faithful one only by which half its translation fits better.
+    """
+    translation = cues[i].translation_vector
+    return any(float(sources[j] @ translation) > own for j in (i - 1, i + 1)
+               if 0 <= j < len(cues) and normalised(cues[j].source) != normalised(cues[i].source))
+
+
 def fragment_passes(i: int, cues: Sequence[CueCheck], reasons: Sequence[str | None], sources: np.ndarray,
                     floor: float, embed: Embed) -> bool:
     """Whether cue ``i``, unfaithful alone, reads as a faithful part of a clause it shares with a neighbour.
 
     Whisper cuts cues at pauses, not clauses; a correct translation of half a clause can
     score under the floor alone. The cue passes when it is within :data:`FRAGMENT_BAND` of
-    the floor, fits no other source of the batch better (a line slid along stays caught),
-    and for a neighbour cue (before or after; one the other checks did not refuse for
-    language, repetition or glossary) the two sources joined and the two translations
-    joined clear the floor, the fragment's translation adding at least
-    :data:`FRAGMENT_GAIN` to what the neighbour's translation alone fits of the joined
-    source (an unrelated line appended to a good neighbour does not).
+    the floor, fits no other source of the batch clearly better and neither neighbour's
+    source better than its own (a line or a fragment slid along stays caught), and for a
+    neighbour cue (before or after; one the other checks did not refuse for language,
+    repetition or glossary) the two sources joined and the two translations joined clear
+    the floor, the fragment adding at least :data:`FRAGMENT_GAIN` on both sides: its
+    translation to what the neighbour's translation alone fits of the joined source, and
+    its source to what the neighbour's source alone fits of the joined translation (an
+    unrelated line appended to a good neighbour adds to neither). No embedding beyond the
+    joined pair: the neighbour checks reuse the batch's vectors.
     """
     cue = cues[i]
     own = float(cue.source_vector @ cue.translation_vector)
-    if own < floor - FRAGMENT_BAND or _misaligned(i, cue, cues, sources, own):
+    if (own < floor - FRAGMENT_BAND or _misaligned(i, cue, cues, sources, own)
+            or _fits_neighbour_better(i, cues, sources, own)):
         return False
     for j in (i - 1, i + 1):
         if not 0 <= j < len(cues) or reasons[j] not in (None, UNFAITHFUL) or not cues[j].source.strip():
@@ -289,7 +333,8 @@ def fragment_passes(i: int, cues: Sequence[CueCheck], reasons: Sequence[str | No
         joined_source, joined_translation = embed([f"{first.source} {second.source}",
                                                    f"{first.translation} {second.translation}"])
         joined = float(joined_source @ joined_translation)
-        if joined >= floor and joined >= float(joined_source @ cues[j].translation_vector) + FRAGMENT_GAIN:
+        alone = max(float(joined_source @ cues[j].translation_vector), float(joined_translation @ cues[j].source_vector))
+        if joined >= floor and joined >= alone + FRAGMENT_GAIN:
             return True
     return False
 
@@ -301,17 +346,15 @@ def _reason(i: int, cue: CueCheck, cues: Sequence[CueCheck], sources: np.ndarray
     if glossary_missing(cue.source, cue.translation, glossary):
         return GLOSSARY
     free = language_free(cue.source, glossary) and language_free(cue.translation, glossary)
-    if not free:
-        if normalised(cue.translation) == normalised(cue.source):
-            return UNTRANSLATED
-        if not language_free(cue.translation, glossary) and not in_target_language(cue.translation, target, source):
-            return LANGUAGE
+    if normalised(cue.translation) == normalised(cue.source) and not echo_allowed(cue.source, glossary):
+        return UNTRANSLATED
+    if not free and not language_free(cue.translation, glossary) and not in_target_language(cue.translation, target,
+                                                                                            source):
+        return LANGUAGE
     if memory.repeats(cue):
         return REPEATED
-    if free:
-        return None
     own = float(cue.source_vector @ cue.translation_vector)
-    if own < floor:
+    if own < floor and not free:  # e5 cannot judge a line this short by its own score, only against others'
         return UNFAITHFUL
     return MISALIGNED if _misaligned(i, cue, cues, sources, own) else None
 
