@@ -210,7 +210,8 @@ def main() -> None:
             floors.append(f"({source!r}, {target!r}): {floor}")
             rows.append(report(f"{source}→{target} (floor {floor})", run_direction(test, vectors, source, target, floor)))
     print("held-out half; good = whole sentences and clause fragments (two cues per cut sentence);")
-    print("bad = echo, misaligned by one, repeated line, another real sentence\n")
+    print("bad = echo, misaligned by one, repeated line, another real sentence; (fragments: ...) = the bad cues")
+    print("whose source is half of a cut sentence; each copy is checked as a file of its own\n")
     print("| direction | labelled | good | bad | precision (bad) | recall (bad) | good passed | passed per kind "
           "| caught per kind |")
     print("|---|---:|---:|---:|---:|---:|---:|---|---|")

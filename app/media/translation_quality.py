@@ -23,9 +23,10 @@ checked on four things, cheaply and offline:
 
 Lines that carry no language (names, numbers, a "Hm.") are exempt from the language check
 and the floor: see :func:`language_free`; they may come back unchanged only when they are
-names, numbers or one word (:func:`echo_allowed`: "and tall." kept in English is untranslated). The checks catch wrong-language, shifted,
-repeated and unrelated lines; they cannot catch a fluent translation that gets a detail
-wrong (a number, a negation, who did what), which e5 sees as close.
+names, numbers or one word (:func:`echo_allowed`: "and tall." kept in English is untranslated).
+The checks catch wrong-language, shifted, repeated and unrelated lines; they cannot catch a
+fluent translation that gets a detail wrong (a number, a negation, who did what), which e5
+sees as close.
 
 The module is pure: it gets vectors from the caller (one e5 call per batch, in the
 model host) and returns a reason or None per cue.
@@ -73,8 +74,8 @@ SAME_MEANING = 0.92
 #: A cue at most this far under its floor may be a fragment of a clause, scored again with a neighbour
 #: (an unrelated line scores further down; calibrated with the floors by ``bench/translation_qe.py``).
 FRAGMENT_BAND = 0.06
-#: Joined with the fragment's translation, the neighbour's translation must fit the joined source by this
-#: much more than alone: the fragment's translation adds what its source adds (an unrelated line does not).
+#: The joined pair must fit by this much more than the neighbour's translation fits the joined source alone,
+#: and than the neighbour's source fits the joined translation alone: the fragment adds on both sides.
 FRAGMENT_GAIN = 0.005
 
 #: Languages the identifier chooses among (plus the pair itself): the common languages of
