@@ -216,11 +216,10 @@ class StageRepo:
 
     def _take(self, conn: Connection, sid: int, owner: str, now: float) -> Claim | None:
         """Claim the runnable stage ``sid`` inside the caller's transaction, with what its worker needs (None if taken)."""
-        if not stage_transitions.claim(conn, sid, owner, self.lease_seconds, now):
+        row = stage_transitions.claim(conn, sid, owner, self.lease_seconds, now)
+        if row is None:
             return None
-        row = conn.execute(select(stages).where(stages.c.id == sid)).mappings().one()
-        item = conn.execute(select(items).where(items.c.id == row["item_id"])).mappings().one()
-        item_transitions.start(conn, item["id"], now)
+        item = item_transitions.start(conn, row["item_id"], now)
         job = conn.execute(select(jobs.c.options, jobs.c.folder).where(jobs.c.id == row["job_id"])).one()
         options = {**(loads(job.options) or {}), **(loads(item["options"]) or {})}  # the item's own choices win
         inputs = {
