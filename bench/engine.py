@@ -45,7 +45,7 @@ class NoopStage:
         self.seconds = seconds
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
-        return JsonOutput()
+        return {}
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return None

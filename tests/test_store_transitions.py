@@ -154,9 +154,9 @@ def test_superseding_stops_only_unfinished_revisions(store: Store) -> None:
     job = _job(store, "a.mp4", stage_count=1)
     claim = store.stages.claim_next_stage("w:0", gpu=None)
     assert claim is not None
-    assert store.current.supersede_unfinished("/lib/a.mp4") == 1
+    assert store.current.supersede_unfinished(["/lib/a.mp4"]) == 1
     assert _item_states(store, job) == [ItemState.SKIPPED]
-    assert store.current.supersede_unfinished("/lib/a.mp4") == 0
+    assert store.current.supersede_unfinished(["/lib/a.mp4"]) == 0
 
 
 # -- pause all ------------------------------------------------------------------------------

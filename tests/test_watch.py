@@ -23,6 +23,7 @@ from app.engine.config import EngineConfig
 from app.engine.library import JobOptions, Library
 from app.engine.stage import Pipeline
 from app.engine.mounts import is_network_folder, network_fs_type
+from app.engine.plan import ITEM_BATCH
 from app.engine.renames import renamed_output_name
 from app.engine.watch import WatchService, WatchSettings, add_watch, set_watched_folders
 from app.errors import SidecarError
@@ -414,3 +415,40 @@ def test_pipes_and_device_links_in_a_watched_folder_are_never_read_and_byte_name
         queued = sorted(p for _, action, p in events if action == "queued")
     assert queued == sorted([str(latin1), str(plain)])
     assert (folder / os.fsdecode(b"Caf\xe9 talk.test.srt")).is_file()
+
+
+def test_a_folder_that_receives_ten_thousand_files_queues_them_in_batches(data_dir: Path, tmp_path: Path,
+                                                                          fast_config, monkeypatch) -> None:
+    """Issue 25: 10,000 files arriving in a watched folder are recorded as an add records them, a batch of at
+    most ITEM_BATCH files per insert (memory stays a batch), not one transaction round per file; every file
+    becomes exactly one item of the rolling job."""
+    folder = tmp_path / "lib"
+    folder.mkdir()
+    pipeline, _ = fake_pipeline()
+    lib = Library(data_dir, both_kinds(pipeline), fast_config)  # not started: only the queueing is measured
+    add_watch(lib, folder, JobOptions())
+    batches: list[int] = []
+    add_items = lib.store.jobs.add_items
+
+    def counting_add_items(job_id, new_items, first_ordinal=0):  # type: ignore[no-untyped-def]
+        batches.append(len(new_items))
+        add_items(job_id, new_items, first_ordinal)
+
+    monkeypatch.setattr(lib.store.jobs, "add_items", counting_add_items)
+    service = WatchService(lib, FAST)
+    service.start()
+    try:
+        wait_for(lambda: service.status() and service.status()[0].mode == "native", what="the watcher to start")
+        for i in range(10_000):
+            (folder / f"photo {i:05d}.jpg").write_bytes(b"photo %d\n" % i)
+        wait_for(lambda: sum(batches) >= 10_000 and service.status()[0].pending == 0, timeout=180,
+                 what="10,000 files to be queued")
+    finally:
+        service.stop()
+    with lib.store.db.read() as conn:
+        per_job = conn.execute(select(items.c.job_id, func.count(), func.count(func.distinct(items.c.path)))
+                               .group_by(items.c.job_id)).all()
+    lib.close()
+    assert [(n, distinct) for _, n, distinct in per_job] == [(10_000, 10_000)]
+    assert max(batches) <= ITEM_BATCH
+    assert len(batches) <= 200, f"{len(batches)} inserts for 10,000 files: the watcher is not batching"

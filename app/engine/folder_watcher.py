@@ -42,7 +42,7 @@ from watchdog.observers.polling import PollingObserver
 from app.atomic_write import sha256_file
 from app.engine.kinds import ALL, LEFT_OUT_BY_DEFAULT, MEDIA_KINDS, ScanRules
 from app.engine.mounts import polling_reason
-from app.engine.plan import plan_item
+from app.engine.plan import ITEM_BATCH, ItemPlanner, batched
 from app.engine.renames import move_placed_files
 from app.engine.scan import ScanResult, scan, walk
 from app.engine.stage import Pipeline
@@ -348,8 +348,9 @@ class FolderWatcher:
 
 
     def _settle(self) -> None:
-        """Queue every pending file whose size and mtime held still for the quiet period."""
+        """Queue every pending file whose size and mtime held still for the quiet period, a batch at a time."""
         now = time.monotonic()
+        stable: list[tuple[str, os.stat_result]] = []
         for path, seen in list(self._pending.items()):
             st = _stat(path)
             if st is None:
@@ -359,7 +360,11 @@ class FolderWatcher:
                 self._pending[path] = _Pending(st.st_size, st.st_mtime_ns, now)
             elif now - seen.since >= self.settings.quiet_seconds:
                 del self._pending[path]
-                self._identify(path, st)
+                stable.append((path, st))
+        for chunk in batched(stable, ITEM_BATCH):
+            if self._stopping.is_set():  # the rest are found again by the next start's catch-up
+                break
+            self._identify(chunk)
         if self._catching_up:
             self._catching_up &= set(self._pending)
             if not self._catching_up:
@@ -373,63 +378,83 @@ class FolderWatcher:
         finally:
             self._vanished.clear()
 
-    def _identify(self, path: str, st: os.stat_result) -> None:
-        """Hash a stable file and decide: nothing changed, same bytes touched, a rename seen at catch-up, or new work."""
-        cur = self.store.current.get(path)
-        if cur is not None and (cur.size, cur.mtime_ns) == (st.st_size, st.st_mtime_ns):
+    def _identify(self, files: Sequence[tuple[str, os.stat_result]]) -> None:
+        """Hash a batch of stable files and decide for each: nothing changed, same bytes touched, a rename seen
+        at catch-up, or new work. The new work of the batch is planned and appended in one transaction, as an
+        add records a batch (a folder that receives 10,000 files is ten inserts, not 10,000 rounds of them)."""
+        known = self.store.current.get_many([path for path, _ in files])
+        new_items: list[NewItem] = []
+        replaced: list[str] = []
+        planners: dict[str, ItemPlanner] = {}
+        listings: dict[Path, list[str]] = {}
+        for path, st in files:
+            cur = known.get(path)
+            if cur is not None and (cur.size, cur.mtime_ns) == (st.st_size, st.st_mtime_ns):
+                continue
+            try:
+                sha = sha256_file(Path(path))
+            except NotRegularFile:  # became a pipe or a device link since it was seen: never read, never queued
+                log.info("%s is not a regular file; left out", path)
+                continue
+            except OSError as exc:  # locked by the writer (Windows) or unreadable: try again after a quiet period
+                log.info("cannot read %s yet (%s)", path, exc)
+                self._pending[path] = _Pending(st.st_size, st.st_mtime_ns, time.monotonic())
+                continue
+            after = _stat(path)
+            if sha is None or after is None:
+                continue
+            if (after.st_size, after.st_mtime_ns) != (st.st_size, st.st_mtime_ns):
+                self._pending[path] = _Pending(after.st_size, after.st_mtime_ns, time.monotonic())
+                continue
+            if cur is not None and cur.sha256 == sha:
+                self.store.current.refresh_stat(cur.item_id, after.st_size, after.st_mtime_ns)
+                self._on_change("unchanged", path)
+                continue
+            if cur is None:
+                twins = self._vanished.get(sha)
+                if twins:
+                    twin = twins.pop()
+                    if not twins:
+                        del self._vanished[sha]
+                    self._rename(twin.path, path)
+                    continue
+            new_items.append(self._plan(Path(path), after, sha, planners, listings))
+            if cur is not None:
+                replaced.append(cur.sha256)
+        if not new_items:
             return
-        try:
-            sha = sha256_file(Path(path))
-        except NotRegularFile:  # became a pipe or a device link since it was seen: never read, never queued
-            log.info("%s is not a regular file; left out", path)
-            return
-        except OSError as exc:  # locked by the writer (Windows) or unreadable: try again after a quiet period
-            log.info("cannot read %s yet (%s)", path, exc)
-            self._pending[path] = _Pending(st.st_size, st.st_mtime_ns, time.monotonic())
-            return
-        after = _stat(path)
-        if sha is None or after is None:
-            return
-        if (after.st_size, after.st_mtime_ns) != (st.st_size, st.st_mtime_ns):
-            self._pending[path] = _Pending(after.st_size, after.st_mtime_ns, time.monotonic())
-            return
-        if cur is not None and cur.sha256 == sha:
-            self.store.current.refresh_stat(cur.item_id, after.st_size, after.st_mtime_ns)
-            self._on_change("unchanged", path)
-            return
-        if cur is None:
-            twins = self._vanished.get(sha)
-            if twins:
-                twin = twins.pop()
-                if not twins:
-                    del self._vanished[sha]
-                self._rename(twin.path, path)
-                return
-        new_item = self._plan(Path(path), after, sha)
+        paths = [item.path for item in new_items]
         job_id = self.store.watches.rolling_job(self.watch.id)
-        self.store.current.supersede_unfinished(path)
-        self.store.jobs.add_items(job_id, [new_item], self.store.jobs.item_count(job_id))
-        if cur is not None:
-            self.store.current.drop_orphaned_content([cur.sha256])
-        log.info("queued %s in job %d", path, job_id)
-        self._on_change("queued", path)
+        self.store.current.supersede_unfinished(paths)
+        self.store.jobs.add_items(job_id, new_items, self.store.jobs.item_count(job_id))
+        if replaced:
+            self.store.current.drop_orphaned_content(replaced)
+        log.info("queued %d file(s) in job %d", len(new_items), job_id)
+        for path in paths:
+            self._on_change("queued", path)
 
-    def _plan(self, path: Path, st: os.stat_result, sha: str) -> NewItem:
+    def _plan(self, path: Path, st: os.stat_result, sha: str, planners: dict[str, ItemPlanner],
+              listings: dict[Path, list[str]]) -> NewItem:
+        """Stage rows for one file; ``planners`` (one per kind) and ``listings`` (the kept names of each folder,
+        for the already-subtitled rule) live for one batch, so a folder of 10,000 videos is listed once, not
+        once per video."""
         kind = MEDIA_KINDS.of(path)
         assert kind is not None
         if kind.skip is not None:
-            try:
-                names = self.rules.kept(os.listdir(path.parent))
-            except OSError:
-                names = []
-            skip = kind.skip_reason(path, names, self.options)
+            if path.parent not in listings:
+                try:
+                    listings[path.parent] = self.rules.kept(os.listdir(path.parent))
+                except OSError:
+                    listings[path.parent] = []
+            skip = kind.skip_reason(path, listings[path.parent], self.options)
             if skip:
                 # Keep the hash (as a job's scan does for content it knows): the item is then current and the next
                 # catch-up sees this file as known instead of adding it again.
                 return NewItem(path=str(path), kind=kind.name, size=st.st_size, mtime_ns=st.st_mtime_ns, sha256=sha,
                                skip_reason=skip.message, skip_code=skip.code)
-        return plan_item(self.store.jobs, self.pipelines[kind.name], self.options, path, st.st_size, st.st_mtime_ns,
-                         sha)
+        if kind.name not in planners:
+            planners[kind.name] = ItemPlanner(self.store.jobs, self.pipelines[kind.name], self.options)
+        return planners[kind.name].plan(path, st.st_size, st.st_mtime_ns, sha)
 
 
 def is_within_folder(path: Path, folder: Path) -> bool:

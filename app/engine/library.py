@@ -11,8 +11,7 @@ import shutil
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from itertools import islice
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Mapping, Sequence
 
 from app.engine import search as fused_search
 from app.engine.background import BackgroundRules, Hold, WorkGate, background_rules, rules_ignoring_schedule, system_gate
@@ -22,7 +21,7 @@ from app.engine.instances import WorkerView, worker_views
 from app.engine.kinds import ALL, LEFT_OUT_BY_DEFAULT, MEDIA_KINDS, ScanRules
 from app.engine.model_pool import ModelPool
 from app.engine.path_map import SAME_PATHS, LocalPaths
-from app.engine.plan import ItemPlanner, plan_item, skipped_sha256, with_hash_stage
+from app.engine.plan import ITEM_BATCH, ItemPlanner, batched, plan_item, skipped_sha256, with_hash_stage
 from app.engine.scan import ScanResult, walk
 from app.engine.scheduler import Scheduler
 from app.engine.stage import Pipeline
@@ -43,19 +42,6 @@ from app.store.records import ItemSource, ItemView, JobSummary, NewItem, Review,
 from app.store.search_queries import CurrentContent
 
 log = logging.getLogger(__name__)
-
-_BATCH = 1000
-"""Files planned and written per transaction of an add: big enough that a row costs little more than its insert,
-small enough that the job's first rows are written within a second and memory stays a batch."""
-
-T = TypeVar("T")
-
-
-def batched(values: Iterable[T], n: int) -> Iterator[list[T]]:
-    """``values`` in lists of ``n`` (the last shorter), consumed lazily (``itertools.batched`` is Python 3.12)."""
-    it = iter(values)
-    while chunk := list(islice(it, n)):
-        yield chunk
 
 
 @dataclass(frozen=True)
@@ -232,7 +218,7 @@ class Library:
         unsupported: Counter[str] = Counter()
         problems: list[dict[str, str]] = []
         written = 0
-        for chunk in batched(found, _BATCH):
+        for chunk in batched(found, ITEM_BATCH):
             entries = [e for e in chunk if e.kind in available]
             unsupported.update(e.kind for e in chunk if e.kind not in available)
             known = self.store.jobs.known_sha256s([(str(e.path), e.size, e.mtime_ns) for e in entries])

@@ -21,8 +21,9 @@ from __future__ import annotations
 import errno
 import hashlib
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
-from typing import Any, Mapping, Self, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Self, Sequence, TypeVar
 
 from app.atomic_write import open_regular, sha256_file
 from app.engine.stage import ModelSpec, Pipeline, Stage, StageContext, StageOutput
@@ -35,6 +36,19 @@ from app.store.records import NewItem, NewStage
 HASH_STAGE = "hash"
 _HASH_FINGERPRINT = "content-sha256"
 _CHUNK = 1 << 20  # small enough that a slow share still shows bytes read well within the stall limit
+
+ITEM_BATCH = 1000
+"""Files planned and written per transaction (an add, a watched folder receiving many files): big enough that a row
+costs little more than its insert, small enough that the first rows are written within a second and memory stays a batch."""
+
+T = TypeVar("T")
+
+
+def batched(values: Iterable[T], n: int) -> Iterator[list[T]]:
+    """``values`` in lists of ``n`` (the last shorter), consumed lazily (``itertools.batched`` is Python 3.12)."""
+    it = iter(values)
+    while chunk := list(islice(it, n)):
+        yield chunk
 
 
 @dataclass(frozen=True)

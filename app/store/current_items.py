@@ -92,6 +92,13 @@ class CurrentItemRepo:
             row = conn.execute(self._query().where(current_items.c.path == path)).first()
         return None if row is None else self._item(row)
 
+    def get_many(self, paths: Sequence[str]) -> dict[str, CurrentItem]:
+        """The current items of ``paths`` (those that have one), in one query: a watched folder identifies its
+        stable files a batch at a time (see :data:`app.engine.plan.ITEM_BATCH`)."""
+        with self.db.read() as conn:
+            rows = conn.execute(self._query().where(current_items.c.path.in_(list(paths)))).all()
+        return {r.path: self._item(r) for r in rows}
+
     def under(self, folder: str) -> list[CurrentItem]:
         """Every current item inside ``folder`` (any depth), for the catch-up scan to compare with the disk."""
         with self.db.read() as conn:
@@ -175,11 +182,12 @@ class CurrentItemRepo:
             self._drop_orphans(conn, shas)
         return len(ids)
 
-    def supersede_unfinished(self, path: str) -> int:
-        """Stop unfinished work of older revisions of ``path`` before a newer revision is appended."""
+    def supersede_unfinished(self, paths: Sequence[str]) -> int:
+        """Stop unfinished work of older revisions of ``paths`` before their newer revisions are appended."""
         now = self.db.now()
         with self.db.write() as conn:
-            ids = list(conn.execute(select(items.c.id).where(items.c.path == path, items.c.status.in_(UNFINISHED_ITEMS))).scalars())
+            ids = list(conn.execute(select(items.c.id).where(items.c.path.in_(list(paths)),
+                                                             items.c.status.in_(UNFINISHED_ITEMS))).scalars())
             if ids:
                 stop_unfinished(conn, items.c.id.in_(ids), ItemState.SKIPPED, Code.SUPERSEDED,
                                 "the file changed; a newer version replaces this one", now)

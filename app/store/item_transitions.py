@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Collection, Sequence
 
-from sqlalchemy import ColumnElement, Connection, update
+from sqlalchemy import ColumnElement, Connection, RowMapping, update
 
 from app.errors import NeedsReview
 from app.store.database import dumps
@@ -41,9 +41,11 @@ def add(conn: Connection, job_id: int, new_items: Sequence[tuple[int, int, NewIt
     return insert_many(conn, items, rows, ids_by="ordinal")
 
 
-def start(conn: Connection, item_id: int, now: float) -> None:
-    """One of its stages was claimed: the item is ``running``."""
-    conn.execute(update(items).where(items.c.id == item_id).values(status=ItemState.RUNNING, updated_at=now))
+def start(conn: Connection, item_id: int, now: float) -> RowMapping:
+    """One of its stages was claimed: the item is ``running``; its row as it now is (``RETURNING``: the claim
+    needs the item's facts, and reading them from the UPDATE saves a statement per claim)."""
+    return conn.execute(update(items).where(items.c.id == item_id).values(status=ItemState.RUNNING, updated_at=now)
+                        .returning(*items.c)).mappings().one()
 
 
 def back_to_pending(conn: Connection, item_id: int, now: float) -> None:

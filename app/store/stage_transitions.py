@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from sqlalchemy import BigInteger, ColumnElement, Connection, Float, Text, and_, bindparam, select, update
+from sqlalchemy import BigInteger, ColumnElement, Connection, Float, RowMapping, Text, and_, bindparam, select, update
 
 from app.errors import Code, LeaseLost, NeedsReview
 from app.store.database import dumps
@@ -110,15 +110,16 @@ def replan(conn: Connection, item_id: int, planned: Sequence[NewStage], now: flo
 # -- a worker's claim -----------------------------------------------------------------------
 
 
-def claim(conn: Connection, stage_id: int, owner: str, lease_seconds: float, now: float) -> bool:
-    """``queued → running`` under a fresh lease for ``owner`` (generation and attempt count up); False if taken."""
+def claim(conn: Connection, stage_id: int, owner: str, lease_seconds: float, now: float) -> RowMapping | None:
+    """``queued → running`` under a fresh lease for ``owner`` (generation and attempt count up); the claimed row as it
+    now is, or None if taken. The row comes back from the UPDATE itself (``RETURNING``): one statement fewer per claim."""
     return conn.execute(
         update(stages).where(stages.c.id == stage_id, stages.c.status == StageState.QUEUED).values(
             status=StageState.RUNNING, lease_owner=owner, lease_expires_at=now + lease_seconds,
             claim_generation=stages.c.claim_generation + 1, attempt=stages.c.attempt + 1,
             started_at=now, updated_at=now, retry_at=None,
-        )
-    ).rowcount == 1
+        ).returning(*stages.c)
+    ).mappings().first()
 
 
 def succeed(conn: Connection, claim: Claim, output: Mapping[str, Any], now: float) -> None:
