@@ -13,8 +13,9 @@ The folder is transcribed, alternating runs:
 - **peer**: ``whisper-ctranslate2`` (a bench-only dependency: installed once with
   ``pip --no-deps --target`` into this user's cache, never into the app's environment)
   on all clips in one process, writing SRT files;
-- **Sidecar**: ``sidecar add --target-lang ""`` + ``sidecar run --until-idle`` on a fresh
-  library whose data dir already holds the joined model (as after a first run). No target
+- **Sidecar**: ``sidecar add --target-lang ""`` + ``sidecar run --until-idle`` on an empty
+  library as after a first run: its database exists and its data dir holds the joined
+  model and its int8 copy (:func:`bench.asr_overhead.fresh_library`). No target
   language: transcripts only, as the peer writes (the German recording is not translated),
   so the translation stage skips itself and hash → extract_audio → transcribe → render →
   place → index_dialogue run.
@@ -57,7 +58,7 @@ sys.path.insert(0, str(REPO))
 from bench.asr_overhead import compile_as_installed, fresh_library  # noqa: E402
 from bench.breakdown import PEER_CODE, Breakdown, peer_breakdown, sidecar_breakdown  # noqa: E402
 from bench.long_film import Tree, run_sampled  # noqa: E402
-from app.ml.bundled import whisper_base_dir  # noqa: E402
+from app.ml.bundled import whisper_base_dir, whisper_base_int8_dir  # noqa: E402
 from app.ml.whisper_runtime import choose_device  # noqa: E402
 from app.pipelines.video import BEAM_SIZE  # noqa: E402
 from bench.stage_split import stage_times  # noqa: E402
@@ -125,8 +126,8 @@ def run_sidecar(clips: list[Path], model_dir: Path, work: Path, log: Path,
 
     Writes ``work / "began"``: the wall-clock time ``add`` started, which the store's stage times are compared with.
     """
-    folder, env = fresh_library(work, model_dir)
     compile_as_installed(checkout)
+    folder, env = fresh_library(work, model_dir, checkout)
     began = time.time()
     (work / "began").write_text(repr(began))
     for clip in clips:
@@ -180,6 +181,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="sidecar-peer-") as tmp:
         root = Path(tmp)
         model_dir = whisper_base_dir(root / "shared")
+        whisper_base_int8_dir(root / "shared")  # the CPU's copy, beside it: as after a first run
         if args.corpus == "real":
             clips = real_clips(root / "clips")
         else:
