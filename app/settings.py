@@ -229,8 +229,9 @@ class Settings:
         cli="--source-lang", metavar="LANG")
     target_lang: str = setting(
         default_target_language, QT_TRANSLATE_NOOP("Settings", "Translate to:"),
-        QT_TRANSLATE_NOOP("Settings", "The language subtitles are translated into"),
-        holds=Holds.LANGUAGE, section="output", output_affecting=True, cli="--target-lang", metavar="LANG",
+        QT_TRANSLATE_NOOP("Settings", "The language subtitles are translated into; empty: transcripts only"),
+        holds=Holds.LANGUAGE, special=QT_TRANSLATE_NOOP("Settings", "Don't translate"), section="output", output_affecting=True,
+        cli="--target-lang", metavar="LANG",
         shown_default="the system's language")
     naming: str = setting(
         "media-server", QT_TRANSLATE_NOOP("Settings", "Subtitle names:"),

@@ -50,16 +50,41 @@ def _timed(args: list[str], env: dict[str, str] | None = None) -> float:
     return time.perf_counter() - started
 
 
-def fresh_library(work: Path, model_dir: Path) -> tuple[Path, dict[str, str]]:
-    """(media folder, environment) of a new library whose data dir already holds the joined model, as after a first run."""
+def compile_as_installed(checkout: Path = REPO) -> None:
+    """Compile ``checkout``'s modules, so its Sidecar starts from bytecode as an installed one does (pip, the frozen app).
+
+    Where ``PYTHONDONTWRITEBYTECODE`` is set (it is on the machines these benches run on), a
+    source checkout compiles every module of ``app`` from source in each process it starts
+    (``add``, ``run``, each model host; ~0.2 s of CPU each on two cores), while
+    whisper-ctranslate2, installed by pip, starts from its compiled files. So the checkout's
+    modules are compiled beforehand, into their ``__pycache__`` folders (ignored by git);
+    compileall skips what is up to date.
+    """
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(checkout / "app")], check=True,
+                   stdout=subprocess.DEVNULL, env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"})
+
+
+def fresh_library(work: Path, model_dir: Path, checkout: Path | None = None) -> tuple[Path, dict[str, str]]:
+    """(media folder, environment) of a new library as after a first run: its data dir holds the joined model.
+
+    Every model folder beside ``model_dir`` (Whisper base's int8 copy, which the CPU loads) is
+    linked in too. With ``checkout``, that Sidecar also creates the library database (a
+    ``sidecar status``, untimed): a person's first command creates it once, every later one
+    finds it (creating it runs all schema revisions: ~0.8 s of a first ``add`` on two cores).
+    """
     folder, data = work / "media", work / "data"
     shutil.rmtree(work, ignore_errors=True)
     folder.mkdir(parents=True)
-    joined = data / "models" / "bundled" / model_dir.name
-    joined.mkdir(parents=True)
-    for file in model_dir.iterdir():
-        os.link(file, joined / file.name)
-    return folder, {**os.environ, "SIDECAR_HOME": str(data)}
+    for model in model_dir.parent.iterdir():
+        joined = data / "models" / "bundled" / model.name
+        joined.mkdir(parents=True)
+        for file in model.iterdir():
+            os.link(file, joined / file.name)
+    env = {**os.environ, "SIDECAR_HOME": str(data)}
+    if checkout is not None:
+        subprocess.run([sys.executable, "-m", "app", "status"], cwd=checkout, env=env, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return folder, env
 
 
 def pipeline_once(clip: Path, lang: str, work: Path, model_dir: Path) -> float:

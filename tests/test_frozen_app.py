@@ -148,10 +148,9 @@ def test_the_packaged_int8_whisper_transcribes_exactly_like_the_bundled_one(tmp_
     """The build ships Whisper base re-saved with int8 weights; on the CPU nothing may change."""
     from faster_whisper import WhisperModel
 
-    monkeypatch.syspath_prepend(str(REPO / "packaging"))
-    import quantize_whisper
+    from app.ml.whisper_int8 import write_int8_model
 
-    folder = quantize_whisper.write_int8_model(bundled.whisper_base_paths(), tmp_path / "whisper-base-int8")
+    folder = write_int8_model(bundled.whisper_base_paths(), tmp_path / "whisper-base-int8")
     original_size = sum(p.stat().st_size for p in bundled.whisper_base_paths()["model.bin"])
     assert (folder / "model.bin").stat().st_size < 0.55 * original_size
 
@@ -187,6 +186,20 @@ def test_the_bundled_whisper_is_joined_once_into_the_data_folder(tmp_path: Path)
     assert bundled.whisper_base_dir(tmp_path) == folder
     assert {p.name: p.stat().st_mtime_ns for p in folder.iterdir()} == first
     assert not [p for p in folder.iterdir() if p.name.startswith(".")]
+
+
+def test_the_cpu_loads_whisper_base_saved_as_int8_once(tmp_path: Path) -> None:
+    """From source as in a build: on the CPU the host loads int8 weights (no quantizing at each load), written once."""
+    from app.ml.whisper_runtime import WhisperRuntime
+
+    runtime = WhisperRuntime(device="cpu", compute_type="int8", cpu_threads=1, data_dir=str(tmp_path))
+    folder = tmp_path / "models" / "bundled" / "whisper-base-int8"
+    float16 = sum(p.stat().st_size for p in bundled.whisper_base_paths()["model.bin"])
+    assert runtime.info()["compute_type"] == "int8" and (folder / "model.bin").stat().st_size < 0.55 * float16
+    written = {p.name: p.stat().st_mtime_ns for p in folder.iterdir()}
+    assert bundled.whisper_base_int8_dir(tmp_path) == folder
+    assert {p.name: p.stat().st_mtime_ns for p in folder.iterdir()} == written
+    assert not [p for p in folder.parent.iterdir() if p.name.startswith(".")], "no half-written folder is left"
 
 
 def test_parts_that_do_not_join_to_the_expected_model_are_never_placed(tmp_path: Path,

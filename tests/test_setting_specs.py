@@ -16,6 +16,7 @@ from app.doctor import check_settings
 from app.engine.config import EngineConfig
 from app.engine.library import JobOptions
 from app.engine.placement import POLICIES
+from app.pipelines.video import TranslateStage
 from app.settings import (OUTPUT_AFFECTING, SPECS, BadSetting, Holds, Settings, load_settings, pair_lines, pair_rows,
                           read_settings, settings_table)
 
@@ -70,6 +71,15 @@ def test_cli_flags_come_from_the_declarations() -> None:
     assert args.glossary == ["Jon Snow = Jon Schnee", "ComfyUI"]
     with pytest.raises(SystemExit):
         build_parser().parse_args(["add", "x", "--target-lang", "German!"])
+
+
+def test_an_empty_target_language_means_transcripts_only(tmp_path: Path) -> None:
+    """``--target-lang ""`` (the dialog's "Don't translate"): the job freezes no target, so its translate stage skips
+    itself and only the transcript is written (what whisper-ctranslate2 writes, which the speed benches compare)."""
+    args = build_parser().parse_args(["add", "x", "--target-lang", ""])
+    options = JobOptions.from_settings(Settings(), target_lang=args.target_lang)
+    assert options.target_lang == "" and SPECS["target_lang"].check("")
+    assert TranslateStage(tmp_path).model_spec(options.as_dict()) is None, "no translation model is loaded"
 
 
 def test_a_bad_value_gives_the_typed_code_and_falls_back_to_its_default(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 from sqlalchemy import text
@@ -9,7 +11,7 @@ from sqlalchemy import text
 from app.store import Store
 from app.store.sqlite_engine import open_engine
 from app.store.legacy_migrations import upgrade
-from app.store.migrate import head_revision
+from app.store.migrate import HEAD_REVISION, head_revision
 
 
 def test_connections_are_wal_full_sync_with_sqlite_vec(data_dir: Path) -> None:
@@ -76,3 +78,18 @@ def test_upgrade_gives_skipped_rows_of_a_known_file_version_their_content_back(d
         store.close()
     assert a is not None and (a.item_id, a.sha256) == (3, "aaa")
     assert b is None, "a touched file's content is unknown until it is read again (adding the folder again reads it)"
+
+
+def test_the_head_constant_is_the_newest_revision_file() -> None:
+    assert HEAD_REVISION == head_revision(), "a revision was added: set HEAD_REVISION in app/store/migrate.py to it"
+
+
+def test_a_library_at_the_head_opens_without_importing_alembic_or_the_orm(data_dir: Path) -> None:
+    """Every command opens the library; only the first open after an update needs Alembic, none SQLAlchemy's ORM
+    (issue 24: together ~0.3 s of each ``sidecar add`` and ``run`` start-up on two cores)."""
+    opened = ("import sys; from pathlib import Path; from app.store import Store; "
+              f"Store(Path({str(data_dir / 'lib.sqlite3')!r})).close(); print('alembic' in sys.modules, 'sqlalchemy.orm' in sys.modules)")
+    runs = [subprocess.run([sys.executable, "-c", opened], capture_output=True, text=True, check=True,
+                           cwd=Path(__file__).resolve().parents[1]).stdout.split() for _ in range(2)]
+    assert runs[0][0] == "True", "the first open creates the schema through Alembic"
+    assert runs[1] == ["False", "False"], "the next open needs neither Alembic nor the ORM"

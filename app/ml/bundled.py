@@ -68,7 +68,7 @@ def whisper_base_paths() -> dict[str, Path | tuple[Path, Path]]:
     """The bundled Whisper base files; ``model.bin`` is a pair of parts to be joined.
 
     A packaged app ships the same model re-saved with int8 weights (half the size, the
-    same transcript on the CPU: ``packaging/quantize_whisper.py``) and uses that.
+    same transcript on the CPU: :mod:`app.ml.whisper_int8`) and uses that.
     """
     shipped = find_resource(WHISPER_BASE_INT8)
     if shipped is not None:
@@ -120,6 +120,42 @@ def whisper_base_dir(data_dir: Path) -> Path:
             _joined_once(list(source), folder / name, WHISPER_BASE_MODEL_SHA256)
         else:
             _copied_once(source, folder / name)
+    return folder
+
+
+def whisper_base_int8_dir(data_dir: Path) -> Path:
+    """Whisper base with int8 weights, as the packaged app ships it: what the CPU runs, loaded without quantizing.
+
+    Given the float16 weights, CTranslate2 quantizes them at every load on the CPU (~0.4 s
+    of the Whisper host's start on two idle cores, over 1 s on busy ones), which a fresh
+    engine's first transcription waits for (issue 24: one dropped file). From source they
+    are re-saved as int8 once, beside the joined float16 folder, by
+    :func:`app.ml.whisper_int8.write_int8_model` (the same transcript, tested); written into
+    a folder of its own and renamed into place, so a crash or a second process at the same
+    moment never leaves a half-written model behind.
+    """
+    shipped = find_resource(WHISPER_BASE_INT8)
+    if shipped is not None:
+        return shipped
+    folder = Path(data_dir) / "models" / "bundled" / "whisper-base-int8"
+    if (folder / "model.bin").is_file():
+        return folder
+    import shutil
+    import tempfile
+
+    from app.ml.whisper_int8 import write_int8_model
+
+    source = whisper_base_dir(data_dir)
+    building = Path(tempfile.mkdtemp(prefix=".whisper-base-int8-", dir=folder.parent))
+    try:
+        write_int8_model({name: source / name for name in whisper_base_paths()}, building)
+        try:
+            building.rename(folder)
+        except OSError:
+            if not (folder / "model.bin").is_file():  # not another process's finished folder: a real failure
+                raise
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
     return folder
 
 

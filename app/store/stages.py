@@ -21,7 +21,6 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from sqlalchemy import (BigInteger, ColumnElement, Connection, Float, Select, Text, bindparam, exists, literal_column,
                         or_, select, true, update)
-from sqlalchemy.orm import aliased
 
 from app.errors import CrashLoop
 from app.store import change_counter, item_transitions, stage_transitions
@@ -109,7 +108,7 @@ class StageRepo:
     @staticmethod
     def _build_runnable(gpu: bool | None, scope: ClaimScope, one_stage: bool, like: bool, sqlite: bool) -> Select[Any]:
         now = bindparam("now", type_=Float)
-        earlier = aliased(stages)
+        earlier = stages.alias()
         q = (
             select(stages.c.id)
             .join(items, items.c.id == stages.c.item_id)
@@ -132,7 +131,7 @@ class StageRepo:
             # Only items in this engine's scope count: one it will never take must not hold it back.
             # The group's GPU stages are read through ``stages_gpu_group`` (a few rows), not
             # every unfinished stage of the job.
-            other, other_item = aliased(stages), aliased(items)
+            other, other_item = stages.alias(), items.alias()
             q = q.where(
                 ~exists().where(
                     other.c.job_id == stages.c.job_id, other.c.grp == stages.c.grp, other.c.gpu_mb > literal_column("0"),

@@ -1515,10 +1515,6 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Übersetzen in:</translation>
     </message>
     <message>
-        <source>The language subtitles are translated into</source>
-        <translation>Die Sprache, in die Untertitel übersetzt werden</translation>
-    </message>
-    <message>
         <source>Spoken language:</source>
         <translation>Gesprochene Sprache:</translation>
     </message>
@@ -1529,6 +1525,14 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>Detect automatically</source>
         <translation>Automatisch erkennen</translation>
+    </message>
+    <message>
+        <source>The language subtitles are translated into; empty: transcripts only</source>
+        <translation>Die Sprache, in die Untertitel übersetzt werden; leer: nur Transkripte</translation>
+    </message>
+    <message>
+        <source>Don&apos;t translate</source>
+        <translation>Nicht übersetzen</translation>
     </message>
     <message>
         <source>Subtitle names:</source>

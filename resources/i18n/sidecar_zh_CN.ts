@@ -1501,10 +1501,6 @@ Files next to your media are not touched.</source>
         <translation>翻译为：</translation>
     </message>
     <message>
-        <source>The language subtitles are translated into</source>
-        <translation>字幕翻译成的语言</translation>
-    </message>
-    <message>
         <source>Spoken language:</source>
         <translation>语音语言：</translation>
     </message>
@@ -1515,6 +1511,14 @@ Files next to your media are not touched.</source>
     <message>
         <source>Detect automatically</source>
         <translation>自动检测</translation>
+    </message>
+    <message>
+        <source>The language subtitles are translated into; empty: transcripts only</source>
+        <translation>字幕翻译成的语言；留空：只写转录文本</translation>
+    </message>
+    <message>
+        <source>Don&apos;t translate</source>
+        <translation>不翻译</translation>
     </message>
     <message>
         <source>Subtitle names:</source>
