@@ -15,6 +15,14 @@ if __name__ == "__main__":
     # path before anything reads sys.argv.
     multiprocessing.freeze_support()
 
+    if sys.argv[1:2] == ["run"]:
+        # `sidecar run` transcribes first, as a rule: its Whisper host spawns and imports
+        # faster-whisper now, beside this process importing the engine, not after it (issue 24).
+        from app.ml.clients import WHISPER_PRELOAD, WHISPER_RUNTIME
+        from app.ml.host import start_spare
+
+        start_spare(WHISPER_RUNTIME, WHISPER_PRELOAD)
+
     from app.cli import main
 
     sys.exit(main())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from app.engine.library import Library
 from app.ml.spec import ModelSpec
 from app.errors import ModelCrashed, SidecarError
-from app.ml.host import ModelHost, is_out_of_memory
+from app.ml.host import ModelHost, end_spare, is_out_of_memory, start_spare
 from tests.engine_stages import fail_first_call, fake_pipeline, make_media, process
 
 ECHO = ModelSpec.of("tests.runtimes:EchoRuntime", memory_mb=100, tag="a")
@@ -76,3 +77,30 @@ def test_the_cpu_copy_of_a_spec_names_the_cpu_and_reserves_no_device_memory() ->
                                         compute_type="int8")
     assert gpu.on_cpu().on_cpu() is None  # type: ignore[union-attr]
     assert ECHO.on_cpu() is None, "a runtime without a device runs where it runs: no fallback"
+
+
+def test_a_spare_host_started_early_becomes_the_first_host_of_its_runtime() -> None:
+    """``sidecar run`` starts its Whisper host before it knows the model; the first host of that runtime is that process."""
+    spare = start_spare(ECHO.runtime, ("tests.runtimes",))
+    assert start_spare(ECHO.runtime) == spare, "one spare at a time"
+    host = ModelHost(ECHO)
+    try:
+        assert host.pid == spare and host.info == {"pid": spare, "tag": "a"}
+        assert host.call("count", 3, on_event=lambda e: True) == 3
+        second = ModelHost(ModelSpec.of("tests.runtimes:EchoRuntime", memory_mb=100, tag="b"))
+        assert second.pid != spare, "a spare is used once"
+        second.close()
+    finally:
+        host.close()
+
+
+def test_a_spare_nobody_takes_ends_with_the_models() -> None:
+    spare = start_spare("tests.runtimes:SomethingElse")
+    host = ModelHost(ECHO)
+    try:
+        assert host.pid != spare, "another runtime's host is spawned as before"
+    finally:
+        host.close()
+    assert os.path.exists(f"/proc/{spare}")
+    end_spare()
+    assert not os.path.exists(f"/proc/{spare}"), "its process ended"

@@ -14,7 +14,7 @@ import threading
 from typing import Callable
 
 from app.ml.spec import ModelSpec
-from app.ml.host import ModelHost
+from app.ml.host import ModelHost, end_spare
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +60,9 @@ class ModelPool:
             host.close(wait=not hung)
 
     def release_all(self) -> None:
+        """End every model process, and a spare host nobody took (:func:`app.ml.host.start_spare`)."""
         with self._lock:
             keys = list(self._hosts)
         for key in keys:
             self.release(key)
+        end_spare()

@@ -22,6 +22,11 @@ class ModelClient(Protocol):
         """Run ``method`` in the child; ``on_event`` gets streamed events and returns False to stop."""
 
 
+#: The Whisper runtime's spec name, and what its host imports before the model is named (:func:`app.ml.host.start_spare`).
+WHISPER_RUNTIME = "app.ml.whisper_runtime:WhisperRuntime"
+WHISPER_PRELOAD = ("app.ml.whisper_runtime", "faster_whisper")
+
+
 class WhisperClient:
     """faster-whisper (:class:`app.ml.whisper_runtime.WhisperRuntime`)."""
 

@@ -5,6 +5,11 @@ an in-process unload. Running each in a spawned child means a crash fails one ca
 (the engine retries the stage on a fresh process) and releasing a model is ending
 its process.
 
+A command that will load a model first thing (``sidecar run``) can start its host before it
+knows the model (:func:`start_spare`): the child imports the runtime's libraries while the
+engine imports its own, and the first :class:`ModelHost` of that runtime takes it, sending
+``("load", runtime, params)``.
+
 Protocol (parent → child): ``("call", method, args, kwargs)``, ``("stop",)`` while a
 streaming call runs, ``("exit",)``. Child → parent: ``("loaded", info)`` or
 ``("load_error", code, message)`` once, then per call any number of
@@ -24,7 +29,7 @@ import os
 import threading
 import traceback
 from multiprocessing.connection import Connection
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from app.ml.spec import ModelSpec
 from app.errors import Code, ModelCrashed, OutOfDeviceMemory, SidecarError, StageStopped, error_for
@@ -57,6 +62,21 @@ def _serve(conn: Connection, runtime: str, params: dict[str, Any]) -> None:
         _answer_calls(conn, model)
     except (BrokenPipeError, ConnectionResetError, EOFError):
         return  # the engine is gone (killed or closed): nothing left to answer
+
+
+def _serve_spare(conn: Connection, preload: tuple[str, ...]) -> None:
+    """A spare child: import ``preload`` now, then serve the model the parent names with ``("load", runtime, params)``."""
+    for name in preload:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass  # the load itself reports what is missing, typed
+    try:
+        message = conn.recv()
+    except (EOFError, OSError):
+        return  # never needed: the parent ended it (or is gone)
+    if message[0] == "load":
+        _serve(conn, message[1], message[2])
 
 
 def _answer_calls(conn: Connection, model: Any) -> None:
@@ -124,6 +144,63 @@ def _stream(conn: Connection, gen: Any) -> Any:
         conn.send(("event", event))
 
 
+class _Spare:
+    """A model-host child started for ``runtime`` before its model is known (:func:`start_spare`)."""
+
+    def __init__(self, runtime: str, preload: tuple[str, ...]):
+        self.runtime = runtime
+        self.conn, child = _CTX.Pipe()
+        self.process = _CTX.Process(target=_serve_spare, args=(child, preload), daemon=True,
+                                    name=f"model-host {runtime}")
+        self.process.start()
+        child.close()
+
+
+_spare: _Spare | None = None
+_spare_lock = threading.Lock()
+
+
+def start_spare(runtime: str, preload: Sequence[str] = ()) -> int | None:
+    """Start the host process of this process's first ``runtime`` model now, importing ``preload`` until it is named.
+
+    For a command whose first model is known before its engine has even been imported
+    (``sidecar run``: Whisper, issue 24): spawning an interpreter and importing
+    faster-whisper (~0.5 s on two cores) then runs beside the engine's own imports instead
+    of after them. The first :class:`ModelHost` for ``runtime`` takes it; :func:`end_spare`
+    ends one nobody took. Returns the spare's process id.
+    """
+    global _spare
+    with _spare_lock:
+        if _spare is None:
+            _spare = _Spare(runtime, tuple(preload))
+        return _spare.process.pid
+
+
+def _take_spare(runtime: str) -> _Spare | None:
+    global _spare
+    with _spare_lock:
+        if _spare is None or _spare.runtime != runtime:
+            return None
+        spare, _spare = _spare, None
+    if spare.process.is_alive():
+        return spare
+    spare.conn.close()
+    return None
+
+
+def end_spare() -> None:
+    """End the spare host nobody took (the engine releases its models): its imports hold memory for nothing."""
+    global _spare
+    with _spare_lock:
+        spare, _spare = _spare, None
+    if spare is not None:
+        spare.conn.close()  # the child's wait for its model ends: it exits
+        spare.process.join(timeout=5)
+        if spare.process.is_alive():
+            spare.process.kill()
+            spare.process.join(timeout=5)
+
+
 class ModelHost:
     """The parent's handle on one child process hosting one model.
 
@@ -135,14 +212,19 @@ class ModelHost:
 
     def __init__(self, spec: ModelSpec):
         self.spec = spec
-        parent, child = _CTX.Pipe()
-        self._conn = parent
         self._lock = threading.Lock()
-        self._process = _CTX.Process(
-            target=_serve, args=(child, spec.runtime, dict(spec.params)), daemon=True, name=f"model-host {spec.runtime}"
-        )
-        self._process.start()
-        child.close()
+        spare = _take_spare(spec.runtime)
+        if spare is not None:
+            self._conn, self._process = spare.conn, spare.process
+            self._conn.send(("load", spec.runtime, dict(spec.params)))
+        else:
+            self._conn, child = _CTX.Pipe()
+            self._process = _CTX.Process(
+                target=_serve, args=(child, spec.runtime, dict(spec.params)), daemon=True,
+                name=f"model-host {spec.runtime}"
+            )
+            self._process.start()
+            child.close()
         reply = self._recv()
         if reply[0] == "load_error":
             self.close()

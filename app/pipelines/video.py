@@ -67,7 +67,7 @@ from app.media.translation import (
     completion_caller,
     translate_cues,
 )
-from app.ml.clients import LlmClient, WhisperClient
+from app.ml.clients import WHISPER_RUNTIME, LlmClient, WhisperClient
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID
 from app.ml.model_choice import ChosenModel, chosen_model
 from app.pipelines.dialogue import hosted_passage_embedder
@@ -88,7 +88,6 @@ from app.store.records import ItemReport
 
 log = logging.getLogger(__name__)
 
-WHISPER_RUNTIME = "app.ml.whisper_runtime:WhisperRuntime"
 LLAMA_RUNTIME = "app.ml.llm_runtime:LlamaRuntime"
 AUDIO_FILE = "audio.f32"
 #: Bump when segment filtering or cue building changes: stored transcripts are then redone.
