@@ -8,7 +8,7 @@ import pytest
 
 from app.engine.library import Library
 from app.ml.cpu_share import ENV, capped_threads, set_core_cap
-from app.ml.host import ModelHost
+from app.ml.host import ModelHost, start_spare
 from app.ml.spec import ModelSpec
 from app.settings import Settings, save_settings
 
@@ -28,6 +28,23 @@ def test_the_setting_caps_workers_and_reaches_model_children(data_dir: Path, mon
     try:
         assert lib.config.workers == 2
         assert host.call("threads", None) == 2 and host.call("threads", 4) == 2  # a spawned child inherits the cap
+    finally:
+        host.close()
+        lib.close()
+        set_core_cap(0)
+
+
+def test_a_spare_host_spawned_before_the_settings_were_read_runs_under_the_cap(
+        data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``sidecar run`` spawns its Whisper host before ``Library.open`` sets the cap: the cap comes with the load."""
+    monkeypatch.delenv(ENV, raising=False)
+    spare = start_spare("tests.runtimes:CoreCapRuntime")
+    save_settings(data_dir, Settings(max_cores=1))
+    lib = Library.open(data_dir)
+    host = ModelHost(ModelSpec.of("tests.runtimes:CoreCapRuntime"))
+    try:
+        assert host.pid == spare, "the spare took the load"
+        assert host.call("threads", None) == 1 and host.call("threads", 4) == 1
     finally:
         host.close()
         lib.close()

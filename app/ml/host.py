@@ -8,7 +8,7 @@ its process.
 A command that will load a model first thing (``sidecar run``) can start its host before it
 knows the model (:func:`start_spare`): the child imports the runtime's libraries while the
 engine imports its own, and the first :class:`ModelHost` of that runtime takes it, sending
-``("load", runtime, params)``.
+``("load", runtime, params, core_cap)`` (the person's core cap, set after the spare was spawned).
 
 Protocol (parent → child): ``("call", method, args, kwargs)``, ``("stop",)`` while a
 streaming call runs, ``("exit",)``. Child → parent: ``("loaded", info)`` or
@@ -31,6 +31,7 @@ import traceback
 from multiprocessing.connection import Connection
 from typing import Any, Callable, Sequence
 
+from app.ml.cpu_share import core_cap, set_core_cap
 from app.ml.spec import ModelSpec
 from app.errors import Code, ModelCrashed, OutOfDeviceMemory, SidecarError, StageStopped, error_for
 
@@ -65,7 +66,7 @@ def _serve(conn: Connection, runtime: str, params: dict[str, Any]) -> None:
 
 
 def _serve_spare(conn: Connection, preload: tuple[str, ...]) -> None:
-    """A spare child: import ``preload`` now, then serve the model the parent names with ``("load", runtime, params)``."""
+    """A spare child: import ``preload`` now, then serve the model the parent names with ``("load", runtime, params, core_cap)``."""
     for name in preload:
         try:
             importlib.import_module(name)
@@ -76,6 +77,9 @@ def _serve_spare(conn: Connection, preload: tuple[str, ...]) -> None:
     except (EOFError, OSError):
         return  # never needed: the parent ended it (or is gone)
     if message[0] == "load":
+        # Spawned before the engine read the settings, this child inherited no core cap:
+        # the parent's, as it is now, comes with the load (a host spawned now inherits it).
+        set_core_cap(message[3] or 0)
         _serve(conn, message[1], message[2])
 
 
@@ -216,7 +220,7 @@ class ModelHost:
         spare = _take_spare(spec.runtime)
         if spare is not None:
             self._conn, self._process = spare.conn, spare.process
-            self._conn.send(("load", spec.runtime, dict(spec.params)))
+            self._conn.send(("load", spec.runtime, dict(spec.params), core_cap()))
         else:
             self._conn, child = _CTX.Pipe()
             self._process = _CTX.Process(
