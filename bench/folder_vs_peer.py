@@ -32,7 +32,8 @@ sides). Every process's peak resident set (``VmHWM``) is sampled from ``/proc``;
 table compares the peer's process with Sidecar's largest process. Prints the median of
 each side, the ratio Sidecar / peer with its range over the runs, the median CPU seconds
 of each side's processes (all of them, model hosts included: a loaded machine stretches
-wall time, not CPU time) and their ratio, the peak memory, the load average, and for the
+wall time, not CPU time) and their ratio, the peak memory, the load average, whether
+dialogue indexing held up a subtitle (:func:`subtitles_first`), and for the
 last run of each side where its time and memory went, per phase, stage and process
 (:mod:`bench.breakdown`). Sidecar runs from compiled bytecode, as installed
 (:func:`bench.asr_overhead.compile_as_installed`).
@@ -61,7 +62,7 @@ from bench.long_film import Tree, run_sampled  # noqa: E402
 from app.ml.bundled import whisper_base_dir, whisper_base_int8_dir  # noqa: E402
 from app.ml.whisper_runtime import choose_device  # noqa: E402
 from app.pipelines.video import BEAM_SIZE  # noqa: E402
-from bench.stage_split import stage_times  # noqa: E402
+from bench.stage_split import StageTime, stage_times  # noqa: E402
 from tests.media import ENGLISH_SENTENCES, mux, speak  # noqa: E402
 
 PEER = "whisper-ctranslate2==0.5.8"
@@ -151,6 +152,25 @@ def largest(tree: Tree) -> tuple[str, float]:
     return max(tree.rows(), key=lambda row: row[1], default=("none", 0.0))
 
 
+def subtitles_first(times: list[StageTime]) -> str:
+    """Whether dialogue indexing ever held up a subtitle (issue 24, item 3), from the store's stage times.
+
+    The transcriptions run one after another on the Whisper host; an ``index_dialogue``
+    that delayed one would show as a gap between one transcription's end and the next's
+    start while it ran. Counts the indexing runs that started before the last subtitle was
+    placed, the gaps between transcriptions, and the indexing time inside those gaps.
+    """
+    runs = sorted((t for t in times if t.name == "transcribe"), key=lambda t: t.started)
+    indexing = [t for t in times if t.name == "index_dialogue"]
+    last_placed = max(t.finished for t in times if t.name == "place")
+    gaps = [(a.finished, b.started) for a, b in zip(runs, runs[1:])]
+    held = sum(max(0.0, min(end, i.finished) - max(start, i.started)) for start, end in gaps for i in indexing)
+    widest = max((end - start for start, end in gaps), default=0.0)
+    return (f"{sum(i.started < last_placed for i in indexing)} of {len(indexing)} index_dialogue runs began before "
+            f"the last subtitle was placed; {len(gaps)} gaps between transcriptions, widest {widest:.2f} s, "
+            f"index_dialogue inside them {held:.2f} s in all")
+
+
 def children_cpu() -> float:
     """CPU seconds (user and system) of this bench's finished child processes, their own children included."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -178,6 +198,7 @@ def main() -> int:
     loads = [load_average()]
     splits: dict[str, str] = {}
     firsts: dict[str, list[float]] = {label: [] for label in sides}
+    orders: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="sidecar-peer-") as tmp:
         root = Path(tmp)
         model_dir = whisper_base_dir(root / "shared")
@@ -203,6 +224,7 @@ def main() -> int:
                 peaks[label].append(largest(tree))
                 times = stage_times(work / "data")
                 firsts[label].append(min(t.finished for t in times if t.name == "place") - float((work / "began").read_text()))
+                orders[label] = subtitles_first(times)
                 splits[label] = split.render().replace("sidecar:", f"{label}:", 1)
                 shutil.rmtree(work / "media", ignore_errors=True)
             loads.append(load_average())
@@ -223,7 +245,8 @@ def main() -> int:
               f"{statistics.median(runs) / peer:8.3f}{f'{min(ratios):.2f}-{max(ratios):.2f}':>14}{cpu_s:7.1f}"
               f"{cpu_s / peer_cpu_s:7.3f}{mib:9.0f}{mib / peer_mib:7.3f}  {name}")
     for label, runs in firsts.items():
-        print(f"{label}: first subtitle placed {statistics.median(runs):.2f} s after add began (median)")
+        print(f"{label}: first subtitle placed {statistics.median(runs):.2f} s after add began (median); last run: "
+              f"{orders[label]}")
     for split in splits.values():
         print(f"\n(last run) {split}")
     return 0
