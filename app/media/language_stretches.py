@@ -14,9 +14,13 @@ A piece's language is chosen only among the languages the vote heard: Whisper's
 detector, on a few seconds, names neighbours of the true language (Dutch for German,
 Galician for Spanish) that no window of the recording supported.
 
+A recording short enough for one vote window (under a minute) cannot show two languages
+there; its transcription can (:func:`short_switch`): speech left without a segment or
+written in unsure words is heard again alone, and only then.
+
 Pure logic over the spans and a ``detect`` callable (the model host's ``detect_language``),
 like :mod:`app.media.language_vote`; this costs nothing for a recording in one language,
-which never gets here.
+which never gets here (a short one only when its transcription looks suspect).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from app.media.language_vote import MIN_SPEECH_S, Detect
+from app.media.language_vote import CONFIDENT, MIN_SPEECH_S, Detect
 from app.media.naming import normalise_language
 
 log = logging.getLogger(__name__)
@@ -171,6 +175,96 @@ def find_stretches(spans: Sequence[Span], languages: Sequence[str], duration_s: 
     return _merged(stretches)
 
 
+#: Speech the VAD heard, this long or longer, that no segment covers is suspect: held to one language,
+#: Whisper base writes nothing for a stretch in another one (a real 19-s English-then-German reading,
+#: transcribed in German: its 10.5 s of English have no segment; one-language readings leave at most 1.5 s).
+UNHEARD_S = 4.0
+#: A segment whose words Whisper gave this probability or less on average is suspect: held to English, it
+#: "translates" a German sentence into invented English at 0.39-0.52; real one-language segments: 0.76 or more.
+UNSURE_WORDS = 0.6
+#: A suspect region shorter than this is not heard (a word or two says nothing reliable about a language).
+MIN_REGION_S = 3.0
+#: Suspect regions heard at most, longest first: one encoder pass each, only when something is suspect.
+MAX_CHECKS = 2
+
+
+def suspect_regions(spans: Sequence[Span], segments: Sequence[Mapping[str, Any]]) -> list[Span]:
+    """Where a transcription held to one language looks like it missed another: longest first.
+
+    A region is a run of suspect parts in time order, not broken by a sure segment: speech
+    of the VAD's ``spans`` that no segment covers for :data:`UNHEARD_S` or more, and
+    segments whose ``word_probability`` is :data:`UNSURE_WORDS` or less. Costs no model call.
+    """
+    covered = sorted((float(s["start"]), float(s["end"])) for s in segments)
+    parts: list[tuple[float, float, bool]] = []
+    for start, end in spans:
+        at = start
+        for a, b in covered:
+            if b <= at or a >= end:
+                continue
+            if a - at >= UNHEARD_S:
+                parts.append((at, a, True))
+            at = max(at, b)
+        if end - at >= UNHEARD_S:
+            parts.append((at, end, True))
+    parts += [(float(s["start"]), float(s["end"]), float(s.get("word_probability", 1.0)) <= UNSURE_WORDS) for s in segments]
+    regions: list[Span] = []
+    run: list[tuple[float, float, bool]] = []
+    for part in sorted(parts) + [(float("inf"), float("inf"), False)]:
+        if part[2]:
+            run.append(part)
+            continue
+        if run:
+            regions.append((run[0][0], max(e for _, e, _ in run)))
+        run = []
+    return sorted((r for r in regions if r[1] - r[0] >= MIN_REGION_S), key=lambda r: r[0] - r[1])
+
+
+def short_switch(spans: Sequence[Span], segments: Sequence[Mapping[str, Any]], language: str, opening_top: Sequence[str],
+                 duration_s: float, detect: Detect) -> list[Stretch]:
+    """The stretches of a short recording (one vote window) transcribed in ``language``; [] when it stays one language.
+
+    A window of one vote cannot show a switch: Whisper's detector names one language for
+    the mix (a 19-s English-then-German reading: German 0.99). The transcription in that
+    language can: the other language's speech comes out as nothing or as unsure words
+    (:func:`suspect_regions`, free). Only then is each suspect region heard alone (up to
+    :data:`MAX_CHECKS` encoder passes) and, when the detector is sure it is another language
+    (:data:`~app.media.language_vote.CONFIDENT`) that the opening also named among its top
+    languages (so a neighbour such as Dutch for German is not taken), the region becomes a stretch in it,
+    reaching to the sure segments on either side (their edges are pauses Whisper heard).
+    A one-language recording without suspects costs nothing; with one, a pass per region.
+    """
+    confirmed: list[tuple[float, float, str]] = []
+    for start, end in suspect_regions(spans, segments)[:MAX_CHECKS]:
+        answer = detect(start, end - start)
+        other = normalise_language(str(answer.get("language") or ""))
+        if (other and other != language and other in opening_top and float(answer.get("speech_s") or 0.0) >= MIN_SPEECH_S
+                and float(answer.get("language_probability") or 0.0) >= CONFIDENT):
+            confirmed.append((start, end, other))
+    if not confirmed:
+        return []
+    sure = [(float(s["start"]), float(s["end"])) for s in segments
+            if not any(a <= (float(s["start"]) + float(s["end"])) / 2 <= b for a, b, _ in confirmed)]
+    stretches: list[Stretch] = []
+    at = 0.0
+    for start, end, other in sorted(confirmed):
+        low = min(start, max([e for s, e in sure if (s + e) / 2 < start], default=0.0))
+        high = max(end, min([s for s, e in sure if (s + e) / 2 > end], default=duration_s))
+        low = max(low, at)
+        if high <= low:
+            continue
+        if low > at:
+            stretches.append(Stretch(at, low, language))
+        stretches.append(Stretch(low, high, other))
+        at = high
+    if at < duration_s:
+        stretches.append(Stretch(at, duration_s, language))
+    found = _merged(stretches)
+    log.info("short recording, suspect regions heard: %s; stretches: %s", confirmed,
+             [(round(s.start_s, 1), round(s.end_s, 1), s.language) for s in found])
+    return found if len(found) > 1 else []
+
+
 def _merged(stretches: Iterable[Stretch]) -> list[Stretch]:
     out: list[Stretch] = []
     for stretch in stretches:
@@ -229,5 +323,5 @@ def spliced(texts: Sequence[str], sent: Sequence[int], translated: Sequence[str]
     return out, sorted(sent[j] for j in fallback)
 
 
-__all__ = ["FINE_PIECE_S", "PIECE_S", "Stretch", "find_stretches", "language_at", "pieces", "speech_by_language",
-           "spliced", "translation_runs"]
+__all__ = ["FINE_PIECE_S", "PIECE_S", "Stretch", "find_stretches", "language_at", "pieces", "short_switch",
+           "speech_by_language", "spliced", "suspect_regions", "translation_runs"]
