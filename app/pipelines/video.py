@@ -224,6 +224,12 @@ class TranscribeStage:
     its ``languages`` list the seconds of each, and each cue carries its ``language`` so
     translation leaves the cues already in the target language as they are.
 
+    A recording of one vote window (under a minute) cannot show a switch in its vote; its
+    transcription is checked instead (:func:`app.media.language_stretches.short_switch`),
+    with the VAD spans of the opening (no VAD pass of its own). Only when a part looks like
+    another language is it heard again; a split found there transcribes the recording again,
+    stretch by stretch (the stretches are checkpointed, so a resume goes on with them).
+
     The job's glossary (:mod:`app.media.glossary`) is heard as Whisper's ``hotwords``; its
     terms join the fingerprint only when there are any, so a job without one reuses the
     transcripts made before glossaries existed.
