@@ -220,7 +220,10 @@ def check_onnxruntime() -> dict[str, Any]:
 def check_ctranslate2() -> dict[str, Any]:
     import ctranslate2
 
+    from app.ml.whisper_runtime import CUBLAS_LIBRARY, cuda_usable
+
     cuda_devices = ctranslate2.get_cuda_device_count()
+    usable = cuda_usable()
     return {
         "ok": True,
         "version": ctranslate2.__version__,
@@ -230,6 +233,10 @@ def check_ctranslate2() -> dict[str, Any]:
             **({"cuda": sorted(ctranslate2.get_supported_compute_types("cuda"))} if cuda_devices > 0 else {}),
         },
         "cuda_devices": cuda_devices,
+        **({"whisper_device": "cuda" if usable else "cpu"} if cuda_devices > 0 else {}),
+        **({"note": f"a CUDA device is present but {CUBLAS_LIBRARY} (cuBLAS for CUDA 12) cannot be loaded: Whisper runs on "
+                    "the CPU. Install cuBLAS for CUDA 12 (e.g. pip install nvidia-cublas-cu12 and add its lib folder to "
+                    "the library path) to transcribe on the GPU"} if cuda_devices > 0 and not usable else {}),
     }
 
 
@@ -462,8 +469,9 @@ def collect_report(data_dir: Path, *, probe_models: bool = True, probe_timeout_s
     ]
     translation = _check(lambda: check_translation(data_dir))
     report["translation"] = translation
-    if translation.get("note"):
-        report["notes"].append(translation["note"])
+    for section in (report["ctranslate2"], translation):
+        if isinstance(section, dict) and section.get("note"):
+            report["notes"].append(section["note"])
     report["ok"] = not problems
     report["duration_s"] = round(time.perf_counter() - start, 2)
     return report

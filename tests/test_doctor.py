@@ -126,3 +126,28 @@ def test_cuda_compute_types_are_listed_when_ctranslate2_sees_a_device(monkeypatc
         ctranslate2, "get_supported_compute_types", lambda d: {"float16", "int8_float16"} if d == "cuda" else real(d)
     )
     assert doctor.check_ctranslate2()["compute_types"]["cuda"] == ["float16", "int8_float16"]
+
+
+def test_whisper_stays_on_the_cpu_when_a_device_is_seen_but_cublas_cannot_be_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A driver alone makes CTranslate2 count a device; its first GPU call then needs cuBLAS for CUDA 12.
+
+    Seen on a real H200 with CUDA 13 only: every transcription failed at its first encoder
+    pass. The device is chosen only when the library loads, and doctor says why not.
+    """
+    import ctranslate2
+
+    from app.ml import whisper_runtime
+
+    monkeypatch.setattr(ctranslate2, "get_cuda_device_count", lambda: 1)
+    real = ctranslate2.get_supported_compute_types
+    monkeypatch.setattr(ctranslate2, "get_supported_compute_types",
+                        lambda d: {"float16", "int8_float16"} if d == "cuda" else real(d))
+    monkeypatch.setattr(whisper_runtime, "CUBLAS_LIBRARY", "libcublas-not-installed.so.12")
+    assert whisper_runtime.choose_device() == ("cpu", "int8")
+    check = doctor.check_ctranslate2()
+    assert check["whisper_device"] == "cpu" and "libcublas-not-installed.so.12" in check["note"]
+
+    monkeypatch.setattr(whisper_runtime, "CUBLAS_LIBRARY", "libm.so.6")  # any library that loads stands for cuBLAS
+    assert whisper_runtime.choose_device() == ("cuda", "float16")
+    check = doctor.check_ctranslate2()
+    assert check["whisper_device"] == "cuda" and "note" not in check

@@ -13,11 +13,16 @@ it imports nothing of the engine so the media and ml layers can use it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 #: The key in a job's (and an item's) options.
 OPTION_KEY = "glossary"
+#: Most words Whisper splits one glossary term into ("Comfy UI", "Comfy-U-I").
+MAX_SPLIT_WORDS = 4
+#: A word as Whisper's word timestamps give it: leading space, the word, trailing punctuation.
+_WORD = re.compile(r"\s*\S+")
 
 
 @dataclass(frozen=True)
@@ -83,3 +88,67 @@ def hotwords(entries: Iterable[GlossaryEntry]) -> str | None:
     """
     terms = sorted({e.term for e in entries}, key=str.casefold)
     return ", ".join(terms) if terms else None
+
+
+def _letters(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def _case_matters(term: str) -> bool:
+    """A term whose capitals sit inside it (ComfyUI, iPhone, GPT4o): no ordinary word is spelled so."""
+    return term not in (term.lower(), term.capitalize(), term.upper()) or any(ch.isdigit() for ch in term)
+
+
+def respellings(words: Sequence[str], entries: Iterable[GlossaryEntry]) -> list[tuple[int, int, str]]:
+    """Runs of ``words`` that are a glossary term heard with other spacing or case: ``(first, last, text)``.
+
+    Whisper given a term as a hotword still often writes it split or cased its own way
+    ("Comfy UI", "Comfy-UI", "comfyui" for ComfyUI). A run of two to
+    :data:`MAX_SPLIT_WORDS` adjacent words whose letters and digits are exactly the term's
+    (case folded) is the term; so is one word that differs only in case, for a term whose
+    case is part of it (:func:`_case_matters`: "Will" never turns "will" into a name).
+    Only exact letters count: a near miss ("confu i") stays as heard, since a fuzzy match
+    would rewrite real words. ``text`` keeps the first word's leading space and the last
+    word's trailing punctuation.
+    """
+    terms = {key: e.term for e in entries if len(key := _letters(e.term)) >= 3}
+    found: list[tuple[int, int, str]] = []
+    i = 0
+    while i < len(words):
+        for last in range(min(len(words), i + MAX_SPLIT_WORDS) - 1, i - 1, -1):
+            term = terms.get(_letters("".join(words[i:last + 1])))
+            if term is None or (last == i and not _case_matters(term)):
+                continue
+            if any(re.search(r"[^\w\s-]\s*$", w) for w in words[i:last]):
+                continue  # punctuation between the words: two words, not one term
+            core = words[i].strip()
+            lead = words[i][: len(words[i]) - len(words[i].lstrip())]
+            tail = re.search(r"[^\w]*$", words[last].strip())
+            text = lead + term + (tail.group(0) if tail else "")
+            if last > i or core != text.strip():
+                found.append((i, last, text))
+            i = last
+            break
+        i += 1
+    return found
+
+
+def respell_segment(segment: Mapping[str, Any], entries: Sequence[GlossaryEntry]) -> dict[str, Any]:
+    """A transcribed segment with each glossary term written as given (:func:`respellings`), words and text alike.
+
+    Words merged into one term keep the first one's start and the last one's end, so the
+    cue built from them keeps its timing.
+    """
+    out = dict(segment)
+    if not entries:
+        return out
+    words = [dict(w) for w in segment.get("words") or []]
+    for first, last, text in reversed(respellings([str(w["word"]) for w in words], entries)):
+        words[first:last + 1] = [{**words[first], "end": words[last]["end"], "word": text}]
+    pieces = _WORD.findall(str(segment.get("text", "")))
+    for first, last, text in reversed(respellings(pieces, entries)):
+        pieces[first:last + 1] = [text]
+    out["text"] = "".join(pieces).strip()
+    if segment.get("words"):
+        out["words"] = words
+    return out

@@ -18,7 +18,9 @@ can be given as ``model_path``.
 
 from __future__ import annotations
 
+import ctypes
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any, Generator
@@ -51,12 +53,36 @@ def whisper_memory_mb(device: str, model: str = DEFAULT_MODEL) -> int:
     return need if device == "cuda" else 0
 
 
+#: The cuBLAS CTranslate2's CUDA build opens by name at its first GPU call (it links the CUDA runtime statically).
+CUBLAS_LIBRARY = "cublas64_12.dll" if sys.platform == "win32" else "libcublas.so.12"
+
+
+def cuda_usable() -> bool:
+    """True when CTranslate2 sees a CUDA device *and* the cuBLAS it needs there can be loaded.
+
+    A driver alone makes ``get_cuda_device_count()`` answer 1, but the model's first
+    encoder pass then fails with "Library libcublas.so.12 is not found or cannot be
+    loaded" — every transcription of the library, not an out-of-memory the engine
+    retries on the CPU. Seen on a real H200 whose system has CUDA 13 only. Without
+    cuBLAS for CUDA 12 Whisper runs on the CPU, and ``sidecar doctor`` says why.
+    """
+    import ctranslate2
+
+    if ctranslate2.get_cuda_device_count() == 0:
+        return False
+    try:
+        ctypes.CDLL(CUBLAS_LIBRARY)
+    except OSError:
+        return False
+    return True
+
+
 def choose_device(device: str = "auto", compute_type: str = "auto") -> tuple[str, str]:
-    """``cuda``/``float16`` when CTranslate2 sees a CUDA device, else ``cpu``/``int8``."""
+    """``cuda``/``float16`` when CTranslate2 can run on a CUDA device here (:func:`cuda_usable`), else ``cpu``/``int8``."""
     import ctranslate2
 
     if device == "auto":
-        device = "cuda" if ctranslate2.get_cuda_device_count() > 0 else "cpu"
+        device = "cuda" if cuda_usable() else "cpu"
     if compute_type == "auto":
         if device == "cuda":
             supported = ctranslate2.get_supported_compute_types("cuda")

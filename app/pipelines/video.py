@@ -39,7 +39,7 @@ import logging
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from app.engine.dialogue_index import Cue as IndexedCue
 from app.engine.dialogue_index import index_dialogue
@@ -389,17 +389,20 @@ class TranscribeStage:
             raise
         if lost:
             raise lost[0]
-        return self._result(segments, reads, language, probability, votes, duration, media_duration, stretches)
+        return self._result(segments, reads, language, probability, votes, duration, media_duration, stretches,
+                            glossary.from_options(ctx.options))
 
     @staticmethod
     def _result(segments: list[dict[str, Any]], reads: list[dict[str, Any]], language: str | None, probability: float,
                 votes: list[dict[str, Any]], duration: float, media_duration: float | None,
-                stretches: list[Stretch]) -> TranscriptOutput:
+                stretches: list[Stretch], terms: Sequence[glossary.GlossaryEntry]) -> TranscriptOutput:
         filtered = filter_segments(segments)
+        # Terms heard as hotwords may still come split or cased otherwise ("Comfy UI"): written as given.
+        kept = [glossary.respell_segment(segment, terms) for segment in filtered.kept]
         # Cues must lie inside what a player shows: the shorter of the container and its audio.
         limit = min(duration, media_duration) if media_duration else duration
-        cues = build_cues(filtered.kept, duration_s=limit) if not filtered.no_speech else []
-        languages = speech_by_language(filtered.kept, language)
+        cues = build_cues(kept, duration_s=limit) if not filtered.no_speech else []
+        languages = speech_by_language(kept, language)
         mixed = len(stretches) > 1
         return TranscriptOutput(
             # A mixed recording is named for the language with the most speech.
@@ -410,7 +413,7 @@ class TranscribeStage:
             duration_s=round(limit, 3),
             reads=reads,
             segments=[{"start": s["start"], "end": s["end"], "text": s["text"],
-                       **({"language": s["language"]} if "language" in s else {})} for s in filtered.kept],
+                       **({"language": s["language"]} if "language" in s else {})} for s in kept],
             dropped=[{"index": i, "reason": reason} for i, reason in filtered.dropped],
             cues=[{**cue, "language": language_at(stretches, cue["start_ms"] / 1000)} for cue in cues_to_dicts(cues)]
             if mixed else cues_to_dicts(cues),
