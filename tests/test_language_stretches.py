@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from app.media.language_stretches import (PIECE_S, Stretch, coarse_piece_s, find_stretches, language_at, pieces,
-                                          speech_by_language, spliced, translation_runs)
+                                          short_switch, speech_by_language, spliced, suspect_regions, translation_runs)
 from app.media.language_vote import LanguageVote, heard_languages, hearing_order
 
 
@@ -116,3 +116,75 @@ def test_a_recording_with_under_a_minute_of_speech_is_searched_in_shorter_pieces
     stretches = find_stretches(spans, ("en", "de"), 36.0, detect)
     assert [s.language for s in stretches] == ["en", "de"]
     assert stretches[0].end_s == pytest.approx(19.75), "the pause before the first German sentence"
+
+
+# ----------------------------------------------------------------------------- short recordings (one vote window)
+
+def _segment(start: float, end: float, text: str, word_probability: float = 0.9) -> dict[str, Any]:
+    return {"start": start, "end": end, "text": text, "word_probability": word_probability}
+
+
+GERMAN_LINE = "Er griff auch alles an, was ins Wasser kam, selbst ein großer Dinosaurier."
+ENGLISH_LINE = "And so my fellow Americans, ask not what your country can do for you."
+
+
+def _heard(answers: dict[tuple[float, float], dict[str, Any]], calls: list[tuple[float, float]]) -> Any:
+    def detect(start: float, length: float) -> dict[str, Any]:
+        calls.append((start, round(start + length, 3)))
+        return answers[(start, round(start + length, 3))]
+    return detect
+
+
+def test_a_short_recording_without_suspects_is_heard_no_more() -> None:
+    segments = [_segment(0.0, 4.8, ENGLISH_LINE), _segment(5.4, 9.5, ENGLISH_LINE, 0.76)]
+    assert suspect_regions([(0.0, 10.0)], segments, "en") == []
+
+    def detect(start: float, length: float) -> dict[str, Any]:
+        raise AssertionError("no encoder pass for a recording without suspects")
+
+    assert short_switch([(0.0, 10.0)], segments, "en", ["en", "de"], 10.0, detect) == []
+
+
+def test_speech_left_unwritten_is_heard_and_becomes_a_stretch_in_its_language() -> None:
+    # Held to German, Whisper wrote nothing for the first 10.5 s of speech (English) and wrote the German after it.
+    segments = [_segment(11.6, 18.5, GERMAN_LINE)]
+    assert suspect_regions([(1.1, 19.4)], segments, "de") == [(1.1, 11.6)]
+    calls: list[tuple[float, float]] = []
+    detect = _heard({(1.1, 11.6): _answer([("en", 0.97)])}, calls)
+    stretches = short_switch([(1.1, 19.4)], segments, "de", ["de", "en", "nn"], 19.4, detect)
+    assert stretches == [Stretch(0.0, 11.6, "en"), Stretch(11.6, 19.4, "de")] and len(calls) == 1
+
+
+def test_unsure_words_and_text_in_another_language_are_suspect() -> None:
+    segments = [_segment(0.0, 4.5, "Your shokobombongs are pretty good.", 0.39),  # German "translated" into English
+                _segment(5.0, 12.1, "Europe and Asia are also described as your Asia.", 0.52),
+                _segment(13.1, 16.8, ENGLISH_LINE), _segment(18.0, 21.5, ENGLISH_LINE), _segment(22.4, 25.8, ENGLISH_LINE)]
+    assert suspect_regions([(0.0, 26.6)], segments, "en") == [(0.0, 12.1)]
+    # Held to German, an English sentence written in English is suspect however sure Whisper was of its words.
+    assert suspect_regions([(0.0, 10.0)], [_segment(0.5, 9.0, ENGLISH_LINE, 0.95)], "de") == [(0.5, 9.0)]
+    detect = _heard({(0.0, 12.1): _answer([("de", 0.93)])}, [])
+    assert short_switch([(0.0, 26.6)], segments, "en", ["en", "de"], 26.6, detect) == [
+        Stretch(0.0, 12.6, "de"), Stretch(12.6, 26.6, "en")], "halfway through the pause between 12.1 and 13.1 s"
+
+
+def test_when_the_suspect_region_is_the_transcript_language_the_written_segments_are_heard() -> None:
+    # Held to German, Whisper wrote the English half in English and left the German half unwritten: two regions.
+    segments = [_segment(0.0, 10.4, ENGLISH_LINE, 0.86)]
+    assert suspect_regions([(0.0, 19.7)], segments, "de") == [(0.0, 10.4), (10.4, 19.7)]
+    detect = _heard({(0.0, 10.4): _answer([("en", 0.95)]), (10.4, 19.7): _answer([("de", 0.98)])}, [])
+    assert short_switch([(0.0, 19.7)], segments, "de", ["de", "en"], 19.7, detect) == [
+        Stretch(0.0, 10.4, "en"), Stretch(10.4, 19.7, "de")]
+    # Only German left unwritten, heard as German: then the sure segments Whisper wrote are heard too (one pass more).
+    sure = [_segment(0.0, 10.4, GERMAN_LINE, 0.86)]
+    calls: list[tuple[float, float]] = []
+    detect = _heard({(10.4, 19.7): _answer([("de", 0.98)]), (0.0, 10.4): _answer([("de", 0.99)])}, calls)
+    assert short_switch([(0.0, 19.7)], sure, "de", ["de", "en"], 19.7, detect) == [] and len(calls) == 2
+
+
+def test_an_unsure_neighbour_or_unnamed_language_makes_no_stretch() -> None:
+    segments = [_segment(11.6, 18.5, GERMAN_LINE)]
+    for answer in (_answer([("en", 0.6), ("de", 0.3)]),  # not sure enough
+                   _answer([("nl", 0.9)]),  # a neighbour the opening did not name
+                   _answer([("en", 0.95)], speech_s=1.0)):  # too little speech
+        detect = _heard({(1.1, 11.6): answer}, [])
+        assert short_switch([(1.1, 19.4)], segments, "de", ["de", "en"], 19.4, detect) == []

@@ -14,9 +14,13 @@ A piece's language is chosen only among the languages the vote heard: Whisper's
 detector, on a few seconds, names neighbours of the true language (Dutch for German,
 Galician for Spanish) that no window of the recording supported.
 
+A recording short enough for one vote window (under a minute) cannot show two languages
+there; its transcription can (:func:`short_switch`): speech left without a segment or
+written in unsure words is heard again alone, and only then.
+
 Pure logic over the spans and a ``detect`` callable (the model host's ``detect_language``),
 like :mod:`app.media.language_vote`; this costs nothing for a recording in one language,
-which never gets here.
+which never gets here (a short one only when its transcription looks suspect).
 """
 
 from __future__ import annotations
@@ -25,8 +29,9 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from app.media.language_vote import MIN_SPEECH_S, Detect
+from app.media.language_vote import CONFIDENT, MIN_SPEECH_S, Detect
 from app.media.naming import normalise_language
+from app.media.translation_quality import LanguageIdentifier, language_free
 
 log = logging.getLogger(__name__)
 
@@ -171,6 +176,132 @@ def find_stretches(spans: Sequence[Span], languages: Sequence[str], duration_s: 
     return _merged(stretches)
 
 
+#: Speech the VAD heard, this long or longer, that no segment covers is suspect: held to one language,
+#: Whisper base writes nothing for a stretch in another one (a real 19-s English-then-German reading,
+#: transcribed in German: its 10.5 s of English have no segment; one-language readings leave at most 1.5 s).
+UNHEARD_S = 4.0
+#: A segment whose words Whisper gave this probability or less on average is suspect: held to English, it
+#: "translates" a German sentence into invented English at 0.39-0.52; real one-language segments: 0.76 or more.
+UNSURE_WORDS = 0.6
+#: A segment whose text the offline identifier gives the transcript's language at most this probability is suspect:
+#: held to German, Whisper base writes some English sentences in English (a real 37-s English-then-German reading:
+#: 0.08 or less for German on its English lines); real one-language lines: 0.61 or more.
+OTHER_TEXT = 0.2
+#: A suspect region shorter than this is not heard (a word or two says nothing reliable about a language).
+MIN_REGION_S = 3.0
+#: Suspect regions heard at most, longest first: one encoder pass each, only when something is suspect
+#: (plus one for the segments Whisper wrote, when a suspect region hears as the transcript's language).
+MAX_CHECKS = 2
+
+
+def _suspect(segment: Mapping[str, Any], language: str) -> bool:
+    """Whisper was unsure of the segment's words, or wrote it in another language than it was held to."""
+    if float(segment.get("word_probability", 1.0)) <= UNSURE_WORDS:
+        return True
+    text = str(segment.get("text") or "")
+    return not language_free(text) and LanguageIdentifier.target_probability(text, language) <= OTHER_TEXT
+
+
+def suspect_regions(spans: Sequence[Span], segments: Sequence[Mapping[str, Any]], language: str) -> list[Span]:
+    """Where a transcription held to ``language`` looks like it missed another: longest first.
+
+    A region is a run of suspect parts of one kind in time order, not broken by a sure segment: speech
+    of the VAD's ``spans`` that no segment covers for :data:`UNHEARD_S` or more, segments
+    whose ``word_probability`` is :data:`UNSURE_WORDS` or less, and segments whose text the
+    offline identifier (the translation check's) does not take for ``language``
+    (:data:`OTHER_TEXT`). Costs no model call.
+    """
+    covered = sorted((float(s["start"]), float(s["end"])) for s in segments)
+    parts: list[tuple[float, float, str | None]] = []  # kind: "unheard", "written" (a suspect segment), None (sure)
+    for start, end in spans:
+        at = start
+        for a, b in covered:
+            if b <= at or a >= end:
+                continue
+            if a - at >= UNHEARD_S:
+                parts.append((at, a, "unheard"))
+            at = max(at, b)
+        if end - at >= UNHEARD_S:
+            parts.append((at, end, "unheard"))
+    parts += [(float(s["start"]), float(s["end"]), "written" if _suspect(s, language) else None) for s in segments]
+    regions: list[Span] = []
+    run: list[tuple[float, float, str | None]] = []
+    # A run ends at a sure segment, and where unheard speech meets written suspects: held to German, Whisper may write
+    # the English half in English and leave the German half unwritten, two languages side by side.
+    for part in sorted(parts, key=lambda p: (p[0], p[1])) + [(float("inf"), float("inf"), None)]:
+        if part[2] is not None and (not run or run[-1][2] == part[2]):
+            run.append(part)
+            continue
+        if run:
+            regions.append((run[0][0], max(e for _, e, _ in run)))
+        run = [part] if part[2] is not None else []
+    return sorted((r for r in regions if r[1] - r[0] >= MIN_REGION_S), key=lambda r: r[0] - r[1])
+
+
+def _label(answer: Mapping[str, Any], language: str, opening_top: Sequence[str]) -> str | None:
+    """The language a heard region is in, or None when the detector was unsure, heard too little speech, or named a
+    language the opening did not (a neighbour such as Dutch for German: the opening heard the whole short recording)."""
+    heard = normalise_language(str(answer.get("language") or ""))
+    if (not heard or float(answer.get("speech_s") or 0.0) < MIN_SPEECH_S
+            or float(answer.get("language_probability") or 0.0) < CONFIDENT):
+        return None
+    return heard if heard == language or heard in opening_top else None
+
+
+def _inside(segment: Mapping[str, Any], regions: Iterable[tuple[float, float, Any]]) -> bool:
+    middle = (float(segment["start"]) + float(segment["end"])) / 2
+    return any(start <= middle <= end for start, end, _ in regions)
+
+
+def short_switch(spans: Sequence[Span], segments: Sequence[Mapping[str, Any]], language: str, opening_top: Sequence[str],
+                 duration_s: float, detect: Detect) -> list[Stretch]:
+    """The stretches of a short recording (one vote window) transcribed in ``language``; [] when it stays one language.
+
+    A window of one vote cannot show a switch: Whisper's detector names one language for
+    the mix (a 19-s English-then-German reading: German 0.99). The transcription in that
+    language can: the other language's speech comes out as nothing, as unsure words or
+    as text in the other language (:func:`suspect_regions`, no model call). Only then is each suspect region heard alone (up to
+    :data:`MAX_CHECKS` encoder passes). Held to German, Whisper may also write an English
+    half in English and leave the German half out: a suspect region then hears as the
+    transcript's own language, so the longest run of segments Whisper did write is heard
+    too (one pass more). A region takes the language the detector is sure of
+    (:data:`~app.media.language_vote.CONFIDENT`) among those the opening named; the
+    segments heard in no region keep ``language``; stretches change language halfway
+    through the pause between the last part of one language and the first of the next.
+    A one-language recording without suspects costs nothing.
+    """
+    heard = [(start, end, _label(detect(start, end - start), language, opening_top))
+             for start, end in suspect_regions(spans, segments, language)[:MAX_CHECKS]]
+    if heard and all(label in (language, None) for _, _, label in heard) and language in [label for *_, label in heard]:
+        runs: list[list[Mapping[str, Any]]] = [[]]
+        for segment in sorted(segments, key=lambda s: float(s["start"])):
+            if _inside(segment, heard):
+                runs.append([])
+            else:
+                runs[-1].append(segment)
+        run = max(runs, key=lambda r: sum(float(s["end"]) - float(s["start"]) for s in r))
+        if run:
+            start, end = float(run[0]["start"]), float(run[-1]["end"])
+            heard.append((start, end, _label(detect(start, end - start), language, opening_top)))
+    parts = sorted([(start, end, label) for start, end, label in heard if label]
+                   + [(float(s["start"]), float(s["end"]), language) for s in segments if not _inside(s, heard)])
+    groups: list[list[Any]] = []
+    for start, end, label in parts:
+        if groups and groups[-1][2] == label:
+            groups[-1][1] = max(groups[-1][1], end)
+        else:
+            groups.append([start, end, label])
+    if len(groups) < 2:
+        return []
+    cuts = [0.0] + [(before[1] + after[0]) / 2 if after[0] >= before[1] else after[0]
+                    for before, after in zip(groups, groups[1:])] + [duration_s]
+    cuts = [min(max(cut, earlier), duration_s) for cut, earlier in zip(cuts, [0.0] + cuts)]  # in order, inside the file
+    found = _merged(Stretch(cuts[i], cuts[i + 1], str(group[2])) for i, group in enumerate(groups) if cuts[i + 1] > cuts[i])
+    log.info("short recording, regions heard: %s; stretches: %s", heard,
+             [(round(s.start_s, 1), round(s.end_s, 1), s.language) for s in found])
+    return found if len(found) > 1 else []
+
+
 def _merged(stretches: Iterable[Stretch]) -> list[Stretch]:
     out: list[Stretch] = []
     for stretch in stretches:
@@ -229,5 +360,5 @@ def spliced(texts: Sequence[str], sent: Sequence[int], translated: Sequence[str]
     return out, sorted(sent[j] for j in fallback)
 
 
-__all__ = ["FINE_PIECE_S", "PIECE_S", "Stretch", "find_stretches", "language_at", "pieces", "speech_by_language",
-           "spliced", "translation_runs"]
+__all__ = ["FINE_PIECE_S", "PIECE_S", "Stretch", "find_stretches", "language_at", "pieces", "short_switch",
+           "speech_by_language", "spliced", "suspect_regions", "translation_runs"]

@@ -397,9 +397,10 @@ class WhisperRuntime:
 
         ``opening``: hear instead the first 30 s of speech that :meth:`transcribe` from
         ``offset_s`` decodes first, computed as faster-whisper computes them there (the
-        same audio window, VAD and log-mel; ``duration_s`` is ignored), and keep that
-        encoder pass (:class:`OpeningPass`): the transcription that follows reuses it, so
-        this window of the language vote costs no encoder pass of its own.
+        same audio window, VAD and log-mel; ``duration_s`` is ignored; the answer also
+        holds ``spans``, the VAD's speech in that window), and keep that encoder pass
+        (:class:`OpeningPass`): the transcription that follows reuses it, so this window of
+        the language vote costs no encoder pass of its own.
         """
         from faster_whisper.vad import VadOptions, collect_chunks, get_speech_timestamps
 
@@ -425,6 +426,10 @@ class WhisperRuntime:
             "language_probability": float(probability),
             "top": [(str(code), float(p)) for code, p in (all_probs or [])[:5]],
             "speech_s": round(heard / SAMPLE_RATE, 2),
+            # The opening's VAD already covers the window the transcription reads (a whole short recording):
+            # its spans let the stage check a short recording for a second language without a VAD pass of its own.
+            **({"spans": [(round(offset_s + c["start"] / SAMPLE_RATE, 3), round(offset_s + c["end"] / SAMPLE_RATE, 3))
+                          for c in chunks]} if opening else {}),
         }
 
     def _opening_languages(self, speech: np.ndarray) -> list[tuple[str, float]]:

@@ -52,7 +52,8 @@ from app.media.audio_streams import RULE_VERSION as AUDIO_STREAM_RULE
 from app.media.audio_streams import AudioChoice, audio_streams, choose_audio_stream
 from app.media.cues import MAX_LINE_WIDTH, build_cues, cues_to_dicts
 from app.media.hallucination import filter_segments
-from app.media.language_stretches import Stretch, find_stretches, language_at, speech_by_language, spliced, translation_runs
+from app.media.language_stretches import (Stretch, find_stretches, language_at, short_switch, speech_by_language, spliced,
+                                          translation_runs)
 from app.media.language_vote import detect_language as vote_language
 from app.media.language_vote import heard_languages
 from app.media.naming import DEFAULT_PRESET as DEFAULT_NAMING
@@ -96,7 +97,9 @@ TRANSCRIPT_VERSION = 1
 #: change re-transcribes (once) every recording whose language was detected, and what follows from it;
 #: recordings with a set language keep theirs. "window-vote+stretches": a recording whose vote heard two
 #: languages is transcribed stretch by stretch (issue 23; transcripts made before kept one language).
-LANGUAGE_DETECTION = "window-vote+stretches"
+#: "+short-check": a recording of one vote window whose transcription left speech unwritten or unsure is
+#: heard again there and may be split too (before, a short English-then-German reading lost its English).
+LANGUAGE_DETECTION = "window-vote+stretches+short-check"
 #: Bump when the translation prompt or its parsing changes: stored translations are then redone.
 #: 2: context cues, glossary renderings, the per-cue quality estimate (app.media.translation_quality).
 PROMPT_VERSION = 2
@@ -198,6 +201,9 @@ def _compact_segment(event: Mapping[str, Any], language: str | None) -> dict[str
         "no_speech_prob": event.get("no_speech_prob", 0.0),
         "compression_ratio": event.get("compression_ratio", 0.0),
     }
+    words = event.get("words") or []
+    if words:  # how sure Whisper was of its words: a short recording's second language shows as unsure ones
+        kept["word_probability"] = round(sum(float(w.get("probability", 1.0)) for w in words) / len(words), 3)
     return {**kept, "language": language} if language else kept
 
 
@@ -217,6 +223,12 @@ class TranscribeStage:
     in its own language; the transcript is named for the language with the most speech,
     its ``languages`` list the seconds of each, and each cue carries its ``language`` so
     translation leaves the cues already in the target language as they are.
+
+    A recording of one vote window (under a minute) cannot show a switch in its vote; its
+    transcription is checked instead (:func:`app.media.language_stretches.short_switch`),
+    with the VAD spans of the opening (no VAD pass of its own). Only when a part looks like
+    another language is it heard again; a split found there transcribes the recording again,
+    stretch by stretch (the stretches are checkpointed, so a resume goes on with them).
 
     The job's glossary (:mod:`app.media.glossary`) is heard as Whisper's ``hotwords``; its
     terms join the fingerprint only when there are any, so a job without one reuses the
@@ -325,22 +337,17 @@ class TranscribeStage:
         def detect(start: float, length: float) -> Mapping[str, Any]:
             return client.detect_language(str(audio), start, length)
 
+        opened: list[tuple[float, float]] = []  # the opening's VAD spans (the whole of a short recording)
+
         def opening(start: float, length: float) -> Mapping[str, Any]:
             # The first 30 s of speech the transcription below decodes first: the host keeps
             # this encoder pass for it, so the vote's first window costs no pass of its own.
-            return client.detect_language(str(audio), start, None, opening=True)
+            answer = client.detect_language(str(audio), start, None, opening=True)
+            opened[:] = [(float(a), float(b)) for a, b in answer.get("spans") or []]
+            return answer
 
-        if language is None:
-            # Voted over windows spread across the file, not the first 30 s; kept in the
-            # checkpoint, so a resumed transcription keeps the language it started with.
-            vote = vote_language(audio, detect, opening)
-            language, probability, votes = vote.language, vote.probability, list(vote.windows)
-            if len(languages := heard_languages(vote)) > 1:
-                spans = client.speech_spans(str(audio))
-                stretches = find_stretches(spans, languages, duration, detect)
-            checkpoint()
-            ctx.check()
-        try:
+        def transcribe_stretches() -> None:
+            nonlocal heard, offset
             for stretch in stretches if len(stretches) > 1 else [None]:
                 if stretch is not None and stretch.end_s <= offset:
                     continue  # transcribed before a pause or crash
@@ -354,6 +361,28 @@ class TranscribeStage:
                     offset = max(offset, stretch.end_s)
                     checkpoint()
                     ctx.check()
+
+        if language is None:
+            # Voted over windows spread across the file, not the first 30 s; kept in the
+            # checkpoint, so a resumed transcription keeps the language it started with.
+            vote = vote_language(audio, detect, opening)
+            language, probability, votes = vote.language, vote.probability, list(vote.windows)
+            if len(languages := heard_languages(vote)) > 1:
+                spans = client.speech_spans(str(audio))
+                stretches = find_stretches(spans, languages, duration, detect)
+            checkpoint()
+            ctx.check()
+        try:
+            transcribe_stretches()
+            if not forced and language and len(votes) == 1 and len(stretches) <= 1 and segments:
+                # One vote window (a short recording) cannot show a switch; the transcription can.
+                top = [normalise_language(str(code)) for code, _ in votes[0].get("top") or []]
+                found = short_switch(opened or client.speech_spans(str(audio)), segments, language, top, duration, detect)
+                if found:  # transcribed again, stretch by stretch; kept in the checkpoint, so a resume goes on from there
+                    stretches, segments[:], offset = found, [], 0.0
+                    checkpoint()
+                    ctx.check()
+                    transcribe_stretches()
         except StageStopped:
             if lost:
                 raise lost[0] from None

@@ -1,6 +1,8 @@
 """Real speakers, real Whisper (issue 23): a name heard only with the glossary; English then German, each in its own language.
 
-Also: the same reading translated into its main language (German) gets its English half translated.
+Also: the same reading translated into its main language (German) gets its English half translated; a short
+recording (one vote window) that switches from English to German is written in both, and the short one-language
+recordings of tests/data/real_speech are neither split nor heard again.
 
 The clips are human readings from FLEURS (tests/data/speech/README.md: source, licence,
 what is said). Whisper base writes the Portuguese town "Cintra" until the job's glossary
@@ -20,7 +22,14 @@ from typing import Any, Callable
 import pytest
 
 from app.cli import main
+from app.media.audio import audio_duration, extract_audio
+from app.media.language_stretches import short_switch, suspect_regions
+from app.media.translation_quality import LanguageIdentifier
+from app.ml.clients import WhisperClient
+from app.ml.host import ModelHost
+from app.ml.spec import ModelSpec
 from app.pipelines import default_pipelines
+from app.pipelines.video import _compact_segment
 from app.settings import Settings
 from tests.model_server import ModelServer
 from tests.video_jobs import folder_of, library, options, stage_rows
@@ -201,3 +210,95 @@ def test_a_recording_partly_in_the_target_language_gets_its_other_stretch_transl
     assert sorted(p.name for p in run["folder"].iterdir()) == sorted(["Readings.de.srt", "Readings.ogg", *transcript_files])
     written = (run["folder"] / "Readings.de.srt").read_text(encoding="utf-8")
     assert "Kommunikationswege" in written and "communication" not in written.lower()
+
+
+# ------------------------------------------------------------------ a short recording that switches language
+
+#: tests/data/speech/short-english-then-german.ogg: 9.9 s of English, then 17.9 s of German (two FLEURS readers).
+ENGLISH_ENDS_S = 9.9
+
+
+def _judged(text: str) -> str:
+    """The cue's language by the offline identifier the translation check ships (not the code under test)."""
+    return "de" if LanguageIdentifier.target_probability(text, "de", "en") > 0.5 else "en"
+
+
+@pytest.fixture(scope="module")
+def short_switch_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A 28-s recording, English then German: one vote window, which Whisper hears as one language.
+
+    Transcripts only (no target language): this is about what is heard, not translated.
+    """
+    root = tmp_path_factory.mktemp("short-switch")
+    folder = folder_of(root / "clips", {"Speeches.ogg": SPEECH / "short-english-then-german.ogg"})
+    lib = library(root / "data", default_pipelines(root / "data", Settings(target_lang="")))
+    try:
+        job = lib.add(folder, options("", "audio"))
+        lib.start()
+        lib.run_until_idle()
+        status = lib.status(job.id)[0]
+        transcript = stage_rows(lib.store, "transcribe")["Speeches.ogg"]["output"]
+    finally:
+        lib.close()
+    return {"status": status, "transcript": transcript, "folder": folder}
+
+
+def test_a_short_recording_read_in_english_then_german_is_written_in_both(short_switch_run: dict[str, Any]) -> None:
+    assert (short_switch_run["status"].done, short_switch_run["status"].failed) == (1, 0)
+    transcript = short_switch_run["transcript"]
+    assert len(transcript["language_votes"]) == 1, "a short recording: one vote window, which cannot show the switch"
+    cues = transcript["cues"]
+    english = [cue["text"] for cue in cues if cue["end_ms"] <= ENGLISH_ENDS_S * 1000 + 500]
+    german = [cue["text"] for cue in cues if cue["start_ms"] >= ENGLISH_ENDS_S * 1000 - 500]
+    assert len(english) + len(german) == len(cues), f"a cue spans the switch: {cues}"
+    assert sum(len(_words(text)) for text in english) >= 15, f"the English half is written: {english}"
+    assert sum(len(_words(text)) for text in german) >= 10, f"the German half is written: {german}"
+    assert [_judged(text) for text in english] == ["en"] * len(english), f"English half: {english}"
+    assert [_judged(text) for text in german] == ["de"] * len(german), f"German half: {german}"
+    assert [s["language"] for s in transcript["stretches"]] == ["en", "de"]
+    # The switch lies in the pause between the last English cue and the first German one.
+    last_english = max(cue["end_ms"] for cue in cues if cue["text"] in english) / 1000
+    first_german = min(cue["start_ms"] for cue in cues if cue["text"] in german) / 1000
+    assert last_english - 0.5 <= transcript["stretches"][0]["end"] <= first_german + 0.5
+    assert [cue["language"] for cue in cues] == ["en"] * len(english) + ["de"] * len(german)
+    assert {entry["language"] for entry in transcript["languages"]} == {"en", "de"}
+    assert (short_switch_run["folder"] / f"Speeches.{transcript['language']}.srt").is_file()
+
+
+# ------------------------------------------------------------------ one language: no suspects, no extra pass
+
+REAL_SPEECH = Path(__file__).resolve().parents[1] / "data" / "real_speech"
+
+
+@pytest.fixture(scope="module")
+def whisper_host() -> Any:
+    host = ModelHost(ModelSpec.of("app.ml.whisper_runtime:WhisperRuntime", memory_mb=0, cpu_threads=2))
+    yield WhisperClient(host)
+    host.close()
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in REAL_SPEECH.glob("*.opus") if p.name != "en_ljspeech_2min.opus"))
+def test_a_short_one_language_recording_is_not_split_and_costs_no_extra_pass(whisper_host: Any, name: str,
+                                                                             tmp_path: Path) -> None:
+    """Each short one-language recording of the real-speech corpus (the two-minute one has several vote windows),
+    as the transcribe stage hears it: its transcription leaves no suspect region, so the check costs no
+    encoder pass (a ``detect`` that is called fails the test) and no split is made."""
+    audio = extract_audio(REAL_SPEECH / name, tmp_path / "audio.f32").path
+    opening = whisper_host.detect_language(str(audio), 0.0, None, opening=True)
+    assert opening["spans"], "the opening's answer carries the VAD's speech"
+    segments: list[dict[str, Any]] = []
+
+    def keep(event: dict[str, Any]) -> bool:
+        if event["type"] == "segment":
+            segments.append(_compact_segment(event, None))
+        return True
+
+    whisper_host.transcribe(str(audio), 0.0, opening["language"], None, None, on_event=keep)
+    assert segments and all("word_probability" in s for s in segments)
+    assert suspect_regions(opening["spans"], segments, opening["language"]) == []
+
+    def detect(start: float, length: float) -> dict[str, Any]:
+        raise AssertionError(f"an extra encoder pass at {start} s")
+
+    top = [code for code, _ in opening["top"]]
+    assert short_switch(opening["spans"], segments, opening["language"], top, audio_duration(audio), detect) == []
