@@ -91,7 +91,9 @@ def test_the_votes_opening_window_is_the_transcriptions_first_encoder_pass(whisp
     info = extract_audio(getattr(media, clip)(".mkv"), tmp_path / "a.f32")
     heard = whisper.call("detect_language", str(info.path), 0.0, None, opening=True)
     assert heard["language"] == ("en" if clip == "english_long" else "de") and 2.0 < heard["speech_s"] <= 30.0
-    assert whisper.call("detect_language", str(info.path), 5.0, 10.0)["language"] == heard["language"]
+    # Another window heard in between (its answer is not the point: on 10 s of espeak German Whisper may say "la").
+    between = whisper.call("detect_language", str(info.path), 5.0, 10.0)
+    assert between["language"] in dict(between["top"])
     shared_events, shared = _transcribe(whisper, info.path, language=heard["language"])
     fresh_events, fresh = _transcribe(whisper, info.path, language=heard["language"])
     assert shared["opening_pass_reused"] and not fresh["opening_pass_reused"]
