@@ -234,8 +234,8 @@ def test_a_write_made_while_the_graph_is_built_is_in_the_graph(tmp_path, graph_e
     query = _units(rng, 1, 384)[0]
     build = vector_graph.VectorGraph.build
 
-    def build_then_write(dim, slots, vectors):
-        graph = build(dim, slots, vectors)
+    def build_then_write(dim, slots, vectors, stop=None):
+        graph = build(dim, slots, vectors, stop)
         if dim == 384:
             with engine.begin() as conn:
                 set_item(conn, "/photos/new.jpg", "new")
@@ -388,3 +388,29 @@ def test_after_a_restart_the_graph_is_a_view_and_edits_since_are_found_kept_and_
     assert index.graph_pending()[key] is None
     with again.connect() as conn:
         assert search_queries.knn_text(conn, query, model=E5, k=1, current=CURRENT)[0].sha256 == "new"
+
+
+def test_a_process_that_exits_while_a_graph_is_built_exits_cleanly(tmp_path) -> None:
+    """usearch's native add, still running when the interpreter ends, aborts the process (exit 134, "terminate called
+    without an active exception"); the build is asked to stop at exit and the process waits for the chunk in hand."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "exit_mid_build.py"
+    script.write_text(
+        "import time\n"
+        "import numpy as np\n"
+        "from app.store import vector_index\n"
+        "vectors = np.random.default_rng(0).standard_normal((40_000, 384)).astype(np.float32)\n"
+        "index = vector_index.VectorIndex(None)\n"
+        "index._add_rows('images', 384, [(i, 'e5', vectors[i].tobytes()) for i in range(len(vectors))])\n"
+        "index._plan_graphs()\n"
+        "time.sleep(1.0)\n"
+        "assert index._growing[0].is_alive(), 'the build is still under way as the process exits'\n"
+        "print('exiting while building', flush=True)\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, str(script)], cwd=root, capture_output=True, text=True, timeout=300)
+    assert "exiting while building" in done.stdout, done.stderr
+    assert done.returncode == 0 and "terminate called" not in done.stderr, done.stderr

@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
@@ -91,7 +92,12 @@ TOMBSTONE_FRACTION = 0.2
 MIN_RECALL = 0.95
 """A new graph must find this share of the exact top 10 (:meth:`VectorGraph.recall`), else search stays exact."""
 RECALL_QUERIES = 32
-BUILD_CHUNK = 50_000
+BUILD_CHUNK = 10_000
+"""Vectors added per call while building: a build asked to stop (the process is exiting) stops after one chunk."""
+
+
+class BuildStopped(Exception):
+    """A graph build was asked to stop between two chunks (:meth:`VectorGraph.build`)."""
 
 
 class VectorGraph:
@@ -115,10 +121,18 @@ class VectorGraph:
         self._pending_array: np.ndarray | None = None
 
     @classmethod
-    def build(cls, dim: int, slots: np.ndarray, vectors: np.ndarray) -> VectorGraph:
-        """A graph of ``vectors`` keyed by ``slots`` (slow: run it off the query path)."""
+    def build(cls, dim: int, slots: np.ndarray, vectors: np.ndarray, stop: threading.Event | None = None) -> VectorGraph:
+        """A graph of ``vectors`` keyed by ``slots`` (slow: run it off the query path).
+
+        ``stop`` set: raises :class:`BuildStopped` before the next chunk. usearch's
+        ``add`` runs native threads; a process that exits inside it aborts ("terminate
+        called without an active exception"), so an exiting process stops the build
+        and waits for the chunk in hand (:func:`app.store.vector_index.stop_builders`).
+        """
         graph = cls(dim)
         for start in range(0, len(slots), BUILD_CHUNK):
+            if stop is not None and stop.is_set():
+                raise BuildStopped
             chunk = slots[start:start + BUILD_CHUNK]
             graph.index.add(chunk.astype(np.uint64), vectors[chunk], threads=_build_threads())
         return graph

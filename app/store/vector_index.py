@@ -56,6 +56,7 @@ and its files are one unit: each part is only correct together with the others.
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import os
@@ -73,7 +74,7 @@ from threadpoolctl import threadpool_limits
 
 from app.store import vector_graph
 from app.store.dialect import is_sqlite
-from app.store.vector_graph import VectorGraph
+from app.store.vector_graph import BuildStopped, VectorGraph
 
 log = logging.getLogger(__name__)
 
@@ -449,6 +450,8 @@ class VectorIndex:
                 matrix.journal = set()
                 thread = threading.Thread(target=self._grow_graph, args=(key, matrix), name="vector-graph", daemon=True)
                 self._growing.append(thread)
+                with _BUILDERS_LOCK:
+                    _BUILDERS.add(thread)
                 thread.start()
 
     def _grow_graph(self, key: tuple[str, str], matrix: _Matrix) -> None:
@@ -461,7 +464,12 @@ class VectorIndex:
             with self._lock:
                 slots = np.flatnonzero(matrix.ids >= 0)
                 vectors = matrix.vectors
-            graph = VectorGraph.build(matrix.dim, slots, vectors)
+            try:
+                graph = VectorGraph.build(matrix.dim, slots, vectors, stop=_EXITING)
+            except BuildStopped:
+                with self._lock:
+                    matrix.journal = None  # the process is exiting: the next one builds it
+                return
             recall = graph.tune(slots, vectors)
             with self._lock:
                 if self._matrices.get(key) is not matrix:
@@ -595,6 +603,26 @@ def _one_blas_thread() -> None:
 
 
 _INDEXES: weakref.WeakKeyDictionary[Engine, VectorIndex] = weakref.WeakKeyDictionary()
+_EXITING = threading.Event()
+_BUILDERS: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
+_BUILDERS_LOCK = threading.Lock()
+
+
+@atexit.register
+def stop_builders(timeout: float = 120.0) -> None:
+    """At exit: ask graph builds to stop and wait for the chunk each has in hand.
+
+    Builders are daemon threads, so they never hold a process open; but one still inside
+    usearch's native ``add`` when the interpreter ends aborts the process (SIGABRT, exit
+    134: seen closing a 1M library mid-build, and a short ``sidecar search`` on a large
+    library without saved graphs would do the same). atexit runs before daemon threads
+    are stopped, so the build ends between two chunks and the process exits cleanly.
+    """
+    _EXITING.set()
+    with _BUILDERS_LOCK:
+        builders = list(_BUILDERS)
+    for thread in builders:
+        thread.join(timeout)
 _INDEXES_LOCK = threading.Lock()
 
 
