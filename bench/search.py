@@ -29,7 +29,7 @@ and search stays exact).
 measures the first answer and the memory of a fresh process that opens it.
 
 Usage: ``python -m bench.search [--sizes 10000 100000 1000000] [--queries 50] [--vectors embedding|isotropic]
-[--keep DIR] [--json]``;
+[--keep DIR [--build-only]] [--json]``;
 ``--json`` prints ``{"results": [{"size", "kind", "p50_ms", "p95_ms", "numpy_p50_ms",
 "recall_at_10", …}], "index": [{"size", "memory_bytes", …}]}``.
 """
@@ -128,7 +128,7 @@ def brute_force(matrix: np.ndarray, query: np.ndarray, k: int) -> np.ndarray:
     return top[np.argsort(-scores[top])]
 
 
-def bench(n: int, queries: int, keep: Path | None = None) -> dict[str, object]:
+def bench(n: int, queries: int, keep: Path | None = None, build_only: bool = False) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as scratch:
         tmp = scratch if keep is None else str(keep / str(n))
         Path(tmp).mkdir(parents=True, exist_ok=True)
@@ -156,6 +156,12 @@ def bench(n: int, queries: int, keep: Path | None = None) -> dict[str, object]:
                   f"(beams {sorted(beams.values())}) in "
                   f"{graph_build_s:.1f} s, first answer after a restart {startup_s:.2f} s, {index_bytes / 2**20:.0f} MiB",
                   flush=True, file=sys.stderr)
+            summary = {"size": n, "memory_bytes": index_bytes, "index_build_s": index_build_s,
+                       "graph_build_s": graph_build_s, "graph_vectors": sum(graphs.values()),
+                       "graph_beams": sorted(beams.values()), "startup_to_first_answer_s": startup_s,
+                       "library_build_s": build_s}
+            if build_only:
+                return {"results": [], "index": summary}
 
             def knn(kind: str, exact: bool) -> Callable[[], object]:
                 def run() -> object:
@@ -192,10 +198,7 @@ def bench(n: int, queries: int, keep: Path | None = None) -> dict[str, object]:
             "numpy_p50_ms": p(times[ref], 50), "recall_at_10": recall[kind],
             **({"sqlite_vec_p50_ms": p(times[exact], 50), "sqlite_vec_queries": len(times[exact])} if exact else {}),
         })
-    return {"results": results, "index": {"size": n, "memory_bytes": index_bytes, "index_build_s": index_build_s,
-                                          "graph_build_s": graph_build_s, "graph_vectors": sum(graphs.values()),
-                                          "graph_beams": sorted(beams.values()),
-                                          "startup_to_first_answer_s": startup_s, "library_build_s": build_s}}
+    return {"results": results, "index": summary}
 
 
 def first_answer(store: Store, query: np.ndarray) -> float:
@@ -240,26 +243,30 @@ def main() -> None:
                         help="vectors near a 32-d subspace, as embeddings are, or uniform on the sphere (no index helps)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     parser.add_argument("--keep", type=Path, help="leave each library in KEEP/<size>/ (for bench/search_restart.py)")
+    parser.add_argument("--build-only", action="store_true",
+                        help="write each library and its index, time no queries (with --keep: a 1M library for "
+                             "bench/search_restart.py without the hour its sqlite-vec and recall queries take)")
     args = parser.parse_args()
     VECTORS = args.vectors
     runs = []
     for n in args.sizes:
         print(f"n={n}", flush=True, file=sys.stderr)
-        runs.append(bench(n, args.queries, args.keep))
+        runs.append(bench(n, args.queries, args.keep, args.build_only))
     if args.json:
         print(json.dumps({"results": [r for run in runs for r in run["results"]], "index": [run["index"] for run in runs]},
                          indent=1))
         return
-    print()
-    print(f"{args.queries} queries per kind ({min(args.queries, EXACT_QUERIES)} on sqlite-vec's "
-          "exact path); fused recall@10 against the same fused search with both KNNs from sqlite-vec")
-    print(f"{'stored':>8} {'what':<11} {'p50 ms':>8} {'p95 ms':>8} {'numpy p50':>10} {'ratio p50':>10} {'recall@10':>10} "
-          f"{'sqlite-vec p50':>15}")
-    for run in runs:
-        for r in run["results"]:
-            exact = f"{r['sqlite_vec_p50_ms']:>15.2f}" if "sqlite_vec_p50_ms" in r else ""
-            print(f"{r['size']:>8} {r['kind']:<11} {r['p50_ms']:>8.2f} {r['p95_ms']:>8.2f} {r['numpy_p50_ms']:>10.2f} "
-                  f"{r['p50_ms'] / r['numpy_p50_ms']:>9.1f}x {r['recall_at_10']:>10.3f}{exact}")
+    if not args.build_only:
+        print()
+        print(f"{args.queries} queries per kind ({min(args.queries, EXACT_QUERIES)} on sqlite-vec's "
+              "exact path); fused recall@10 against the same fused search with both KNNs from sqlite-vec")
+        print(f"{'stored':>8} {'what':<11} {'p50 ms':>8} {'p95 ms':>8} {'numpy p50':>10} {'ratio p50':>10} "
+              f"{'recall@10':>10} {'sqlite-vec p50':>15}")
+        for run in runs:
+            for r in run["results"]:
+                exact = f"{r['sqlite_vec_p50_ms']:>15.2f}" if "sqlite_vec_p50_ms" in r else ""
+                print(f"{r['size']:>8} {r['kind']:<11} {r['p50_ms']:>8.2f} {r['p95_ms']:>8.2f} {r['numpy_p50_ms']:>10.2f} "
+                      f"{r['p50_ms'] / r['numpy_p50_ms']:>9.1f}x {r['recall_at_10']:>10.3f}{exact}")
     print()
     for run in runs:
         i = run["index"]

@@ -64,3 +64,27 @@ def test_a_running_engine_starts_a_dropped_file_at_once_not_at_its_next_poll(dat
     finally:
         lib.close()
     assert started is not None and started >= dropped, "no stage started before the workers' next poll"
+
+
+def test_waiting_for_idle_asks_the_store_only_while_every_worker_waits(data_dir: Path, tmp_path: Path, fast_config,
+                                                                        monkeypatch) -> None:
+    """``run_until_idle`` looks at the store (three reads) only when no worker of its own claims or runs.
+
+    Between two stages a worker is claiming the next one: asking the store then, as the wait
+    did after every stage, was a third of a PostgreSQL worker process's CPU in bench/engine.py.
+    24 stages, one worker: the look comes at the start and the end, not between stages.
+    """
+    make_media(tmp_path / "lib", 6)
+    pipeline, _ = fake_pipeline()
+    lib = Library(data_dir, {"video": pipeline}, dataclasses.replace(fast_config, workers=1))
+    looks = []
+    look = lib.store.stages.has_runnable_or_running
+    monkeypatch.setattr(lib.store.stages, "has_runnable_or_running", lambda *a: looks.append(1) or look(*a))
+    try:
+        job = lib.add(tmp_path / "lib", JobOptions())
+        lib.start()
+        lib.run_until_idle()
+        assert lib.status(job.id)[0].done == 6
+    finally:
+        lib.close()
+    assert 1 <= len(looks) <= 3
