@@ -74,6 +74,10 @@ class CudaOomWhisper:
         """The language vote before transcription: small windows fit on any GPU, so real Whisper answers."""
         return self._loaded().detect_language(*args, **kwargs)
 
+    def speech_spans(self, *args: object, **kwargs: object) -> list[tuple[float, float]]:
+        """The VAD's speech (a resumed short recording's switch check asks for it): no beam search, real Whisper answers."""
+        return self._loaded().speech_spans(*args, **kwargs)
+
     def transcribe(self, audio_path: str, *args: Any, **kwargs: Any):  # noqa: ANN201
         """WhisperRuntime.transcribe's arguments, passed through (offset, language, end, hotwords)."""
         if self.device != "cuda":
