@@ -123,8 +123,8 @@ def respellings(words: Sequence[str], entries: Iterable[GlossaryEntry]) -> list[
                 continue  # punctuation between the words: two words, not one term
             core = words[i].strip()
             lead = words[i][: len(words[i]) - len(words[i].lstrip())]
-            tail = re.search(r"[^\w]*$", words[last].strip())
-            text = lead + term + (tail.group(0) if tail else "")
+            ending = words[last].strip()
+            text = lead + term + ending[len(re.sub(r"\W+$", "", ending)):]
             if last > i or core != text.strip():
                 found.append((i, last, text))
             i = last
