@@ -21,6 +21,7 @@ from app.engine.kinds import ALL, MEDIA_KINDS
 from app.engine.library import JobOptions, Library
 from app.errors import Code, SidecarError, WorkerRefused
 from app.media.glossary import GlossaryEntry, parse_lines
+from app.ml.catalogue import ROLES
 from app.ml.model_choice import placeholder_note
 from app.paths import data_dir as resolve_data_dir
 from app.pipelines.video import KIND as VIDEO_KIND
@@ -144,7 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
         m.add_argument("name")
     reg = msub.add_parser("register", parents=[common], help="use a model file or folder you already have")
     reg.add_argument("path", type=Path)
-    reg.add_argument("--role", required=True, choices=("asr", "translation", "text_embedding", "ocr", "visual"))
+    reg.add_argument("--role", required=True, choices=ROLES)
     reg.add_argument("--name")
 
     search = sub.add_parser("search", parents=[common], help="search images and dialogue")

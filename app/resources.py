@@ -16,11 +16,6 @@ from pathlib import Path
 from app.errors import Code, SidecarError
 
 
-def is_frozen() -> bool:
-    """True inside a PyInstaller build, where ``sys.executable`` is the app itself, not a Python."""
-    return bool(getattr(sys, "frozen", False))
-
-
 def resource_dirs() -> list[Path]:
     """The folders that may hold resources, most specific first."""
     dirs: list[Path] = []

@@ -1,6 +1,7 @@
 """What a stage plug-in sees and must provide.
 
-The engine owns every state transition; a stage only turns inputs into its output, a
+The store makes every state transition (app/store/*_transitions.py, on the engine's calls); a
+stage only turns inputs into its output, a
 :class:`StageOutput` of the type it declares (``output_type``), which the engine stores
 through that type's one codec. It reads earlier stages' outputs by their type
 (``ctx.input(TranscriptOutput)``), not by the other stage's name. It receives a :class:`StageContext` and polls it at natural

@@ -493,13 +493,3 @@ class StageRepo:
                 .order_by(stages.c.retry_at).limit(1)
             ).scalar()
         return runnable, running, next_retry
-
-    def queued_gpu_model_keys(self) -> set[str]:
-        """Models some queued or running GPU stage will still want (to decide what stays resident)."""
-        with self.db.read() as conn:
-            return set(
-                conn.execute(
-                    select(stages.c.model_key).where(stages.c.gpu_mb > 0, stages.c.status.in_(UNFINISHED_STAGES),
-                                                     stages.c.model_key.is_not(None)).distinct()
-                ).scalars()
-            )

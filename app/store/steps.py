@@ -58,10 +58,6 @@ class StepRepo:
             rows = conn.execute(select(steps).where(steps.c.stage_id == claim.stage_id).order_by(steps.c.seq)).mappings().all()
         return [_step(r) for r in rows]
 
-    def steps_of_stage(self, stage_id: int) -> list[Step]:
-        with self.db.read() as conn:
-            return [_step(r) for r in conn.execute(select(steps).where(steps.c.stage_id == stage_id).order_by(steps.c.seq)).mappings()]
-
     def transition(self, claim: Claim, step_id: int, from_states: Sequence[StepState], to_state: StepState,
                    **values: Any) -> None:
         """One fenced step transition; a step not in ``from_states`` means someone else moved it."""
