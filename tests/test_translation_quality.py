@@ -105,6 +105,17 @@ def test_names_and_numbers_are_exempt_from_language_and_faithfulness() -> None:
     assert qe.assess([qe.CueCheck("Tom!", "Tom!", vec, far)], "en", "de") == [None]
 
 
+def test_german_greetings_left_untranslated_are_caught_but_names_and_numbers_may_stay() -> None:
+    """German writes every noun with a capital, so "Guten Morgen!" is no name (issue 33: it passed into a Chinese file)."""
+    vec = np.ones(4, dtype=np.float32) / 2.0
+    for line in ("Guten Morgen!", "Vielen Dank.", "Gute Nacht!", "Meine Damen und Herren"):
+        assert not qe.echo_allowed(line, language="de"), line
+        assert qe.assess([qe.CueCheck(line, line, vec, vec)], "de", "zh") == [qe.UNTRANSLATED], line
+    for line in ("Tom!", "Berlin", "B-52, 1984", "2024"):
+        assert qe.echo_allowed(line, language="de"), line
+    assert qe.echo_allowed("Mary, John.", language="en") and qe.echo_allowed("New York", language="en")
+
+
 def test_a_line_too_short_to_judge_alone_is_still_caught_left_unchanged_or_slid(e5: TextEmbeddingRuntime) -> None:
     """Clause fragments of fewer than 8 letters skip the floor, not the other checks (tuning-half lines of the bench)."""
     assert not qe.echo_allowed("and tall.") and not qe.echo_allowed("I know")

@@ -23,7 +23,8 @@ checked on four things, cheaply and offline:
 
 Lines that carry no language (names, numbers, a "Hm.") are exempt from the language check
 and the floor: see :func:`language_free`; they may come back unchanged only when they are
-names, numbers or one word (:func:`echo_allowed`: "and tall." kept in English is untranslated).
+names, numbers or one word (:func:`echo_allowed`: "and tall." kept in English is untranslated, and so
+is "Guten Morgen!" in German, where every noun has a capital).
 The checks catch wrong-language, shifted, repeated and unrelated lines; they cannot catch a
 fluent translation that gets a detail wrong (a number, a negation, who did what), which e5
 sees as close.
@@ -127,18 +128,27 @@ def language_free(text: str, glossary: Iterable[GlossaryEntry] = ()) -> bool:
     return len(letters) - cjk < MIN_LETTERS or _names_only(_words(text))
 
 
-def echo_allowed(text: str, glossary: Iterable[GlossaryEntry] = ()) -> bool:
+#: Languages that write every noun with a capital: there, capitals do not mark a name ("Guten Morgen!").
+NOUNS_CAPITALISED = frozenset({"de", "lb"})
+
+
+def echo_allowed(text: str, glossary: Iterable[GlossaryEntry] = (), language: str | None = None) -> bool:
     """Whether a line may come back unchanged as its own translation.
 
     Names, numbers and single words ("Tom!", "B-52", "Okay?", "Taxi!") are written the same in
     many languages; a short line of several words with a lowercase one ("and tall.", "I know")
     is not, and :func:`language_free` alone would let it through because it is too short to
-    identify. A false verdict costs little: an untranslated cue keeps exactly this text.
+    identify. In a ``language`` that capitalises its nouns (German), several capitalised words
+    are no sign of a name ("Guten Morgen!", "Vielen Dank"), so only one word or numbers may
+    come back unchanged there. A false verdict costs little: an untranslated cue keeps exactly
+    this text, and a name refused here is listed with its reason, never altered.
     """
     if not language_free(text, glossary):
         return False
     words = _words(_without_glossary(text, glossary))
-    return len(words) <= 1 or _names_only(words)
+    if len(words) <= 1 or all(any(ch.isdigit() for ch in w) for w in words):  # "B-52, 1984"
+        return True
+    return normalise_language(language) not in NOUNS_CAPITALISED and _names_only(words)
 
 
 def _without_glossary(text: str, glossary: Iterable[GlossaryEntry]) -> str:
@@ -347,7 +357,7 @@ def _reason(i: int, cue: CueCheck, cues: Sequence[CueCheck], sources: np.ndarray
     if glossary_missing(cue.source, cue.translation, glossary):
         return GLOSSARY
     free = language_free(cue.source, glossary) and language_free(cue.translation, glossary)
-    if normalised(cue.translation) == normalised(cue.source) and not echo_allowed(cue.source, glossary):
+    if normalised(cue.translation) == normalised(cue.source) and not echo_allowed(cue.source, glossary, source):
         return UNTRANSLATED
     if not free and not language_free(cue.translation, glossary) and not in_target_language(cue.translation, target,
                                                                                             source):
