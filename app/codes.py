@@ -159,6 +159,11 @@ class Code(StrEnum):
                                   "transcript)."),
         _TRANSLATION_MODEL,
         counted="not translated")
+    WAITING_FOR_TRANSLATOR = "waiting_for_translator", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The transcript is written; the translation waits for its translator to be installed."),
+        QT_TRANSLATE_NOOP("Code", "Install the translator named (Settings → Models, or `sidecar models install`); "
+                                  "the item is then translated by itself."),
+        counted="waiting for a translator")
     TRANSLATION_DOUBTFUL = "translation_doubtful", Explanation(
         QT_TRANSLATE_NOOP("Code", "The translation was written, but a tenth or more of its lines failed the quality "
                                   "check and kept their original text."),

@@ -26,6 +26,7 @@ from app.engine.scan import ScanResult, walk
 from app.engine.scheduler import Scheduler
 from app.engine.stage import Pipeline
 from app.engine.subtitle_edits import SubtitleDocument, open_subtitles, reindex_dialogue, save_subtitles
+from app.engine.translator_watch import TranslatorWatch
 from app.errors import Code, FolderMissing, SidecarError
 from app.media import glossary
 from app.media.cue_edits import EditCue
@@ -33,6 +34,7 @@ from app.ml.clients import ClipClient, TextEmbeddingClient
 from app.ml.cpu_share import set_core_cap
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualChoice, VisualModel
 from app.ml.model_choice import frozen_models
+from app.ml.opus_mt import installed_translators, route
 from app.paths import workspace_root
 from app.settings import OUTPUT_AFFECTING, SPECS, Settings, load_settings
 from app.store import Store
@@ -140,6 +142,7 @@ class Library:
         self.work_gate: WorkGate | None = None
         self._search_models = ModelPool()  # warm query embedders, apart from the gate-managed engine pool
         self._visual_choice = VisualChoice(data_dir)
+        self._translator_watch: TranslatorWatch | None = None
 
     # -- engine -------------------------------------------------------------------------
 
@@ -152,6 +155,10 @@ class Library:
         return self._scheduler
 
     def start(self) -> None:
+        self.resume_waiting()
+        if self._translator_watch is None:
+            self._translator_watch = TranslatorWatch(self.data_dir, self.resume_waiting)
+            self._translator_watch.start()
         self.scheduler.start()
 
     def held(self) -> Hold | None:
@@ -172,9 +179,43 @@ class Library:
             self._scheduler.wake()
 
     def run_until_idle(self) -> None:
+        self.resume_waiting()
         self.scheduler.run_until_idle()
 
+    def resume_waiting(self) -> int:
+        """Plan again the items waiting for a translator that is now installed; returns how many.
+
+        Their translate stage's fingerprint names the installed packages, so the new plan
+        redoes the translation and what follows (render, place, index) and reuses the
+        transcript. An item whose pair is still missing keeps waiting; one that cannot be
+        planned again now (its placement awaits a decision) is tried at the next change.
+        """
+        waiting = self.store.jobs.finished_with(Code.WAITING_FOR_TRANSLATOR)
+        if not waiting:
+            return 0
+        packages = installed_translators(self.data_dir)
+        resumed = 0
+        for item_id, detail in waiting:
+            if route(packages, detail.get("from"), detail.get("to")) is None:
+                continue
+            source = self.store.jobs.item_source(item_id)
+            plan = plan_item(self.store.jobs, self.pipelines[source.kind], {**source.job_options, **source.overrides},
+                             Path(source.path), source.size, source.mtime_ns, source.sha256)
+            try:
+                self.store.jobs.replan_item(item_id, source.overrides, plan.stages)
+            except SidecarError as exc:
+                log.info("item %d waits on: %s", item_id, exc)
+                continue
+            resumed += 1
+        if resumed:
+            log.info("%d item(s) waiting for a translator go on", resumed)
+            self._nudge()
+        return resumed
+
     def close(self) -> None:
+        if self._translator_watch is not None:
+            self._translator_watch.stop()
+            self._translator_watch = None
         if self._scheduler is not None:
             self._scheduler.stop()
             self._scheduler = None

@@ -358,3 +358,37 @@ def completion_caller(model: TextModel) -> CompleteFn:
 def chat_caller(model: TextModel) -> CompleteFn:
     """Adapt a model to a chat model's messages form."""
     return lambda p: model.chat([dict(m) for m in p.messages], p.max_tokens)
+
+
+#: ``translate(texts, attempt)`` → one line per text: a translation model made for translation (OPUS-MT).
+TranslateFn = Callable[[list[str], int], list[str]]
+
+
+def marian_caller(translate: TranslateFn, glossary: Sequence[GlossaryEntry] = ()) -> CompleteFn:
+    """Adapt a sentence translator (no prompt, no instructions) to the numbered batches :func:`translate_cues` sends.
+
+    Each line of the batch is translated on its own and the answer numbered back, so it
+    always maps 1:1. Such a model takes no instruction, so a glossary term is written into
+    the source line as it must read in the translation (a name it then copies), and the
+    check still looks for it. A line sent a second time (the check refused its first
+    answer) gets the model's next-best hypothesis: the same request would give the same line.
+    """
+    asked: dict[str, int] = {}
+
+    def complete(prompt: Prompt) -> str:
+        texts = [_with_renderings(text, glossary) for _, text in prompt.items]
+        attempts = {asked.get(text, 0) for text in texts}
+        for text in texts:
+            asked[text] = asked.get(text, 0) + 1
+        attempt = max(attempts) if attempts else 0
+        lines = translate(texts, attempt)
+        return "\n".join(f"{number}| {_one_line(line)}" for (number, _), line in zip(prompt.items, lines))
+
+    return complete
+
+
+def _with_renderings(text: str, glossary: Sequence[GlossaryEntry]) -> str:
+    for entry in glossary:
+        if entry.required_in_translation != entry.term:
+            text = re.sub(re.escape(entry.term), entry.required_in_translation.replace("\\", "\\\\"), text, flags=re.IGNORECASE)
+    return text

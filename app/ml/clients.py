@@ -108,6 +108,16 @@ class LlmClient:
                                   list(stop) if stop is not None else None))
 
 
+class MarianClient:
+    """OPUS-MT (:class:`app.ml.marian_runtime.MarianRuntime`): one translation per text, an alternative on a later attempt."""
+
+    def __init__(self, host: ModelClient) -> None:
+        self.host = host
+
+    def translate(self, texts: Sequence[str], attempt: int = 0) -> list[str]:
+        return [str(t) for t in self.host.call("translate", list(texts), attempt)]
+
+
 class ProbeClient:
     """A doctor probe runtime (:mod:`app.ml.probes`): one self-check of a freshly loaded model."""
 

@@ -1,6 +1,8 @@
 """Which model each role uses, what a job froze, and the rows ``sidecar models`` shows.
 
-A role's choice is a name in ``state.json``; no choice means the bundled default. A job
+A role's choice is a name in ``state.json``; no choice means the bundled default, except for
+translation, where no choice means the OPUS-MT package of each language pair
+(:mod:`app.ml.opus_mt`) and the bundled Gemma translates only when chosen. A job
 freezes the model of every selectable role when it is added (:func:`frozen_models`,
 stored in its options), so a later ``models use`` changes new jobs only, and its
 stages read the frozen record back with :func:`chosen_model`.
@@ -28,6 +30,12 @@ from app.ml.model_state import (
 )
 
 
+#: ``ChosenModel.source`` of a model that came with Sidecar and was chosen by name (the bundled Gemma).
+BUNDLED_SOURCE = "bundled"
+#: Roles whose bundled model is used only when chosen (translation: OPUS-MT by pair is the default).
+CHOSEN_ONLY = ("translation",)
+
+
 @dataclass(frozen=True)
 class ChosenModel:
     """The model a pipeline loads for a role.
@@ -42,7 +50,7 @@ class ChosenModel:
     format: str
     path: str
     memory_mb: int
-    source: str  # download | local
+    source: str  # download | local | bundled
     identity: str
 
     def to_json(self) -> dict[str, Any]:
@@ -95,7 +103,7 @@ def _active_names(state: ModelState, catalogue: Mapping[str, CatalogueEntry]) ->
     active = {}
     for role in ROLES:
         chosen = state.active.get(role) if role in SELECTABLE_ROLES else None
-        if chosen is None:
+        if chosen is None and role not in CHOSEN_ONLY:
             default = _default_for_role(catalogue, role)
             chosen = default.name if default else None
         if chosen:
@@ -218,7 +226,10 @@ def active_model(data_dir: Path | str, role: str) -> ChosenModel | None:
     entry = load_catalogue().get(name)
     reg = state.registered.get(name)
     if entry is not None and entry.is_bundled:
-        return None
+        if role not in CHOSEN_ONLY:
+            return None
+        return ChosenModel(name=name, role=role, format=entry.format, path="", memory_mb=entry.memory_mb,
+                           source=BUNDLED_SOURCE, identity=f"bundled:{name}")
     if entry is not None:
         manifest = read_manifest(data_dir, name)
         if manifest is None:
@@ -244,18 +255,18 @@ def placeholder_in_use(data_dir: Path | str, endpoint: str = "") -> CatalogueEnt
 
     Follows the order in which the translate stage picks its backend: a translation
     server (``endpoint``, from the settings, which sit above this layer) wins, then the
-    model manager's choice, then the bundled default. A chosen model whose files are gone
-    is no placeholder's doing: ``doctor`` lists it as a problem of its own.
+    model manager's choice. The placeholder is never the default any more (OPUS-MT is):
+    only a person who chose it by name translates with it. A chosen model whose files are
+    gone is no placeholder's doing: ``doctor`` lists it as a problem of its own.
     """
     if endpoint.strip():
         return None
     try:
-        if active_model(data_dir, "translation") is not None:
-            return None
+        chosen = active_model(data_dir, "translation")
     except ModelError:
         return None
-    default = _default_for_role(load_catalogue(), "translation")
-    return default if default is not None and default.placeholder else None
+    entry = load_catalogue().get(chosen.name) if chosen is not None and chosen.source == BUNDLED_SOURCE else None
+    return entry if entry is not None and entry.placeholder else None
 
 
 def placeholder_note(data_dir: Path | str, endpoint: str = "") -> str | None:
@@ -268,16 +279,10 @@ def placeholder_note(data_dir: Path | str, endpoint: str = "") -> str | None:
     entry = placeholder_in_use(data_dir, endpoint)
     if entry is None:
         return None
-    better = next((e for e in load_catalogue().values() if e.role == "translation" and e.recommended), None)
-    if better is not None:
-        size = f" ({better.size / 1e9:.1f} GB)" if better.size else ""  # as the model manager shows it
-        how = f"`sidecar models install {better.name}`{size}, then `sidecar models use {better.name}`"
-    else:
-        how = "install a translation model (`sidecar models`)"
-    return (f"translation uses {entry.name}, a placeholder bundled only so the path works: most of its lines are "
-            f"wrong and the quality check refuses them, so most videos get only their transcript "
-            f"({Code.TRANSLATION_FAILED.value}). For real translations run {how}, or set an OpenAI-compatible "
-            f"translation server in Settings → Output.")
+    return (f"translation uses {entry.name}, a placeholder you chose: most of its lines are wrong and the quality "
+            f"check refuses them, so most videos get only their transcript ({Code.TRANSLATION_FAILED.value}). "
+            f"For real translations run `sidecar models use opus-mt` (the OPUS-MT translator of "
+            f"each language pair), or set an OpenAI-compatible translation server in Settings → Output.")
 
 
 def _local_identity(path: Path, fmt: str) -> str:
@@ -290,8 +295,19 @@ def _local_identity(path: Path, fmt: str) -> str:
     return short_hash("|".join(parts))
 
 
+#: The name ``models use`` takes to go back to the default translator (the OPUS-MT package of each pair).
+OPUS_MT_CHOICE = "opus-mt"
+
+
 def models_use(data_dir: Path | str, name: str) -> dict[str, Any]:
-    """Make ``name`` the model of its role; it must be installed (or registered and present)."""
+    """Make ``name`` the model of its role; it must be installed (or registered and present).
+
+    ``opus-mt`` drops the translation choice: new jobs translate with the OPUS-MT package of
+    each language pair again.
+    """
+    if name == OPUS_MT_CHOICE:
+        state = update_state(data_dir, lambda state: state.forgetting_choice_of(state.active.get("translation", "")))
+        return {"name": OPUS_MT_CHOICE, "role": "translation", "in_use": "translation" not in state.active}
     entry, reg, _ = find_model(data_dir, name)
     if entry is not None:
         role, installed = entry.role, is_installed(data_dir, entry)

@@ -29,6 +29,7 @@ from app.store.records import ItemReport
 NO_SPEECH = Code.NO_SPEECH
 TRANSLATION_FALLBACK = Code.TRANSLATION_FALLBACK
 TRANSLATION_FAILED = Code.TRANSLATION_FAILED
+WAITING_FOR_TRANSLATOR = Code.WAITING_FOR_TRANSLATOR
 TRANSLATION_DOUBTFUL = Code.TRANSLATION_DOUBTFUL
 #: A translation with more than this share of its cues untranslated is not written (see TranslationOutput.failed).
 MAX_UNTRANSLATED_SHARE = 0.5

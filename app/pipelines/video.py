@@ -66,15 +66,18 @@ from app.media.translation import (
     TextModel,
     chat_caller,
     completion_caller,
+    marian_caller,
     translate_cues,
 )
-from app.ml.clients import WHISPER_RUNTIME, LlmClient, WhisperClient
+from app.ml.clients import WHISPER_RUNTIME, LlmClient, MarianClient, WhisperClient
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID
-from app.ml.model_choice import ChosenModel, chosen_model
+from app.ml.model_choice import BUNDLED_SOURCE, ChosenModel, chosen_model
+from app.ml.opus_mt import OpusPackage, installed_translators, missing_hops, route, translators_identity
 from app.pipelines.dialogue import hosted_passage_embedder
 from app.pipelines.outputs import (
     NO_SPEECH,
     TRANSLATION_FAILED,
+    WAITING_FOR_TRANSLATOR,
     AudioOutput,
     DialogueIndexOutput,
     PlaceOutput,
@@ -90,6 +93,9 @@ from app.store.records import ItemReport
 log = logging.getLogger(__name__)
 
 LLAMA_RUNTIME = "app.ml.llm_runtime:LlamaRuntime"
+MARIAN_RUNTIME = "app.ml.marian_runtime:MarianRuntime"
+#: The default translator: the installed OPUS-MT packages, per language pair (app.ml.opus_mt).
+OPUS_MT = "opus-mt"
 AUDIO_FILE = "audio.f32"
 #: Bump when segment filtering or cue building changes: stored transcripts are then redone.
 TRANSCRIPT_VERSION = 1
@@ -436,7 +442,7 @@ class TranslationBackend:
     """Where translations come from; ``identity`` changes whenever the answers could."""
 
     identity: str
-    style: str  # "completion" (base model, few-shot) | "chat" (instruction model)
+    style: str  # "completion" (base model, few-shot) | "chat" (instruction model) | "opus-mt" (per-pair packages)
     endpoint: str = ""
     endpoint_model: str = ""
     model_path: str | None = None
@@ -469,12 +475,19 @@ class TranslateStage:
         self.batch_size = batch_size
 
     def backend(self, options: Mapping[str, Any]) -> TranslationBackend:
-        """An endpoint in the settings wins; then the model manager's choice; else the bundled Gemma."""
+        """An endpoint in the settings wins; then an LLM the person chose in the model manager; else the
+        installed OPUS-MT packages for the pair (the default: the bundled Gemma translates only when chosen).
+
+        The OPUS-MT identity names every installed package, so installing one changes the fingerprint
+        of a translation made (or waited for) without it, and :meth:`Library.resume_waiting` redoes it.
+        """
         if self.endpoint:
             return TranslationBackend(f"endpoint:{self.endpoint}|{self.endpoint_model}", "chat", self.endpoint,
                                       self.endpoint_model)
         model = chosen_model(self.data_dir, options, "translation")
         if model is None:
+            return TranslationBackend(f"{OPUS_MT}:{translators_identity(installed_translators(self.data_dir))}", OPUS_MT)
+        if model.source == BUNDLED_SOURCE:
             return TranslationBackend(BUNDLED_LLM, "completion")
         return TranslationBackend(model.identity, _prompt_style(model.path), model_path=model.path,
                                   memory_mb=model.memory_mb or BUNDLED_LLM_MB)
@@ -491,14 +504,20 @@ class TranslateStage:
             # as a model stage behind its group's transcriptions, holding the subtitle back.
             return None
         backend = self.backend(options)
-        if backend.endpoint:
-            return None  # an HTTP server holds its own model: nothing for the gate to admit
+        if backend.endpoint or backend.style == OPUS_MT:
+            # An HTTP server holds its own model; an OPUS-MT route is known only once the transcript names
+            # the source language (and runs on the CPU in ~100 MB): nothing for the gate to admit ahead.
+            return None
         # "device" only with a GPU: it is what lets the engine retry on the CPU when the GPU is full.
         gpu = {"device": "cuda"} if _has_accelerator() else {}
         return ModelSpec.of(LLAMA_RUNTIME, memory_mb=backend.memory_mb if gpu else 0, model_path=backend.model_path,
                             preset=backend.preset, data_dir=str(self.data_dir), **gpu)
 
-    def _complete_fn(self, ctx: StageContext, backend: TranslationBackend) -> CompleteFn:
+    def _complete_fn(self, ctx: StageContext, backend: TranslationBackend, hops: Sequence[OpusPackage] = (),
+                     terms: Sequence[glossary.GlossaryEntry] = ()) -> CompleteFn:
+        if backend.style == OPUS_MT:
+            route_spec = ModelSpec.of(MARIAN_RUNTIME, folders=tuple(str(p.folder) for p in hops))
+            return marian_caller(MarianClient(ctx.model(route_spec)).translate, terms)
         model: TextModel
         if backend.endpoint:
             from app.ml.llm_runtime import OpenAIEndpointRuntime
@@ -530,6 +549,14 @@ class TranslateStage:
             return output  # skipped: no translation
         if not ctx.partial and (same := ctx.computed_output(TranslationOutput)) is not None:
             return same  # an identical file in this job was translated already
+        routes: dict[str, list[OpusPackage]] = {}
+        if backend.style == OPUS_MT:
+            packages = installed_translators(self.data_dir)
+            for language, _ in runs:
+                found = route(packages, language, target)
+                if found is None:
+                    return self._waiting(output, packages, language, target)
+                routes[language] = found
         texts = [cue.flat_text for cue in cues]
         todo = [i for _, indexes in runs for i in indexes]  # the cues sent, in the order the checkpoint holds them
         saved = ctx.partial if (ctx.partial or {}).get("total") == len(todo) else {}
@@ -551,7 +578,8 @@ class TranslateStage:
 
             resumed = sent.texts[first:last]
             result = translate_cues(
-                [texts[i] for i in indexes], language, target, self._complete_fn(ctx, backend), self.batch_size,
+                [texts[i] for i in indexes], language, target,
+                self._complete_fn(ctx, backend, routes.get(language, ()), terms), self.batch_size,
                 on_batch_done, done_so_far=resumed,
                 fallback_so_far=[k - first for k in sent.fallback if first <= k < first + len(resumed)],
                 check=hosted_quality_check(ctx, language, target, terms,
@@ -573,6 +601,17 @@ class TranslateStage:
             log.info("%s: %d of %d cues kept their original text", ctx.item.path.name, len(fallback), len(texts))
             output = replace(output, report=ItemReport(output.result, output.untranslated_detail()))
         return output
+
+
+    @staticmethod
+    def _waiting(output: TranslationOutput, packages: list[OpusPackage], source: str, target: str) -> TranslationOutput:
+        """No translator for the pair: the transcript goes on to be placed, and the item waits, named, for the
+        package (never ``translation_failed``: nothing was tried). Installing it redoes this stage."""
+        source, target = normalise_language(source), normalise_language(target)
+        hops = missing_hops(packages, source, target)
+        log.info("no translator installed for %s→%s; the transcript is placed and the item waits", source, target)
+        return replace(output, report=ItemReport(WAITING_FOR_TRANSLATOR, {
+            "from": source, "to": target, "install": [f"{a}→{b}" for a, b in hops]}))
 
 
 # ------------------------------------------------------------------------- render

@@ -162,6 +162,16 @@ class JobRepo:
             job_transitions.reopen_failed(conn, ids, now)
             return len(ids)
 
+    def finished_with(self, result: str) -> list[tuple[int, dict[str, Any]]]:
+        """The completed items (not removed) whose result is ``result``, with its detail, oldest first."""
+        with self.db.read() as conn:
+            rows = conn.execute(
+                select(items.c.id, items.c.result_detail)
+                .where(items.c.result == result, items.c.status == ItemState.COMPLETED, items.c.removed == 0)
+                .order_by(items.c.id)
+            ).all()
+        return [(int(r[0]), loads(r[1]) or {}) for r in rows]
+
     def item_source(self, item_id: int) -> ItemSource:
         """The item's file and the options its stages run with (NotFound for an unknown id)."""
         with self.db.read() as conn:
