@@ -10,10 +10,11 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from app import __version__
 from app.add_progress import AddProgressLine
+from app.download_progress import DownloadLine
 import app.pipelines  # noqa: F401 - the CLI is the composition root: this registers the shipped media kinds
 from app.engine.desktop_notify import headless_notices
 from app.engine.job_notices import wanted_kinds
@@ -23,6 +24,7 @@ from app.errors import Code, SidecarError, WorkerRefused
 from app.media.glossary import GlossaryEntry, parse_lines
 from app.ml.catalogue import ROLES
 from app.ml.model_choice import placeholder_note
+from app.ml.opus_mt import translator_note
 from app.paths import data_dir as resolve_data_dir
 from app.pipelines.video import KIND as VIDEO_KIND
 from app.settings import LIST_HOLDS, SPECS, UI_LANGUAGE_CODES, Holds, SettingSpec, load_settings, ui_language_code
@@ -140,7 +142,11 @@ def build_parser() -> argparse.ArgumentParser:
     models = sub.add_parser("models", parents=[common], help="list, install, remove or choose models")
     msub = models.add_subparsers(dest="models_command", required=True)
     msub.add_parser("list", parents=[common])
-    for name in ("install", "remove", "use"):
+    install = msub.add_parser("install", parents=[common], help="download a catalogue model, or install a package file")
+    install.add_argument("name", nargs="?", help="a catalogue name (sidecar models list)")
+    install.add_argument("--from", dest="from_file", type=Path, metavar="PATH",
+                         help="a translation package (.argosmodel) downloaded elsewhere; no network is used")
+    for name in ("remove", "use"):
         m = msub.add_parser(name, parents=[common])
         m.add_argument("name")
     reg = msub.add_parser("register", parents=[common], help="use a model file or folder you already have")
@@ -256,9 +262,10 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
 
     _emit(args, {"jobs": jobs}, text)
     if jobs and options.kind in (ALL, VIDEO_KIND.name) and options.target_lang:
-        note = placeholder_note(lib.data_dir, settings.translation_endpoint)
-        if note:  # logged (stderr): the --json answer on stdout stays the same
-            log.warning("%s", note)
+        for note in (placeholder_note(lib.data_dir, settings.translation_endpoint),
+                     translator_note(lib.data_dir, options.target_lang, settings.translation_endpoint)):
+            if note:  # logged (stderr): the --json answer on stdout stays the same
+                log.warning("%s", note)
     return code
 
 
@@ -460,22 +467,22 @@ def cmd_worker(args: argparse.Namespace, root: Path) -> int:
 def cmd_models(args: argparse.Namespace, root: Path) -> int:
     from app.ml.local_models import models_register
     from app.ml.model_choice import models_list, models_use
-    from app.ml.model_install import models_install, models_remove
+    from app.ml.model_install import install_from_file, models_install, models_remove
 
     if args.models_command == "list":
         rows = models_list(root)
-        _emit(args, {"models": rows}, lambda: "\n".join(
-            f"{'*' if r['active'] else ' '} {r['name']:<32} {r['role']:<15} "
-            f"{'installed' if r['installed'] else 'available':<10} {r['source']}"
-            f"{' (placeholder: its translations are refused)' if r['placeholder'] else ''}" for r in rows))
+        _emit(args, {"models": rows}, lambda: "\n".join(_model_line(r) for r in rows))
         return 0
     if args.models_command == "install":
-        def progress(done: int, total: int | None) -> None:
-            if not getattr(args, "json", False) and total:
-                print(f"\r{args.name}: {done * 100 // total}% of {total // (1 << 20)} MB", end="", file=sys.stderr)
-
-        result = models_install(root, args.name, progress)
-        print(file=sys.stderr)
+        if (args.name is None) == (args.from_file is None):
+            print("sidecar models install: give a catalogue NAME or --from PATH", file=sys.stderr)
+            return 2
+        if args.from_file is not None:
+            result = install_from_file(root, args.from_file)
+        else:
+            line = DownloadLine(args.name, quiet=getattr(args, "json", False))
+            result = models_install(root, args.name, line.update)
+            line.close()
     elif args.models_command == "remove":
         result = models_remove(root, args.name)
     elif args.models_command == "use":
@@ -484,6 +491,21 @@ def cmd_models(args: argparse.Namespace, root: Path) -> int:
         result = models_register(root, args.path, args.role, args.name)
     _emit(args, {"model": result}, lambda: json.dumps(result, indent=2, ensure_ascii=False))
     return 0
+
+
+def _model_line(row: Mapping[str, Any]) -> str:
+    """One model of ``models list``: in use, name, role, state, where from, and what a person must know."""
+    marks = []
+    if row["placeholder"]:
+        marks.append("placeholder: its translations are refused")
+    if row["source"] == "download" and not row["sha256_verified"]:
+        marks.append("unverified: no published sha256, pinned at its first download")
+    if row["attribution"] and row["licence"].startswith("CC-BY"):
+        marks.append(f"credit: {row['attribution']}")
+    kind = row["pair"] or row["role"]
+    extra = f" ({'; '.join(marks)})" if marks else ""
+    return (f"{'*' if row['active'] else ' '} {row['name']:<32} {kind:<15} "
+            f"{'installed' if row['installed'] else 'available':<10} {row['source']}{extra}")
 
 
 def cmd_doctor(args: argparse.Namespace, root: Path) -> int:

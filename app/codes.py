@@ -351,6 +351,9 @@ class Code(StrEnum):
     INVALID_MODEL = "invalid_model", Explanation(
         QT_TRANSLATE_NOOP("Code", "That file is not a usable model."),
         QT_TRANSLATE_NOOP("Code", "Check the file, or download it again."))
+    BAD_PACKAGE = "bad_package", Explanation(
+        QT_TRANSLATE_NOOP("Code", "That file is not a translation package Sidecar can install; nothing was changed."),
+        QT_TRANSLATE_NOOP("Code", "Download the package again from the link Settings → Models gives."))
     INVALID_MODEL_NAME = "invalid_model_name", Explanation(
         QT_TRANSLATE_NOOP("Code", "That is not a valid model name."),
         QT_TRANSLATE_NOOP("Code", "Use letters, digits, '.', '_' and '-', at most 64."))

@@ -415,15 +415,18 @@ def check_translation(data_dir: Path) -> dict[str, Any]:
     lines the quality check refuses (so "loadable" does not mean "translates").
     """
     from app.ml.model_choice import placeholder_in_use, placeholder_note
+    from app.ml.opus_mt import installed_translators, translator_note
     from app.settings import load_settings
 
-    endpoint = load_settings(data_dir).translation_endpoint.strip()
+    settings = load_settings(data_dir)
+    endpoint = settings.translation_endpoint.strip()
     placeholder = placeholder_in_use(data_dir, endpoint)
     return {
         "ok": True,
         "endpoint": endpoint or None,
         "placeholder": placeholder.name if placeholder else None,
-        "note": placeholder_note(data_dir, endpoint),
+        "translators": [p.pair for p in installed_translators(data_dir)],
+        "note": placeholder_note(data_dir, endpoint) or translator_note(data_dir, settings.target_lang, endpoint),
     }
 
 
@@ -541,6 +544,8 @@ def format_report(report: dict[str, Any]) -> str:
         row("Translation", f"OpenAI-compatible server at {tr['endpoint']} (wins over the translation model below)")
     elif tr.get("placeholder"):
         row("Translation", f"{tr['placeholder']}: a PLACEHOLDER, most translations are refused (see Notes)")
+    elif "translators" in tr:
+        row("Translation", "OPUS-MT " + (", ".join(tr["translators"]) or "— none installed (see Notes)"))
     lines += ["", "Models (* = in use)"]
     for model in report.get("models", []):
         mark = "*" if model.get("active") else " "

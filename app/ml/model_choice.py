@@ -86,6 +86,8 @@ class ModelRow:
     description: str
     recommended: bool = False
     placeholder: bool = False
+    pair: str | None = None  # a translation package's direction ("zh→en"): used for it whenever installed
+    attribution: str = ""  # whom to credit (CC BY models)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -121,18 +123,20 @@ def _entry_row(data_dir: Path | str, entry: CatalogueEntry, state: ModelState, a
         bundled=list(entry.bundled) or None,
         installed=installed,
         partial_download=not entry.is_bundled and not installed and has_partial_download(data_dir, entry),
-        active=active.get(entry.role) == entry.name,
+        active=active.get(entry.role) == entry.name or (entry.pair is not None and installed),
         path=str(download_path(data_dir, entry)) if installed and not entry.is_bundled else None,
         size=entry.size,
         memory_mb=entry.memory_mb,
         licence=entry.licence,
         url=entry.url,
         sha256=entry.sha256,
-        sha256_verified=entry.is_bundled or all(f.sha256 for f in entry.files),
+        sha256_verified=entry.is_verified,
         pinned_sha256=dict(state.pinned[entry.name]) if state.pinned.get(entry.name) else None,
         description=entry.description,
         recommended=entry.recommended,
         placeholder=entry.placeholder,
+        pair="→".join(entry.pair) if entry.pair else None,
+        attribution=entry.attribution,
     )
 
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 import shutil
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from filelock import Timeout
 
 from app.errors import Code, ModelError
 from app.ml import bundled as bundled_models
-from app.ml.catalogue import CatalogueEntry, CatalogueFile
+from app.ml.argos_install import install_package
+from app.ml.catalogue import ARGOS, CatalogueEntry, CatalogueFile
 from app.atomic_write import fsync_dir
 from app.ml.downloads import Cancel, Progress, checked_sha256, download, part_path
 from app.ml.model_choice import find_model, model_row
@@ -29,12 +30,15 @@ from app.ml.model_state import (
     ModelState,
     install_dir,
     install_lock,
+    models_dir,
     read_manifest,
     update_state,
     write_manifest,
 )
 
 DISK_MARGIN = 200 * 1024 * 1024
+#: Where translation packages wait, as zips, until they are unpacked (``models/.downloads``: a dot name is no model).
+DOWNLOADS = ".downloads"
 """Free disk left after a download, so a model install never fills the disk the person's files are on."""
 
 
@@ -100,6 +104,10 @@ def models_install(
     except Timeout as exc:
         raise ModelError(f"{name!r} is already being installed", code=Code.INSTALL_IN_PROGRESS) from exc
     try:
+        if entry.format == ARGOS:
+            if read_manifest(data_dir, name) is None:
+                _install_argos(data_dir, entry, state.pinned.get(name, {}), progress, cancel)
+            return model_row(data_dir, name)
         if read_manifest(data_dir, name) is not None and all((folder / f.path).is_file() for f in entry.files):
             return model_row(data_dir, name)
         folder.mkdir(parents=True, exist_ok=True)
@@ -143,6 +151,37 @@ def models_install(
     finally:
         lock.release()
     return model_row(data_dir, name)
+
+
+def _install_argos(data_dir: Path | str, entry: CatalogueEntry, pinned: Mapping[str, str], progress: Progress | None,
+                   cancel: Cancel | None) -> None:
+    """Download a translation package beside the models (resumable), verify or pin it, then unpack it into place.
+
+    The zip is deleted once unpacked: the unpacked files are what the manifest verifies.
+    """
+    file = entry.files[0]
+    downloads = models_dir(data_dir) / DOWNLOADS
+    downloads.mkdir(parents=True, exist_ok=True)
+    _check_disk(downloads, entry)
+    dest = downloads / file.path
+    expected = file.sha256 or pinned.get(file.path)
+    digest = download(file.url, dest, expected, progress, cancel)
+    if not expected:
+        update_state(data_dir, lambda state: state.pinning(entry.name, file.path, digest))
+    try:
+        install_package(data_dir, dest, entry, digest, locked=True)
+    finally:
+        dest.unlink(missing_ok=True)
+
+
+def install_from_file(data_dir: Path | str, path: Path) -> dict[str, Any]:
+    """``sidecar models install --from PATH``: a translation package downloaded elsewhere (no network used).
+
+    The package names its direction; when the catalogue lists that direction with a sha256,
+    the file must have it. A refused package changes nothing in the models folder.
+    """
+    installed = install_package(data_dir, Path(path))
+    return {**model_row(data_dir, str(installed["name"])), **installed}
 
 
 def _check_disk(folder: Path, entry: CatalogueEntry) -> None:
