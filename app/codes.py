@@ -47,6 +47,8 @@ WHAT_TO_DO = QT_TRANSLATE_NOOP("Code", "What to do: {advice}")
 """How an explanation's advice is introduced, wherever it is shown."""
 UNTRANSLATED_LINES = QT_TRANSLATE_NOOP("Code", "{count} of {cues} lines kept their original text: {lines}")
 """A translation's note listing the lines that kept their original text."""
+WAITING_FOR_PAIR = QT_TRANSLATE_NOOP("Code", "waiting for the {pair} translator (install {install})")
+"""What an item waiting for a translator waits for: the pair, and the directions to install (one, or two via English)."""
 
 _UNEXPLAINED = Explanation("")
 """Codes recorded before they had words; :func:`explain` knows nothing of them (they show their message)."""

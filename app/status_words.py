@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from app.codes import UNTRANSLATED_LINES, WHAT_TO_DO
+from app.codes import UNTRANSLATED_LINES, WAITING_FOR_PAIR, WHAT_TO_DO, Code
 from app.errors import explain
 from app.store.records import ITEM_FACTS, ItemView, JobSummary
 from app.store.states import ItemState, JobStatus
@@ -158,6 +158,14 @@ def _untranslated(detail: Mapping[str, Any], limit: int | None, words: Words = a
     return words(UNTRANSLATED_LINES).format(count=len(cues), cues=detail.get("cues", "?"), lines=listed + more)
 
 
+def _waiting(detail: Mapping[str, Any], words: Words = as_is) -> str:
+    """``waiting for the zh→de translator (install zh→en and en→de)`` from a waiting item's detail."""
+    if not detail.get("from") or not detail.get("to"):
+        return ""
+    pair = f"{detail['from']}→{detail['to']}"
+    return words(WAITING_FOR_PAIR).format(pair=pair, install=" + ".join(detail.get("install") or [pair]))
+
+
 def item_words(item: ItemView, words: Words = as_is) -> ItemWords:
     """Split what an item reports into a problem and a note.
 
@@ -177,6 +185,8 @@ def item_words(item: ItemView, words: Words = as_is) -> ItemWords:
     if item.result:
         explanation = explain(item.result)
         short, full = _untranslated(item.detail, _SHOWN_CUES, words), _untranslated(item.detail, None, words)
+        if item.result == Code.WAITING_FOR_TRANSLATOR:
+            short = full = _waiting(item.detail, words)
         if explanation is not None and not explanation.note:
             found = found or problem(item.result, full, words)
         else:
