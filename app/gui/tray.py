@@ -130,6 +130,13 @@ class Tray(QObject):
             self._last_notified = job_id
             self.icon.showMessage(title, message, QSystemTrayIcon.MessageIcon.Information, 5000)
 
+    @Slot(str, str)
+    def say(self, title: str, message: str) -> None:
+        """A balloon about the app itself, not a job (the first close to the tray): a click opens no job."""
+        if QSystemTrayIcon.supportsMessages():
+            self._last_notified = None
+            self.icon.showMessage(title, message, QSystemTrayIcon.MessageIcon.Information, 10000)
+
     def _message_clicked(self) -> None:
         if self._last_notified is not None:
             self.facade.openJob.emit(self._last_notified)
