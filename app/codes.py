@@ -377,6 +377,12 @@ class Code(StrEnum):
         return member if isinstance(member, Code) else None
 
 
+#: Item results a later run may do better, once a translator is installed or reachable: a stage output carrying
+#: one is never taken from the results cache, so adding the folder again or "Translate again" redoes that work
+#: instead of reporting the item done with nothing written. (Branch t34's ``waiting_for_translator`` joins it.)
+REDONE_RESULTS: frozenset[str] = frozenset({Code.TRANSLATION_FAILED})
+
+
 #: The words of every code that has them, in one table so the GUI and ``status`` say the same thing.
 EXPLANATIONS: Mapping[str, Explanation] = {code: code.explanation for code in Code if code.explanation.sentence}
 

@@ -467,6 +467,10 @@ class EngineFacade(QObject):
     def retry_item(self, item_id: int) -> None:
         self._command(lambda lib, _: lib.retry_item(item_id))
 
+    def translate_again(self, job_id: int | None = None, item_id: int | None = None) -> None:
+        """Queue again the items that got no translation (the item, the job's, or all): see :meth:`Library.translate_again`."""
+        self._command(lambda lib, _: lib.translate_again(job_id, item_id))
+
     def cancel(self, job_id: int) -> None:
         self._command(lambda lib, _: lib.cancel(job_id))
 
