@@ -469,10 +469,16 @@ class TranslateStage:
         self.batch_size = batch_size
 
     def backend(self, options: Mapping[str, Any]) -> TranslationBackend:
-        """An endpoint in the settings wins; then the model manager's choice; else the bundled Gemma."""
-        if self.endpoint:
-            return TranslationBackend(f"endpoint:{self.endpoint}|{self.endpoint_model}", "chat", self.endpoint,
-                                      self.endpoint_model)
+        """An endpoint in the settings wins; then the model manager's choice; else the bundled Gemma.
+
+        The job froze the server set when it was added (so one saved in Settings applies to
+        the next job without a restart); a job added before servers were frozen uses the
+        server this pipeline was built with.
+        """
+        endpoint = str(options.get("translation_endpoint", self.endpoint) or "").strip()
+        endpoint_model = str(options.get("translation_endpoint_model", self.endpoint_model) or "").strip()
+        if endpoint:
+            return TranslationBackend(f"endpoint:{endpoint}|{endpoint_model}", "chat", endpoint, endpoint_model)
         model = chosen_model(self.data_dir, options, "translation")
         if model is None:
             return TranslationBackend(BUNDLED_LLM, "completion")

@@ -14,10 +14,12 @@ transcript (Whisper is not run again) and writes the Chinese subtitles.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
+from PySide6.QtCore import Qt
 
 from app.cli import main as cli
 from app.pipelines.outputs import TRANSLATION_FAILED
@@ -92,3 +94,58 @@ def test_translate_again_on_the_cli_writes_the_translation_once_a_translator_wor
     assert len(assert_loads_everywhere(folder / "german.zh.ass")) == len(chinese)
     loads = _json(capsys, "status", *dd)["model_loads"]
     assert [n for key, n in loads.items() if key.startswith("app.ml.whisper_runtime:")] == [1], "transcript reused"
+
+
+def test_a_server_saved_in_settings_applies_without_restart_and_translate_again_redoes_the_failed_item(
+        qtbot: Any, media: MediaFactory, tmp_path: Path, servers: tuple[ModelServer, ModelServer]) -> None:
+    """The desktop app, through its facade: a job fails to translate; a working server saved in Settings serves
+    the next job at once (issue 39.2: pipelines were built once when the library opened), and the queue's
+    "Translate again" redoes the failed item with it, writing its Chinese subtitles."""
+    from app.engine.library import Library
+    from app.gui.app import build_gui
+
+    weak, good = servers
+    first = folder_of(tmp_path / "first", {"german.mkv": media.german(".mkv")})
+    second = folder_of(tmp_path / "second", {"german.mkv": media.german(".mkv")})
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    save_settings(data_dir, Settings(target_lang="zh", translation_endpoint=weak.url("/v1"),
+                                     translation_endpoint_model="weak", welcome_dismissed=True))
+    gui = build_gui([], data_dir, Library.open, poll_ms=100)
+    assert gui is not None
+    facade, window = gui.facade, gui.window
+    try:
+        window.show()
+        with qtbot.waitSignal(facade.started, timeout=30000):
+            pass
+        window.add_paths([first])
+        jobs = window.jobs_model
+        qtbot.waitUntil(lambda: len(jobs.jobs) == 1 and jobs.jobs[0].status == "completed", timeout=300000)
+        assert jobs.jobs[0].results == {TRANSLATION_FAILED: 1}
+        assert not (first / "german.zh.srt").exists() and (first / "german.de.srt").exists()
+        window.select_job(jobs.jobs[0].id)
+        queue = window.queue
+        qtbot.waitUntil(lambda: queue.translate_again_button.isEnabled(), timeout=10000)
+
+        assert facade.settings is not None
+        with qtbot.waitSignal(facade.settingsSaved, timeout=10000):
+            facade.save_settings(replace(facade.settings, translation_endpoint=good.url("/v1"),
+                                         translation_endpoint_model="good"))
+        window.add_paths([second])  # the next job: no restart in between
+        qtbot.waitUntil(lambda: len(jobs.jobs) == 2 and jobs.jobs[1].status == "completed", timeout=300000)
+        assert jobs.jobs[1].results == {}, "the new job used the server saved in Settings"
+        assert all(_is_chinese(line.plaintext) for line in assert_loads_everywhere(second / "german.zh.srt"))
+
+        window.select_job(jobs.jobs[0].id)
+        qtbot.waitUntil(lambda: queue.model.job is not None and queue.model.job.id == jobs.jobs[0].id, timeout=10000)
+        qtbot.mouseClick(queue.translate_again_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: jobs.jobs[0].status == "completed" and not jobs.jobs[0].results
+                        and (first / "german.zh.srt").exists(), timeout=300000)
+        chinese = assert_loads_everywhere(first / "german.zh.srt")
+        assert chinese and all(_is_chinese(line.plaintext) for line in chinese)
+        qtbot.waitUntil(lambda: not queue.translate_again_button.isEnabled(), timeout=10000)
+    finally:
+        with qtbot.waitSignal(facade.closed, timeout=60000):
+            gui.quit()
+        window.close()
+    assert facade.guard.violations == [], "the store or a model was called on the GUI thread"
