@@ -38,8 +38,9 @@ class Explanation:
 
 
 _TRANSLATION_MODEL = QT_TRANSLATE_NOOP("Code", "Install a translation model in Settings → Models (or `sidecar models`), or set an "
-                                        "OpenAI-compatible translation server in Settings → Output; then add the folder "
-                                        "again: the stored transcript is reused, only the translation runs.")
+                                        "OpenAI-compatible translation server in Settings → Output; then choose Translate "
+                                        "again on the job (or `sidecar translate-again`): the stored transcript is reused, "
+                                        "only the translation runs.")
 _RETRY = QT_TRANSLATE_NOOP("Code", "Sidecar retries it by itself; if it keeps failing, use Retry item later.")
 _REPORT = QT_TRANSLATE_NOOP("Code", "This is a bug in Sidecar: retry the item, and if it fails again send the log (Log tab) with a report.")
 
@@ -47,6 +48,9 @@ WHAT_TO_DO = QT_TRANSLATE_NOOP("Code", "What to do: {advice}")
 """How an explanation's advice is introduced, wherever it is shown."""
 UNTRANSLATED_LINES = QT_TRANSLATE_NOOP("Code", "{count} of {cues} lines kept their original text: {lines}")
 """A translation's note listing the lines that kept their original text."""
+UNREACHABLE_SERVER = QT_TRANSLATE_NOOP("Code", "The translation server {server} could not be reached, after several "
+                                                "tries; the transcript was written, the translation was not.")
+"""A translation that did not happen because its server stayed out of reach (the item's detail names it)."""
 
 _UNEXPLAINED = Explanation("")
 """Codes recorded before they had words; :func:`explain` knows nothing of them (they show their message)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from app.codes import UNTRANSLATED_LINES, WHAT_TO_DO
+from app.codes import UNREACHABLE_SERVER, UNTRANSLATED_LINES, WHAT_TO_DO
 from app.errors import explain
 from app.store.records import ITEM_FACTS, ItemView, JobSummary
 from app.store.states import ItemState, JobStatus
@@ -147,7 +147,10 @@ def problem(code: str | None, message: str | None, words: Words = as_is) -> Prob
 
 
 def _untranslated(detail: Mapping[str, Any], limit: int | None, words: Words = as_is) -> str:
-    """``3 of 40 lines kept their original text: 4, 17, 30`` from a translation's item detail."""
+    """``3 of 40 lines kept their original text: 4, 17, 30`` from a translation's item detail (or which server
+    could not be reached, when that is why no line was translated)."""
+    if detail.get("unreachable"):
+        return words(UNREACHABLE_SERVER).format(server=detail["unreachable"])
     cues = list(detail.get("untranslated_cues") or [])
     if not cues:
         return ""

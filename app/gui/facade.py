@@ -121,6 +121,7 @@ class EngineFacade(QObject):
     pausedAllChanged = Signal(bool)  # "Pause all" is on (new jobs wait too) / off
     settingsSaved = Signal(object)  # Settings
     startFailed = Signal(str, str)  # code, message: the library could not be opened (settingsLoaded came first)
+    serverChecked = Signal(str, str, str)  # translation server URL as asked, code ("" when it answers), why not
     databaseChecked = Signal(str, str, str)  # URL as asked, code ("" when it opens), why not ("library"/"empty" when it opens)
     modelsListed = Signal(list)  # list[ModelRow]
     modelProgress = Signal(str, int, int)  # model name, bytes done, bytes in all (0: unknown)
@@ -613,6 +614,21 @@ class EngineFacade(QObject):
                 self.databaseChecked.emit(url, "", "library" if result.revision is not None else "empty")
 
         self._run(lambda _: probe_database(self.data_dir, url), checked, checked, lane="slow", key="database-check")
+
+    def check_translation_server(self, url: str) -> None:
+        """Ask the translation server ``url`` for an answer (a few seconds at most); answers ``serverChecked``."""
+        from app.ml.llm_runtime import probe_endpoint
+
+        def checked(result: Any) -> None:
+            if isinstance(result, SidecarError):
+                self.serverChecked.emit(url, result.code, result.message)
+            elif isinstance(result, BaseException):
+                self._report(result)
+                self.serverChecked.emit(url, "internal_error", str(result) or type(result).__name__)
+            else:
+                self.serverChecked.emit(url, "", "")
+
+        self._run(lambda _: probe_endpoint(url), checked, checked, lane="slow", key="server-check")
 
     def reopen(self, database_url: str) -> None:
         """Save ``database_url`` as the library database, then start again (the way back after ``startFailed``)."""

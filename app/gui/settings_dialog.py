@@ -97,9 +97,12 @@ class SettingsDialog(QDialog):
         self.database_check = QLabel(self)  # what Save's check of a changed URL found
         self.database_check.setWordWrap(True)
         self.database_check.hide()
+        self.server_check = QLabel(self)  # what Save's check of a changed translation server found
+        self.server_check.setWordWrap(True)
+        self.server_check.hide()
         language_restart = QLabel(self.tr("The language of Sidecar's windows changes the next time Sidecar starts."), self)
         self._after: dict[str, list[QWidget]] = {  # what the dialog shows below a setting's field, live from its value
-            "naming": [self.naming_example, self.naming_warning], "translation_endpoint": [self.endpoint_note],
+            "naming": [self.naming_example, self.naming_warning], "translation_endpoint": [self.endpoint_note, self.server_check],
             "database_url": [self.database_where, self.database_check], "ui_language": [language_restart]}
         self.models = QTableWidget(0, 6, self)
         self.models.setHorizontalHeaderLabels([self.tr("Model"), self.tr("For"), self.tr("Size"), self.tr("Installed"),
@@ -149,6 +152,8 @@ class SettingsDialog(QDialog):
             widget.changed.connect(self._changed)
         self._checking: str | None = None  # the URL Save is having checked
         facade.databaseChecked.connect(self._database_checked)
+        self._server_checked: str | None = None  # the translation server address Save checked last (a second Save keeps it)
+        facade.serverChecked.connect(self._server_answered)
         facade.modelsListed.connect(self.show_models)
         facade.modelProgress.connect(self._model_progress)
         facade.modelInstallEnded.connect(self._install_ended)
@@ -296,7 +301,17 @@ class SettingsDialog(QDialog):
 
     @Slot()
     def save(self) -> None:
-        """Save; a changed library database URL is checked first (off the GUI thread) and saved only if it opens."""
+        """Save; a changed translation server is asked for an answer first, and a changed library database URL is
+        checked (both off the GUI thread): the database is saved only if it opens; a server that does not answer is
+        named, and a second Save keeps it (it may be started later)."""
+        server = self.edited().translation_endpoint.strip()
+        if server and server != self.original.translation_endpoint and server != self._server_checked:
+            self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(False)
+            self._show_check(self.server_check, self.tr("Checking the translation server…"), "info")
+            self.show_tab_of(self.fields["translation_endpoint"])
+            self._server_checked = server
+            self.facade.check_translation_server(server)
+            return
         url = self.edited().database_url
         if url == self.original.database_url or not url:
             self._save_now()
@@ -321,10 +336,31 @@ class SettingsDialog(QDialog):
         if not code:
             self._save_now()
 
+    @Slot(str, str, str)
+    def _server_answered(self, url: str, code: str, message: str) -> None:
+        if url != self._server_checked:
+            return  # another window's check, or an address changed since
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(True)
+        if url != self.edited().translation_endpoint.strip():
+            self.server_check.hide()
+            return
+        if not code:
+            self._show_check(self.server_check, self.tr("The translation server answers."), "ok")
+            self.save()
+            return
+        self._show_check(self.server_check, self.tr("The translation server does not answer: {reason}").format(
+            reason=message) + "\n" + self.tr(
+            "Correct the address, or Save again to keep it (for a server you start later); jobs wait for it and "
+            "then write the transcript alone."), "error")
+
     def _show_database_check(self, text: str, accent: str) -> None:
-        self.database_check.setText(text)
-        self.database_check.setStyleSheet(f"color:{ink(accent)};")
-        self.database_check.show()
+        self._show_check(self.database_check, text, accent)
+
+    @staticmethod
+    def _show_check(label: QLabel, text: str, accent: str) -> None:
+        label.setText(text)
+        label.setStyleSheet(f"color:{ink(accent)};")
+        label.show()
 
     def _save_now(self) -> None:
         self.facade.save_settings(self.edited())

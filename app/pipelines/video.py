@@ -45,7 +45,7 @@ from app.engine.dialogue_index import Cue as IndexedCue
 from app.engine.dialogue_index import index_dialogue
 from app.engine.kinds import MediaKind
 from app.engine.stage import ModelSpec, Output, Pipeline, StageContext
-from app.errors import LeaseLost, StageStopped
+from app.errors import Code, LeaseLost, SidecarError, StageStopped
 from app.media import glossary
 from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio
 from app.media.audio_streams import RULE_VERSION as AUDIO_STREAM_RULE
@@ -517,6 +517,24 @@ class TranslateStage:
         return chat_caller(model) if backend.style == "chat" else completion_caller(model)
 
     def run(self, ctx: StageContext) -> TranslationOutput:
+        """:meth:`translate`; a translation server still out of reach when the engine's retries (with backoff)
+        are spent gives every cue its original text, naming the server, so the transcript is placed all the
+        same and "Translate again" finishes the item once the server answers."""
+        try:
+            return self.translate(ctx)
+        except SidecarError as exc:
+            if exc.code != Code.ENDPOINT_UNAVAILABLE or not ctx.last_try:
+                raise
+            log.warning("%s: %s; only the transcript is written", ctx.item.path.name, exc.message)
+        backend = self.backend(ctx.options)
+        transcript = ctx.input(TranscriptOutput)
+        texts = [cue.flat_text for cue in transcript.cue_list()]
+        kept = TranslationOutput(transcript.language, normalise_language(str(ctx.options.get("target_lang") or "")),
+                                 backend.identity, texts, list(range(len(texts))), skipped=False,
+                                 unreachable=backend.endpoint)
+        return replace(kept, report=ItemReport(kept.result, kept.untranslated_detail()))
+
+    def translate(self, ctx: StageContext) -> TranslationOutput:
         """Translate the cues not already in the target language, each stretch from its own language.
 
         A one-language transcript is one run (all its cues, from its language; nothing when

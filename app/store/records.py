@@ -54,6 +54,7 @@ class Claim:
     item_revision: int
     job_folder: str
     options: dict[str, Any]
+    failures: int = 0  # transient failures of this stage so far (the retry policy counts them)
 
 
 @dataclass(frozen=True)

@@ -238,7 +238,7 @@ class StageRepo:
             generation=row["claim_generation"], attempt=row["attempt"], gpu_mb=row["gpu_mb"], model_key=row["model_key"],
             partial=loads(row["partial"]), inputs=inputs, item_path=item["path"], item_kind=item["kind"],
             item_sha256=item["sha256"], item_size=item["size"], item_mtime_ns=item["mtime_ns"],
-            item_revision=item["revision"], job_folder=job.folder, options=options,
+            item_revision=item["revision"], job_folder=job.folder, options=options, failures=row["failures"] or 0,
         )
 
     # -- fenced writes ----------------------------------------------------------------------

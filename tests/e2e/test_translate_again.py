@@ -14,16 +14,21 @@ transcript (Whisper is not run again) and writes the Chinese subtitles.
 from __future__ import annotations
 
 import json
+import socket
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 from PySide6.QtCore import Qt
+from sqlalchemy import select
 
 from app.cli import main as cli
 from app.pipelines.outputs import TRANSLATION_FAILED
 from app.settings import Settings, save_settings
+from app.store import Store
+from app.store.location import database_location
+from app.store.tables import stages
 from tests.media import MediaFactory
 from tests.model_server import ModelServer
 from tests.scripted_translations import to_chinese
@@ -149,3 +154,43 @@ def test_a_server_saved_in_settings_applies_without_restart_and_translate_again_
             gui.quit()
         window.close()
     assert facade.guard.violations == [], "the store or a model was called on the GUI thread"
+
+
+def _closed_port() -> int:
+    """A loopback port nothing listens on (bound, then closed): connecting there is refused."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_an_unreachable_server_is_retried_then_named_and_the_transcript_is_placed_anyway(
+        media: MediaFactory, tmp_path: Path, servers: tuple[ModelServer, ModelServer],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 39.3: the item once failed at Translate with a raw ``<urlopen error …>`` and no transcript at all."""
+    _, good = servers
+    folder = folder_of(tmp_path / "library", {"german.mkv": media.german(".mkv")})
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    gone = f"http://127.0.0.1:{_closed_port()}/v1"
+    save_settings(data_dir, Settings(target_lang="zh", translation_endpoint=gone))
+    dd = ("--data-dir", str(data_dir))
+    assert cli(["add", str(folder), *dd]) == 0
+    cli(["run", "--until-idle", *dd])
+    (item,) = _items(capsys, data_dir)
+    assert (item["status"], item["problem"]["code"]) == ("completed", TRANSLATION_FAILED)
+    assert sorted(p.name for p in folder.iterdir() if p.suffix == ".srt") == ["german.de.srt"], "the transcript is placed"
+    assert assert_loads_everywhere(folder / "german.de.srt")
+    message = item["problem"]["message"]
+    assert gone in message and "could not be reached" in message and "urlopen" not in message, message
+    store = Store(database_location(data_dir))
+    try:
+        with store.db.read() as conn:
+            failures = conn.execute(select(stages.c.failures).where(stages.c.name == "translate")).scalar_one()
+    finally:
+        store.close()
+    assert failures == 2, "retried with backoff (three tries in all) before giving up"
+
+    save_settings(data_dir, Settings(target_lang="zh", translation_endpoint=good.url("/v1")))
+    assert _json(capsys, "translate-again", *dd) == {"queued": 1}
+    cli(["run", "--until-idle", *dd])
+    assert all(_is_chinese(line.plaintext) for line in assert_loads_everywhere(folder / "german.zh.srt"))
