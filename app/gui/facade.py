@@ -51,6 +51,7 @@ from app.engine.review_evidence import ReviewEvidence, review_evidence
 from app.engine.subtitle_edits import SubtitleDocument
 from app.engine.watch import WatchService, set_watched_folders, watch_options
 from app.errors import Code, SidecarError
+from app.gui.count_words import count_words
 from app.gui.operations import BACKGROUND_NICE, Operation, OperationCancelled, Operations
 from app.gui.thumbnails import thumbnail
 from app.media.cue_edits import EditCue
@@ -354,6 +355,8 @@ class EngineFacade(QObject):
         title = {FINISHED: self.tr("Job finished"), REVIEW: self.tr("Review needed"),
                  FAILED: self.tr("Items failed")}[notice.kind]
         body = self.tr("{name}: {done} of {total} done").format(name=notice.name, done=notice.done, total=notice.total)
+        for shortfall in notice.shortfalls():  # "3 of 3 done" alone hid the 2 that got no translation
+            body += ", " + count_words(shortfall)
         if notice.review:
             body += self.tr(", %n to decide", "", notice.review)
         if notice.failed:

@@ -13,13 +13,13 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHeaderView, QSt
                                QStyleOptionProgressBar, QStyleOptionViewItem, QTableView, QWidget)
 
 from app.engine.background import Hold
+from app.gui.count_words import count_words
 from app.gui.hold_words import hold_words
 from app.gui.state_words import state_word
 from app.gui.table_model import ALIGNMENT, CENTRED, DISPLAY, TOOLTIP, ColumnsModel, Index
-from app.codes import Code
 from app.gui.translations import QT_TRANSLATE_NOOP, code_words
 from app.shown_names import readable
-from app.status_words import ALL_FAILED, FAILED, TO_DECIDE, Count, job_label_parts, problem
+from app.status_words import job_label_parts, problem
 from app.store.records import JobSummary
 from app.store.states import JobStatus
 
@@ -81,20 +81,7 @@ class JobsModel(ColumnsModel):
 
     PROGRESS = 2
 
-    def count_words(self, count: Count) -> str:
-        """One count of a job's label ("2 failed") in the window's language, with the language's plural."""
-        n = count.n
-        if count.what == ALL_FAILED:
-            return self.tr("all %n failed", "", n)
-        if count.what == FAILED:
-            return self.tr("%n failed", "", n)
-        if count.what == TO_DECIDE:
-            return self.tr("%n to decide", "", n)
-        if count.what == Code.TRANSLATION_FAILED:
-            return self.tr("%n not translated", "", n)
-        if count.what == Code.TRANSLATION_DOUBTFUL:
-            return self.tr("%n translation(s) to check", "", n)
-        return count.english()  # a counted code this window has no plural for yet
+    count_words = staticmethod(count_words)
 
     def status_label(self, job: JobSummary) -> str:
         """The job's label in the window's language: job_label's word and counts, each translated.

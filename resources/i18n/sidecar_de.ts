@@ -32,8 +32,8 @@
 <context>
     <name>Code</name>
     <message>
-        <source>Install a translation model in Settings → Models (or `sidecar models`), or set an OpenAI-compatible translation server in Settings → Output; then add the folder again: the stored transcript is reused, only the translation runs.</source>
-        <translation>Installieren Sie ein Übersetzungsmodell unter Einstellungen → Modelle (oder `sidecar models`) oder tragen Sie unter Einstellungen → Ausgabe einen OpenAI-kompatiblen Übersetzungsserver ein; fügen Sie den Ordner dann erneut hinzu: das gespeicherte Transkript wird wiederverwendet, nur die Übersetzung läuft.</translation>
+        <source>Install a translation model in Settings → Models (or `sidecar models`), or set an OpenAI-compatible translation server in Settings → Output; then choose Translate again on the job (or `sidecar translate-again`): the stored transcript is reused, only the translation runs.</source>
+        <translation>Installieren Sie ein Übersetzungsmodell unter Einstellungen → Modelle (oder `sidecar models`) oder tragen Sie unter Einstellungen → Ausgabe einen OpenAI-kompatiblen Übersetzungsserver ein; wählen Sie dann beim Auftrag „Erneut übersetzen“ (oder `sidecar translate-again`): das gespeicherte Transkript wird wiederverwendet, nur die Übersetzung läuft.</translation>
     </message>
     <message>
         <source>Sidecar retries it by itself; if it keeps failing, use Retry item later.</source>
@@ -50,6 +50,10 @@
     <message>
         <source>{count} of {cues} lines kept their original text: {lines}</source>
         <translation>{count} von {cues} Zeilen behielten ihren Originaltext: {lines}</translation>
+    </message>
+    <message>
+        <source>The translation server {server} could not be reached, after several tries; the transcript was written, the translation was not.</source>
+        <translation>Der Übersetzungsserver {server} war auch nach mehreren Versuchen nicht erreichbar; das Transkript wurde geschrieben, die Übersetzung nicht.</translation>
     </message>
     <message>
         <source>The file cannot be read as media.</source>
@@ -923,35 +927,7 @@
     </message>
 </context>
 <context>
-    <name>JobLabel</name>
-    <message>
-        <source>adding files</source>
-        <extracomment>The words app.status_words.JobLabel uses where the stored status word is not what a person says.</extracomment>
-        <translation>Dateien werden hinzugefügt</translation>
-    </message>
-    <message>
-        <source>needs review</source>
-        <translation>Prüfung nötig</translation>
-    </message>
-    <message>
-        <source>finished</source>
-        <translation>fertig</translation>
-    </message>
-</context>
-<context>
-    <name>JobsModel</name>
-    <message>
-        <source>{seconds} s</source>
-        <translation>{seconds} Sek.</translation>
-    </message>
-    <message>
-        <source>{minutes} min {seconds:02d} s</source>
-        <translation>{minutes} Min. {seconds:02d} Sek.</translation>
-    </message>
-    <message>
-        <source>{hours} h {minutes:02d} min</source>
-        <translation>{hours} Std. {minutes:02d} Min.</translation>
-    </message>
+    <name>JobCounts</name>
     <message numerus="yes">
         <source>all %n failed</source>
         <translation>
@@ -986,6 +962,37 @@
             <numerusform>%n Übersetzung zu prüfen</numerusform>
             <numerusform>%n Übersetzungen zu prüfen</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>JobLabel</name>
+    <message>
+        <source>adding files</source>
+        <extracomment>The words app.status_words.JobLabel uses where the stored status word is not what a person says.</extracomment>
+        <translation>Dateien werden hinzugefügt</translation>
+    </message>
+    <message>
+        <source>needs review</source>
+        <translation>Prüfung nötig</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>fertig</translation>
+    </message>
+</context>
+<context>
+    <name>JobsModel</name>
+    <message>
+        <source>{seconds} s</source>
+        <translation>{seconds} Sek.</translation>
+    </message>
+    <message>
+        <source>{minutes} min {seconds:02d} s</source>
+        <translation>{minutes} Min. {seconds:02d} Sek.</translation>
+    </message>
+    <message>
+        <source>{hours} h {minutes:02d} min</source>
+        <translation>{hours} Std. {minutes:02d} Min.</translation>
     </message>
     <message>
         <source>Paused because everything is paused (Pause all); Resume all starts it.</source>
@@ -1311,6 +1318,14 @@
     <message>
         <source>Cancel job</source>
         <translation>Auftrag abbrechen</translation>
+    </message>
+    <message>
+        <source>Translate again</source>
+        <translation>Erneut übersetzen</translation>
+    </message>
+    <message>
+        <source>Translate the items that got no translation again, with the translator set now (Settings → Models)</source>
+        <translation>Die Einträge ohne Übersetzung erneut übersetzen, mit dem jetzt eingestellten Übersetzer (Einstellungen → Modelle)</translation>
     </message>
     <message>
         <source>Retry item</source>
@@ -1930,12 +1945,28 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Lizenz: {licence}.</translation>
     </message>
     <message>
+        <source>Checking the translation server…</source>
+        <translation>Übersetzungsserver wird geprüft …</translation>
+    </message>
+    <message>
         <source>Checking the library database…</source>
         <translation>Prüfe die Bibliotheksdatenbank…</translation>
     </message>
     <message>
         <source>Correct the address, or empty it to keep the library on this computer.</source>
         <translation>Korrigieren Sie die Adresse oder leeren Sie sie, um die Bibliothek auf diesem Computer zu behalten.</translation>
+    </message>
+    <message>
+        <source>The translation server answers.</source>
+        <translation>Der Übersetzungsserver antwortet.</translation>
+    </message>
+    <message>
+        <source>The translation server does not answer: {reason}</source>
+        <translation>Der Übersetzungsserver antwortet nicht: {reason}</translation>
+    </message>
+    <message>
+        <source>Correct the address, or Save again to keep it (for a server you start later); jobs wait for it and then write the transcript alone.</source>
+        <translation>Korrigieren Sie die Adresse oder speichern Sie erneut, um sie zu behalten (für einen Server, den Sie später starten); Aufträge warten auf ihn und schreiben dann nur das Transkript.</translation>
     </message>
     <message>
         <source>Output (new jobs)</source>
@@ -2096,6 +2127,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>Skipped</source>
         <translation>Übersprungen</translation>
+    </message>
+    <message>
+        <source>Transcript only</source>
+        <translation>Nur Transkript</translation>
     </message>
     <message>
         <source>Fingerprint</source>

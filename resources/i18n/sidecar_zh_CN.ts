@@ -32,8 +32,8 @@
 <context>
     <name>Code</name>
     <message>
-        <source>Install a translation model in Settings → Models (or `sidecar models`), or set an OpenAI-compatible translation server in Settings → Output; then add the folder again: the stored transcript is reused, only the translation runs.</source>
-        <translation>请在 设置 → 模型 中安装一个翻译模型（或使用 `sidecar models`），或在 设置 → 输出 中设置一个兼容 OpenAI 的翻译服务器；然后重新添加该文件夹：已存的转写会被复用，只运行翻译。</translation>
+        <source>Install a translation model in Settings → Models (or `sidecar models`), or set an OpenAI-compatible translation server in Settings → Output; then choose Translate again on the job (or `sidecar translate-again`): the stored transcript is reused, only the translation runs.</source>
+        <translation>请在 设置 → 模型 中安装一个翻译模型（或使用 `sidecar models`），或在 设置 → 输出 中设置一个兼容 OpenAI 的翻译服务器；然后在该任务上选择“重新翻译”（或运行 `sidecar translate-again`）：已存的转写会被复用，只运行翻译。</translation>
     </message>
     <message>
         <source>Sidecar retries it by itself; if it keeps failing, use Retry item later.</source>
@@ -50,6 +50,10 @@
     <message>
         <source>{count} of {cues} lines kept their original text: {lines}</source>
         <translation>{cues} 行中有 {count} 行保留了原文：{lines}</translation>
+    </message>
+    <message>
+        <source>The translation server {server} could not be reached, after several tries; the transcript was written, the translation was not.</source>
+        <translation>多次尝试后仍无法连接翻译服务器 {server}；已写入转写，未写入翻译。</translation>
     </message>
     <message>
         <source>The file cannot be read as media.</source>
@@ -921,35 +925,7 @@
     </message>
 </context>
 <context>
-    <name>JobLabel</name>
-    <message>
-        <source>adding files</source>
-        <extracomment>The words app.status_words.JobLabel uses where the stored status word is not what a person says.</extracomment>
-        <translation>正在添加文件</translation>
-    </message>
-    <message>
-        <source>needs review</source>
-        <translation>需要审核</translation>
-    </message>
-    <message>
-        <source>finished</source>
-        <translation>已完成</translation>
-    </message>
-</context>
-<context>
-    <name>JobsModel</name>
-    <message>
-        <source>{seconds} s</source>
-        <translation>{seconds} 秒</translation>
-    </message>
-    <message>
-        <source>{minutes} min {seconds:02d} s</source>
-        <translation>{minutes} 分 {seconds:02d} 秒</translation>
-    </message>
-    <message>
-        <source>{hours} h {minutes:02d} min</source>
-        <translation>{hours} 小时 {minutes:02d} 分</translation>
-    </message>
+    <name>JobCounts</name>
     <message numerus="yes">
         <source>all %n failed</source>
         <translation>
@@ -979,6 +955,37 @@
         <translation>
             <numerusform>%n 个译文待检查</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>JobLabel</name>
+    <message>
+        <source>adding files</source>
+        <extracomment>The words app.status_words.JobLabel uses where the stored status word is not what a person says.</extracomment>
+        <translation>正在添加文件</translation>
+    </message>
+    <message>
+        <source>needs review</source>
+        <translation>需要审核</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+</context>
+<context>
+    <name>JobsModel</name>
+    <message>
+        <source>{seconds} s</source>
+        <translation>{seconds} 秒</translation>
+    </message>
+    <message>
+        <source>{minutes} min {seconds:02d} s</source>
+        <translation>{minutes} 分 {seconds:02d} 秒</translation>
+    </message>
+    <message>
+        <source>{hours} h {minutes:02d} min</source>
+        <translation>{hours} 小时 {minutes:02d} 分</translation>
     </message>
     <message>
         <source>Paused because everything is paused (Pause all); Resume all starts it.</source>
@@ -1300,6 +1307,14 @@
     <message>
         <source>Cancel job</source>
         <translation>取消任务</translation>
+    </message>
+    <message>
+        <source>Translate again</source>
+        <translation>重新翻译</translation>
+    </message>
+    <message>
+        <source>Translate the items that got no translation again, with the translator set now (Settings → Models)</source>
+        <translation>用现在设置的翻译器，重新翻译没有得到译文的项目（设置 → 模型）</translation>
     </message>
     <message>
         <source>Retry item</source>
@@ -1916,12 +1931,28 @@ Files next to your media are not touched.</source>
         <translation>许可证：{licence}。</translation>
     </message>
     <message>
+        <source>Checking the translation server…</source>
+        <translation>正在检查翻译服务器…</translation>
+    </message>
+    <message>
         <source>Checking the library database…</source>
         <translation>正在检查资料库数据库…</translation>
     </message>
     <message>
         <source>Correct the address, or empty it to keep the library on this computer.</source>
         <translation>请更正地址，或将其留空以继续使用本机上的资料库。</translation>
+    </message>
+    <message>
+        <source>The translation server answers.</source>
+        <translation>翻译服务器有响应。</translation>
+    </message>
+    <message>
+        <source>The translation server does not answer: {reason}</source>
+        <translation>翻译服务器没有响应：{reason}</translation>
+    </message>
+    <message>
+        <source>Correct the address, or Save again to keep it (for a server you start later); jobs wait for it and then write the transcript alone.</source>
+        <translation>请更正地址，或再次点“保存”保留它（适用于稍后才启动的服务器）；任务会等待它，之后只写入转写。</translation>
     </message>
     <message>
         <source>Output (new jobs)</source>
@@ -2082,6 +2113,10 @@ Files next to your media are not touched.</source>
     <message>
         <source>Skipped</source>
         <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>Transcript only</source>
+        <translation>仅转写</translation>
     </message>
     <message>
         <source>Fingerprint</source>

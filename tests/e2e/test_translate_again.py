@@ -119,6 +119,8 @@ def test_a_server_saved_in_settings_applies_without_restart_and_translate_again_
     gui = build_gui([], data_dir, Library.open, poll_ms=100)
     assert gui is not None
     facade, window = gui.facade, gui.window
+    told: list[tuple[int, str, str]] = []
+    facade.notice.connect(lambda job_id, title, body: told.append((job_id, title, body)))
     try:
         window.show()
         with qtbot.waitSignal(facade.started, timeout=30000):
@@ -127,10 +129,19 @@ def test_a_server_saved_in_settings_applies_without_restart_and_translate_again_
         jobs = window.jobs_model
         qtbot.waitUntil(lambda: len(jobs.jobs) == 1 and jobs.jobs[0].status == "completed", timeout=300000)
         assert jobs.jobs[0].results == {TRANSLATION_FAILED: 1}
+        # Issue 39.4: the row, the item and the notice say what was not delivered.
+        assert jobs.status_label(jobs.jobs[0]) == "Finished — 1 not translated"
+        qtbot.waitUntil(lambda: bool(told), timeout=10000)
+        assert told[0][2] == "first: 1 of 1 done, 1 not translated", told
         assert not (first / "german.zh.srt").exists() and (first / "german.de.srt").exists()
         window.select_job(jobs.jobs[0].id)
         queue = window.queue
         qtbot.waitUntil(lambda: queue.translate_again_button.isEnabled(), timeout=10000)
+        def row_state() -> str | None:
+            row = queue.model.row_at(0) if queue.model.rowCount() == 1 else None
+            return None if row is None else row.display[2]
+
+        qtbot.waitUntil(lambda: row_state() == "Transcript only", timeout=10000)  # not "Completed"
 
         assert facade.settings is not None
         with qtbot.waitSignal(facade.settingsSaved, timeout=10000):
