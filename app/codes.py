@@ -48,6 +48,16 @@ WHAT_TO_DO = QT_TRANSLATE_NOOP("Code", "What to do: {advice}")
 """How an explanation's advice is introduced, wherever it is shown."""
 UNTRANSLATED_LINES = QT_TRANSLATE_NOOP("Code", "{count} of {cues} lines kept their original text: {lines}")
 """A translation's note listing the lines that kept their original text."""
+#: Why a line kept its original text (the reasons of app/media/translation_quality.py), as a person reads them.
+LINE_REASONS: Mapping[str, str] = {
+    "untranslated": QT_TRANSLATE_NOOP("Code", "came back untranslated"),
+    "language": QT_TRANSLATE_NOOP("Code", "in another language"),
+    "unfaithful": QT_TRANSLATE_NOOP("Code", "says something else"),
+    "misaligned": QT_TRANSLATE_NOOP("Code", "fits another line"),
+    "repeated": QT_TRANSLATE_NOOP("Code", "repeats another line"),
+    "glossary": QT_TRANSLATE_NOOP("Code", "a glossary term not as given"),
+    "no_answer": QT_TRANSLATE_NOOP("Code", "no answer for it"),
+}
 UNREACHABLE_SERVER = QT_TRANSLATE_NOOP("Code", "The translation server {server} could not be reached, after several "
                                                 "tries; the transcript was written, the translation was not.")
 """A translation that did not happen because its server stayed out of reach (the item's detail names it)."""

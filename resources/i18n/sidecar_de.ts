@@ -52,6 +52,35 @@
         <translation>{count} von {cues} Zeilen behielten ihren Originaltext: {lines}</translation>
     </message>
     <message>
+        <source>came back untranslated</source>
+        <extracomment>Why a line kept its original text (the reasons of app/media/translation_quality.py), as a person reads them.</extracomment>
+        <translation>kam unübersetzt zurück</translation>
+    </message>
+    <message>
+        <source>in another language</source>
+        <translation>in einer anderen Sprache</translation>
+    </message>
+    <message>
+        <source>says something else</source>
+        <translation>sagt etwas anderes</translation>
+    </message>
+    <message>
+        <source>fits another line</source>
+        <translation>passt zu einer anderen Zeile</translation>
+    </message>
+    <message>
+        <source>repeats another line</source>
+        <translation>wiederholt eine andere Zeile</translation>
+    </message>
+    <message>
+        <source>a glossary term not as given</source>
+        <translation>ein Glossarbegriff nicht wie angegeben</translation>
+    </message>
+    <message>
+        <source>no answer for it</source>
+        <translation>keine Antwort darauf</translation>
+    </message>
+    <message>
         <source>The translation server {server} could not be reached, after several tries; the transcript was written, the translation was not.</source>
         <translation>Der Übersetzungsserver {server} war auch nach mehreren Versuchen nicht erreichbar; das Transkript wurde geschrieben, die Übersetzung nicht.</translation>
     </message>

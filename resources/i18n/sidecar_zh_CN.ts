@@ -52,6 +52,35 @@
         <translation>{cues} 行中有 {count} 行保留了原文：{lines}</translation>
     </message>
     <message>
+        <source>came back untranslated</source>
+        <extracomment>Why a line kept its original text (the reasons of app/media/translation_quality.py), as a person reads them.</extracomment>
+        <translation>返回时未翻译</translation>
+    </message>
+    <message>
+        <source>in another language</source>
+        <translation>是另一种语言</translation>
+    </message>
+    <message>
+        <source>says something else</source>
+        <translation>意思不符</translation>
+    </message>
+    <message>
+        <source>fits another line</source>
+        <translation>更符合另一行</translation>
+    </message>
+    <message>
+        <source>repeats another line</source>
+        <translation>与另一行重复</translation>
+    </message>
+    <message>
+        <source>a glossary term not as given</source>
+        <translation>术语未按词表翻译</translation>
+    </message>
+    <message>
+        <source>no answer for it</source>
+        <translation>没有得到回答</translation>
+    </message>
+    <message>
         <source>The translation server {server} could not be reached, after several tries; the transcript was written, the translation was not.</source>
         <translation>多次尝试后仍无法连接翻译服务器 {server}；已写入转写，未写入翻译。</translation>
     </message>

@@ -46,3 +46,29 @@ def test_the_notice_of_a_job_counts_what_it_did_not_deliver() -> None:
                             frozenset({FINISHED}))
     assert notice is not None
     assert notice.english() == ("Job finished", "films: 3 of 3 done, 2 not translated")
+
+
+def test_every_reason_a_line_kept_its_text_has_words_in_each_language(qapp: Any) -> None:
+    """Issue 39.7: "(unfaithful)", "(repeated)", "no_answer" were shown as stored."""
+    from app.codes import LINE_REASONS
+    from app.gui.translations import code_words
+    from app.media import translation_quality as quality
+    from app.status_words import item_words
+
+    assert set(LINE_REASONS) == {quality.UNTRANSLATED, quality.LANGUAGE, quality.UNFAITHFUL, quality.MISALIGNED,
+                                 quality.REPEATED, quality.GLOSSARY, quality.NO_ANSWER}
+    item = ItemView(1, 1, "/films/Talk.mkv", "video", ItemState.COMPLETED, None, 1.0, None, None,
+                    Code.TRANSLATION_DOUBTFUL, 1,
+                    detail={"untranslated_cues": [2, 5], "cues": 10, "reasons": {"2": "unfaithful", "5": "no_answer"}})
+    try:
+        for language in ("en", "zh_CN", "de"):
+            install_translators(qapp, language)
+            words = item_words(item, code_words)
+            assert words.problem is not None
+            shown = words.problem.cell() + words.problem.details()
+            assert "unfaithful" not in shown and "no_answer" not in shown and Code.TRANSLATION_DOUBTFUL not in shown
+            assert code_words(LINE_REASONS["unfaithful"]) in shown
+            if language != "en":
+                assert all(code_words(text) != text for text in LINE_REASONS.values()), language
+    finally:
+        install_translators(qapp, "en")
