@@ -126,7 +126,7 @@ class EngineFacade(QObject):
     databaseChecked = Signal(str, str, str)  # URL as asked, code ("" when it opens), why not ("library"/"empty" when it opens)
     modelsListed = Signal(list)  # list[ModelRow]
     modelProgress = Signal(str, int, int)  # model name, bytes done, bytes in all (0: unknown)
-    modelInstallEnded = Signal(str, str)  # model name, "" when installed, else the error code (download_cancelled…)
+    modelInstallEnded = Signal(str, str, str)  # model name, "" when installed else the error code (download_failed…), why
     workersChanged = Signal(list)  # list[WorkerView]: every engine process on the library, any machine
     audioTracks = Signal(int, object)  # item id, AudioChoice | None: its file's audio streams and the one used
     notice = Signal(int, str, str)  # job id, title, message: one per settled job, where no desktop notifier took it
@@ -665,7 +665,8 @@ class EngineFacade(QObject):
             if isinstance(result, BaseException) and code != Code.DOWNLOAD_CANCELLED:
                 self._report(result)
                 code = code or Code.INTERNAL_ERROR
-            self.modelInstallEnded.emit(name, code)
+            why = (result.message if isinstance(result, SidecarError) else str(result)) if code else ""
+            self.modelInstallEnded.emit(name, code, why)
             self.list_models()
 
         self._run(lambda op: models_install(self.data_dir, name, op.report, op), ended, ended,

@@ -26,16 +26,17 @@ import sys
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QFrame, QGroupBox,
                                QHBoxLayout, QHeaderView, QLabel, QProgressBar, QPushButton, QScrollArea, QSizePolicy, QTableWidget,
                                QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
 
-from app.errors import Code
+from app.errors import Code, explain
 from app.gui.database_dialog import check_words
 from app.gui.facade import EngineFacade
 from app.gui.setting_fields import field_for, translated
 from app.gui.theme import ink, muted
-from app.gui.translations import QT_TRANSLATE_NOOP
+from app.gui.translations import QT_TRANSLATE_NOOP, code_words
 from app.gui.wheel_guard import guard_wheel
 from app.media.naming import example_names
 from app.ml.catalogue import ROLE_PURPOSE
@@ -214,17 +215,45 @@ class SettingsDialog(QDialog):
         self._model_rows = list(rows)
         self.models.setRowCount(len(rows))
         for n, row in enumerate(rows):
-            for col, value in enumerate((row.name, ROLE_PURPOSE.get(row.role, row.role),
+            for col, value in enumerate((self._model_name(row), self._role_words(row.role),
                                          format_size(row.size), self._installed_text(row),
                                          "✓" if row.active else "", row.licence)):
                 cell = QTableWidgetItem(str(value))
                 tip = "\n".join(part for part in (row.description, row.licence) if part)
                 if tip:
                     cell.setToolTip(tip)
+                if col == 0 and (row.placeholder or row.recommended):
+                    cell.setForeground(QColor(ink("warning" if row.placeholder else "ok")))
+                    cell.setToolTip(self._model_note(row) + ("\n" + tip if tip else ""))
                 self.models.setItem(n, col, cell)
             if selected is not None and row.name == selected.name:
                 self.models.selectRow(n)
         self._update_model_actions()
+
+    def _model_name(self, row: ModelRow) -> str:
+        """The name, marked when it is the placeholder or the recommended model of its role (seen without a click)."""
+        if row.placeholder:
+            return self.tr("{name} (placeholder)").format(name=row.name)
+        if row.recommended:
+            return self.tr("{name} (recommended)").format(name=row.name)
+        return row.name
+
+    def _model_note(self, row: ModelRow) -> str:
+        """Why the mark: the placeholder's warning or the recommendation, in the window's language."""
+        if row.placeholder:
+            return self.tr("A placeholder that comes with Sidecar so translation works without a download: most of its "
+                           "lines are wrong and Sidecar refuses them, so most videos get only their transcript. Install "
+                           "a recommended translation model, or set a translation server.")
+        if row.recommended:
+            return self.tr("Recommended: good enough on a CPU, with a licence that allows any use.")
+        return ""
+
+    def _role_words(self, role: str) -> str:
+        """What a role does, in the window's language (the catalogue's words are English)."""
+        return {"asr": self.tr("transcription"), "translation": self.tr("translation"),
+                "text_embedding": self.tr("text search over descriptions and dialogue"),
+                "ocr": self.tr("text recognition in images"),
+                "visual": self.tr("image search by picture content (CLIP)")}.get(role, ROLE_PURPOSE.get(role, role))
 
     def _installed_text(self, row: ModelRow) -> str:
         if row.name in self._downloads:
@@ -257,7 +286,7 @@ class SettingsDialog(QDialog):
     def _update_model_actions(self) -> None:
         row = self.selected_model()
         name = row.name if row else ""
-        about = [row.description if row else ""]
+        about = [(self._model_note(row) or row.description) if row else ""]
         if row and row.licence:
             about.append(self.tr("Licence: {licence}.").format(licence=row.licence))
         self.model_about.setText(" ".join(a for a in about if a))
@@ -286,15 +315,18 @@ class SettingsDialog(QDialog):
                 cell.setText(self._installed_text(row))
 
     @Slot(str, str)
-    def _install_ended(self, name: str, code: str) -> None:
+    def _install_ended(self, name: str, code: str, why: str) -> None:
         self._downloads.pop(name, None)
         if not code:
             self.model_status.setText(self.tr("{name} is installed. Choose “Use” to have new jobs use it.").format(name=name))
         elif code == Code.DOWNLOAD_CANCELLED:
             self.model_status.setText(self.tr("Stopped downloading {name}. What arrived is kept: Install resumes "
                                               "from there.").format(name=name))
-        else:
-            self.model_status.setText(self.tr("Installing {name} failed ({code}).").format(name=name, code=code))
+        else:  # the cause in words, and in full (the label wraps): "no network", not "(download_failed)"
+            explanation = explain(code)
+            sentence = code_words(explanation.sentence) if explanation else ""
+            self.model_status.setText(self.tr("Installing {name} failed: {why}").format(
+                name=name, why=" ".join(part for part in (sentence, why) if part)))
 
         self._refresh_model_row(name)
         self._update_model_actions()

@@ -252,7 +252,8 @@ class TranscriptEditor(QWidget):
         self.retranslate_menu.clear()
         for row in rows:
             if row.role == "translation" and row.installed:
-                label = row.name + (self.tr(" (in use)") if row.active else "")
+                label = row.name + (self.tr(" (placeholder: poor translations)") if row.placeholder else "") + (
+                    self.tr(" (in use)") if row.active else "")
                 self.retranslate_menu.addAction(label).setData(row.name)
         self.retranslate_button.setEnabled(not self.retranslate_menu.isEmpty())
 

@@ -244,7 +244,7 @@ class WelcomePage(QWidget):
         self._show_choice()
 
     @Slot(str, str)
-    def _install_ended(self, name: str, code: str) -> None:
+    def _install_ended(self, name: str, code: str, why: str = "") -> None:
         if self.recommended is None or name != self.recommended.name:
             return
         if code == Code.DOWNLOAD_CANCELLED:

@@ -1970,8 +1970,48 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Ein heruntergeladenes Modell löschen oder ein selbst eingetragenes vergessen (seine Dateien bleiben)</translation>
     </message>
     <message>
+        <source>{name} (placeholder)</source>
+        <translation>{name} (Platzhalter)</translation>
+    </message>
+    <message>
+        <source>{name} (recommended)</source>
+        <translation>{name} (empfohlen)</translation>
+    </message>
+    <message>
+        <source>A placeholder that comes with Sidecar so translation works without a download: most of its lines are wrong and Sidecar refuses them, so most videos get only their transcript. Install a recommended translation model, or set a translation server.</source>
+        <translation>Ein Platzhalter, der mit Sidecar kommt, damit Übersetzen ohne Download geht: Die meisten seiner Zeilen sind falsch und Sidecar weist sie zurück, daher bekommen die meisten Videos nur ihr Transkript. Installieren Sie ein empfohlenes Übersetzungsmodell oder tragen Sie einen Übersetzungsserver ein.</translation>
+    </message>
+    <message>
+        <source>Recommended: good enough on a CPU, with a licence that allows any use.</source>
+        <translation>Empfohlen: gut genug auf einer CPU, mit einer Lizenz, die jede Nutzung erlaubt.</translation>
+    </message>
+    <message>
+        <source>transcription</source>
+        <translation>Transkription</translation>
+    </message>
+    <message>
+        <source>translation</source>
+        <translation>Übersetzung</translation>
+    </message>
+    <message>
+        <source>text search over descriptions and dialogue</source>
+        <translation>Textsuche in Beschreibungen und Dialogen</translation>
+    </message>
+    <message>
+        <source>text recognition in images</source>
+        <translation>Texterkennung in Bildern</translation>
+    </message>
+    <message>
+        <source>image search by picture content (CLIP)</source>
+        <translation>Bildsuche nach Bildinhalt (CLIP)</translation>
+    </message>
+    <message>
         <source>Licence: {licence}.</source>
         <translation>Lizenz: {licence}.</translation>
+    </message>
+    <message>
+        <source>Installing {name} failed: {why}</source>
+        <translation>Installation von {name} fehlgeschlagen: {why}</translation>
     </message>
     <message>
         <source>Checking the translation server…</source>
@@ -2114,10 +2154,6 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <source>Stopped downloading {name}. What arrived is kept: Install resumes from there.</source>
         <translation>Download von {name} angehalten. Das Geladene bleibt erhalten: Installieren setzt dort fort.</translation>
     </message>
-    <message>
-        <source>Installing {name} failed ({code}).</source>
-        <translation>Installation von {name} fehlgeschlagen ({code}).</translation>
-    </message>
 </context>
 <context>
     <name>States</name>
@@ -2256,6 +2292,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>This video cannot be played here ({message}); the subtitles can still be edited.</source>
         <translation>Dieses Video kann hier nicht abgespielt werden ({message}); die Untertitel lassen sich trotzdem bearbeiten.</translation>
+    </message>
+    <message>
+        <source> (placeholder: poor translations)</source>
+        <translation> (Platzhalter: schlechte Übersetzungen)</translation>
     </message>
     <message>
         <source> (in use)</source>

@@ -1956,8 +1956,48 @@ Files next to your media are not touched.</source>
         <translation>删除已下载的模型，或移除你登记的模型（其文件保留）</translation>
     </message>
     <message>
+        <source>{name} (placeholder)</source>
+        <translation>{name}（占位）</translation>
+    </message>
+    <message>
+        <source>{name} (recommended)</source>
+        <translation>{name}（推荐）</translation>
+    </message>
+    <message>
+        <source>A placeholder that comes with Sidecar so translation works without a download: most of its lines are wrong and Sidecar refuses them, so most videos get only their transcript. Install a recommended translation model, or set a translation server.</source>
+        <translation>Sidecar 自带的占位模型，让翻译无需下载即可运行：它译出的大多数行是错的，Sidecar 会拒绝它们，因此大多数视频只会得到转写。请安装推荐的翻译模型，或设置翻译服务器。</translation>
+    </message>
+    <message>
+        <source>Recommended: good enough on a CPU, with a licence that allows any use.</source>
+        <translation>推荐：在 CPU 上也够用，许可证允许任何用途。</translation>
+    </message>
+    <message>
+        <source>transcription</source>
+        <translation>转写</translation>
+    </message>
+    <message>
+        <source>translation</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>text search over descriptions and dialogue</source>
+        <translation>在描述和对白中搜索文字</translation>
+    </message>
+    <message>
+        <source>text recognition in images</source>
+        <translation>识别图片中的文字</translation>
+    </message>
+    <message>
+        <source>image search by picture content (CLIP)</source>
+        <translation>按画面内容搜索图片（CLIP）</translation>
+    </message>
+    <message>
         <source>Licence: {licence}.</source>
         <translation>许可证：{licence}。</translation>
+    </message>
+    <message>
+        <source>Installing {name} failed: {why}</source>
+        <translation>安装 {name} 失败：{why}</translation>
     </message>
     <message>
         <source>Checking the translation server…</source>
@@ -2100,10 +2140,6 @@ Files next to your media are not touched.</source>
         <source>Stopped downloading {name}. What arrived is kept: Install resumes from there.</source>
         <translation>已停止下载 {name}。已下载的部分会保留：再次安装时从那里继续。</translation>
     </message>
-    <message>
-        <source>Installing {name} failed ({code}).</source>
-        <translation>安装 {name} 失败（{code}）。</translation>
-    </message>
 </context>
 <context>
     <name>States</name>
@@ -2242,6 +2278,10 @@ Files next to your media are not touched.</source>
     <message>
         <source>This video cannot be played here ({message}); the subtitles can still be edited.</source>
         <translation>此视频无法在这里播放（{message}）；字幕仍可编辑。</translation>
+    </message>
+    <message>
+        <source> (placeholder: poor translations)</source>
+        <translation>（占位：翻译质量差）</translation>
     </message>
     <message>
         <source> (in use)</source>
