@@ -1914,6 +1914,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Standard wiederherstellen</translation>
     </message>
     <message>
+        <source>Add</source>
+        <translation>Hinzufügen</translation>
+    </message>
+    <message>
         <source>Add…</source>
         <translation>Hinzufügen …</translation>
     </message>

@@ -1900,6 +1900,10 @@ Files next to your media are not touched.</source>
         <translation>恢复默认值</translation>
     </message>
     <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
