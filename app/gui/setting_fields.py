@@ -283,7 +283,9 @@ class PairsField(QWidget):
         last = self.table.rowCount() - 1
         self.table.setFocus()
         self.table.setCurrentCell(last, 0)
-        self.table.editItem(self.table.item(last, 0))
+        item = self.table.item(last, 0)
+        if item is not None:
+            self.table.editItem(item)
 
     def remove_selected(self) -> None:
         chosen = {index.row() for index in self.table.selectionModel().selectedRows()}

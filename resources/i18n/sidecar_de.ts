@@ -2309,6 +2309,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <source>Re-translating with {model}: follow it in the queue, then open the subtitles again. Files you edited are not replaced without asking (Review).</source>
         <translation>Neue Übersetzung mit {model}: in der Warteschlange verfolgen und die Untertitel danach erneut öffnen. Von Ihnen bearbeitete Dateien werden nicht ohne Rückfrage ersetzt (Prüfung).</translation>
     </message>
+    <message>
+        <source>No translation: {why} Install a translation model or set a translation server, then choose Translate again in the queue.</source>
+        <translation>Keine Übersetzung: {why} Installieren Sie ein Übersetzungsmodell oder tragen Sie einen Übersetzungsserver ein und wählen Sie dann in der Warteschlange „Erneut übersetzen“.</translation>
+    </message>
     <message numerus="yes">
         <source>%n line(s) failed the translation check and kept their original text: they are marked in the list. Type their translation and save.</source>
         <translation>

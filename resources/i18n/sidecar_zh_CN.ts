@@ -2295,6 +2295,10 @@ Files next to your media are not touched.</source>
         <source>Re-translating with {model}: follow it in the queue, then open the subtitles again. Files you edited are not replaced without asking (Review).</source>
         <translation>正在用 {model} 重新翻译：请在队列中查看进度，完成后再次打开字幕。您编辑过的文件不会在未经询问的情况下被替换（见“审核”）。</translation>
     </message>
+    <message>
+        <source>No translation: {why} Install a translation model or set a translation server, then choose Translate again in the queue.</source>
+        <translation>没有译文：{why} 请安装翻译模型或设置翻译服务器，然后在队列中选择“重新翻译”。</translation>
+    </message>
     <message numerus="yes">
         <source>%n line(s) failed the translation check and kept their original text: they are marked in the list. Type their translation and save.</source>
         <translation>
