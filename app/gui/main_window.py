@@ -152,6 +152,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.pause_indicator)
         facade.pausedAllChanged.connect(self.show_paused_all)
         self._adding: set[str] = set()
+        self._added: int | None = None  # the job just added, to select once the jobs list shows it
 
         self.jobs.selectionModel().selectionChanged.connect(lambda *_: self._show_selected_job())
         facade.jobsChanged.connect(self.show_jobs)
@@ -247,7 +248,12 @@ class MainWindow(QMainWindow):
         self.hint.setVisible(not jobs)
         self._job_count = len(jobs)
         self._show_welcome_if_new()
-        if selected is not None and self.jobs_model.row_of(selected.id) >= 0:
+        added = self._added
+        if added is not None and self.jobs_model.row_of(added) >= 0:  # a job just added is shown at once
+            self._added = None
+            self.select_job(added)
+            self.jobs.scrollTo(self.jobs_model.index(self.jobs_model.row_of(added), 0))
+        elif selected is not None and self.jobs_model.row_of(selected.id) >= 0:
             self.select_job(selected.id)
         elif jobs and self.selected_job() is None:
             self.select_job(jobs[-1].id)
@@ -298,6 +304,8 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _job_added(self, job: JobSummary) -> None:
+        self._added = job.id  # selected (and scrolled to) when the jobs list next shows it
+        self.facade.refresh()
         report = job.scan_report or {}
         note = ""
         if report.get("unsupported"):

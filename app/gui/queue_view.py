@@ -278,8 +278,9 @@ class QueueView(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(0, 260)
         header.resizeSection(1, 110)
-        header.resizeSection(2, 90)
+        header.resizeSection(2, 130)  # "Transcript only", "In der Warteschlange" unwrapped
         header.resizeSection(QueueModel.PROGRESS, 120)
+        header.resizeSection(AUDIO, 170)  # "英语（自动识别）", "English (detected)" whole
         header.resizeSection(QueueModel.ERROR, 260)
         header.setStretchLastSection(True)
         self.model.visible_rows = self.visible_rows
@@ -323,7 +324,7 @@ class QueueView(QWidget):
         layout.setContentsMargins(0, 4, 0, 0)
         self.details = QPlainTextEdit(self)  # the selected item in full: path, problem (with its code), note, audio
         self.details.setReadOnly(True)
-        self.details.setMaximumHeight(72)
+        self.details.setMaximumHeight(150)  # a problem's sentence, its message and what to do, unscrolled
         self.details.setPlaceholderText(self.tr("Select an item to read its details."))
         layout.addWidget(self.title)
         layout.addLayout(buttons)
