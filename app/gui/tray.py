@@ -114,7 +114,7 @@ class Tray(QObject):
             self.icon.setToolTip(f"Sidecar — {hold_words(hold)}")
         else:
             self.icon.setToolTip(activity_line(self.facade.jobs(), paused))
-        self.icon.setIcon(self.icons[paused])
+        self.icon.setIcon(self.icons[paused or (hold is not None and hold.reason == PAUSED)])  # "Pause for 1 hour" too
 
     @Slot(object)
     def show_hold(self, hold: Hold | None) -> None:
