@@ -347,6 +347,8 @@ class MainWindow(QMainWindow):
 
         if report.get("left_out", {}).get("count"):
             note += self.tr("; left out %n system/hidden file(s) or folder(s) (Settings → Scanning)", "", report['left_out']['count'])
+        if not job.total and not job.skipped:
+            note += self.tr(" — no videos, audio or images in it, so there is nothing to do")
         if self.facade.all_paused and job.total:
             note += self.tr(" — everything is paused: it starts after Resume all")
         self.statusBar().showMessage(self.tr("Added {folder}: {total} to do, {skipped} skipped{note}").format(

@@ -1024,8 +1024,16 @@
         <translation>{hours} Std. {minutes:02d} Min.</translation>
     </message>
     <message>
+        <source>Finished — no media files in this folder</source>
+        <translation>Fertig — keine Mediendateien in diesem Ordner</translation>
+    </message>
+    <message>
         <source>Paused because everything is paused (Pause all); Resume all starts it.</source>
         <translation>Pausiert, weil alles pausiert ist („Alle pausieren“); „Alle fortsetzen“ startet ihn.</translation>
+    </message>
+    <message>
+        <source>{name} (job {id})</source>
+        <translation>{name} (Auftrag {id})</translation>
     </message>
 </context>
 <context>
@@ -1236,6 +1244,10 @@
             <numerusform>; %n System- oder versteckte Datei bzw. Ordner ausgelassen (Einstellungen → Durchsuchen)</numerusform>
             <numerusform>; %n System- oder versteckte Dateien bzw. Ordner ausgelassen (Einstellungen → Durchsuchen)</numerusform>
         </translation>
+    </message>
+    <message>
+        <source> — no videos, audio or images in it, so there is nothing to do</source>
+        <translation> — keine Videos, Audiodateien oder Bilder darin, also nichts zu tun</translation>
     </message>
     <message>
         <source> — everything is paused: it starts after Resume all</source>

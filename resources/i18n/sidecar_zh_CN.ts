@@ -1017,8 +1017,16 @@
         <translation>{hours} 小时 {minutes:02d} 分</translation>
     </message>
     <message>
+        <source>Finished — no media files in this folder</source>
+        <translation>已完成 — 此文件夹中没有媒体文件</translation>
+    </message>
+    <message>
         <source>Paused because everything is paused (Pause all); Resume all starts it.</source>
         <translation>已暂停，因为全部已暂停（“全部暂停”）；点“全部继续”即可开始。</translation>
+    </message>
+    <message>
+        <source>{name} (job {id})</source>
+        <translation>{name}（任务 {id}）</translation>
     </message>
 </context>
 <context>
@@ -1225,6 +1233,10 @@
         <translation>
             <numerusform>；已略过 %n 个系统或隐藏的文件或文件夹（设置 → 扫描）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source> — no videos, audio or images in it, so there is nothing to do</source>
+        <translation> — 其中没有视频、音频或图片，无需处理</translation>
     </message>
     <message>
         <source> — everything is paused: it starts after Resume all</source>
