@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QDialog, QDialogBut
                                QHBoxLayout, QHeaderView, QLabel, QProgressBar, QPushButton, QScrollArea, QSizePolicy, QTableWidget,
                                QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
 
+from app.engine.work_hours import NEVER_TEXT
 from app.errors import Code, explain
 from app.gui.database_dialog import check_words
 from app.gui.facade import EngineFacade
@@ -197,6 +198,8 @@ class SettingsDialog(QDialog):
             notes.append(self.tr(LANGUAGE_NOTICE))
         if s.database_url != self.original.database_url:
             notes.append(self.tr(DATABASE_NOTICE))
+        if s.work_weekdays == NEVER_TEXT and s.work_weekends == NEVER_TEXT:
+            notes.append(self.tr("With both work windows set to “Not at all”, Sidecar never works: jobs wait for ever."))
         self.notice.setText("\n".join(notes))
         self.notice.setVisible(bool(notes))
         for name, spec in SPECS.items():

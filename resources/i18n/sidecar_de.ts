@@ -1531,6 +1531,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Dialoge</translation>
     </message>
     <message>
+        <source>Search images and dialogue — “invoice 4471”, “train to Berlin”…</source>
+        <translation>Bilder und Dialoge durchsuchen — „Rechnung 4471“, „Zug nach Berlin“ …</translation>
+    </message>
+    <message>
         <source>Searching for “{query}”…</source>
         <translation>Suche nach „{query}“ …</translation>
     </message>
@@ -1986,6 +1990,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Ein heruntergeladenes Modell löschen oder ein selbst eingetragenes vergessen (seine Dateien bleiben)</translation>
     </message>
     <message>
+        <source>With both work windows set to “Not at all”, Sidecar never works: jobs wait for ever.</source>
+        <translation>Sind beide Arbeitszeiten auf „Gar nicht“ gestellt, arbeitet Sidecar nie: Aufträge warten für immer.</translation>
+    </message>
+    <message>
         <source>{name} (placeholder)</source>
         <translation>{name} (Platzhalter)</translation>
     </message>
@@ -2415,8 +2423,8 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Willkommen bei Sidecar</translation>
     </message>
     <message>
-        <source>Drop folders of videos and photos. Sidecar works through them in the background: it subtitles every video and makes every photo searchable. Your files are never changed or moved; results are written next to them.</source>
-        <translation>Ziehen Sie Ordner mit Videos und Fotos hierher. Sidecar arbeitet sie im Hintergrund ab: jedes Video bekommt Untertitel, jedes Foto wird durchsuchbar. Ihre Dateien werden nie verändert oder verschoben; Ergebnisse landen daneben.</translation>
+        <source>Drop folders of videos, audio recordings and photos. Sidecar works through them in the background: it subtitles every video, transcribes every recording and makes every photo searchable. Your files are never changed or moved; results are written next to them.</source>
+        <translation>Ziehen Sie Ordner mit Videos, Audioaufnahmen und Fotos hierher. Sidecar arbeitet sie im Hintergrund ab: jedes Video bekommt Untertitel, jede Aufnahme ein Transkript, jedes Foto wird durchsuchbar. Ihre Dateien werden nie verändert oder verschoben; Ergebnisse landen daneben.</translation>
     </message>
     <message>
         <source>Languages and files</source>

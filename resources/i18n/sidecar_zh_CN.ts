@@ -1520,6 +1520,10 @@ Files next to your media are not touched.</source>
         <translation>对白</translation>
     </message>
     <message>
+        <source>Search images and dialogue — “invoice 4471”, “train to Berlin”…</source>
+        <translation>搜索图片和对白 — “发票 4471”、“去柏林的火车”…</translation>
+    </message>
+    <message>
         <source>Searching for “{query}”…</source>
         <translation>正在搜索“{query}”…</translation>
     </message>
@@ -1972,6 +1976,10 @@ Files next to your media are not touched.</source>
         <translation>删除已下载的模型，或移除你登记的模型（其文件保留）</translation>
     </message>
     <message>
+        <source>With both work windows set to “Not at all”, Sidecar never works: jobs wait for ever.</source>
+        <translation>两个工作时段都设为“不工作”时，Sidecar 永远不会工作：任务会一直等待。</translation>
+    </message>
+    <message>
         <source>{name} (placeholder)</source>
         <translation>{name}（占位）</translation>
     </message>
@@ -2400,8 +2408,8 @@ Files next to your media are not touched.</source>
         <translation>欢迎使用 Sidecar</translation>
     </message>
     <message>
-        <source>Drop folders of videos and photos. Sidecar works through them in the background: it subtitles every video and makes every photo searchable. Your files are never changed or moved; results are written next to them.</source>
-        <translation>拖入视频和照片文件夹。Sidecar 会在后台处理：为每个视频生成字幕，让每张照片都能被搜索。您的文件不会被修改或移动；结果写在它们旁边。</translation>
+        <source>Drop folders of videos, audio recordings and photos. Sidecar works through them in the background: it subtitles every video, transcribes every recording and makes every photo searchable. Your files are never changed or moved; results are written next to them.</source>
+        <translation>拖入视频、音频录音和照片文件夹。Sidecar 会在后台处理：为每个视频生成字幕，为每段录音生成转写，让每张照片都能被搜索。您的文件不会被修改或移动；结果写在它们旁边。</translation>
     </message>
     <message>
         <source>Languages and files</source>
