@@ -325,7 +325,7 @@ def cmd_status(args: argparse.Namespace, lib: Library) -> int:
             lines.append(f"job {j.id} {job_label(j)}  {j.done}/{j.total} done, {j.failed} failed, "
                          f"{j.skipped} skipped, {j.review} review  {j.folder}")
             if j.error_code:
-                lines.append("  " + problem(j.error_code, j.error).details().replace("\n", "\n  "))
+                lines.append(f"  [{j.error_code}] " + problem(j.error_code, j.error).details().replace("\n", "\n  "))
             lines += [item_line(i) for i in listed.get(j.id, [])]
         return "\n".join(lines) or "no jobs"
 
