@@ -127,6 +127,11 @@ def build_parser() -> argparse.ArgumentParser:
     retry.add_argument("target", type=int, help="item id, or job id with --job")
     retry.add_argument("--job", action="store_true", help="the number is a job id")
 
+    again = sub.add_parser("translate-again", parents=[common],
+                           help="translate again the items that got no translation (after installing a translator)")
+    again.add_argument("job", nargs="?", type=int, help="only this job's items (default: every job's)")
+    again.add_argument("--item", type=int, help="only this item")
+
     cancel = sub.add_parser("cancel", parents=[common], help="delete a job and its workspace (never your files)")
     cancel.add_argument("job", type=int)
 
@@ -328,7 +333,7 @@ def cmd_status(args: argparse.Namespace, lib: Library) -> int:
             lines.append(f"job {j.id} {job_label(j)}  {j.done}/{j.total} done, {j.failed} failed, "
                          f"{j.skipped} skipped, {j.review} review  {j.folder}")
             if j.error_code:
-                lines.append("  " + problem(j.error_code, j.error).details().replace("\n", "\n  "))
+                lines.append(f"  [{j.error_code}] " + problem(j.error_code, j.error).details().replace("\n", "\n  "))
             lines += [item_line(i) for i in listed.get(j.id, [])]
         return "\n".join(lines) or "no jobs"
 
@@ -364,6 +369,14 @@ def cmd_workers(args: argparse.Namespace, lib: Library) -> int:
 def cmd_retry(args: argparse.Namespace, lib: Library) -> int:
     n = lib.retry_job(args.target) if args.job else lib.retry_item(args.target)
     _emit(args, {"retried": n}, lambda: f"{n} item(s) queued again")
+    return 0
+
+
+def cmd_translate_again(args: argparse.Namespace, lib: Library) -> int:
+    """Queue the untranslated items again; ``sidecar run`` (or the open app) then translates them and writes the files."""
+    n = lib.translate_again(args.job, args.item)
+    _emit(args, {"queued": n}, lambda: (f"{n} item{'' if n == 1 else 's'} queued to translate again"
+                                        if n else "no item is waiting for a translation"))
     return 0
 
 
@@ -521,6 +534,7 @@ WITHOUT_ENGINE: dict[str, Callable[[argparse.Namespace, Path], int]] = {"models"
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, Library], int]] = {
     "add": cmd_add, "run": cmd_run, "status": cmd_status, "retry": cmd_retry, "cancel": cmd_cancel,
+    "translate-again": cmd_translate_again,
     "review": cmd_review, "search": cmd_search, "watch": cmd_watch, "workers": cmd_workers,
     "pause": lambda a, lib: _pause_resume(a, lib, True),
     "resume": lambda a, lib: _pause_resume(a, lib, False),

@@ -38,8 +38,9 @@ class Explanation:
 
 
 _TRANSLATION_MODEL = QT_TRANSLATE_NOOP("Code", "Install a translation model in Settings → Models (or `sidecar models`), or set an "
-                                        "OpenAI-compatible translation server in Settings → Output; then add the folder "
-                                        "again: the stored transcript is reused, only the translation runs.")
+                                        "OpenAI-compatible translation server in Settings → Output; then choose Translate "
+                                        "again on the job (or `sidecar translate-again`): the stored transcript is reused, "
+                                        "only the translation runs.")
 _RETRY = QT_TRANSLATE_NOOP("Code", "Sidecar retries it by itself; if it keeps failing, use Retry item later.")
 _REPORT = QT_TRANSLATE_NOOP("Code", "This is a bug in Sidecar: retry the item, and if it fails again send the log (Log tab) with a report.")
 
@@ -49,6 +50,19 @@ UNTRANSLATED_LINES = QT_TRANSLATE_NOOP("Code", "{count} of {cues} lines kept the
 """A translation's note listing the lines that kept their original text."""
 WAITING_FOR_PAIR = QT_TRANSLATE_NOOP("Code", "waiting for the {pair} translator (install {install})")
 """What an item waiting for a translator waits for: the pair, and the directions to install (one, or two via English)."""
+#: Why a line kept its original text (the reasons of app/media/translation_quality.py), as a person reads them.
+LINE_REASONS: Mapping[str, str] = {
+    "untranslated": QT_TRANSLATE_NOOP("Code", "came back untranslated"),
+    "language": QT_TRANSLATE_NOOP("Code", "in another language"),
+    "unfaithful": QT_TRANSLATE_NOOP("Code", "says something else"),
+    "misaligned": QT_TRANSLATE_NOOP("Code", "fits another line"),
+    "repeated": QT_TRANSLATE_NOOP("Code", "repeats another line"),
+    "glossary": QT_TRANSLATE_NOOP("Code", "a glossary term not as given"),
+    "no_answer": QT_TRANSLATE_NOOP("Code", "no answer for it"),
+}
+UNREACHABLE_SERVER = QT_TRANSLATE_NOOP("Code", "The translation server {server} could not be reached, after several "
+                                                "tries; the transcript was written, the translation was not.")
+"""A translation that did not happen because its server stayed out of reach (the item's detail names it)."""
 
 _UNEXPLAINED = Explanation("")
 """Codes recorded before they had words; :func:`explain` knows nothing of them (they show their message)."""
@@ -385,6 +399,13 @@ class Code(StrEnum):
         """The member whose string is ``value``; None for a string no member has."""
         member = cls._value2member_map_.get(value)
         return member if isinstance(member, Code) else None
+
+
+#: Item results a later run may do better, once a translator is installed or reachable: a stage output carrying
+#: one is never taken from the results cache, so adding the folder again or "Translate again" redoes that work
+#: instead of reporting the item done with nothing written. An item waiting for its translator goes on by itself once
+#: the package is installed (:meth:`app.engine.library.Library.resume_waiting`); "Translate again" also takes it.
+REDONE_RESULTS: frozenset[str] = frozenset({Code.TRANSLATION_FAILED, Code.WAITING_FOR_TRANSLATOR})
 
 
 #: The words of every code that has them, in one table so the GUI and ``status`` say the same thing.

@@ -255,11 +255,13 @@ class Settings:
     translation_endpoint: str = setting(
         "", QT_TRANSLATE_NOOP("Settings", "Translation server:"),
         QT_TRANSLATE_NOOP("Settings", "An OpenAI-compatible server that translates the subtitle text; empty: translate on this computer"),
-        placeholder=QT_TRANSLATE_NOOP("Settings", "empty: translate on this computer"), section="translation")
+        placeholder=QT_TRANSLATE_NOOP("Settings", "empty: translate on this computer"), section="translation",
+        output_affecting=True)
     translation_endpoint_model: str = setting(
         "", QT_TRANSLATE_NOOP("Settings", "Model on the server:"),
         QT_TRANSLATE_NOOP("Settings", "The model the translation server is asked for; empty: the server's own choice"),
-        placeholder=QT_TRANSLATE_NOOP("Settings", "empty: the server's default"), section="translation")
+        placeholder=QT_TRANSLATE_NOOP("Settings", "empty: the server's default"), section="translation",
+        output_affecting=True)
     glossary: list[str] = setting(
         [], QT_TRANSLATE_NOOP("Settings", "Names and terms:"),
         QT_TRANSLATE_NOOP("Settings", "The library's own words: speech recognition hears each term as written and a translation "

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from app.codes import UNTRANSLATED_LINES, WAITING_FOR_PAIR, WHAT_TO_DO, Code
+from app.codes import LINE_REASONS, UNREACHABLE_SERVER, UNTRANSLATED_LINES, WAITING_FOR_PAIR, WHAT_TO_DO, Code
 from app.errors import explain
 from app.store.records import ITEM_FACTS, ItemView, JobSummary
 from app.store.states import ItemState, JobStatus
@@ -115,12 +115,13 @@ class Problem:
         return self.message or self.sentence or self.code
 
     def details(self) -> str:
-        """Every line a person needs: the sentence, this item's message, what to do, and the code to search for."""
+        """Every line a person needs: the sentence, this item's message and what to do, in words (the code is
+        for ``status --json`` and scripts; only a code the table has no words for yet is shown, with its message)."""
         if not self.sentence:
             # a code the table does not know: its own message is all there is
             lines = [f"{self.code}: {self.message}" if self.code and self.message else self.message or self.code]
         else:
-            lines = [f"{self.code}: {self.sentence}" if self.code else self.sentence]
+            lines = [self.sentence]
             lines += [self.message] if self.message and self.message != self.sentence else []
         if self.advice:
             lines.append(self.what_to_do.format(advice=self.advice))
@@ -146,15 +147,24 @@ def problem(code: str | None, message: str | None, words: Words = as_is) -> Prob
                    words(explanation.advice) if explanation and explanation.advice else "", words(WHAT_TO_DO))
 
 
+def _reason(code: str, words: Words) -> str:
+    """A line's reason in words ("repeats another line"); a reason without words yet as it is stored."""
+    text = LINE_REASONS.get(code)
+    return words(text) if text else code
+
+
 def _untranslated(detail: Mapping[str, Any], limit: int | None, words: Words = as_is) -> str:
-    """``3 of 40 lines kept their original text: 4, 17, 30`` from a translation's item detail."""
+    """``3 of 40 lines kept their original text: 4, 17, 30`` from a translation's item detail (or which server
+    could not be reached, when that is why no line was translated)."""
+    if detail.get("unreachable"):
+        return words(UNREACHABLE_SERVER).format(server=detail["unreachable"])
     cues = list(detail.get("untranslated_cues") or [])
     if not cues:
         return ""
     shown = cues if limit is None else cues[:limit]
     more = "…" if len(shown) < len(cues) else ""
     reasons = detail.get("reasons") or {}  # the quality check's reason per cue number, where it gave one
-    listed = ", ".join(f"{c} ({reasons[str(c)]})" if str(c) in reasons else str(c) for c in shown)
+    listed = ", ".join(f"{c} ({_reason(reasons[str(c)], words)})" if str(c) in reasons else str(c) for c in shown)
     return words(UNTRANSLATED_LINES).format(count=len(cues), cues=detail.get("cues", "?"), lines=listed + more)
 
 

@@ -59,7 +59,8 @@ def test_a_failed_translation_is_a_problem_carrying_its_count() -> None:
                              detail={"untranslated_cues": [1, 2, 3], "cues": 4}))
     assert words.note == "" and words.problem is not None
     assert words.problem.cell() == "3 of 4 lines kept their original text: 1, 2, 3"  # words, never the raw code
-    assert words.problem.details().startswith("translation_failed: ")  # the code is in the details
+    assert words.problem.details().startswith(EXPLANATIONS[TRANSLATION_FAILED].sentence + "\n")  # words, no code
+    assert TRANSLATION_FAILED not in words.problem.details()
     assert words.problem.details().splitlines()[-1] == f"What to do: {EXPLANATIONS[TRANSLATION_FAILED].advice}"
 
 

@@ -34,9 +34,10 @@ class ClaimContext:
 
     def __init__(self, store: Store, claim: Claim, workspace: Path, pool: ModelPool, policy: str,
                  progress_interval: float, observe_step: Callable[[str, Step], None] | None = None,
-                 paths: LocalPaths = SAME_PATHS, earlier: Sequence[Stage] = ()):
+                 paths: LocalPaths = SAME_PATHS, earlier: Sequence[Stage] = (), last_try: bool = True):
         self.store = store
         self.claim = claim
+        self.last_try = last_try
         self.paths = paths
         local = paths.to_local(claim.item_path)
         if local is None:

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from app.errors import SidecarError
+from app.status_words import ALL_FAILED, TO_DECIDE, Count, job_label_parts
+from app.status_words import FAILED as FAILED_COUNT
 from app.store.records import JobSummary
 from app.store.states import JobStatus
 
@@ -37,16 +39,22 @@ class JobNotice:
     review: int
     failed: int
     total: int
+    results: tuple[tuple[str, int], ...] = ()  # done items that did not deliver everything (translation_failed: 2)
 
     def english(self) -> tuple[str, str]:
         """Title and body for ``sidecar run`` (no translator there)."""
         title = {FINISHED: "Job finished", REVIEW: "Review needed", FAILED: "Items failed"}[self.kind]
         counts = [f"{self.done} of {self.total} done"]
+        counts += [count.english() for count in self.shortfalls()]
         if self.review:
             counts.append(f"{self.review} to decide")
         if self.failed:
             counts.append(f"{self.failed} failed")
         return title, f"{self.name}: {', '.join(counts)}"
+
+    def shortfalls(self) -> list[Count]:
+        """The done items that lack part of what the job asked for ("2 not translated"), as the job's label counts them."""
+        return [Count(code, n) for code, n in self.results]
 
 
 def settled_notice(old: JobSummary | None, new: JobSummary, wanted: frozenset[str]) -> JobNotice | None:
@@ -58,7 +66,10 @@ def settled_notice(old: JobSummary | None, new: JobSummary, wanted: frozenset[st
     kind = next((k for k in KINDS if k in present and k in wanted), None)
     if kind is None:
         return None
-    return JobNotice(new.id, Path(new.folder).name or new.folder, kind, new.done, new.review, new.failed, new.total)
+    shortfalls = tuple((c.what, c.n) for c in job_label_parts(new).counts if c.what not in (FAILED_COUNT, ALL_FAILED,
+                                                                                          TO_DECIDE))
+    return JobNotice(new.id, Path(new.folder).name or new.folder, kind, new.done, new.review, new.failed, new.total,
+                     shortfalls)
 
 
 def wanted_kinds(finished: bool, review: bool, failed: bool) -> frozenset[str]:

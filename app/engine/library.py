@@ -45,6 +45,9 @@ from app.store.search_queries import CurrentContent
 
 log = logging.getLogger(__name__)
 
+TRANSLATION = "translation"  # the model role "Translate again" takes as chosen now
+TRANSLATOR_SETTINGS = ("translation_endpoint", "translation_endpoint_model")  # and the server as set now
+
 
 @dataclass(frozen=True)
 class JobOptions:
@@ -342,6 +345,33 @@ class Library:
                          source.size, source.mtime_ns, source.sha256)
         self.store.jobs.replan_item(item_id, overrides, plan.stages)
         self._nudge()
+
+    def translate_again(self, job_id: int | None = None, item_id: int | None = None) -> int:
+        """Redo the translation of items that got none ("Translate again"; ``sidecar translate-again``): the
+        item, the job's such items, or every job's. Returns how many were queued again.
+
+        Each is planned anew with the translator as it is now (a model chosen or a server set
+        since, over what its job froze): its transcript is taken from the cache, and the failed translation,
+        which the cache never keeps (:data:`~app.codes.REDONE_RESULTS`), runs again, then the
+        subtitles are written. An item that changed state meanwhile is passed over.
+        """
+        todo = self.store.jobs.items_to_redo(job_id, item_id)
+        chosen = frozen_models(self.data_dir)
+        settings = load_settings(self.data_dir)
+        servers = {name: getattr(settings, name) for name in TRANSLATOR_SETTINGS}
+        for todo_id in todo:
+            source = self.store.jobs.item_source(todo_id)
+            # The job froze the translation model chosen when it was added; this run takes today's choice.
+            models = {role: m for role, m in (source.options.get("models") or {}).items() if role != TRANSLATION}
+            if TRANSLATION in chosen:
+                models[TRANSLATION] = chosen[TRANSLATION]
+            overrides = {**source.overrides, **servers, "models": models}
+            plan = plan_item(self.store.jobs, self.pipelines[source.kind], {**source.job_options, **overrides},
+                             Path(source.path), source.size, source.mtime_ns, source.sha256)
+            self.store.jobs.replan_item(todo_id, overrides, plan.stages)
+        if todo:
+            self._nudge()
+        return len(todo)
 
     def open_subtitles(self, video: Path) -> SubtitleDocument:
         return open_subtitles(self.store, video)

@@ -312,7 +312,8 @@ class Scheduler:
             ctx = ClaimContext(self.store, claim, workspace, self.pool,
                                str(claim.options.get("existing_policy") or self.config.existing_policy),
                                self.config.progress_interval, self._observe_step, self.paths,
-                               pipeline.stages[:claim.idx] if pipeline is not None else ())
+                               pipeline.stages[:claim.idx] if pipeline is not None else (),
+                               not self.config.retry_policy.retries(claim.failures + 1))
         except SidecarError as exc:
             self._handle_failure(claim, exc)
             return None

@@ -118,6 +118,7 @@ class StageContext(Protocol):
     workspace: Path
     partial: Any
     search_index: SearchIndex
+    last_try: bool  # no retry follows if this run fails with a transient error (the engine's retries are spent)
 
     def save_partial(self, data: Any) -> None:
         """Durably keep progress inside a long stage (fenced: raises LeaseLost when the claim is gone)."""

@@ -18,7 +18,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from functools import partial
-from typing import Sequence
+from typing import Any, Sequence
 
 from app.atomic_write import atomic_write, sha256_file
 from app.engine.dialogue_index import Cue, PassageEmbedder, index_dialogue
@@ -44,6 +44,8 @@ class SubtitleDocument:
     cues: tuple[EditCue, ...]
     #: Cue numbers (from 1) the translation left untranslated → why (:mod:`app.media.translation_quality`).
     doubtful: dict[int, str] = field(default_factory=dict)
+    #: Why there is no translation (its item result and detail), when the job asked for one and got none.
+    untranslated: tuple[str, dict[str, Any]] | None = None
 
     @property
     def has_translation(self) -> bool:
@@ -64,7 +66,8 @@ def open_subtitles(store: Store, video: Path) -> SubtitleDocument:
     cues = read_cues(files["transcript"].read_bytes(),
                      translation.read_bytes() if translation is not None and translation.is_file() else None)
     doubtful = store.edits.doubtful_cues(item_id) if translation is not None else {}
-    return SubtitleDocument(item_id, video, files, hashes, tuple(cues), doubtful)
+    untranslated = store.edits.untranslated(item_id) if translation is None else None
+    return SubtitleDocument(item_id, video, files, hashes, tuple(cues), doubtful, untranslated)
 
 
 def _check_unchanged(target: Path, opened: str | None) -> None:

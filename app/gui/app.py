@@ -99,7 +99,7 @@ def build_gui(paths: Sequence[Path], data_dir: Path, library_factory: LibraryFac
     window.has_tray = tray is not None
     if tray is not None:
         tray.quit_action.triggered.connect(gui.quit)
-        window.trayNotice.connect(tray.notify)
+        window.trayNotice.connect(tray.say)
     window.quitRequested.connect(gui.quit)
     facade.closed.connect(app.quit)
     facade.closed.connect(lambda: logging.getLogger("app").removeHandler(handler))

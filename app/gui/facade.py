@@ -51,6 +51,7 @@ from app.engine.review_evidence import ReviewEvidence, review_evidence
 from app.engine.subtitle_edits import SubtitleDocument
 from app.engine.watch import WatchService, set_watched_folders, watch_options
 from app.errors import Code, SidecarError
+from app.gui.count_words import count_words
 from app.gui.operations import BACKGROUND_NICE, Operation, OperationCancelled, Operations
 from app.gui.thumbnails import thumbnail
 from app.media.cue_edits import EditCue
@@ -121,10 +122,11 @@ class EngineFacade(QObject):
     pausedAllChanged = Signal(bool)  # "Pause all" is on (new jobs wait too) / off
     settingsSaved = Signal(object)  # Settings
     startFailed = Signal(str, str)  # code, message: the library could not be opened (settingsLoaded came first)
+    serverChecked = Signal(str, str, str)  # translation server URL as asked, code ("" when it answers), why not
     databaseChecked = Signal(str, str, str)  # URL as asked, code ("" when it opens), why not ("library"/"empty" when it opens)
     modelsListed = Signal(list)  # list[ModelRow]
     modelProgress = Signal(str, int, int)  # model name, bytes done, bytes in all (0: unknown)
-    modelInstallEnded = Signal(str, str)  # model name, "" when installed, else the error code (download_cancelled…)
+    modelInstallEnded = Signal(str, str, str)  # model name, "" when installed else the error code (download_failed…), why
     workersChanged = Signal(list)  # list[WorkerView]: every engine process on the library, any machine
     audioTracks = Signal(int, object)  # item id, AudioChoice | None: its file's audio streams and the one used
     notice = Signal(int, str, str)  # job id, title, message: one per settled job, where no desktop notifier took it
@@ -353,6 +355,8 @@ class EngineFacade(QObject):
         title = {FINISHED: self.tr("Job finished"), REVIEW: self.tr("Review needed"),
                  FAILED: self.tr("Items failed")}[notice.kind]
         body = self.tr("{name}: {done} of {total} done").format(name=notice.name, done=notice.done, total=notice.total)
+        for shortfall in notice.shortfalls():  # "3 of 3 done" alone hid the 2 that got no translation
+            body += ", " + count_words(shortfall)
         if notice.review:
             body += self.tr(", %n to decide", "", notice.review)
         if notice.failed:
@@ -466,6 +470,10 @@ class EngineFacade(QObject):
 
     def retry_item(self, item_id: int) -> None:
         self._command(lambda lib, _: lib.retry_item(item_id))
+
+    def translate_again(self, job_id: int | None = None, item_id: int | None = None) -> None:
+        """Queue again the items that got no translation (the item, the job's, or all): see :meth:`Library.translate_again`."""
+        self._command(lambda lib, _: lib.translate_again(job_id, item_id))
 
     def cancel(self, job_id: int) -> None:
         self._command(lambda lib, _: lib.cancel(job_id))
@@ -610,6 +618,21 @@ class EngineFacade(QObject):
 
         self._run(lambda _: probe_database(self.data_dir, url), checked, checked, lane="slow", key="database-check")
 
+    def check_translation_server(self, url: str) -> None:
+        """Ask the translation server ``url`` for an answer (a few seconds at most); answers ``serverChecked``."""
+        from app.ml.llm_runtime import probe_endpoint
+
+        def checked(result: Any) -> None:
+            if isinstance(result, SidecarError):
+                self.serverChecked.emit(url, result.code, result.message)
+            elif isinstance(result, BaseException):
+                self._report(result)
+                self.serverChecked.emit(url, "internal_error", str(result) or type(result).__name__)
+            else:
+                self.serverChecked.emit(url, "", "")
+
+        self._run(lambda _: probe_endpoint(url), checked, checked, lane="slow", key="server-check")
+
     def reopen(self, database_url: str) -> None:
         """Save ``database_url`` as the library database, then start again (the way back after ``startFailed``)."""
         snapshot = dataclasses.replace(self.settings or Settings(), database_url=database_url)
@@ -642,7 +665,8 @@ class EngineFacade(QObject):
             if isinstance(result, BaseException) and code != Code.DOWNLOAD_CANCELLED:
                 self._report(result)
                 code = code or Code.INTERNAL_ERROR
-            self.modelInstallEnded.emit(name, code)
+            why = (result.message if isinstance(result, SidecarError) else str(result)) if code else ""
+            self.modelInstallEnded.emit(name, code, why)
             self.list_models()
 
         self._run(lambda op: models_install(self.data_dir, name, op.report, op), ended, ended,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -13,13 +14,13 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHeaderView, QSt
                                QStyleOptionProgressBar, QStyleOptionViewItem, QTableView, QWidget)
 
 from app.engine.background import Hold
+from app.gui.count_words import count_words
 from app.gui.hold_words import hold_words
 from app.gui.state_words import state_word
 from app.gui.table_model import ALIGNMENT, CENTRED, DISPLAY, TOOLTIP, ColumnsModel, Index
-from app.codes import Code
 from app.gui.translations import QT_TRANSLATE_NOOP, code_words
 from app.shown_names import readable
-from app.status_words import ALL_FAILED, FAILED, TO_DECIDE, Count, job_label_parts, problem
+from app.status_words import job_label_parts, problem
 from app.store.records import JobSummary
 from app.store.states import JobStatus
 
@@ -81,20 +82,7 @@ class JobsModel(ColumnsModel):
 
     PROGRESS = 2
 
-    def count_words(self, count: Count) -> str:
-        """One count of a job's label ("2 failed") in the window's language, with the language's plural."""
-        n = count.n
-        if count.what == ALL_FAILED:
-            return self.tr("all %n failed", "", n)
-        if count.what == FAILED:
-            return self.tr("%n failed", "", n)
-        if count.what == TO_DECIDE:
-            return self.tr("%n to decide", "", n)
-        if count.what == Code.TRANSLATION_FAILED:
-            return self.tr("%n not translated", "", n)
-        if count.what == Code.TRANSLATION_DOUBTFUL:
-            return self.tr("%n translation(s) to check", "", n)
-        return count.english()  # a counted code this window has no plural for yet
+    count_words = staticmethod(count_words)
 
     def status_label(self, job: JobSummary) -> str:
         """The job's label in the window's language: job_label's word and counts, each translated.
@@ -103,6 +91,8 @@ class JobsModel(ColumnsModel):
         """
         if self.hold is not None and job.status in (JobStatus.QUEUED, JobStatus.RUNNING):
             return hold_words(self.hold)
+        if job.status == JobStatus.COMPLETED and job.total == 0:  # not "Finished 0/0" with no word
+            return self.tr("Finished — no media files in this folder")
         label = job_label_parts(job)
         word = _LABEL_WORDS.get(label.status)
         shown = QCoreApplication.translate("JobLabel", word) if word else state_word(job.status)
@@ -115,6 +105,7 @@ class JobsModel(ColumnsModel):
         self._eta: dict[int, float | None] = {}
         self._display: list[tuple[Any, ...]] = []  # per row, its cells' text
         self._estimator = EtaEstimator()
+        self._folders: Counter[str] = Counter()  # jobs per folder
         self.all_paused = False  # "Pause all" is on: a paused job's tooltip says why
         self.hold: Hold | None = None
 
@@ -149,7 +140,10 @@ class JobsModel(ColumnsModel):
     def _cells(self, job: JobSummary, eta: float | None) -> tuple[Any, ...]:
         """The row's text, worked out once per change: the header sizes its columns to it many times per refresh."""
         folder = readable(job.folder)
-        return (Path(folder).name or folder, self.status_label(job), f"{job.done} / {job.total}", job.failed or "",
+        name = Path(folder).name or folder
+        if self._folders[job.folder] > 1:  # two jobs of one folder (added again) are told apart
+            name = self.tr("{name} (job {id})").format(name=name, id=job.id)
+        return (name, self.status_label(job), f"{job.done} / {job.total}", job.failed or "",
                 job.skipped or "", job.review or "", format_eta(eta))
 
     def set_jobs(self, jobs: Sequence[JobSummary]) -> None:
@@ -170,6 +164,7 @@ class JobsModel(ColumnsModel):
         self._eta = eta
         self.beginResetModel()
         self.jobs = list(jobs)
+        self._folders = Counter(job.folder for job in jobs)
         self._display = [self._cells(job, eta[job.id]) for job in jobs]
         self.endResetModel()
 

@@ -17,9 +17,11 @@ from PySide6.QtWidgets import (QFileDialog, QFrame, QLabel, QMainWindow, QMessag
                                QSplitter, QStackedWidget, QStyle, QSystemTrayIcon, QTabWidget, QToolBar, QVBoxLayout,
                                QWidget)
 
+from app.engine.background import PAUSED, SCHEDULE, Hold
 from app.engine.kinds import MEDIA_KINDS
 from app.gui.database_dialog import DatabaseDialog
 from app.gui.facade import EngineFacade
+from app.gui.hold_words import hold_words
 from app.gui.jobs_view import JobsModel, JobsView
 from app.gui.log_panel import LogPanel, QtLogHandler
 from app.gui.queue_view import QueueView
@@ -151,7 +153,16 @@ class MainWindow(QMainWindow):
         self.pause_indicator.hide()
         self.statusBar().addPermanentWidget(self.pause_indicator)
         facade.pausedAllChanged.connect(self.show_paused_all)
+        self.hold_indicator = QLabel(self)  # a timed pause, the schedule or the battery holds the engine
+        self.hold_indicator.setStyleSheet(f"QLabel {{ {banner_style('warning')} padding:1px 6px; border-radius:3px; }}")
+        self.hold_indicator.linkActivated.connect(lambda _: facade.resume_work())
+        self.hold_indicator.hide()
+        self.statusBar().addPermanentWidget(self.hold_indicator)
+        self._paused_all = False
+        self._hold: Hold | None = None
+        facade.holdChanged.connect(self.show_hold)
         self._adding: set[str] = set()
+        self._added: int | None = None  # the job just added, to select once the jobs list shows it
 
         self.jobs.selectionModel().selectionChanged.connect(lambda *_: self._show_selected_job())
         facade.jobsChanged.connect(self.show_jobs)
@@ -211,8 +222,31 @@ class MainWindow(QMainWindow):
     def show_paused_all(self, paused: bool) -> None:
         """"Pause all" on: the status bar says so (with Resume all at hand), the window title too."""
         self.pause_indicator.setVisible(paused)
-        self.setWindowTitle(self.tr("Sidecar — Paused") if paused else "Sidecar")
+        self._paused_all = paused
+        self._show_title()
         self.jobs_model.all_paused = paused
+
+    @Slot(object)
+    def show_hold(self, hold: Hold | None) -> None:
+        """The engine waits (a timed pause such as "Pause for 1 hour", the schedule, the battery): the status bar and
+        the title say until when, with "Resume now" at hand where a person's choice holds it."""
+        self._hold = hold
+        if hold is None:
+            self.hold_indicator.hide()
+        else:
+            words = hold_words(hold)
+            link = f' <a href="now">{self.tr("Resume now")}</a>' if hold.reason in (PAUSED, SCHEDULE) else ""
+            self.hold_indicator.setText(words[:1].upper() + words[1:] + "." + link)
+            self.hold_indicator.show()
+        self._show_title()
+
+    def _show_title(self) -> None:
+        if self._paused_all:
+            self.setWindowTitle(self.tr("Sidecar — Paused"))
+        elif self._hold is not None:
+            self.setWindowTitle(f"Sidecar — {hold_words(self._hold)}")
+        else:
+            self.setWindowTitle("Sidecar")
 
     @Slot(str, str)
     def library_unavailable(self, code: str, message: str) -> DatabaseDialog:
@@ -247,7 +281,12 @@ class MainWindow(QMainWindow):
         self.hint.setVisible(not jobs)
         self._job_count = len(jobs)
         self._show_welcome_if_new()
-        if selected is not None and self.jobs_model.row_of(selected.id) >= 0:
+        added = self._added
+        if added is not None and self.jobs_model.row_of(added) >= 0:  # a job just added is shown at once
+            self._added = None
+            self.select_job(added)
+            self.jobs.scrollTo(self.jobs_model.index(self.jobs_model.row_of(added), 0))
+        elif selected is not None and self.jobs_model.row_of(selected.id) >= 0:
             self.select_job(selected.id)
         elif jobs and self.selected_job() is None:
             self.select_job(jobs[-1].id)
@@ -298,6 +337,8 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _job_added(self, job: JobSummary) -> None:
+        self._added = job.id  # selected (and scrolled to) when the jobs list next shows it
+        self.facade.refresh()
         report = job.scan_report or {}
         note = ""
         if report.get("unsupported"):
@@ -306,6 +347,8 @@ class MainWindow(QMainWindow):
 
         if report.get("left_out", {}).get("count"):
             note += self.tr("; left out %n system/hidden file(s) or folder(s) (Settings → Scanning)", "", report['left_out']['count'])
+        if not job.total and not job.skipped:
+            note += self.tr(" — no videos, audio or images in it, so there is nothing to do")
         if self.facade.all_paused and job.total:
             note += self.tr(" — everything is paused: it starts after Resume all")
         self.statusBar().showMessage(self.tr("Added {folder}: {total} to do, {skipped} skipped{note}").format(

@@ -18,14 +18,16 @@ from typing import Any, Mapping, Sequence
 
 from PySide6.QtCore import QCoreApplication
 
+from app.codes import REDONE_RESULTS
 from app.gui.translations import QT_TRANSLATE_NOOP, code_words
 from app.gui.language_choice import language_name
-from app.gui.state_words import state_word
+from app.gui.state_words import TRANSCRIPT_ONLY, state_word
 from app.media.languages import language_of
 from app.media.naming import normalise_language
 from app.shown_names import one_line
 from app.status_words import item_words
 from app.store.records import ItemView
+from app.store.states import ItemState
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +111,10 @@ def queue_row(item: ItemView) -> QueueRow:
     words = item_words(item, code_words)
     problem_details = words.problem.details() if words.problem else ""
     progress = round(item.progress * 100)
-    display = (one_line(Path(item.path).name), state_word(item.stage or ""), state_word(item.status), f"{progress} %",
+    # "Completed" would hide that no translation was written: such a row says what it delivered
+    untranslated = item.status == ItemState.COMPLETED and item.result in REDONE_RESULTS
+    state = state_word(TRANSCRIPT_ONLY if untranslated else item.status)
+    display = (one_line(Path(item.path).name), state_word(item.stage or ""), state, f"{progress} %",
                audio_text(item.facts), words.problem.cell() if words.problem else "", note_cell(words.note))
     audio_tip = audio_tooltip(item.facts)
     name_tip = "\n\n".join(part for part in (one_line(item.path), problem_details, words.note_details) if part)

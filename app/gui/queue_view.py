@@ -21,6 +21,7 @@ from PySide6.QtGui import QColor, QDesktopServices, QIcon, QImage, QPainter, QPi
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMenu, QMessageBox, QPlainTextEdit,
                                QPushButton, QStyledItemDelegate, QStyleOptionViewItem, QTableView, QVBoxLayout, QWidget)
 
+from app.codes import REDONE_RESULTS
 from app.gui.table_model import ALIGNMENT, CENTRED, DECORATION, DISPLAY, TOOLTIP, ColumnsModel, Index
 from app.gui.activity import UNFINISHED
 from app.gui.facade import EngineFacade
@@ -277,8 +278,9 @@ class QueueView(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(0, 260)
         header.resizeSection(1, 110)
-        header.resizeSection(2, 90)
+        header.resizeSection(2, 130)  # "Transcript only", "In der Warteschlange" unwrapped
         header.resizeSection(QueueModel.PROGRESS, 120)
+        header.resizeSection(AUDIO, 170)  # "英语（自动识别）", "English (detected)" whole
         header.resizeSection(QueueModel.ERROR, 260)
         header.setStretchLastSection(True)
         self.model.visible_rows = self.visible_rows
@@ -293,6 +295,9 @@ class QueueView(QWidget):
         self.resume_button = QPushButton(self.tr("Resume job"), self)
         self.retry_failed_button = QPushButton(self.tr("Retry failed"), self)
         self.cancel_button = QPushButton(self.tr("Cancel job"), self)
+        self.translate_again_button = QPushButton(self.tr("Translate again"), self)
+        self.translate_again_button.setToolTip(self.tr(
+            "Translate the items that got no translation again, with the translator set now (Settings → Models)"))
         self.retry_item_button = QPushButton(self.tr("Retry item"), self)
         self.open_button = QPushButton(self.tr("Open file"), self)
         self.subtitles_button = QPushButton(self.tr("Subtitles…"), self)
@@ -302,13 +307,15 @@ class QueueView(QWidget):
         self.resume_button.clicked.connect(lambda: self._job_action(self.facade.resume))
         self.retry_failed_button.clicked.connect(lambda: self._job_action(self.facade.retry_job))
         self.cancel_button.clicked.connect(self.cancel_job)
+        self.translate_again_button.clicked.connect(lambda: self._job_action(self.facade.translate_again))
         self.retry_item_button.clicked.connect(self.retry_item)
         self.open_button.clicked.connect(self.open_file)
         self.subtitles_button.clicked.connect(self._open_subtitles)
         self.folder_button.clicked.connect(self.show_in_folder)
 
         buttons = QHBoxLayout()
-        for b in (self.pause_button, self.resume_button, self.retry_failed_button, self.cancel_button):
+        for b in (self.pause_button, self.resume_button, self.retry_failed_button, self.translate_again_button,
+                  self.cancel_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
         for b in (self.retry_item_button, self.subtitles_button, self.open_button, self.folder_button):
@@ -317,7 +324,7 @@ class QueueView(QWidget):
         layout.setContentsMargins(0, 4, 0, 0)
         self.details = QPlainTextEdit(self)  # the selected item in full: path, problem (with its code), note, audio
         self.details.setReadOnly(True)
-        self.details.setMaximumHeight(72)
+        self.details.setMaximumHeight(150)  # a problem's sentence, its message and what to do, unscrolled
         self.details.setPlaceholderText(self.tr("Select an item to read its details."))
         layout.addWidget(self.title)
         layout.addLayout(buttons)
@@ -367,6 +374,7 @@ class QueueView(QWidget):
         self.resume_button.setEnabled(job is not None and unfinished and job.paused and not self.facade.all_paused)
         self.resume_button.setToolTip(self.tr("Everything is paused: use Resume all") if self.facade.all_paused else "")
         self.retry_failed_button.setEnabled(job is not None and job.failed > 0)
+        self.translate_again_button.setEnabled(job is not None and any(job.results.get(r) for r in REDONE_RESULTS))
         self.cancel_button.setEnabled(has_job)
         self.retry_item_button.setEnabled(item is not None and item.status == ItemState.FAILED)
         self.open_button.setEnabled(item is not None)
@@ -392,6 +400,8 @@ class QueueView(QWidget):
         """The item's context menu; its "Audio track" list arrives from the file's header off the GUI thread."""
         menu = QMenu(self)
         menu.addAction(self.tr("Retry item"), lambda: self.facade.retry_item(item.id)).setEnabled(item.status == ItemState.FAILED)
+        menu.addAction(self.tr("Translate again"), lambda: self.facade.translate_again(item_id=item.id)).setEnabled(
+            item.status == ItemState.COMPLETED and item.result in REDONE_RESULTS)
         menu.addAction(self.tr("Open file"), lambda: self.open_path(item.path))
         menu.addAction(self.tr("Show in folder"), lambda: self.open_path(str(Path(item.path).parent)))
         tracks = menu.addMenu(self.tr("Audio track"))

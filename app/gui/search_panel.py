@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QIcon, QImage, QPixmap, QStandardItem, QStandardItemModel
@@ -26,6 +26,9 @@ from app.gui.facade import EngineFacade
 from app.gui.file_urls import file_url
 from app.gui.thumbnails import ThumbnailLoader
 from app.shown_names import escape, one_line, unescape
+
+if TYPE_CHECKING:  # the model list is read off the GUI thread, where model_choice is imported
+    from app.ml.model_choice import ModelRow
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +51,9 @@ class SearchPanel(QWidget):
         super().__init__(parent)
         self.facade = facade
         self.query = QLineEdit(self)
-        self.query.setPlaceholderText(self.tr("Search images and dialogue — “cat wearing sunglasses”, “invoice 4471”…"))
+        self._hint([])
+        facade.modelsListed.connect(self._hint)
+        facade.started.connect(facade.list_models)
         self.query.setClearButtonEnabled(True)
         self.search_button = QPushButton(self.tr("Search"), self)
         self.similar_button = QPushButton(self.tr("Find similar"), self)
@@ -120,6 +125,14 @@ class SearchPanel(QWidget):
 
     def _update_buttons(self) -> None:
         self.similar_button.setEnabled(self.selected_image() is not None)
+
+    @Slot(list)
+    def _hint(self, rows: Sequence[ModelRow]) -> None:
+        """Pictures are found by what they show only with a visual model: without one the hint names words to find."""
+        if any(row.role == "visual" and row.active and row.installed for row in rows):
+            self.query.setPlaceholderText(self.tr("Search images and dialogue — “cat wearing sunglasses”, “invoice 4471”…"))
+        else:
+            self.query.setPlaceholderText(self.tr("Search images and dialogue — “invoice 4471”, “train to Berlin”…"))
 
     def run_search(self) -> None:
         self._typing.stop()

@@ -166,15 +166,8 @@ class LinesField(QWidget):
         self.text.setPlainText("\n".join(value))
 
 
-class PairsField(QTableWidget):
-    """Two columns (a glossary's term and its rendering), one pair a row; the last row is always empty for the next one.
-
-    Clearing a row's first cell, or Delete on selected rows, removes the pair. Stored as
-    settings.json keeps them, ``term`` or ``term = rendering`` (``app.settings.pair_lines``).
-    The table grows with the room it is given (its section takes the tab's height).
-    """
-
-    changed = Signal()
+class PairsTable(QTableWidget):
+    """The pairs' table: the last row is always empty for the next pair; Enter edits a cell, never closes the dialog."""
 
     def __init__(self, spec: SettingSpec, parent: QWidget):
         super().__init__(0, 2, parent)
@@ -184,45 +177,123 @@ class PairsField(QTableWidget):
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setAlternatingRowColors(True)
         self.setMinimumHeight(140)
-        self.itemChanged.connect(self._edited)
-        self.set_value([])
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        """Delete (or Backspace) outside a cell being edited removes the selected pairs, as in a list."""
-        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self.state() != QAbstractItemView.State.EditingState:
+        """Delete (or Backspace) outside a cell being edited removes the selected pairs, as in a list; Enter edits the
+        current cell (in a dialog it would press Save, closing it with the pair half typed)."""
+        editing = self.state() == QAbstractItemView.State.EditingState
+        if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and not editing:
             chosen = {index.row() for index in self.selectionModel().selectedRows()}
             if chosen:
-                self.set_rows([row for n, row in enumerate(self._cells()) if n not in chosen and row[0]])
+                field = self.parent()
+                assert isinstance(field, PairsField)
+                field.set_rows([row for n, row in enumerate(field.cells()) if n not in chosen and row[0]])
                 return
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            # While a cell is edited its editor commits on Enter and lets the key go on up to here: it stops here.
+            if not editing and self.currentIndex().isValid():
+                self.edit(self.currentIndex())
+            event.accept()
+            return
         super().keyPressEvent(event)
 
-    def rows(self) -> list[tuple[str, str]]:
-        return [(key, value) for key, value in self._cells() if key]
 
-    def _cells(self) -> list[tuple[str, str]]:
-        return [(self._text(row, 0), self._text(row, 1)) for row in range(self.rowCount())]
+class PairsField(QWidget):
+    """Two columns (a glossary's term and its rendering), one pair a row, with Add and Remove beside them.
+
+    The last row is always empty for the next pair (Add starts typing there). Remove, or
+    Delete on selected rows, removes pairs; so does emptying both cells of a row. A row is
+    never rebuilt while it is typed in, so Tab from the term to the rendering keeps the
+    term. Stored as settings.json keeps them, ``term`` or ``term = rendering``
+    (``app.settings.pair_lines``). The table grows with the room it is given (its section
+    takes the tab's height).
+    """
+
+    changed = Signal()
+
+    def __init__(self, spec: SettingSpec, parent: QWidget):
+        super().__init__(parent)
+        self.table = PairsTable(spec, self)
+        self.add_button = QPushButton(QCoreApplication.translate("SettingsDialog", "Add"), self)
+        self.remove_button = QPushButton(QCoreApplication.translate("SettingsDialog", "Remove"), self)
+        self.add_button.setAutoDefault(False)
+        self.remove_button.setAutoDefault(False)
+        self.add_button.clicked.connect(self.start_new_pair)
+        self.remove_button.clicked.connect(self.remove_selected)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.table, 1)
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.add_button)
+        buttons.addWidget(self.remove_button)
+        buttons.addStretch(1)
+        layout.addLayout(buttons)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.table.itemChanged.connect(self._edited)
+        self.table.itemSelectionChanged.connect(self._update_buttons)
+        self.set_value([])
+
+    def rows(self) -> list[tuple[str, str]]:
+        return [(key, value) for key, value in self.cells() if key]
+
+    def cells(self) -> list[tuple[str, str]]:
+        return [(self._text(row, 0), self._text(row, 1)) for row in range(self.table.rowCount())]
 
     def _text(self, row: int, col: int) -> str:
-        item = self.item(row, col)
+        item = self.table.item(row, col)
         return item.text().strip() if item is not None else ""
 
     def set_rows(self, rows: list[tuple[str, str]]) -> None:
-        self.blockSignals(True)
-        self.setRowCount(0)
-        for key, value in [*rows, ("", "")]:
-            self.insertRow(self.rowCount())
-            self.setItem(self.rowCount() - 1, 0, QTableWidgetItem(key))
-            self.setItem(self.rowCount() - 1, 1, QTableWidgetItem(value))
-        self.blockSignals(False)
+        table = self.table
+        table.blockSignals(True)
+        table.setRowCount(0)
+        for key, value in rows:
+            self._append(key, value)
+        self._append("", "")
+        table.blockSignals(False)
+        self._update_buttons()
         self.changed.emit()
 
-    def _edited(self) -> None:
-        last = self.rowCount() - 1
-        if last < 0 or self._text(last, 0) or self._text(last, 1) or any(
-                not self._text(row, 0) and not self._text(row, 1) for row in range(last)):
-            self.set_rows(self.rows())  # keep one empty row at the end, and only there
-        else:
-            self.changed.emit()
+    def _append(self, key: str, value: str) -> None:
+        row = self.table.rowCount()
+        self.table.insertRow(row)
+        self.table.setItem(row, 0, QTableWidgetItem(key))
+        self.table.setItem(row, 1, QTableWidgetItem(value))
+
+    def _edited(self, item: QTableWidgetItem) -> None:
+        """A cell was typed in: a new empty row follows a filled last one; a row emptied (not the last) goes.
+
+        Rows are added or removed one at a time, never the whole table rebuilt: a rebuild
+        while the person tabs from one cell to the next dropped what they had typed.
+        """
+        table, row = self.table, item.row()
+        last = table.rowCount() - 1
+        table.blockSignals(True)
+        if row == last and (self._text(row, 0) or self._text(row, 1)):
+            self._append("", "")
+        elif row != last and not self._text(row, 0) and not self._text(row, 1):
+            table.removeRow(row)
+        table.blockSignals(False)
+        self._update_buttons()
+        self.changed.emit()
+
+    def start_new_pair(self) -> None:
+        """Add: type a new term in the empty last row."""
+        last = self.table.rowCount() - 1
+        self.table.setFocus()
+        self.table.setCurrentCell(last, 0)
+        item = self.table.item(last, 0)
+        if item is not None:
+            self.table.editItem(item)
+
+    def remove_selected(self) -> None:
+        chosen = {index.row() for index in self.table.selectionModel().selectedRows()}
+        self.set_rows([row for n, row in enumerate(self.cells()) if n not in chosen and row[0]])
+
+    def _update_buttons(self) -> None:
+        last = self.table.rowCount() - 1
+        self.remove_button.setEnabled(any(index.row() != last for index in self.table.selectionModel().selectedRows()))
 
     def value(self) -> list[str]:
         return pair_lines(self.rows())

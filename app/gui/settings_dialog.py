@@ -26,16 +26,18 @@ import sys
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QFrame, QGroupBox,
                                QHBoxLayout, QHeaderView, QLabel, QProgressBar, QPushButton, QScrollArea, QSizePolicy, QTableWidget,
                                QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
 
-from app.errors import Code
+from app.engine.work_hours import NEVER_TEXT
+from app.errors import Code, explain
 from app.gui.database_dialog import check_words
 from app.gui.facade import EngineFacade
 from app.gui.setting_fields import field_for, translated
 from app.gui.theme import ink, muted
-from app.gui.translations import QT_TRANSLATE_NOOP
+from app.gui.translations import QT_TRANSLATE_NOOP, code_words
 from app.gui.wheel_guard import guard_wheel
 from app.media.naming import example_names
 from app.ml.catalogue import ROLE_PURPOSE
@@ -97,9 +99,12 @@ class SettingsDialog(QDialog):
         self.database_check = QLabel(self)  # what Save's check of a changed URL found
         self.database_check.setWordWrap(True)
         self.database_check.hide()
+        self.server_check = QLabel(self)  # what Save's check of a changed translation server found
+        self.server_check.setWordWrap(True)
+        self.server_check.hide()
         language_restart = QLabel(self.tr("The language of Sidecar's windows changes the next time Sidecar starts."), self)
         self._after: dict[str, list[QWidget]] = {  # what the dialog shows below a setting's field, live from its value
-            "naming": [self.naming_example, self.naming_warning], "translation_endpoint": [self.endpoint_note],
+            "naming": [self.naming_example, self.naming_warning], "translation_endpoint": [self.endpoint_note, self.server_check],
             "database_url": [self.database_where, self.database_check], "ui_language": [language_restart]}
         self.models = QTableWidget(0, 6, self)
         self.models.setHorizontalHeaderLabels([self.tr("Model"), self.tr("For"), self.tr("Size"), self.tr("Installed"),
@@ -149,6 +154,8 @@ class SettingsDialog(QDialog):
             widget.changed.connect(self._changed)
         self._checking: str | None = None  # the URL Save is having checked
         facade.databaseChecked.connect(self._database_checked)
+        self._server_checked: str | None = None  # the translation server address Save checked last (a second Save keeps it)
+        facade.serverChecked.connect(self._server_answered)
         facade.modelsListed.connect(self.show_models)
         facade.modelProgress.connect(self._model_progress)
         facade.modelInstallEnded.connect(self._install_ended)
@@ -191,6 +198,8 @@ class SettingsDialog(QDialog):
             notes.append(self.tr(LANGUAGE_NOTICE))
         if s.database_url != self.original.database_url:
             notes.append(self.tr(DATABASE_NOTICE))
+        if s.work_weekdays == NEVER_TEXT and s.work_weekends == NEVER_TEXT:
+            notes.append(self.tr("With both work windows set to “Not at all”, Sidecar never works: jobs wait for ever."))
         self.notice.setText("\n".join(notes))
         self.notice.setVisible(bool(notes))
         for name, spec in SPECS.items():
@@ -209,17 +218,45 @@ class SettingsDialog(QDialog):
         self._model_rows = list(rows)
         self.models.setRowCount(len(rows))
         for n, row in enumerate(rows):
-            for col, value in enumerate((row.name, ROLE_PURPOSE.get(row.role, row.role),
+            for col, value in enumerate((self._model_name(row), self._role_words(row.role),
                                          format_size(row.size), self._installed_text(row),
                                          "✓" if row.active else "", row.licence)):
                 cell = QTableWidgetItem(str(value))
                 tip = "\n".join(part for part in (row.description, row.licence) if part)
                 if tip:
                     cell.setToolTip(tip)
+                if col == 0 and (row.placeholder or row.recommended):
+                    cell.setForeground(QColor(ink("warning" if row.placeholder else "ok")))
+                    cell.setToolTip(self._model_note(row) + ("\n" + tip if tip else ""))
                 self.models.setItem(n, col, cell)
             if selected is not None and row.name == selected.name:
                 self.models.selectRow(n)
         self._update_model_actions()
+
+    def _model_name(self, row: ModelRow) -> str:
+        """The name, marked when it is the placeholder or the recommended model of its role (seen without a click)."""
+        if row.placeholder:
+            return self.tr("{name} (placeholder)").format(name=row.name)
+        if row.recommended:
+            return self.tr("{name} (recommended)").format(name=row.name)
+        return row.name
+
+    def _model_note(self, row: ModelRow) -> str:
+        """Why the mark: the placeholder's warning or the recommendation, in the window's language."""
+        if row.placeholder:
+            return self.tr("A placeholder that comes with Sidecar so translation works without a download: most of its "
+                           "lines are wrong and Sidecar refuses them, so most videos get only their transcript. Install "
+                           "a recommended translation model, or set a translation server.")
+        if row.recommended:
+            return self.tr("Recommended: good enough on a CPU, with a licence that allows any use.")
+        return ""
+
+    def _role_words(self, role: str) -> str:
+        """What a role does, in the window's language (the catalogue's words are English)."""
+        return {"asr": self.tr("transcription"), "translation": self.tr("translation"),
+                "text_embedding": self.tr("text search over descriptions and dialogue"),
+                "ocr": self.tr("text recognition in images"),
+                "visual": self.tr("image search by picture content (CLIP)")}.get(role, ROLE_PURPOSE.get(role, role))
 
     def _installed_text(self, row: ModelRow) -> str:
         if row.name in self._downloads:
@@ -252,7 +289,7 @@ class SettingsDialog(QDialog):
     def _update_model_actions(self) -> None:
         row = self.selected_model()
         name = row.name if row else ""
-        about = [row.description if row else ""]
+        about = [(self._model_note(row) or row.description) if row else ""]
         if row and row.licence:
             about.append(self.tr("Licence: {licence}.").format(licence=row.licence))
         self.model_about.setText(" ".join(a for a in about if a))
@@ -281,22 +318,35 @@ class SettingsDialog(QDialog):
                 cell.setText(self._installed_text(row))
 
     @Slot(str, str)
-    def _install_ended(self, name: str, code: str) -> None:
+    def _install_ended(self, name: str, code: str, why: str) -> None:
         self._downloads.pop(name, None)
         if not code:
             self.model_status.setText(self.tr("{name} is installed. Choose “Use” to have new jobs use it.").format(name=name))
         elif code == Code.DOWNLOAD_CANCELLED:
             self.model_status.setText(self.tr("Stopped downloading {name}. What arrived is kept: Install resumes "
                                               "from there.").format(name=name))
-        else:
-            self.model_status.setText(self.tr("Installing {name} failed ({code}).").format(name=name, code=code))
+        else:  # the cause in words, and in full (the label wraps): "no network", not "(download_failed)"
+            explanation = explain(code)
+            sentence = code_words(explanation.sentence) if explanation else ""
+            self.model_status.setText(self.tr("Installing {name} failed: {why}").format(
+                name=name, why=" ".join(part for part in (sentence, why) if part)))
 
         self._refresh_model_row(name)
         self._update_model_actions()
 
     @Slot()
     def save(self) -> None:
-        """Save; a changed library database URL is checked first (off the GUI thread) and saved only if it opens."""
+        """Save; a changed translation server is asked for an answer first, and a changed library database URL is
+        checked (both off the GUI thread): the database is saved only if it opens; a server that does not answer is
+        named, and a second Save keeps it (it may be started later)."""
+        server = self.edited().translation_endpoint.strip()
+        if server and server != self.original.translation_endpoint and server != self._server_checked:
+            self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(False)
+            self._show_check(self.server_check, self.tr("Checking the translation server…"), "info")
+            self.show_tab_of(self.fields["translation_endpoint"])
+            self._server_checked = server
+            self.facade.check_translation_server(server)
+            return
         url = self.edited().database_url
         if url == self.original.database_url or not url:
             self._save_now()
@@ -321,10 +371,31 @@ class SettingsDialog(QDialog):
         if not code:
             self._save_now()
 
+    @Slot(str, str, str)
+    def _server_answered(self, url: str, code: str, message: str) -> None:
+        if url != self._server_checked:
+            return  # another window's check, or an address changed since
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(True)
+        if url != self.edited().translation_endpoint.strip():
+            self.server_check.hide()
+            return
+        if not code:
+            self._show_check(self.server_check, self.tr("The translation server answers."), "ok")
+            self.save()
+            return
+        self._show_check(self.server_check, self.tr("The translation server does not answer: {reason}").format(
+            reason=message) + "\n" + self.tr(
+            "Correct the address, or Save again to keep it (for a server you start later); jobs wait for it and "
+            "then write the transcript alone."), "error")
+
     def _show_database_check(self, text: str, accent: str) -> None:
-        self.database_check.setText(text)
-        self.database_check.setStyleSheet(f"color:{ink(accent)};")
-        self.database_check.show()
+        self._show_check(self.database_check, text, accent)
+
+    @staticmethod
+    def _show_check(label: QLabel, text: str, accent: str) -> None:
+        label.setText(text)
+        label.setStyleSheet(f"color:{ink(accent)};")
+        label.show()
 
     def _save_now(self) -> None:
         self.facade.save_settings(self.edited())

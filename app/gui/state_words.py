@@ -13,12 +13,16 @@ from PySide6.QtCore import QCoreApplication
 from app.gui.translations import QT_TRANSLATE_NOOP
 from app.store.states import ItemState, JobStatus
 
+TRANSCRIPT_ONLY = "transcript_only"
+"""Not a state: a completed item whose translation did not happen (its result says why), as its row says it."""
+
 WORDS: dict[str, str] = {
     JobStatus.CREATING: QT_TRANSLATE_NOOP("States", "Creating"), JobStatus.QUEUED: QT_TRANSLATE_NOOP("States", "Queued"),
     ItemState.PENDING: QT_TRANSLATE_NOOP("States", "Pending"), ItemState.RUNNING: QT_TRANSLATE_NOOP("States", "Running"),
     ItemState.PAUSED: QT_TRANSLATE_NOOP("States", "Paused"), ItemState.REVIEW: QT_TRANSLATE_NOOP("States", "Review"),
     ItemState.COMPLETED: QT_TRANSLATE_NOOP("States", "Completed"), ItemState.FAILED: QT_TRANSLATE_NOOP("States", "Failed"),
     ItemState.SKIPPED: QT_TRANSLATE_NOOP("States", "Skipped"),
+    TRANSCRIPT_ONLY: QT_TRANSLATE_NOOP("States", "Transcript only"),
     # the stages of the video, audio and image pipelines (hash: every kind's first, the file's content identity)
     "hash": QT_TRANSLATE_NOOP("States", "Fingerprint"),
     "extract_audio": QT_TRANSLATE_NOOP("States", "Extract audio"), "transcribe": QT_TRANSLATE_NOOP("States", "Transcribe"),

@@ -16,19 +16,22 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from PySide6.QtCore import QSizeF, Qt, Slot
-from PySide6.QtGui import QCloseEvent, QColor, QFont, QGuiApplication, QKeySequence, QResizeEvent, QShortcut, QTextCursor
+from PySide6.QtCore import QEvent, QObject, QSizeF, Qt, Slot
+from PySide6.QtGui import (QCloseEvent, QColor, QFont, QGuiApplication, QKeyEvent, QKeySequence, QResizeEvent, QShortcut,
+                           QTextCursor)
 from PySide6.QtMultimedia import QAudioOutput, QMediaPlayer
 from PySide6.QtMultimediaWidgets import QGraphicsVideoItem
-from PySide6.QtWidgets import (QAbstractItemView, QDoubleSpinBox, QFrame, QGraphicsDropShadowEffect, QGraphicsScene,
+from PySide6.QtWidgets import (QAbstractItemDelegate, QAbstractItemView, QDoubleSpinBox, QFrame, QGraphicsDropShadowEffect, QGraphicsScene,
                                QGraphicsTextItem, QGraphicsView, QHBoxLayout, QHeaderView, QLabel, QMenu, QMessageBox,
                                QPlainTextEdit, QPushButton, QSlider, QSplitter, QStyledItemDelegate,
                                QStyleOptionViewItem, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
+from app.codes import LINE_REASONS, UNREACHABLE_SERVER, explain
 from app.engine.subtitle_edits import SubtitleDocument
 from app.gui.facade import EngineFacade
 from app.gui.file_urls import file_url
 from app.gui.theme import banner_style, tint
+from app.gui.translations import code_words
 from app.media.cue_edits import EditCue, merge_cues, shift_cues, split_cue
 from app.shown_names import one_line
 
@@ -95,13 +98,29 @@ class VideoWithSubtitle(QGraphicsView):
 
 
 class CueTextDelegate(QStyledItemDelegate):
-    """A cue's text edited in a multi-line box showing every line (Enter starts a new line; leaving the box keeps it)."""
+    """A cue's text edited in a multi-line box showing every line: Enter keeps it, Shift+Enter starts a new line,
+    leaving the box keeps it too. The row grows to the box while it is open, so the box covers no other row."""
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: Any) -> QWidget:
         editor = QPlainTextEdit(parent)
         editor.setTabChangesFocus(True)
         editor.setFrameShape(QFrame.Shape.NoFrame)
+        view = parent.parent()
+        if isinstance(view, QTableWidget):
+            lines = max(3, str(index.data(Qt.ItemDataRole.EditRole) or "").count("\n") + 2)
+            view.setRowHeight(index.row(), max(view.rowHeight(index.row()),
+                                               editor.fontMetrics().lineSpacing() * lines + 12))
         return editor
+
+    def eventFilter(self, editor: QObject, event: QEvent) -> bool:
+        """Enter commits the cell (a multi-line box would otherwise never end by the keyboard); Shift+Enter is a new line."""
+        if (isinstance(editor, QPlainTextEdit) and isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+                and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier):
+            self.commitData.emit(editor)
+            self.closeEditor.emit(editor, QAbstractItemDelegate.EndEditHint.NoHint)
+            return True
+        return super().eventFilter(editor, event)
 
     def setEditorData(self, editor: QWidget, index: Any) -> None:
         assert isinstance(editor, QPlainTextEdit)
@@ -113,9 +132,12 @@ class CueTextDelegate(QStyledItemDelegate):
         model.setData(index, editor.toPlainText(), Qt.ItemDataRole.EditRole)
 
     def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem, index: Any) -> None:
-        """At least three lines tall, over the rows below when the cell is shorter."""
+        """The cell, which :meth:`createEditor` made at least three lines tall (its row, not the rows below)."""
         rect = option.rect
-        rect.setHeight(max(rect.height(), editor.fontMetrics().lineSpacing() * 3 + 12))
+        viewport = editor.parent()
+        view = viewport.parent() if viewport is not None else None
+        if isinstance(view, QTableWidget):  # the row grew in createEditor; the option may predate the new layout
+            rect.setHeight(max(rect.height(), view.rowHeight(index.row())))
         editor.setGeometry(rect)
 
 
@@ -252,7 +274,8 @@ class TranscriptEditor(QWidget):
         self.retranslate_menu.clear()
         for row in rows:
             if row.role == "translation" and row.installed:
-                label = row.name + (self.tr(" (in use)") if row.active else "")
+                label = row.name + (self.tr(" (placeholder: poor translations)") if row.placeholder else "") + (
+                    self.tr(" (in use)") if row.active else "")
                 self.retranslate_menu.addAction(label).setData(row.name)
         self.retranslate_button.setEnabled(not self.retranslate_menu.isEmpty())
 
@@ -276,6 +299,13 @@ class TranscriptEditor(QWidget):
         self.table.setColumnHidden(TRANSLATION, not document.has_translation)
         self._fill()
         self._set_dirty(False)
+        if document.untranslated is not None:  # the job asked for a translation and got none: say why, and the way out
+            result, detail = document.untranslated
+            explanation = explain(result)
+            why = (code_words(UNREACHABLE_SERVER).format(server=detail["unreachable"]) if detail.get("unreachable")
+                   else code_words(explanation.sentence) if explanation else result)
+            self.show_banner(self.tr("No translation: {why} Install a translation model or set a translation server, "
+                                     "then choose Translate again in the queue.").format(why=why), "warning")
         if self.doubtful:
             self.show_banner(self.tr("%n line(s) failed the translation check and kept their original text: "
                                      "they are marked in the list. Type their translation and save.", "",
@@ -311,7 +341,7 @@ class TranscriptEditor(QWidget):
             return
         item.setBackground(QColor(tint("warning")))
         item.setToolTip(self.tr("Not translated: this line failed the translation check ({reason}) and kept its "
-                                "original text.").format(reason=reason))
+                                "original text.").format(reason=code_words(LINE_REASONS.get(reason, reason))))
 
     def _cell_edited(self, item: QTableWidgetItem) -> None:
         if self._filling or item.row() >= len(self.cues):
@@ -325,8 +355,11 @@ class TranscriptEditor(QWidget):
                 self._filling = True
                 self._mark(item.row())
                 self._filling = False
+                if not self.doubtful:  # the last marked line is fixed: the banner asking for it goes
+                    self.banner.hide()
         else:
             return
+        self.table.resizeRowToContents(item.row())  # every line of the edited text shows, not only the first
         self._set_dirty(True)
         self._follow(self.player.position())
 

@@ -45,6 +45,17 @@ def ui_locale(choice: str) -> QLocale:
     return QLocale(choice) if choice else QLocale.system()
 
 
+def _install_english_plurals(app: QCoreApplication) -> None:
+    """English windows: the source texts, except that a count says "1 job" and "2 jobs", not "1 job(s)"."""
+    plurals = find_resource("i18n/sidecar_en.qm")
+    english = QTranslator(app)
+    if plurals is not None and english.load(str(plurals)):
+        _installed.append(english)
+        app.installTranslator(english)
+    else:
+        log.warning("the English plural catalogue is missing from this installation; counts read \"(s)\"")
+
+
 def install_translators(app: QCoreApplication, choice: str) -> str | None:
     """Replace any catalogue installed before with the one ``choice`` asks for; returns its code, or None for English.
 
@@ -56,6 +67,7 @@ def install_translators(app: QCoreApplication, choice: str) -> str | None:
     _installed.clear()
     code = catalogue_for(ui_locale(choice))
     if code is None:
+        _install_english_plurals(app)
         return None
     own = find_resource(f"i18n/sidecar_{code}.qm")
     sidecar = QTranslator(app)

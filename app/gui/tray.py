@@ -114,7 +114,7 @@ class Tray(QObject):
             self.icon.setToolTip(f"Sidecar — {hold_words(hold)}")
         else:
             self.icon.setToolTip(activity_line(self.facade.jobs(), paused))
-        self.icon.setIcon(self.icons[paused])
+        self.icon.setIcon(self.icons[paused or (hold is not None and hold.reason == PAUSED)])  # "Pause for 1 hour" too
 
     @Slot(object)
     def show_hold(self, hold: Hold | None) -> None:
@@ -129,6 +129,13 @@ class Tray(QObject):
         if QSystemTrayIcon.supportsMessages():
             self._last_notified = job_id
             self.icon.showMessage(title, message, QSystemTrayIcon.MessageIcon.Information, 5000)
+
+    @Slot(str, str)
+    def say(self, title: str, message: str) -> None:
+        """A balloon about the app itself, not a job (the first close to the tray): a click opens no job."""
+        if QSystemTrayIcon.supportsMessages():
+            self._last_notified = None
+            self.icon.showMessage(title, message, QSystemTrayIcon.MessageIcon.Information, 10000)
 
     def _message_clicked(self) -> None:
         if self._last_notified is not None:

@@ -20,8 +20,10 @@ from PySide6.QtWidgets import (QButtonGroup, QFormLayout, QFrame, QGroupBox, QHB
 
 from app.errors import Code
 from app.gui.facade import EngineFacade
+from app.gui.language_choice import LANGUAGES
 from app.gui.setting_fields import field_for
 from app.gui.settings_dialog import format_size
+from app.gui.translations import ui_locale
 from app.gui.wheel_guard import guard_wheel
 from app.media.naming import example_names
 from app.pipelines.image import SIDECAR_SUFFIX
@@ -53,9 +55,9 @@ class WelcomePage(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.6)
         font.setBold(True)
         title.setFont(font)
-        intro = QLabel(self.tr("Drop folders of videos and photos. Sidecar works through them in the background: it "
-                               "subtitles every video and makes every photo searchable. Your files are never changed "
-                               "or moved; results are written next to them."), self)
+        intro = QLabel(self.tr("Drop folders of videos, audio recordings and photos. Sidecar works through them in the "
+                               "background: it subtitles every video, transcribes every recording and makes every photo "
+                               "searchable. Your files are never changed or moved; results are written next to them."), self)
         intro.setWordWrap(True)
 
         self.source_lang = field_for(SPECS["source_lang"], self)  # the Settings dialog's fields, from the declarations
@@ -160,11 +162,20 @@ class WelcomePage(QWidget):
 
     # -- state ----------------------------------------------------------------------------
 
+    @staticmethod
+    def _first_target(settings: Settings) -> str:
+        """The subtitles' language to offer first: the windows' language while the setting is still its default
+        (a person whose Sidecar speaks Chinese most likely wants Chinese subtitles, not English)."""
+        if settings.target_lang != SPECS["target_lang"].default:
+            return settings.target_lang
+        spoken = ui_locale(settings.ui_language).name().split("_")[0]
+        return spoken if spoken in {code for code, _ in LANGUAGES} else settings.target_lang
+
     @Slot(object)
     def show_settings(self, settings: Settings) -> None:
         self.settings = settings
         self.source_lang.set_value(settings.source_lang)
-        self.target_lang.set_value(settings.target_lang)
+        self.target_lang.set_value(self._first_target(settings))
         if settings.translation_endpoint:
             self.endpoint_url.setText(settings.translation_endpoint)
             self.endpoint_model.setText(settings.translation_endpoint_model)
@@ -244,7 +255,7 @@ class WelcomePage(QWidget):
         self._show_choice()
 
     @Slot(str, str)
-    def _install_ended(self, name: str, code: str) -> None:
+    def _install_ended(self, name: str, code: str, why: str = "") -> None:
         if self.recommended is None or name != self.recommended.name:
             return
         if code == Code.DOWNLOAD_CANCELLED:

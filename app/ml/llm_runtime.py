@@ -131,6 +131,34 @@ class LlamaRuntime:
         return str(out["choices"][0]["message"]["content"] or "")
 
 
+def unreachable_reason(exc: BaseException) -> str:
+    """Why a server could not be reached, in words ("Connection refused"), not ``<urlopen error [Errno 111] …>``."""
+    reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
+    if isinstance(reason, OSError) and reason.strerror:
+        return reason.strerror
+    if isinstance(reason, TimeoutError) or "timed out" in str(reason):
+        return "no answer in time"
+    return str(reason) or type(reason).__name__
+
+
+def probe_endpoint(url: str, timeout_s: float = 5.0) -> None:
+    """Whether a translation server answers at ``url`` at all (Settings checks an address when it is saved).
+
+    Any HTTP answer counts (a server need not list its models); no answer raises
+    ``endpoint_unavailable`` saying why, a malformed address ``invalid_argument``.
+    """
+    base = url.strip().rstrip("/")
+    if not base.startswith(("http://", "https://")):
+        raise SidecarError(f"{url} is not an http:// or https:// address", code=Code.INVALID_ARGUMENT)
+    try:
+        with urllib.request.urlopen(f"{base}/models", timeout=timeout_s):
+            return
+    except urllib.error.HTTPError:
+        return  # it answered
+    except (urllib.error.URLError, TimeoutError, ConnectionError, ValueError) as exc:
+        raise SidecarError(f"cannot reach {base}: {unreachable_reason(exc)}", code=Code.ENDPOINT_UNAVAILABLE) from exc
+
+
 class OpenAIEndpointRuntime:
     """An OpenAI-compatible HTTP server as a translation backend (``urllib`` only).
 
@@ -166,7 +194,8 @@ class OpenAIEndpointRuntime:
                 raise TransientError(f"{self.base_url} answered {exc.code}: {detail}", code=Code.ENDPOINT_UNAVAILABLE) from exc
             raise SidecarError(f"{self.base_url} refused the request ({exc.code}): {detail}", code=Code.ENDPOINT_ERROR) from exc
         except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-            raise TransientError(f"cannot reach {self.base_url}: {exc}", code=Code.ENDPOINT_UNAVAILABLE) from exc
+            raise TransientError(f"cannot reach {self.base_url}: {unreachable_reason(exc)}",
+                                 code=Code.ENDPOINT_UNAVAILABLE) from exc
 
     def complete(self, prompt: str, max_tokens: int = 256, stop: Sequence[str] | None = None) -> str:
         body = {"model": self.model, "prompt": prompt, "max_tokens": max_tokens, "temperature": 0.0}

@@ -149,6 +149,7 @@ class TranslationOutput(StageOutput):
     kept_cues: list[int] | None = None
     source_langs: list[str] | None = None
     report: ItemReport = ItemReport()
+    unreachable: str | None = None  # the translation server that could not be reached (every cue kept its text)
 
     @classmethod
     def read(cls, output: Mapping[str, Any]) -> Self:
@@ -156,13 +157,14 @@ class TranslationOutput(StageOutput):
                    list(output.get("texts") or []), list(output.get("fallback") or []),
                    bool(output.get("skipped", True)), output.get("calls"), output.get("retried_batches"),
                    output.get("retried_cues"), output.get("reasons"), output.get("kept_cues"),
-                   output.get("source_langs"), ItemReport.read(output))
+                   output.get("source_langs"), ItemReport.read(output), output.get("unreachable"))
 
     def written(self) -> dict[str, Any]:
         out: dict[str, Any] = {"source_lang": self.source_lang, "target_lang": self.target_lang, "model": self.model,
                                "texts": self.texts, "fallback": self.fallback, "skipped": self.skipped}
         optional = {"calls": self.calls, "retried_batches": self.retried_batches, "retried_cues": self.retried_cues,
-                    "reasons": self.reasons, "kept_cues": self.kept_cues, "source_langs": self.source_langs}
+                    "reasons": self.reasons, "kept_cues": self.kept_cues, "source_langs": self.source_langs,
+                    "unreachable": self.unreachable}
         out.update({key: value for key, value in optional.items() if value is not None})
         return self.report.written(out)
 
@@ -203,6 +205,8 @@ class TranslationOutput(StageOutput):
         """The item detail of a translation: which cues kept their original text, as SRT cue numbers (from 1),
         and why each one (``reasons``: cue number → a reason of :mod:`app.media.translation_quality`)."""
         detail: dict[str, Any] = {"untranslated_cues": [i + 1 for i in sorted(self.fallback)], "cues": len(self.texts)}
+        if self.unreachable:
+            detail["unreachable"] = self.unreachable
         if self.reasons:
             detail["reasons"] = {str(int(i) + 1): reason
                                  for i, reason in sorted(self.reasons.items(), key=lambda kv: int(kv[0]))}

@@ -45,7 +45,7 @@ from app.engine.dialogue_index import Cue as IndexedCue
 from app.engine.dialogue_index import index_dialogue
 from app.engine.kinds import MediaKind
 from app.engine.stage import ModelSpec, Output, Pipeline, StageContext
-from app.errors import LeaseLost, StageStopped
+from app.errors import Code, LeaseLost, SidecarError, StageStopped
 from app.media import glossary
 from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio
 from app.media.audio_streams import RULE_VERSION as AUDIO_STREAM_RULE
@@ -475,15 +475,19 @@ class TranslateStage:
         self.batch_size = batch_size
 
     def backend(self, options: Mapping[str, Any]) -> TranslationBackend:
-        """An endpoint in the settings wins; then an LLM the person chose in the model manager; else the
-        installed OPUS-MT packages for the pair (the default: the bundled Gemma translates only when chosen).
+        """An endpoint wins; then an LLM the person chose in the model manager; else the installed OPUS-MT
+        packages for the pair (the default: the bundled Gemma translates only when chosen).
 
-        The OPUS-MT identity names every installed package, so installing one changes the fingerprint
-        of a translation made (or waited for) without it, and :meth:`Library.resume_waiting` redoes it.
+        The job froze the server set when it was added (so one saved in Settings applies to
+        the next job without a restart); a job added before servers were frozen uses the
+        server this pipeline was built with. The OPUS-MT identity names every installed
+        package, so installing one changes the fingerprint of a translation made (or waited
+        for) without it, and :meth:`Library.resume_waiting` redoes it.
         """
-        if self.endpoint:
-            return TranslationBackend(f"endpoint:{self.endpoint}|{self.endpoint_model}", "chat", self.endpoint,
-                                      self.endpoint_model)
+        endpoint = str(options.get("translation_endpoint", self.endpoint) or "").strip()
+        endpoint_model = str(options.get("translation_endpoint_model", self.endpoint_model) or "").strip()
+        if endpoint:
+            return TranslationBackend(f"endpoint:{endpoint}|{endpoint_model}", "chat", endpoint, endpoint_model)
         model = chosen_model(self.data_dir, options, "translation")
         if model is None:
             return TranslationBackend(f"{OPUS_MT}:{translators_identity(installed_translators(self.data_dir))}", OPUS_MT)
@@ -530,6 +534,24 @@ class TranslateStage:
         return chat_caller(model) if backend.style == "chat" else completion_caller(model)
 
     def run(self, ctx: StageContext) -> TranslationOutput:
+        """:meth:`translate`; a translation server still out of reach when the engine's retries (with backoff)
+        are spent gives every cue its original text, naming the server, so the transcript is placed all the
+        same and "Translate again" finishes the item once the server answers."""
+        try:
+            return self.translate(ctx)
+        except SidecarError as exc:
+            if exc.code != Code.ENDPOINT_UNAVAILABLE or not ctx.last_try:
+                raise
+            log.warning("%s: %s; only the transcript is written", ctx.item.path.name, exc.message)
+        backend = self.backend(ctx.options)
+        transcript = ctx.input(TranscriptOutput)
+        texts = [cue.flat_text for cue in transcript.cue_list()]
+        kept = TranslationOutput(transcript.language, normalise_language(str(ctx.options.get("target_lang") or "")),
+                                 backend.identity, texts, list(range(len(texts))), skipped=False,
+                                 unreachable=backend.endpoint)
+        return replace(kept, report=ItemReport(kept.result, kept.untranslated_detail()))
+
+    def translate(self, ctx: StageContext) -> TranslationOutput:
         """Translate the cues not already in the target language, each stretch from its own language.
 
         A one-language transcript is one run (all its cues, from its language; nothing when

@@ -7,12 +7,13 @@ from typing import Any, Collection, Mapping, Sequence
 
 from sqlalchemy import Connection, and_, delete, func, select, update
 
+from app.codes import REDONE_RESULTS
 from app.errors import Code, ItemNotChangeable, NotFound
 from app.store import change_counter, item_transitions, job_transitions, stage_transitions
 from app.store.database import Database, loads
 from app.store.dialect import json_field
 from app.store.row_locks import lock_items, lock_jobs
-from app.store.records import ITEM_FACTS, ItemSource, ItemView, JobSummary, NewItem, NewStage
+from app.store.records import ITEM_FACTS, ItemReport, ItemSource, ItemView, JobSummary, NewItem, NewStage
 from app.store.states import SETTLED_ITEMS, UNFINISHED_ITEMS, ItemState, JobState, JobStatus, StageState, StepState
 from app.store.tables import items, jobs, results, stages, steps
 from app.store.transitions import is_paused_all, set_paused_all, stop_unfinished
@@ -171,6 +172,18 @@ class JobRepo:
                 .order_by(items.c.id)
             ).all()
         return [(int(r[0]), loads(r[1]) or {}) for r in rows]
+
+    def items_to_redo(self, job_id: int | None = None, item_id: int | None = None) -> list[int]:
+        """Completed items whose result a later run may do better (:data:`~app.codes.REDONE_RESULTS`): all jobs'
+        unless ``job_id`` or ``item_id`` narrows them; the ids in job then file order."""
+        cond = [items.c.status == ItemState.COMPLETED, items.c.result.in_(sorted(REDONE_RESULTS))]
+        if job_id is not None:
+            cond.append(items.c.job_id == job_id)
+        if item_id is not None:
+            cond.append(items.c.id == item_id)
+        with self.db.read() as conn:
+            return list(conn.execute(select(items.c.id).where(and_(*cond)).order_by(items.c.job_id, items.c.ordinal))
+                        .scalars())
 
     def item_source(self, item_id: int) -> ItemSource:
         """The item's file and the options its stages run with (NotFound for an unknown id)."""
@@ -350,7 +363,9 @@ class JobRepo:
         with self.db.read() as conn:
             rows = conn.execute(select(results).where(results.c.sha256 == sha256)).mappings().all()
         wanted = set(keys)
-        return {(r["stage"], r["fingerprint"]): loads(r["output"]) for r in rows if (r["stage"], r["fingerprint"]) in wanted}
+        found = {(r["stage"], r["fingerprint"]): loads(r["output"]) for r in rows if (r["stage"], r["fingerprint"]) in wanted}
+        # Rows stored before redone results stayed out of the cache are passed over too.
+        return {key: output for key, output in found.items() if not ItemReport.read(output).redone}
 
     def item_count(self, job_id: int) -> int:
         with self.db.read() as conn:

@@ -9,9 +9,11 @@ person's and sends its own version to review instead of overwriting it.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from sqlalchemy import Connection, insert, select
 
+from app.codes import REDONE_RESULTS
 from app.store.database import Database, loads
 from app.store.states import StageState, StepState
 from app.store.tables import items, person_revisions, stages, steps
@@ -52,6 +54,15 @@ class PersonEditRepo:
         detail = loads(raw) or {}
         reasons = detail.get("reasons") or {}
         return {int(n): str(reasons.get(str(n), "untranslated")) for n in detail.get("untranslated_cues") or []}
+
+    def untranslated(self, item_id: int) -> tuple[str, dict[str, Any]] | None:
+        """Why the item has no translation, when its result is one a later run may fix (``translation_failed``): the
+        result and its detail (which server could not be reached, or the lines that kept their text); else None."""
+        with self.db.read() as conn:
+            row = conn.execute(select(items.c.result, items.c.result_detail).where(items.c.id == item_id)).first()
+        if row is None or row.result not in REDONE_RESULTS:
+            return None
+        return str(row.result), loads(row.result_detail) or {}
 
     def media_busy(self, media_path: str) -> bool:
         """A stage of any item of ``media_path`` is running (a newer job's too): it may be about to write these files."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from app.codes import REDONE_RESULTS
 from app.store.states import ItemState, JobStatus, StepState
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ class Claim:
     item_revision: int
     job_folder: str
     options: dict[str, Any]
+    failures: int = 0  # transient failures of this stage so far (the retry policy counts them)
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,11 @@ class ItemReport:
     def read(cls, output: Mapping[str, Any]) -> ItemReport:
         """The report ``output`` carries (fields it does not set are None)."""
         return cls(output.get("item_result") or None, output.get("item_detail") or None, output.get("item_note") or None)
+
+    @property
+    def redone(self) -> bool:
+        """Whether a later run may do better (:data:`~app.codes.REDONE_RESULTS`): such an output is never reused."""
+        return self.result in REDONE_RESULTS
 
     def written(self, output: Mapping[str, Any]) -> dict[str, Any]:
         """``output`` carrying this report's set fields."""

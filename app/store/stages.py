@@ -238,7 +238,7 @@ class StageRepo:
             generation=row["claim_generation"], attempt=row["attempt"], gpu_mb=row["gpu_mb"], model_key=row["model_key"],
             partial=loads(row["partial"]), inputs=inputs, item_path=item["path"], item_kind=item["kind"],
             item_sha256=item["sha256"], item_size=item["size"], item_mtime_ns=item["mtime_ns"],
-            item_revision=item["revision"], job_folder=job.folder, options=options,
+            item_revision=item["revision"], job_folder=job.folder, options=options, failures=row["failures"] or 0,
         )
 
     # -- fenced writes ----------------------------------------------------------------------
@@ -288,7 +288,8 @@ class StageRepo:
                     results.c.sha256 == claim.item_sha256, results.c.stage == claim.name, results.c.fingerprint == fp
                 )
             ).first()
-        return None if row is None else loads(row.output)
+        output = None if row is None else loads(row.output)
+        return None if output is None or ItemReport.read(output).redone else output
 
     def succeeded_output(self, item_id: int, name: str) -> dict[str, Any] | None:
         """What the item's stage ``name`` returned when it succeeded (None: it has not, or the item has no such stage)."""
@@ -345,11 +346,11 @@ class StageRepo:
                 conn.execute(update(items).where(items.c.id == claim.item_id).values(sha256=identified, updated_at=now))
             stage_transitions.reuse(conn, claim.item_id, reused or {}, now)
             fp = conn.execute(select(stages.c.fingerprint).where(stages.c.id == claim.stage_id)).scalar_one()
-            if fingerprint_cache and claim.item_sha256:
+            report = ItemReport.read(output)
+            if fingerprint_cache and claim.item_sha256 and not report.redone:
                 # One statement: two items of the same content may complete this stage at once.
                 upsert(conn, results, dict(sha256=claim.item_sha256, stage=claim.name, fingerprint=fp,
                                            output=dumps(output), created_at=now), ("sha256", "stage", "fingerprint"))
-            report = ItemReport.read(output)
             if report.result:
                 conn.execute(update(items).where(items.c.id == claim.item_id).values(
                     result=str(report.result), result_detail=dumps(report.detail) if report.detail else None))

@@ -32,8 +32,8 @@
 <context>
     <name>Code</name>
     <message>
-        <source>Install a translation model in Settings → Models (or `sidecar models`), or set an OpenAI-compatible translation server in Settings → Output; then add the folder again: the stored transcript is reused, only the translation runs.</source>
-        <translation>Installieren Sie ein Übersetzungsmodell unter Einstellungen → Modelle (oder `sidecar models`) oder tragen Sie unter Einstellungen → Ausgabe einen OpenAI-kompatiblen Übersetzungsserver ein; fügen Sie den Ordner dann erneut hinzu: das gespeicherte Transkript wird wiederverwendet, nur die Übersetzung läuft.</translation>
+        <source>Install a translation model in Settings → Models (or `sidecar models`), or set an OpenAI-compatible translation server in Settings → Output; then choose Translate again on the job (or `sidecar translate-again`): the stored transcript is reused, only the translation runs.</source>
+        <translation>Installieren Sie ein Übersetzungsmodell unter Einstellungen → Modelle (oder `sidecar models`) oder tragen Sie unter Einstellungen → Ausgabe einen OpenAI-kompatiblen Übersetzungsserver ein; wählen Sie dann beim Auftrag „Erneut übersetzen“ (oder `sidecar translate-again`): das gespeicherte Transkript wird wiederverwendet, nur die Übersetzung läuft.</translation>
     </message>
     <message>
         <source>Sidecar retries it by itself; if it keeps failing, use Retry item later.</source>
@@ -50,6 +50,39 @@
     <message>
         <source>{count} of {cues} lines kept their original text: {lines}</source>
         <translation>{count} von {cues} Zeilen behielten ihren Originaltext: {lines}</translation>
+    </message>
+    <message>
+        <source>came back untranslated</source>
+        <extracomment>Why a line kept its original text (the reasons of app/media/translation_quality.py), as a person reads them.</extracomment>
+        <translation>kam unübersetzt zurück</translation>
+    </message>
+    <message>
+        <source>in another language</source>
+        <translation>in einer anderen Sprache</translation>
+    </message>
+    <message>
+        <source>says something else</source>
+        <translation>sagt etwas anderes</translation>
+    </message>
+    <message>
+        <source>fits another line</source>
+        <translation>passt zu einer anderen Zeile</translation>
+    </message>
+    <message>
+        <source>repeats another line</source>
+        <translation>wiederholt eine andere Zeile</translation>
+    </message>
+    <message>
+        <source>a glossary term not as given</source>
+        <translation>ein Glossarbegriff nicht wie angegeben</translation>
+    </message>
+    <message>
+        <source>no answer for it</source>
+        <translation>keine Antwort darauf</translation>
+    </message>
+    <message>
+        <source>The translation server {server} could not be reached, after several tries; the transcript was written, the translation was not.</source>
+        <translation>Der Übersetzungsserver {server} war auch nach mehreren Versuchen nicht erreichbar; das Transkript wurde geschrieben, die Übersetzung nicht.</translation>
     </message>
     <message>
         <source>The file cannot be read as media.</source>
@@ -923,35 +956,7 @@
     </message>
 </context>
 <context>
-    <name>JobLabel</name>
-    <message>
-        <source>adding files</source>
-        <extracomment>The words app.status_words.JobLabel uses where the stored status word is not what a person says.</extracomment>
-        <translation>Dateien werden hinzugefügt</translation>
-    </message>
-    <message>
-        <source>needs review</source>
-        <translation>Prüfung nötig</translation>
-    </message>
-    <message>
-        <source>finished</source>
-        <translation>fertig</translation>
-    </message>
-</context>
-<context>
-    <name>JobsModel</name>
-    <message>
-        <source>{seconds} s</source>
-        <translation>{seconds} Sek.</translation>
-    </message>
-    <message>
-        <source>{minutes} min {seconds:02d} s</source>
-        <translation>{minutes} Min. {seconds:02d} Sek.</translation>
-    </message>
-    <message>
-        <source>{hours} h {minutes:02d} min</source>
-        <translation>{hours} Std. {minutes:02d} Min.</translation>
-    </message>
+    <name>JobCounts</name>
     <message numerus="yes">
         <source>all %n failed</source>
         <translation>
@@ -987,9 +992,48 @@
             <numerusform>%n Übersetzungen zu prüfen</numerusform>
         </translation>
     </message>
+</context>
+<context>
+    <name>JobLabel</name>
+    <message>
+        <source>adding files</source>
+        <extracomment>The words app.status_words.JobLabel uses where the stored status word is not what a person says.</extracomment>
+        <translation>Dateien werden hinzugefügt</translation>
+    </message>
+    <message>
+        <source>needs review</source>
+        <translation>Prüfung nötig</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>fertig</translation>
+    </message>
+</context>
+<context>
+    <name>JobsModel</name>
+    <message>
+        <source>{seconds} s</source>
+        <translation>{seconds} Sek.</translation>
+    </message>
+    <message>
+        <source>{minutes} min {seconds:02d} s</source>
+        <translation>{minutes} Min. {seconds:02d} Sek.</translation>
+    </message>
+    <message>
+        <source>{hours} h {minutes:02d} min</source>
+        <translation>{hours} Std. {minutes:02d} Min.</translation>
+    </message>
+    <message>
+        <source>Finished — no media files in this folder</source>
+        <translation>Fertig — keine Mediendateien in diesem Ordner</translation>
+    </message>
     <message>
         <source>Paused because everything is paused (Pause all); Resume all starts it.</source>
         <translation>Pausiert, weil alles pausiert ist („Alle pausieren“); „Alle fortsetzen“ startet ihn.</translation>
+    </message>
+    <message>
+        <source>{name} (job {id})</source>
+        <translation>{name} (Auftrag {id})</translation>
     </message>
 </context>
 <context>
@@ -1202,6 +1246,10 @@
         </translation>
     </message>
     <message>
+        <source> — no videos, audio or images in it, so there is nothing to do</source>
+        <translation> — keine Videos, Audiodateien oder Bilder darin, also nichts zu tun</translation>
+    </message>
+    <message>
         <source> — everything is paused: it starts after Resume all</source>
         <translation> — alles ist pausiert: er startet nach „Alle fortsetzen“</translation>
     </message>
@@ -1311,6 +1359,14 @@
     <message>
         <source>Cancel job</source>
         <translation>Auftrag abbrechen</translation>
+    </message>
+    <message>
+        <source>Translate again</source>
+        <translation>Erneut übersetzen</translation>
+    </message>
+    <message>
+        <source>Translate the items that got no translation again, with the translator set now (Settings → Models)</source>
+        <translation>Die Einträge ohne Übersetzung erneut übersetzen, mit dem jetzt eingestellten Übersetzer (Einstellungen → Modelle)</translation>
     </message>
     <message>
         <source>Retry item</source>
@@ -1473,6 +1529,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>Dialogue</source>
         <translation>Dialoge</translation>
+    </message>
+    <message>
+        <source>Search images and dialogue — “invoice 4471”, “train to Berlin”…</source>
+        <translation>Bilder und Dialoge durchsuchen — „Rechnung 4471“, „Zug nach Berlin“ …</translation>
     </message>
     <message>
         <source>Searching for “{query}”…</source>
@@ -1870,6 +1930,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Standard wiederherstellen</translation>
     </message>
     <message>
+        <source>Add</source>
+        <translation>Hinzufügen</translation>
+    </message>
+    <message>
         <source>Add…</source>
         <translation>Hinzufügen …</translation>
     </message>
@@ -1926,8 +1990,56 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Ein heruntergeladenes Modell löschen oder ein selbst eingetragenes vergessen (seine Dateien bleiben)</translation>
     </message>
     <message>
+        <source>With both work windows set to “Not at all”, Sidecar never works: jobs wait for ever.</source>
+        <translation>Sind beide Arbeitszeiten auf „Gar nicht“ gestellt, arbeitet Sidecar nie: Aufträge warten für immer.</translation>
+    </message>
+    <message>
+        <source>{name} (placeholder)</source>
+        <translation>{name} (Platzhalter)</translation>
+    </message>
+    <message>
+        <source>{name} (recommended)</source>
+        <translation>{name} (empfohlen)</translation>
+    </message>
+    <message>
+        <source>A placeholder that comes with Sidecar so translation works without a download: most of its lines are wrong and Sidecar refuses them, so most videos get only their transcript. Install a recommended translation model, or set a translation server.</source>
+        <translation>Ein Platzhalter, der mit Sidecar kommt, damit Übersetzen ohne Download geht: Die meisten seiner Zeilen sind falsch und Sidecar weist sie zurück, daher bekommen die meisten Videos nur ihr Transkript. Installieren Sie ein empfohlenes Übersetzungsmodell oder tragen Sie einen Übersetzungsserver ein.</translation>
+    </message>
+    <message>
+        <source>Recommended: good enough on a CPU, with a licence that allows any use.</source>
+        <translation>Empfohlen: gut genug auf einer CPU, mit einer Lizenz, die jede Nutzung erlaubt.</translation>
+    </message>
+    <message>
+        <source>transcription</source>
+        <translation>Transkription</translation>
+    </message>
+    <message>
+        <source>translation</source>
+        <translation>Übersetzung</translation>
+    </message>
+    <message>
+        <source>text search over descriptions and dialogue</source>
+        <translation>Textsuche in Beschreibungen und Dialogen</translation>
+    </message>
+    <message>
+        <source>text recognition in images</source>
+        <translation>Texterkennung in Bildern</translation>
+    </message>
+    <message>
+        <source>image search by picture content (CLIP)</source>
+        <translation>Bildsuche nach Bildinhalt (CLIP)</translation>
+    </message>
+    <message>
         <source>Licence: {licence}.</source>
         <translation>Lizenz: {licence}.</translation>
+    </message>
+    <message>
+        <source>Installing {name} failed: {why}</source>
+        <translation>Installation von {name} fehlgeschlagen: {why}</translation>
+    </message>
+    <message>
+        <source>Checking the translation server…</source>
+        <translation>Übersetzungsserver wird geprüft …</translation>
     </message>
     <message>
         <source>Checking the library database…</source>
@@ -1936,6 +2048,18 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>Correct the address, or empty it to keep the library on this computer.</source>
         <translation>Korrigieren Sie die Adresse oder leeren Sie sie, um die Bibliothek auf diesem Computer zu behalten.</translation>
+    </message>
+    <message>
+        <source>The translation server answers.</source>
+        <translation>Der Übersetzungsserver antwortet.</translation>
+    </message>
+    <message>
+        <source>The translation server does not answer: {reason}</source>
+        <translation>Der Übersetzungsserver antwortet nicht: {reason}</translation>
+    </message>
+    <message>
+        <source>Correct the address, or Save again to keep it (for a server you start later); jobs wait for it and then write the transcript alone.</source>
+        <translation>Korrigieren Sie die Adresse oder speichern Sie erneut, um sie zu behalten (für einen Server, den Sie später starten); Aufträge warten auf ihn und schreiben dann nur das Transkript.</translation>
     </message>
     <message>
         <source>Output (new jobs)</source>
@@ -2054,10 +2178,6 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <source>Stopped downloading {name}. What arrived is kept: Install resumes from there.</source>
         <translation>Download von {name} angehalten. Das Geladene bleibt erhalten: Installieren setzt dort fort.</translation>
     </message>
-    <message>
-        <source>Installing {name} failed ({code}).</source>
-        <translation>Installation von {name} fehlgeschlagen ({code}).</translation>
-    </message>
 </context>
 <context>
     <name>States</name>
@@ -2096,6 +2216,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>Skipped</source>
         <translation>Übersprungen</translation>
+    </message>
+    <message>
+        <source>Transcript only</source>
+        <translation>Nur Transkript</translation>
     </message>
     <message>
         <source>Fingerprint</source>
@@ -2194,12 +2318,20 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Dieses Video kann hier nicht abgespielt werden ({message}); die Untertitel lassen sich trotzdem bearbeiten.</translation>
     </message>
     <message>
+        <source> (placeholder: poor translations)</source>
+        <translation> (Platzhalter: schlechte Übersetzungen)</translation>
+    </message>
+    <message>
         <source> (in use)</source>
         <translation> (in Verwendung)</translation>
     </message>
     <message>
         <source>Re-translating with {model}: follow it in the queue, then open the subtitles again. Files you edited are not replaced without asking (Review).</source>
         <translation>Neue Übersetzung mit {model}: in der Warteschlange verfolgen und die Untertitel danach erneut öffnen. Von Ihnen bearbeitete Dateien werden nicht ohne Rückfrage ersetzt (Prüfung).</translation>
+    </message>
+    <message>
+        <source>No translation: {why} Install a translation model or set a translation server, then choose Translate again in the queue.</source>
+        <translation>Keine Übersetzung: {why} Installieren Sie ein Übersetzungsmodell oder tragen Sie einen Übersetzungsserver ein und wählen Sie dann in der Warteschlange „Erneut übersetzen“.</translation>
     </message>
     <message numerus="yes">
         <source>%n line(s) failed the translation check and kept their original text: they are marked in the list. Type their translation and save.</source>
@@ -2291,8 +2423,8 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Willkommen bei Sidecar</translation>
     </message>
     <message>
-        <source>Drop folders of videos and photos. Sidecar works through them in the background: it subtitles every video and makes every photo searchable. Your files are never changed or moved; results are written next to them.</source>
-        <translation>Ziehen Sie Ordner mit Videos und Fotos hierher. Sidecar arbeitet sie im Hintergrund ab: jedes Video bekommt Untertitel, jedes Foto wird durchsuchbar. Ihre Dateien werden nie verändert oder verschoben; Ergebnisse landen daneben.</translation>
+        <source>Drop folders of videos, audio recordings and photos. Sidecar works through them in the background: it subtitles every video, transcribes every recording and makes every photo searchable. Your files are never changed or moved; results are written next to them.</source>
+        <translation>Ziehen Sie Ordner mit Videos, Audioaufnahmen und Fotos hierher. Sidecar arbeitet sie im Hintergrund ab: jedes Video bekommt Untertitel, jede Aufnahme ein Transkript, jedes Foto wird durchsuchbar. Ihre Dateien werden nie verändert oder verschoben; Ergebnisse landen daneben.</translation>
     </message>
     <message>
         <source>Languages and files</source>

@@ -32,8 +32,8 @@
 <context>
     <name>Code</name>
     <message>
-        <source>Install a translation model in Settings → Models (or `sidecar models`), or set an OpenAI-compatible translation server in Settings → Output; then add the folder again: the stored transcript is reused, only the translation runs.</source>
-        <translation>请在 设置 → 模型 中安装一个翻译模型（或使用 `sidecar models`），或在 设置 → 输出 中设置一个兼容 OpenAI 的翻译服务器；然后重新添加该文件夹：已存的转写会被复用，只运行翻译。</translation>
+        <source>Install a translation model in Settings → Models (or `sidecar models`), or set an OpenAI-compatible translation server in Settings → Output; then choose Translate again on the job (or `sidecar translate-again`): the stored transcript is reused, only the translation runs.</source>
+        <translation>请在 设置 → 模型 中安装一个翻译模型（或使用 `sidecar models`），或在 设置 → 输出 中设置一个兼容 OpenAI 的翻译服务器；然后在该任务上选择“重新翻译”（或运行 `sidecar translate-again`）：已存的转写会被复用，只运行翻译。</translation>
     </message>
     <message>
         <source>Sidecar retries it by itself; if it keeps failing, use Retry item later.</source>
@@ -50,6 +50,39 @@
     <message>
         <source>{count} of {cues} lines kept their original text: {lines}</source>
         <translation>{cues} 行中有 {count} 行保留了原文：{lines}</translation>
+    </message>
+    <message>
+        <source>came back untranslated</source>
+        <extracomment>Why a line kept its original text (the reasons of app/media/translation_quality.py), as a person reads them.</extracomment>
+        <translation>返回时未翻译</translation>
+    </message>
+    <message>
+        <source>in another language</source>
+        <translation>是另一种语言</translation>
+    </message>
+    <message>
+        <source>says something else</source>
+        <translation>意思不符</translation>
+    </message>
+    <message>
+        <source>fits another line</source>
+        <translation>更符合另一行</translation>
+    </message>
+    <message>
+        <source>repeats another line</source>
+        <translation>与另一行重复</translation>
+    </message>
+    <message>
+        <source>a glossary term not as given</source>
+        <translation>术语未按词表翻译</translation>
+    </message>
+    <message>
+        <source>no answer for it</source>
+        <translation>没有得到回答</translation>
+    </message>
+    <message>
+        <source>The translation server {server} could not be reached, after several tries; the transcript was written, the translation was not.</source>
+        <translation>多次尝试后仍无法连接翻译服务器 {server}；已写入转写，未写入翻译。</translation>
     </message>
     <message>
         <source>The file cannot be read as media.</source>
@@ -921,35 +954,7 @@
     </message>
 </context>
 <context>
-    <name>JobLabel</name>
-    <message>
-        <source>adding files</source>
-        <extracomment>The words app.status_words.JobLabel uses where the stored status word is not what a person says.</extracomment>
-        <translation>正在添加文件</translation>
-    </message>
-    <message>
-        <source>needs review</source>
-        <translation>需要审核</translation>
-    </message>
-    <message>
-        <source>finished</source>
-        <translation>已完成</translation>
-    </message>
-</context>
-<context>
-    <name>JobsModel</name>
-    <message>
-        <source>{seconds} s</source>
-        <translation>{seconds} 秒</translation>
-    </message>
-    <message>
-        <source>{minutes} min {seconds:02d} s</source>
-        <translation>{minutes} 分 {seconds:02d} 秒</translation>
-    </message>
-    <message>
-        <source>{hours} h {minutes:02d} min</source>
-        <translation>{hours} 小时 {minutes:02d} 分</translation>
-    </message>
+    <name>JobCounts</name>
     <message numerus="yes">
         <source>all %n failed</source>
         <translation>
@@ -980,9 +985,48 @@
             <numerusform>%n 个译文待检查</numerusform>
         </translation>
     </message>
+</context>
+<context>
+    <name>JobLabel</name>
+    <message>
+        <source>adding files</source>
+        <extracomment>The words app.status_words.JobLabel uses where the stored status word is not what a person says.</extracomment>
+        <translation>正在添加文件</translation>
+    </message>
+    <message>
+        <source>needs review</source>
+        <translation>需要审核</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+</context>
+<context>
+    <name>JobsModel</name>
+    <message>
+        <source>{seconds} s</source>
+        <translation>{seconds} 秒</translation>
+    </message>
+    <message>
+        <source>{minutes} min {seconds:02d} s</source>
+        <translation>{minutes} 分 {seconds:02d} 秒</translation>
+    </message>
+    <message>
+        <source>{hours} h {minutes:02d} min</source>
+        <translation>{hours} 小时 {minutes:02d} 分</translation>
+    </message>
+    <message>
+        <source>Finished — no media files in this folder</source>
+        <translation>已完成 — 此文件夹中没有媒体文件</translation>
+    </message>
     <message>
         <source>Paused because everything is paused (Pause all); Resume all starts it.</source>
         <translation>已暂停，因为全部已暂停（“全部暂停”）；点“全部继续”即可开始。</translation>
+    </message>
+    <message>
+        <source>{name} (job {id})</source>
+        <translation>{name}（任务 {id}）</translation>
     </message>
 </context>
 <context>
@@ -1191,6 +1235,10 @@
         </translation>
     </message>
     <message>
+        <source> — no videos, audio or images in it, so there is nothing to do</source>
+        <translation> — 其中没有视频、音频或图片，无需处理</translation>
+    </message>
+    <message>
         <source> — everything is paused: it starts after Resume all</source>
         <translation>——全部已暂停：点“全部继续”后开始</translation>
     </message>
@@ -1300,6 +1348,14 @@
     <message>
         <source>Cancel job</source>
         <translation>取消任务</translation>
+    </message>
+    <message>
+        <source>Translate again</source>
+        <translation>重新翻译</translation>
+    </message>
+    <message>
+        <source>Translate the items that got no translation again, with the translator set now (Settings → Models)</source>
+        <translation>用现在设置的翻译器，重新翻译没有得到译文的项目（设置 → 模型）</translation>
     </message>
     <message>
         <source>Retry item</source>
@@ -1462,6 +1518,10 @@ Files next to your media are not touched.</source>
     <message>
         <source>Dialogue</source>
         <translation>对白</translation>
+    </message>
+    <message>
+        <source>Search images and dialogue — “invoice 4471”, “train to Berlin”…</source>
+        <translation>搜索图片和对白 — “发票 4471”、“去柏林的火车”…</translation>
     </message>
     <message>
         <source>Searching for “{query}”…</source>
@@ -1856,6 +1916,10 @@ Files next to your media are not touched.</source>
         <translation>恢复默认值</translation>
     </message>
     <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
@@ -1912,8 +1976,56 @@ Files next to your media are not touched.</source>
         <translation>删除已下载的模型，或移除你登记的模型（其文件保留）</translation>
     </message>
     <message>
+        <source>With both work windows set to “Not at all”, Sidecar never works: jobs wait for ever.</source>
+        <translation>两个工作时段都设为“不工作”时，Sidecar 永远不会工作：任务会一直等待。</translation>
+    </message>
+    <message>
+        <source>{name} (placeholder)</source>
+        <translation>{name}（占位）</translation>
+    </message>
+    <message>
+        <source>{name} (recommended)</source>
+        <translation>{name}（推荐）</translation>
+    </message>
+    <message>
+        <source>A placeholder that comes with Sidecar so translation works without a download: most of its lines are wrong and Sidecar refuses them, so most videos get only their transcript. Install a recommended translation model, or set a translation server.</source>
+        <translation>Sidecar 自带的占位模型，让翻译无需下载即可运行：它译出的大多数行是错的，Sidecar 会拒绝它们，因此大多数视频只会得到转写。请安装推荐的翻译模型，或设置翻译服务器。</translation>
+    </message>
+    <message>
+        <source>Recommended: good enough on a CPU, with a licence that allows any use.</source>
+        <translation>推荐：在 CPU 上也够用，许可证允许任何用途。</translation>
+    </message>
+    <message>
+        <source>transcription</source>
+        <translation>转写</translation>
+    </message>
+    <message>
+        <source>translation</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <source>text search over descriptions and dialogue</source>
+        <translation>在描述和对白中搜索文字</translation>
+    </message>
+    <message>
+        <source>text recognition in images</source>
+        <translation>识别图片中的文字</translation>
+    </message>
+    <message>
+        <source>image search by picture content (CLIP)</source>
+        <translation>按画面内容搜索图片（CLIP）</translation>
+    </message>
+    <message>
         <source>Licence: {licence}.</source>
         <translation>许可证：{licence}。</translation>
+    </message>
+    <message>
+        <source>Installing {name} failed: {why}</source>
+        <translation>安装 {name} 失败：{why}</translation>
+    </message>
+    <message>
+        <source>Checking the translation server…</source>
+        <translation>正在检查翻译服务器…</translation>
     </message>
     <message>
         <source>Checking the library database…</source>
@@ -1922,6 +2034,18 @@ Files next to your media are not touched.</source>
     <message>
         <source>Correct the address, or empty it to keep the library on this computer.</source>
         <translation>请更正地址，或将其留空以继续使用本机上的资料库。</translation>
+    </message>
+    <message>
+        <source>The translation server answers.</source>
+        <translation>翻译服务器有响应。</translation>
+    </message>
+    <message>
+        <source>The translation server does not answer: {reason}</source>
+        <translation>翻译服务器没有响应：{reason}</translation>
+    </message>
+    <message>
+        <source>Correct the address, or Save again to keep it (for a server you start later); jobs wait for it and then write the transcript alone.</source>
+        <translation>请更正地址，或再次点“保存”保留它（适用于稍后才启动的服务器）；任务会等待它，之后只写入转写。</translation>
     </message>
     <message>
         <source>Output (new jobs)</source>
@@ -2040,10 +2164,6 @@ Files next to your media are not touched.</source>
         <source>Stopped downloading {name}. What arrived is kept: Install resumes from there.</source>
         <translation>已停止下载 {name}。已下载的部分会保留：再次安装时从那里继续。</translation>
     </message>
-    <message>
-        <source>Installing {name} failed ({code}).</source>
-        <translation>安装 {name} 失败（{code}）。</translation>
-    </message>
 </context>
 <context>
     <name>States</name>
@@ -2082,6 +2202,10 @@ Files next to your media are not touched.</source>
     <message>
         <source>Skipped</source>
         <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>Transcript only</source>
+        <translation>仅转写</translation>
     </message>
     <message>
         <source>Fingerprint</source>
@@ -2180,12 +2304,20 @@ Files next to your media are not touched.</source>
         <translation>此视频无法在这里播放（{message}）；字幕仍可编辑。</translation>
     </message>
     <message>
+        <source> (placeholder: poor translations)</source>
+        <translation>（占位：翻译质量差）</translation>
+    </message>
+    <message>
         <source> (in use)</source>
         <translation>（使用中）</translation>
     </message>
     <message>
         <source>Re-translating with {model}: follow it in the queue, then open the subtitles again. Files you edited are not replaced without asking (Review).</source>
         <translation>正在用 {model} 重新翻译：请在队列中查看进度，完成后再次打开字幕。您编辑过的文件不会在未经询问的情况下被替换（见“审核”）。</translation>
+    </message>
+    <message>
+        <source>No translation: {why} Install a translation model or set a translation server, then choose Translate again in the queue.</source>
+        <translation>没有译文：{why} 请安装翻译模型或设置翻译服务器，然后在队列中选择“重新翻译”。</translation>
     </message>
     <message numerus="yes">
         <source>%n line(s) failed the translation check and kept their original text: they are marked in the list. Type their translation and save.</source>
@@ -2276,8 +2408,8 @@ Files next to your media are not touched.</source>
         <translation>欢迎使用 Sidecar</translation>
     </message>
     <message>
-        <source>Drop folders of videos and photos. Sidecar works through them in the background: it subtitles every video and makes every photo searchable. Your files are never changed or moved; results are written next to them.</source>
-        <translation>拖入视频和照片文件夹。Sidecar 会在后台处理：为每个视频生成字幕，让每张照片都能被搜索。您的文件不会被修改或移动；结果写在它们旁边。</translation>
+        <source>Drop folders of videos, audio recordings and photos. Sidecar works through them in the background: it subtitles every video, transcribes every recording and makes every photo searchable. Your files are never changed or moved; results are written next to them.</source>
+        <translation>拖入视频、音频录音和照片文件夹。Sidecar 会在后台处理：为每个视频生成字幕，为每段录音生成转写，让每张照片都能被搜索。您的文件不会被修改或移动；结果写在它们旁边。</translation>
     </message>
     <message>
         <source>Languages and files</source>

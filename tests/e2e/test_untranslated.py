@@ -20,6 +20,7 @@ from typing import Any, Iterator
 import pytest
 
 from app.cli import main as cli
+from app.codes import LINE_REASONS
 from app.media.translation_quality import MISALIGNED, REPEATED, UNTRANSLATED
 from app.pipelines import default_pipelines
 from app.pipelines.outputs import TRANSLATION_DOUBTFUL, TRANSLATION_FAILED
@@ -140,7 +141,7 @@ def test_status_lists_the_untranslated_lines_and_says_what_to_do(translated: Fol
     numbers = translated.items["english_long.mp4"].detail["untranslated_cues"]
     reasons = translated.items["english_long.mp4"].detail["reasons"]
     assert english["problem"]["code"] == TRANSLATION_DOUBTFUL and english["detail"]["untranslated_cues"] == numbers
-    listed = ", ".join(f"{n} ({reasons[str(n)]})" for n in numbers)
+    listed = ", ".join(f"{n} ({LINE_REASONS[reasons[str(n)]]})" for n in numbers)  # reasons in words
     assert english["problem"]["message"].endswith(": " + listed)
     text = _status(capsys, translated.data_dir)
     assert f"[{TRANSLATION_FAILED}]" in text and "What to do: Install a translation model" in text

@@ -19,4 +19,4 @@ def test_adding_a_share_tells_what_was_left_out(qtbot: Any, tmp_path: Path, star
         gui.window.add_paths([share])
     job = added.args[0]
     assert (job.total, job.scan_report["left_out"]["count"]) == (2, 2)
-    assert "left out 2 system/hidden file(s) or folder(s)" in gui.window.statusBar().currentMessage()
+    assert "left out 2 system/hidden files or folders" in gui.window.statusBar().currentMessage()  # English plurals

@@ -79,7 +79,7 @@ def test_install_can_be_cancelled_then_resumes_and_the_model_can_be_used_and_rem
     with qtbot.waitSignal(gui.facade.modelInstallEnded, timeout=20000) as ended:
         qtbot.mouseClick(dialog.cancel_install_button, Qt.MouseButton.LeftButton)
         server.release.set()  # the server would now send the rest: the cancelled download must not take it
-    assert ended.args == ["big-asr", "download_cancelled"]
+    assert ended.args[:2] == ["big-asr", "download_cancelled"]
     assert "Stopped downloading big-asr" in dialog.model_status.text()
     folder = install_dir(data_dir, "big-asr")
     assert not (folder / "model.bin").exists(), "a cancelled download left the model file"
@@ -92,7 +92,7 @@ def test_install_can_be_cancelled_then_resumes_and_the_model_can_be_used_and_rem
 
     with qtbot.waitSignal(gui.facade.modelInstallEnded, timeout=60000) as ended:
         qtbot.mouseClick(dialog.install_button, Qt.MouseButton.LeftButton)
-    assert ended.args == ["big-asr", ""]
+    assert ended.args[:2] == ["big-asr", ""]
     assert server.requests[-1].headers.get("Range") == f"bytes={kept}-", "the second install did not resume"
     assert (folder / "model.bin").read_bytes() == payload
     qtbot.waitUntil(lambda: dialog.models.item(_row(dialog, "big-asr"), 3).text() == "yes", timeout=20000)

@@ -45,7 +45,8 @@ def test_search_shows_matching_images_with_thumbnails(qtbot: Any, tmp_path: Path
     top = panel.images.item(0)
     assert Path(top.data(PathRole)) == pics / "invoice.png"
     assert panel.images_label.text() == f"Images ({panel.images.rowCount()})"
-    assert "result(s)" in panel.status.text()
+    assert "1 result for" in panel.status.text() or "results for" in panel.status.text()  # English plurals, no "(s)"
+    assert "(s)" not in panel.status.text()
     placeholder = top.icon().pixmap(panel.grid.iconSize()).toImage()
     qtbot.waitUntil(lambda: top.icon().pixmap(panel.grid.iconSize()).toImage() != placeholder, timeout=10000)
 

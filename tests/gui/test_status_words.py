@@ -62,10 +62,10 @@ def test_failed_items_read_finished_n_failed_with_sentence_and_advice_and_a_skip
     corrupt = EXPLANATIONS["corrupt_media"]
     for name in FAILING:
         row = rows[name]
-        assert _cell(queue, row, QueueModel.ERROR) == "extract failed on purpose"  # words; the code is in the details
+        assert _cell(queue, row, QueueModel.ERROR) == "extract failed on purpose"  # words
         assert _cell(queue, row, QueueModel.NOTE) == ""
         tip = _cell(queue, row, QueueModel.ERROR, Qt.ItemDataRole.ToolTipRole)
-        assert tip.splitlines() == [f"corrupt_media: {corrupt.sentence}", "extract failed on purpose",
+        assert tip.splitlines() == [corrupt.sentence, "extract failed on purpose",  # words only, no code (issue 39.7)
                                     f"What to do: {corrupt.advice}"]
         details = _cell(queue, row, 0, Qt.ItemDataRole.ToolTipRole)
         assert details == f"{media / name}\n\n{tip}"  # the item's details: where it is, what happened, what to do
@@ -110,7 +110,8 @@ def test_the_details_pane_reads_a_failed_item_in_full_and_a_missing_launcher_is_
     view = gui.window.queue
     view.table.selectRow(rows[FAILING[0]])
     text = view.details.toPlainText()
-    assert str(media / FAILING[0]) in text and "corrupt_media: " in text and "What to do: " in text
+    assert str(media / FAILING[0]) in text and EXPLANATIONS["corrupt_media"].sentence in text and "What to do: " in text
+    assert "corrupt_media" not in text  # words, not the code (issue 39.7)
     assert _cell(view.model, rows[FAILING[0]], QueueModel.ERROR) == "extract failed on purpose"
 
     opened: list[str] = []

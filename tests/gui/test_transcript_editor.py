@@ -13,7 +13,7 @@ from app.engine.stage import Output, Pipeline
 from app.gui.app import Gui
 from app.gui.transcript_editor import ORIGINAL, TRANSLATION
 from app.media.translation_quality import LANGUAGE
-from app.pipelines.outputs import TRANSLATION_DOUBTFUL
+from app.pipelines.outputs import TRANSLATION_DOUBTFUL, TRANSLATION_FAILED
 from app.settings import Settings
 from tests.engine_stages import JsonOutput
 from tests.gui.conftest import GUI_TEST_CONFIG, off_gui
@@ -199,9 +199,68 @@ def test_the_cues_the_translation_check_left_untranslated_are_marked_until_fixed
     qtbot.waitUntil(lambda: editor.document is not None, timeout=10000)
     assert editor.document.doubtful == {2: LANGUAGE} and not editor.table.isColumnHidden(TRANSLATION)
     marked = [row for row in range(3) if editor.table.item(row, TRANSLATION).toolTip()]
-    assert marked == [1] and LANGUAGE in editor.table.item(1, TRANSLATION).toolTip()
+    assert marked == [1] and "(in another language)" in editor.table.item(1, TRANSLATION).toolTip()  # words, not a code
     assert "failed the translation check" in editor.banner.text() and editor.banner.text().startswith("1 ")
     editor.table.item(1, TRANSLATION).setText("Ich habe die Bedingungen gelesen.")
     assert editor.table.item(1, TRANSLATION).toolTip() == "" and editor.doubtful == {}
+    assert not editor.banner.isVisible(), "the banner asking for the fix stays after the fix (issue 39.8)"
+    editor.dirty = False
+    editor.close()
+
+
+class UntranslatedPlace(DoubtfulPlace):
+    """Places only the transcript and reports the translation failed: its server could not be reached."""
+
+    def run(self, ctx: Any) -> JsonOutput:
+        ctx.place([Output(f"{ctx.item.path.stem}.en.srt", b"1\n00:00:00,000 --> 00:00:00,800\nGood morning.\n\n",
+                          "transcript")])
+        return JsonOutput({"item_result": TRANSLATION_FAILED,
+                           "item_detail": {"untranslated_cues": [1], "cues": 1, "unreachable": "http://127.0.0.1:9/v1"}})
+
+
+def test_an_untranslated_item_opens_saying_why_it_has_no_translation(
+        qtbot: Any, tmp_path: Path, start_gui: Callable[..., Gui]) -> None:
+    """Issue 39.8: a ``translation_failed`` item opened with no word on why there is no translation."""
+    def library(data_dir: Path, settings: Settings) -> Library:
+        return Library(data_dir, {"video": Pipeline("video", [UntranslatedPlace()])}, GUI_TEST_CONFIG)
+
+    gui = start_gui(library)
+    video = _finished_video(qtbot, tmp_path, gui)
+    editor = gui.window.open_editor(video)
+    qtbot.waitUntil(lambda: editor.document is not None, timeout=10000)
+    assert editor.table.isColumnHidden(TRANSLATION)
+    text = editor.banner.text()
+    assert editor.banner.isVisibleTo(editor) and text.startswith("No translation: ") and "http://127.0.0.1:9/v1" in text
+    assert "Translate again" in text and "translation_failed" not in text
+    editor.close()
+
+
+def test_enter_keeps_a_multi_line_cell_which_covers_no_other_row_and_shows_every_line(
+        qtbot: Any, tmp_path: Path, start_gui: Callable[..., Gui]) -> None:
+    """Issue 39.8: Enter never ended a multi-line cell, its box covered the next row, the row then showed one line."""
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    def library(data_dir: Path, settings: Settings) -> Library:
+        return Library(data_dir, {"video": Pipeline("video", [DoubtfulPlace()])}, GUI_TEST_CONFIG)
+
+    gui = start_gui(library)
+    video = _finished_video(qtbot, tmp_path, gui)
+    editor = gui.window.open_editor(video)
+    qtbot.waitUntil(lambda: editor.document is not None, timeout=10000)
+    table = editor.table
+    table.setCurrentCell(0, ORIGINAL)
+    table.editItem(table.item(0, ORIGINAL))
+    box = table.viewport().findChild(QPlainTextEdit)
+    assert isinstance(box, QPlainTextEdit)
+    qtbot.waitUntil(lambda: box.geometry().bottom() < table.visualRect(table.model().index(1, ORIGINAL)).top() + 1)
+    assert box.height() >= box.fontMetrics().lineSpacing() * 3
+    box.setPlainText("Good morning,")
+    box.moveCursor(box.textCursor().MoveOperation.End)
+    qtbot.keyClick(box, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)  # a new line in the cue
+    qtbot.keyClicks(box, "everyone.")
+    qtbot.keyClick(box, Qt.Key.Key_Return)  # keeps the cell
+    qtbot.waitUntil(lambda: table.state() != table.State.EditingState)
+    assert editor.cues[0].original == "Good morning,\neveryone."
+    assert table.rowHeight(0) >= 2 * table.fontMetrics().lineSpacing(), "the edited cell shows only its first line"
     editor.dirty = False
     editor.close()
