@@ -24,8 +24,9 @@ def test_shipped_catalogue_is_valid_and_offers_the_recommended_models() -> None:
     entries = catalogue.load_catalogue()
     for name, (role, packages) in BUNDLED.items():
         assert entries[name].role == role and list(entries[name].bundled) == packages
+    assert "qwen2.5-3b-instruct" not in entries, "a non-commercial licence: it left the catalogue (issue 34)"
     for name in ("whisper-small", "whisper-medium", "whisper-large-v3", "qwen2.5-1.5b-instruct",
-                 "qwen2.5-3b-instruct", "qwen2.5-7b-instruct", "clip-vit-b32"):
+                 "qwen2.5-7b-instruct", "clip-vit-b32"):
         entry = entries[name]
         assert entry.files and not entry.bundled
         assert all(f.url.startswith("https://") for f in entry.files)
@@ -33,6 +34,14 @@ def test_shipped_catalogue_is_valid_and_offers_the_recommended_models() -> None:
     assert {f.path for f in entries["clip-vit-b32"].files} >= {"image.onnx", "text.onnx"}
     assert {f.path for f in entries["whisper-small"].files} >= {"model.bin", "config.json", "tokenizer.json"}
     assert entries["qwen2.5-7b-instruct"].format == "gguf"
+    # a translation package to and from English for every subtitle language the windows offer
+    from app.gui.language_choice import LANGUAGES
+
+    pairs = {e.pair for e in entries.values() if e.format == catalogue.ARGOS}
+    missing = [code for code, _ in LANGUAGES if code != "en" and not {("en", code), (code, "en")} <= pairs]
+    assert missing == ["vi"], f"no package either way for {missing}"  # the Argos index has no Vietnamese
+    for entry in (e for e in entries.values() if e.format == catalogue.ARGOS):
+        assert entry.licence and entry.attribution and len(entry.files) == 1 and entry.files[0].url.startswith("https://")
     # every sha256 is either a real 64-hex digest or an honest null
     for entry in entries.values():
         for value in [entry.sha256] + [f.sha256 for f in entry.files]:
@@ -66,7 +75,8 @@ def test_a_catalogue_entry_cannot_write_outside_its_folder_or_fetch_odd_urls(ent
 def test_bundled_models_are_installed_here_and_are_each_roles_default(tmp_path: Path) -> None:
     rows = {row["name"]: row for row in model_choice.models_list(tmp_path)}
     for name in BUNDLED:
-        assert rows[name]["installed"] and rows[name]["source"] == "bundled" and rows[name]["active"]
+        assert rows[name]["installed"] and rows[name]["source"] == "bundled"
+        assert rows[name]["active"] == (name != "gemma3-270m"), "the placeholder translates only when chosen"
     assert not rows["whisper-small"]["installed"] and not rows["whisper-small"]["active"]
     assert not rows["clip-vit-b32"]["active"]  # no visual model ships with the app
     for role in catalogue.ROLES:
@@ -110,7 +120,10 @@ def test_choice_persists_in_an_atomically_written_state_file(tmp_path: Path) -> 
     assert [p.name for p in state_file.parent.iterdir() if p.name.endswith(".tmp")] == []
     rows = {row["name"]: row for row in model_choice.models_list(tmp_path / "data")}
     assert rows["my-qwen"]["active"] and not rows["gemma3-270m"]["active"]
-    model_choice.models_use(tmp_path / "data", "gemma3-270m")  # back to the bundled one explicitly
+    model_choice.models_use(tmp_path / "data", "gemma3-270m")  # the bundled one, chosen by name
+    chosen = model_choice.active_model(tmp_path / "data", "translation")
+    assert chosen is not None and (chosen.name, chosen.source) == ("gemma3-270m", "bundled")
+    model_choice.models_use(tmp_path / "data", "opus-mt")  # back to the default: OPUS-MT by pair
     assert model_choice.active_model(tmp_path / "data", "translation") is None
 
 
@@ -163,7 +176,7 @@ def test_a_model_being_installed_cannot_be_installed_or_removed_twice(tmp_path: 
 
 LIST_KEYS = ["name", "role", "format", "source", "bundled", "installed", "partial_download", "active", "path", "size",
              "memory_mb", "licence", "url", "sha256", "sha256_verified", "pinned_sha256", "description", "recommended",
-             "placeholder"]
+             "placeholder", "pair", "attribution"]
 
 
 def test_catalogue_entries_parse_into_frozen_records() -> None:

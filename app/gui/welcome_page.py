@@ -2,10 +2,11 @@
 
 Shown instead of the empty job list until the person adds something or skips it; a
 library that has a job never shows it again (``Settings.welcome_dismissed``). The
-translation choice is said plainly because the bundled model only proves the path
-works: the quality check refuses most of its lines, so with it most videos get only
-their transcript (``translation_failed``). Everything the page changes is an
-ordinary setting, saved through the facade and editable later in Settings.
+translation choice names the exact download the chosen subtitle language needs (the
+OPUS-MT package to it from English, e.g. "translate-en-de"), one click away; without it
+each video gets its transcript and waits, named, for its translator
+(``waiting_for_translator``). Everything the page changes is an ordinary setting, saved
+through the facade and editable later in Settings.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ if TYPE_CHECKING:  # the model list is read off the GUI thread, where model_choi
 
 log = logging.getLogger(__name__)
 
-BUNDLED, DOWNLOAD, ENDPOINT = "bundled", "download", "endpoint"
+LATER, DOWNLOAD, ENDPOINT = "later", "download", "endpoint"
 
 
 class WelcomePage(QWidget):
@@ -47,8 +48,8 @@ class WelcomePage(QWidget):
         super().__init__(parent)
         self.facade = facade
         self.settings: Settings | None = None
-        self.recommended: ModelRow | None = None
-        self.bundled_translator: ModelRow | None = None
+        self.recommended: ModelRow | None = None  # the translation package the chosen subtitle language needs
+        self.rows: Sequence[ModelRow] = ()
 
         title = QLabel(self.tr("Welcome to Sidecar"), self)
         font = title.font()
@@ -77,12 +78,11 @@ class WelcomePage(QWidget):
         form.addRow(self.tr("Names and terms:"), self.glossary)
 
         self.choice = QButtonGroup(self)
-        self.bundled = QRadioButton(self.tr("Bundled translator: only a placeholder. Most of its lines are wrong and "
-                                            "Sidecar's quality check refuses them, so most videos get only their "
-                                            "transcript."), self)
+        self.later = QRadioButton(self.tr("Later: transcripts now; each video waits for its translator, named in "
+                                          "the list, and is translated by itself once it is installed."), self)
         self.download = QRadioButton(self)
         self.endpoint = QRadioButton(self.tr("An OpenAI-compatible server (LM Studio, Ollama, llama.cpp server…)"), self)
-        for button, key in ((self.bundled, BUNDLED), (self.download, DOWNLOAD), (self.endpoint, ENDPOINT)):
+        for button, key in ((self.download, DOWNLOAD), (self.later, LATER), (self.endpoint, ENDPOINT)):
             button.setProperty("choice", key)
             self.choice.addButton(button)
         self.install = QPushButton(self.tr("Download"), self)
@@ -98,7 +98,6 @@ class WelcomePage(QWidget):
         self.endpoint_note.setWordWrap(True)
         translation = QGroupBox(self.tr("Translation"), self)
         tl = QVBoxLayout(translation)
-        tl.addWidget(self.bundled)
         tl.addWidget(self.download)
         row = QHBoxLayout()
         row.setContentsMargins(24, 0, 0, 0)
@@ -106,6 +105,7 @@ class WelcomePage(QWidget):
             row.addWidget(widget)
         row.addStretch(1)
         tl.addLayout(row)
+        tl.addWidget(self.later)
         tl.addWidget(self.endpoint)
         endpoint_form = QFormLayout()
         endpoint_form.setContentsMargins(24, 0, 0, 0)
@@ -147,6 +147,8 @@ class WelcomePage(QWidget):
 
         self.source_lang.currentTextChanged.connect(lambda _: self._show_examples())
         self.target_lang.currentTextChanged.connect(lambda _: self._show_examples())
+        self.target_lang.currentTextChanged.connect(lambda _: self._show_offer())
+        self.source_lang.currentTextChanged.connect(lambda _: self._show_offer())
         self.choice.buttonToggled.connect(lambda *_: self._show_choice())
         self.install.clicked.connect(self._install)
         self.cancel_install.clicked.connect(self._cancel)
@@ -156,7 +158,7 @@ class WelcomePage(QWidget):
         facade.modelsListed.connect(self.show_models)
         facade.modelProgress.connect(self._progress)
         facade.modelInstallEnded.connect(self._install_ended)
-        self.bundled.setChecked(True)
+        self.download.setChecked(True)
         self._show_choice()
         guard_wheel(self)  # the page scrolls: the wheel must not change the languages on its way
 
@@ -185,17 +187,25 @@ class WelcomePage(QWidget):
 
     @Slot(list)
     def show_models(self, rows: Sequence[ModelRow]) -> None:
-        self.recommended = next((r for r in rows if r.role == "translation" and r.recommended), None)
-        self.bundled_translator = next((r for r in rows if r.role == "translation" and r.source == "bundled"), None)
-        if self.recommended is None:
-            self.download.hide()
-            return
+        self.rows = rows
+        self._show_offer()
+
+    def _show_offer(self) -> None:
+        """The package the subtitle language needs: to it from English (other speech pivots through English), or,
+        for English subtitles, from the spoken language when it is set."""
+        target = self.target_lang.value() if self.settings is not None else ""
+        source = self.source_lang.value() if self.settings is not None else ""
+        pair = f"en→{target}" if target and target != "en" else (f"{source}→en" if source and source != "en" else "")
+        self.recommended = next((r for r in self.rows if r.pair == pair), None) if pair else None
+        self.download.setVisible(self.recommended is not None)
         r = self.recommended
-        self.download.setText(self.tr("Download {name} ({size}, licence {licence}): usable translations on this "
-                                      "computer, no internet needed afterwards.")
-                              .format(name=r.name, size=format_size(r.size), licence=r.licence or "?"))
-        if r.active and r.installed:
-            self.download.setChecked(True)
+        if r is not None:
+            size = format_size(r.size) if r.size else self.tr("size shown while downloading")
+            self.download.setText(self.tr("Download the {pair} translator ({name}, {size}, licence {licence}): "
+                                          "translations made on this computer, no internet needed afterwards.")
+                                  .format(pair=pair, name=r.name, size=size, licence=r.licence or "?"))
+        elif self.chosen() == DOWNLOAD:
+            self.later.setChecked(True)
         self._show_choice()
 
     def _show_examples(self) -> None:
@@ -215,7 +225,7 @@ class WelcomePage(QWidget):
 
     def chosen(self) -> str:
         button = self.choice.checkedButton()
-        return str(button.property("choice")) if button is not None else BUNDLED
+        return str(button.property("choice")) if button is not None else LATER
 
     def _show_choice(self) -> None:
         downloading = self.recommended is not None and self.facade.installing(self.recommended.name)
@@ -264,7 +274,6 @@ class WelcomePage(QWidget):
             self.download_state.setText(self.tr("The download failed ({code}); the status bar says why.").format(code=code))
         else:
             self.download_state.setText(self.tr("Installed."))
-            self.facade.use_model(name)
         self._show_choice()
 
     # -- leaving --------------------------------------------------------------------------
@@ -284,9 +293,6 @@ class WelcomePage(QWidget):
             glossary=[*self.settings.glossary, *(t.strip() for t in self.glossary.text().split(";") if t.strip())],
         )
         self.facade.save_settings(updated)
-        translator = self.bundled_translator
-        if self.chosen() == BUNDLED and translator is not None and not translator.active:
-            self.facade.use_model(translator.name)
         self.finished.emit()
         return updated
 

@@ -22,10 +22,12 @@ def test_first_run_page_choices_apply_to_the_first_job_and_it_never_shows_again(
     assert "cat.jpg.sidecar.json" in page.examples.text()
     qtbot.waitUntil(lambda: page.recommended is not None, timeout=10000)
     offer = page.download.text()
-    assert "qwen2.5-1.5b-instruct" in offer and "1.1 GB" in offer and "Apache-2.0" in offer
-    assert page.chosen() == "bundled"
-    assert "placeholder" in page.bundled.text() and "only their transcript" in page.bundled.text(), \
-        "the first run must say that the bundled translator's lines are refused"
+    assert "en→de translator" in offer and "translate-en-de" in offer, "the exact download German subtitles need"
+    assert page.chosen() == "download", "the translator is one click away, chosen by default"
+    assert "waits for its translator" in page.later.text()
+    page.target_lang.set_code("zh")
+    assert page.recommended is not None and page.recommended.name == "translate-en-zh"
+    page.target_lang.set_code("de")
 
     # The examples follow the languages chosen on the page.
     page.target_lang.set_code("fr")
