@@ -52,6 +52,10 @@
         <translation>{count} von {cues} Zeilen behielten ihren Originaltext: {lines}</translation>
     </message>
     <message>
+        <source>waiting for the {pair} translator (install {install})</source>
+        <translation>wartet auf den Übersetzer {pair} (installieren: {install})</translation>
+    </message>
+    <message>
         <source>came back untranslated</source>
         <extracomment>Why a line kept its original text (the reasons of app/media/translation_quality.py), as a person reads them.</extracomment>
         <translation>kam unübersetzt zurück</translation>
@@ -295,6 +299,14 @@
     <message>
         <source>Most lines could not be translated, so no translated subtitles were written (only the transcript).</source>
         <translation>Die meisten Zeilen ließen sich nicht übersetzen, daher wurden keine übersetzten Untertitel geschrieben (nur das Transkript).</translation>
+    </message>
+    <message>
+        <source>The transcript is written; the translation waits for its translator to be installed.</source>
+        <translation>Das Transkript ist geschrieben; die Übersetzung wartet, bis ihr Übersetzer installiert ist.</translation>
+    </message>
+    <message>
+        <source>Install the translator named (Settings → Models, or `sidecar models install`); the item is then translated by itself.</source>
+        <translation>Installieren Sie den genannten Übersetzer (Einstellungen → Modelle oder `sidecar models install`); danach wird das Element von selbst übersetzt.</translation>
     </message>
     <message>
         <source>The translation was written, but a tenth or more of its lines failed the quality check and kept their original text.</source>
@@ -711,6 +723,14 @@
     <message>
         <source>Check the file, or download it again.</source>
         <translation>Prüfen Sie die Datei, oder laden Sie sie erneut herunter.</translation>
+    </message>
+    <message>
+        <source>That file is not a translation package Sidecar can install; nothing was changed.</source>
+        <translation>Diese Datei ist kein Übersetzungspaket, das Sidecar installieren kann; nichts wurde verändert.</translation>
+    </message>
+    <message>
+        <source>Download the package again from the link Settings → Models gives.</source>
+        <translation>Laden Sie das Paket erneut über den Link in Einstellungen → Modelle herunter.</translation>
     </message>
     <message>
         <source>That is not a valid model name.</source>
@@ -2455,8 +2475,8 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Namen und Begriffe:</translation>
     </message>
     <message>
-        <source>Bundled translator: only a placeholder. Most of its lines are wrong and Sidecar&apos;s quality check refuses them, so most videos get only their transcript.</source>
-        <translation>Mitgelieferter Übersetzer: nur ein Platzhalter. Die meisten seiner Zeilen sind falsch und die Qualitätsprüfung von Sidecar weist sie zurück, daher erhalten die meisten Videos nur ihr Transkript.</translation>
+        <source>Later: transcripts now; each video waits for its translator, named in the list, and is translated by itself once it is installed.</source>
+        <translation>Später: jetzt Transkripte; jedes Video wartet auf seinen Übersetzer (in der Liste genannt) und wird von selbst übersetzt, sobald er installiert ist.</translation>
     </message>
     <message>
         <source>An OpenAI-compatible server (LM Studio, Ollama, llama.cpp server…)</source>
@@ -2507,8 +2527,12 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Die aktuellen Einstellungen behalten; sie lassen sich jederzeit unter Einstellungen ändern.</translation>
     </message>
     <message>
-        <source>Download {name} ({size}, licence {licence}): usable translations on this computer, no internet needed afterwards.</source>
-        <translation>{name} herunterladen ({size}, Lizenz {licence}): brauchbare Übersetzungen auf diesem Rechner, danach ohne Internet.</translation>
+        <source>size shown while downloading</source>
+        <translation>Größe wird beim Herunterladen angezeigt</translation>
+    </message>
+    <message>
+        <source>Download the {pair} translator ({name}, {size}, licence {licence}): translations made on this computer, no internet needed afterwards.</source>
+        <translation>Den Übersetzer {pair} herunterladen ({name}, {size}, Lizenz {licence}): Übersetzungen auf diesem Computer, danach ohne Internet.</translation>
     </message>
     <message>
         <source>for Holiday.mp4: {videos}</source>

@@ -52,6 +52,10 @@
         <translation>{cues} 行中有 {count} 行保留了原文：{lines}</translation>
     </message>
     <message>
+        <source>waiting for the {pair} translator (install {install})</source>
+        <translation>等待 {pair} 翻译模型（需安装：{install}）</translation>
+    </message>
+    <message>
         <source>came back untranslated</source>
         <extracomment>Why a line kept its original text (the reasons of app/media/translation_quality.py), as a person reads them.</extracomment>
         <translation>返回时未翻译</translation>
@@ -295,6 +299,14 @@
     <message>
         <source>Most lines could not be translated, so no translated subtitles were written (only the transcript).</source>
         <translation>大多数行无法翻译，因此没有写入翻译字幕（只写入了转写）。</translation>
+    </message>
+    <message>
+        <source>The transcript is written; the translation waits for its translator to be installed.</source>
+        <translation>转写稿已写入；翻译正在等待安装对应的翻译模型。</translation>
+    </message>
+    <message>
+        <source>Install the translator named (Settings → Models, or `sidecar models install`); the item is then translated by itself.</source>
+        <translation>安装所列的翻译模型（设置 → 模型，或 `sidecar models install`）；之后该项目会自动翻译。</translation>
     </message>
     <message>
         <source>The translation was written, but a tenth or more of its lines failed the quality check and kept their original text.</source>
@@ -711,6 +723,14 @@
     <message>
         <source>Check the file, or download it again.</source>
         <translation>检查该文件，或重新下载。</translation>
+    </message>
+    <message>
+        <source>That file is not a translation package Sidecar can install; nothing was changed.</source>
+        <translation>该文件不是 Sidecar 可以安装的翻译包；未做任何更改。</translation>
+    </message>
+    <message>
+        <source>Download the package again from the link Settings → Models gives.</source>
+        <translation>请从“设置 → 模型”给出的链接重新下载该包。</translation>
     </message>
     <message>
         <source>That is not a valid model name.</source>
@@ -2440,8 +2460,8 @@ Files next to your media are not touched.</source>
         <translation>名称和术语：</translation>
     </message>
     <message>
-        <source>Bundled translator: only a placeholder. Most of its lines are wrong and Sidecar&apos;s quality check refuses them, so most videos get only their transcript.</source>
-        <translation>内置翻译器：只是占位用的。它的大多数行都是错的，会被 Sidecar 的质量检查拒绝，因此大多数视频只得到转写。</translation>
+        <source>Later: transcripts now; each video waits for its translator, named in the list, and is translated by itself once it is installed.</source>
+        <translation>稍后：现在先生成转写稿；每个视频会等待列表中注明的翻译模型，安装后自动翻译。</translation>
     </message>
     <message>
         <source>An OpenAI-compatible server (LM Studio, Ollama, llama.cpp server…)</source>
@@ -2492,8 +2512,12 @@ Files next to your media are not touched.</source>
         <translation>保留当前设置；随时可以在“设置”中更改。</translation>
     </message>
     <message>
-        <source>Download {name} ({size}, licence {licence}): usable translations on this computer, no internet needed afterwards.</source>
-        <translation>下载 {name}（{size}，许可 {licence}）：在这台电脑上获得可用的翻译，之后无需联网。</translation>
+        <source>size shown while downloading</source>
+        <translation>大小在下载时显示</translation>
+    </message>
+    <message>
+        <source>Download the {pair} translator ({name}, {size}, licence {licence}): translations made on this computer, no internet needed afterwards.</source>
+        <translation>下载 {pair} 翻译模型（{name}，{size}，许可证 {licence}）：在本机翻译，之后无需联网。</translation>
     </message>
     <message>
         <source>for Holiday.mp4: {videos}</source>
