@@ -59,6 +59,8 @@ LINE_REASONS: Mapping[str, str] = {
     "repeated": QT_TRANSLATE_NOOP("Code", "repeats another line"),
     "glossary": QT_TRANSLATE_NOOP("Code", "a glossary term not as given"),
     "no_answer": QT_TRANSLATE_NOOP("Code", "no answer for it"),
+    "looped": QT_TRANSLATE_NOOP("Code", "repeats itself"),
+    "part_untranslated": QT_TRANSLATE_NOOP("Code", "partly left untranslated"),
 }
 UNREACHABLE_SERVER = QT_TRANSLATE_NOOP("Code", "The translation server {server} could not be reached, after several "
                                                 "tries; the transcript was written, the translation was not.")

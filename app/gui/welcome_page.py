@@ -204,7 +204,7 @@ class WelcomePage(QWidget):
             self.download.setText(self.tr("Download the {pair} translator ({name}, {size}, licence {licence}): "
                                           "translations made on this computer, no internet needed afterwards.")
                                   .format(pair=pair, name=r.name, size=size, licence=r.licence or "?"))
-        elif self.chosen() == DOWNLOAD:
+        elif self.rows and self.chosen() == DOWNLOAD:  # the models are listed: none for this language
             self.later.setChecked(True)
         self._show_choice()
 

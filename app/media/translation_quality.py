@@ -19,7 +19,12 @@ checked on four things, cheaply and offline:
   Lines too short for the floor are still checked for being slid along;
 * **not repeated** — the same text may not translate a different source line earlier in
   the file (sources e5 finds near-identical may share one);
-* **glossary** — a term of the glossary in the source must appear as given in the translation.
+* **glossary** — a term of the glossary in the source must appear as given in the translation;
+* **whole** — the line may not repeat a phrase of its own :data:`LOOP_TIMES` times where the
+  source does not (a model looping: "I don't know, I don't know, I don't know"), nor keep a
+  run of :data:`COPIED_RUN` words of the source as they were in a line that is otherwise
+  translated (half a line left in the source language: "Maison de la maison, subject to the
+  following conditions."). Both were seen in real model output that passed the other checks.
 
 Lines that carry no language (names, numbers, a "Hm.") are exempt from the language check
 and the floor: see :func:`language_free`; they may come back unchanged only when they are
@@ -55,6 +60,13 @@ MISALIGNED = "misaligned"  # fits another cue's source better than its own
 REPEATED = "repeated"  # the same text as the translation of a different line
 GLOSSARY = "glossary"  # a glossary term not rendered as given
 NO_ANSWER = "no_answer"  # the model's answer did not map back to this cue
+LOOPED = "looped"  # the line repeats a phrase of its own ("the the the", a model looping)
+PART_UNTRANSLATED = "part_untranslated"  # a run of words left as in the source ("Maison de la maison, subject to …")
+
+#: A phrase said this many times in a row, where the source does not repeat it, is a model looping.
+LOOP_TIMES = 3
+#: This many words in a row copied from the source (not names) leave part of the line untranslated.
+COPIED_RUN = 4
 
 #: Cosine floors of source↔translation (e5 ``query:`` vectors), per (source, target), calibrated
 #: by ``bench/translation_qe.py`` on one half of real human translations and checked on the other.
@@ -350,6 +362,40 @@ def fragment_passes(i: int, cues: Sequence[CueCheck], reasons: Sequence[str | No
     return False
 
 
+def looped(source: str, translation: str) -> bool:
+    """The translation says one phrase (1-4 words, or CJK characters) :data:`LOOP_TIMES` times in a row; the source does not."""
+    def loops(text: str) -> bool:
+        units = _words(normalised(text))
+        if len(units) < LOOP_TIMES:
+            units = [ch for ch in normalised(text) if not ch.isspace()]  # CJK: characters
+        for size in range(1, 5):
+            for start in range(0, len(units) - size * LOOP_TIMES + 1):
+                phrase = units[start:start + size]
+                if all(unit.isdigit() for unit in phrase):
+                    continue  # "100 000", "1000": a number, not a loop
+                if all(units[start + k * size:start + (k + 1) * size] == phrase for k in range(LOOP_TIMES)):
+                    return True
+        return False
+
+    return loops(translation) and not loops(source)
+
+
+def copied_run(source: str, translation: str, glossary: Iterable[GlossaryEntry] = ()) -> bool:
+    """A run of :data:`COPIED_RUN` or more words stands in the translation as in the source, the line not being an
+    echo, and the run is not names or numbers (capitalised words and digits are written alike across languages)."""
+    src = _words(normalised(_without_glossary(source, glossary)))
+    out = _words(normalised(_without_glossary(translation, glossary)))
+    if len(src) < COPIED_RUN or src == out:
+        return False
+    plain = {w for w in _words(_without_glossary(source, glossary)) if not (w[0].isupper() or w[0].isdigit())}
+    runs = {tuple(src[k:k + COPIED_RUN]) for k in range(len(src) - COPIED_RUN + 1)}
+    for k in range(len(out) - COPIED_RUN + 1):
+        run = tuple(out[k:k + COPIED_RUN])
+        if run in runs and sum(1 for w in run if w in {p.casefold() for p in plain}) >= COPIED_RUN - 1:
+            return True
+    return False
+
+
 def _reason(i: int, cue: CueCheck, cues: Sequence[CueCheck], sources: np.ndarray, source: str | None,
             target: str, glossary: Sequence[GlossaryEntry], memory: RepeatMemory, floor: float) -> str | None:
     if not cue.source.strip():
@@ -359,9 +405,13 @@ def _reason(i: int, cue: CueCheck, cues: Sequence[CueCheck], sources: np.ndarray
     free = language_free(cue.source, glossary) and language_free(cue.translation, glossary)
     if normalised(cue.translation) == normalised(cue.source) and not echo_allowed(cue.source, glossary, source):
         return UNTRANSLATED
+    if looped(cue.source, cue.translation):
+        return LOOPED
     if not free and not language_free(cue.translation, glossary) and not in_target_language(cue.translation, target,
                                                                                             source):
         return LANGUAGE
+    if normalise_language(source) != normalise_language(target) and copied_run(cue.source, cue.translation, glossary):
+        return PART_UNTRANSLATED
     if memory.repeats(cue):
         return REPEATED
     own = float(cue.source_vector @ cue.translation_vector)

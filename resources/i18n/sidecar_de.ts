@@ -85,6 +85,14 @@
         <translation>keine Antwort darauf</translation>
     </message>
     <message>
+        <source>repeats itself</source>
+        <translation>wiederholt sich selbst</translation>
+    </message>
+    <message>
+        <source>partly left untranslated</source>
+        <translation>teilweise unübersetzt</translation>
+    </message>
+    <message>
         <source>The translation server {server} could not be reached, after several tries; the transcript was written, the translation was not.</source>
         <translation>Der Übersetzungsserver {server} war auch nach mehreren Versuchen nicht erreichbar; das Transkript wurde geschrieben, die Übersetzung nicht.</translation>
     </message>

@@ -85,6 +85,14 @@
         <translation>没有得到回答</translation>
     </message>
     <message>
+        <source>repeats itself</source>
+        <translation>自身重复</translation>
+    </message>
+    <message>
+        <source>partly left untranslated</source>
+        <translation>部分未翻译</translation>
+    </message>
+    <message>
         <source>The translation server {server} could not be reached, after several tries; the transcript was written, the translation was not.</source>
         <translation>多次尝试后仍无法连接翻译服务器 {server}；已写入转写，未写入翻译。</translation>
     </message>

@@ -38,7 +38,7 @@ BIN = Path(sys.executable).parent
 #: Words that are the same in every language here: the product's name, technical terms,
 #: file and preset names the person types or sees on disk, and languages named in their own tongue.
 TECHNICAL = re.compile(r"Sidecar|sha256|GPU|CLIP|OCR|SRT|ASS|MB|GB|media-server|compat|English|Deutsch|"
-                       r"Ctrl|Shift|OpenAI|LM Studio|Ollama|ComfyUI|llama\.cpp server|Apache-2\.0|[\w.-]+-instruct|(?:https?|postgresql\+psycopg)://\S+|"
+                       r"Ctrl|Shift|OpenAI|LM Studio|Ollama|ComfyUI|llama\.cpp server|Apache-2\.0|CC-BY-4\.0|translate-[a-z]{2}-[a-z]{2}|[\w.-]+-instruct|(?:https?|postgresql\+psycopg)://\S+|"
                        r"[\w.-]+\.(?:srt|ass|json|jpg|mp4)\b|[A-Za-z]:?[/\\][^\s]*|/[^\s]*|\((?:[a-z]{2}(?:_[A-Z]{2})?)\)")
 ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
 #: German strings that are rightly the same as the English source.
