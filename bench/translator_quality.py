@@ -4,7 +4,7 @@ The bundled Gemma 270M is a placeholder: this measures how much of what it write
 translate stage would keep, against any other translator on the same lines.
 
     .venv/bin/python bench/translator_quality.py [--pairs 40] [--threads 2] [--speech]
-        [--preset gemma3-270m] [--gguf FILE ...] [--marian DIR=SRC-TGT ...]
+        [--preset gemma3-270m] [--gguf FILE ...] [--marian DIR=SRC-TGT ...] [--opus-mt] [--judged]
 
 Inputs, all real:
 
@@ -17,11 +17,16 @@ Inputs, all real:
 Translators: an LLM through the translate stage's own code (:func:`translate_cues`, 8
 cues a batch, the quality check on every batch, a failing cue retried once alone):
 ``--preset`` (bundled) or ``--gguf`` (a file; "instruct"/"chat" in its name gets the
-chat prompt, as in the app). ``--marian DIR=zh-en`` runs a Marian (OPUS-MT) model in
-CTranslate2 format, one direction, the same batches through the same check (a folder
-with ``model.bin`` or ``model/model.bin``, and SentencePiece models: ``sentencepiece.model``,
-or ``source.spm`` and ``target.spm``); it needs the ``sentencepiece`` package, which
-Sidecar does not install.
+chat prompt, as in the app). ``--marian DIR=zh-en`` runs an unpacked OPUS-MT (Argos) package
+through the app's own runtime and caller (:class:`app.ml.marian_runtime.MarianRuntime`,
+:func:`app.media.translation.marian_caller`: the same batches, the same check, a refused cue
+asked again for the next hypothesis); ``--opus-mt`` does so with the real zh→en package of
+the test set-up (``scripts/fetch-test-models``). zh→en Tatoeba lines are the file's last
+``--pairs`` rows, held out from the floors' calibration.
+
+``--judged`` replays ``tests/data/parallel/opus-mt-zh-en-judged.tsv`` (60 lines the real
+zh→en package wrote, judged good or bad by hand) through the check and prints its errors:
+good lines refused, bad lines passed.
 
 A cue **passes** when the quality check keeps its translation (after the retry, for
 LLMs); names/numbers-only lines pass as the check passes them. Each translator is loaded
@@ -40,14 +45,15 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from app.media import translation_quality as qe  # noqa: E402
 from app.media.translation import (DEFAULT_BATCH_SIZE, chat_caller, completion_caller, in_process_call,  # noqa: E402
-                                   translate_cues)
+                                   marian_caller, translate_cues)
+from app.ml.marian_runtime import MarianRuntime  # noqa: E402
 from app.ml.text_embedding import TextEmbeddingRuntime  # noqa: E402
 from app.pipelines.video import _prompt_style  # noqa: E402
 
@@ -83,7 +89,7 @@ def tatoeba(pairs: int) -> list[Corpus]:
     for lang in ("de", "zh"):
         rows = [line.split("\t") for line in (PARALLEL / f"tatoeba-en-{lang}.tsv").read_text("utf-8").splitlines()]
         corpora.append(Corpus("tatoeba", "en", lang, [r[0] for r in rows[:pairs]]))
-        corpora.append(Corpus("tatoeba", lang, "en", [r[1] for r in rows[pairs:2 * pairs]]))
+        corpora.append(Corpus("tatoeba", lang, "en", [r[1] for r in rows[-pairs:]]))  # held out: the last rows
     return corpora
 
 
@@ -123,35 +129,47 @@ def run_llm(call: Callable[..., Any], style: str, corpus: Corpus, e5: TextEmbedd
     return Outcome(len(corpus.lines) - len(failed), len(corpus.lines), reasons, seconds)
 
 
-class Marian:
-    """A Marian model in CTranslate2 format with its SentencePiece models."""
-
-    def __init__(self, folder: Path, threads: int):
-        import ctranslate2
-        import sentencepiece
-
-        model = folder / "model" if (folder / "model" / "model.bin").is_file() else folder
-        shared = folder / "sentencepiece.model"
-        self.source = sentencepiece.SentencePieceProcessor(model_file=str(shared if shared.is_file() else folder / "source.spm"))
-        self.target = sentencepiece.SentencePieceProcessor(model_file=str(shared if shared.is_file() else folder / "target.spm"))
-        self.translator = ctranslate2.Translator(str(model), device="cpu", compute_type="int8", inter_threads=1,
-                                                 intra_threads=threads)
-
-    def translate(self, lines: Sequence[str]) -> list[str]:
-        tokens = [self.source.encode(line, out_type=str) for line in lines]
-        results = self.translator.translate_batch(tokens, beam_size=4, max_decoding_length=256)
-        return [self.target.decode(r.hypotheses[0]) for r in results]
-
-
-def run_marian(marian: Marian, corpus: Corpus, e5: TextEmbeddingRuntime) -> Outcome:
-    check = quality_check(e5, corpus)
-    reasons: Counter[str] = Counter()
+def run_marian(marian: MarianRuntime, corpus: Corpus, e5: TextEmbeddingRuntime) -> Outcome:
+    """The translate stage's path for an OPUS-MT route: numbered batches, the check, a refused cue asked again."""
     started = time.perf_counter()
-    for k in range(0, len(corpus.lines), DEFAULT_BATCH_SIZE):
-        batch = corpus.lines[k:k + DEFAULT_BATCH_SIZE]
-        reasons.update(r for r in check(batch, marian.translate(batch)) if r is not None)
+    result = translate_cues(corpus.lines, corpus.source, corpus.target, marian_caller(marian.translate),
+                            DEFAULT_BATCH_SIZE, check=quality_check(e5, corpus))
     seconds = time.perf_counter() - started
-    return Outcome(len(corpus.lines) - sum(reasons.values()), len(corpus.lines), reasons, seconds)
+    failed = set(result.fallback)
+    return Outcome(len(corpus.lines) - len(failed), len(corpus.lines), Counter(result.reasons.get(i, "?") for i in failed),
+                   seconds)
+
+
+def unpacked_test_package() -> Path:
+    """The real zh→en package of the test set-up, unpacked once beside the bench's data."""
+    from tests.opus_mt import test_cache
+
+    folder = DATA_DIR / "translate-zh_en-1_9"
+    if not (folder / "model" / "model.bin").is_file():
+        import zipfile
+
+        with zipfile.ZipFile(test_cache() / "translate-zh_en-1_9.argosmodel") as archive:
+            archive.extractall(DATA_DIR, [n for n in archive.namelist() if "/stanza/" not in n])
+    return folder
+
+
+def judged(e5: TextEmbeddingRuntime) -> None:
+    """The check's errors on 60 hand-judged lines of the real zh→en package."""
+    rows = [line.split("\t") for line in (PARALLEL / "opus-mt-zh-en-judged.tsv").read_text("utf-8").splitlines()[1:]]
+    verdicts: list[str | None] = []
+    for k in range(0, len(rows), DEFAULT_BATCH_SIZE):
+        batch = rows[k:k + DEFAULT_BATCH_SIZE]
+        verdicts += qe.check_batch([r[0] for r in batch], [r[2] for r in batch], e5.embed_queries, "zh", "en")
+    good = [v for r, v in zip(rows, verdicts) if r[3] == "good"]
+    bad = [(r, v) for r, v in zip(rows, verdicts) if r[3] == "bad"]
+    print("\n| hand-judged OPUS-MT zh→en lines | lines | the check's error | share |")
+    print("|---|---:|---:|---:|")
+    refused = sum(v is not None for v in good)
+    passed = sum(v is None for _, v in bad)
+    print(f"| good (meaning kept) | {len(good)} | refused {refused} | {refused / len(good):.0%} |")
+    print(f"| bad (meaning lost or changed) | {len(bad)} | passed {passed} | {passed / max(len(bad), 1):.0%} |")
+    for r, v in bad:
+        print(f"  bad, {'passed' if v is None else 'refused (' + v + ')'}: {r[2]!r} — {r[4]}")
 
 
 def rss_mb() -> int:
@@ -169,8 +187,12 @@ def main() -> None:
     parser.add_argument("--speech", action="store_true", help="also the real recordings' cues (transcribed here)")
     parser.add_argument("--preset", default="gemma3-270m", help="bundled LLM to measure ('' for none)")
     parser.add_argument("--gguf", action="append", default=[], type=Path, help="another GGUF translator")
-    parser.add_argument("--marian", action="append", default=[], help="DIR=SRC-TGT: a CTranslate2 Marian model")
+    parser.add_argument("--marian", action="append", default=[], help="DIR=SRC-TGT: an unpacked OPUS-MT package")
+    parser.add_argument("--opus-mt", action="store_true", help="the real zh→en package of the test set-up")
+    parser.add_argument("--judged", action="store_true", help="the check's errors on hand-judged OPUS-MT lines")
     args = parser.parse_args()
+    if args.opus_mt:
+        args.marian.append(f"{unpacked_test_package()}=zh-en")
 
     corpora = tatoeba(args.pairs) + (speech(args.threads) if args.speech else [])
     e5 = TextEmbeddingRuntime(num_threads=1)
@@ -190,10 +212,10 @@ def main() -> None:
     for spec in args.marian:
         folder, _, direction = spec.partition("=")
         source, _, target = direction.partition("-")
-        marian = Marian(Path(folder), args.threads)
+        marian = MarianRuntime([folder], cpu_threads=args.threads)
         for corpus in corpora:
             if corpus.lines and (corpus.source, corpus.target) == (source, target):
-                rows.append((f"{Path(folder).name} (Marian, CT2 int8)", corpus, run_marian(marian, corpus, e5), rss_mb()))
+                rows.append((f"{Path(folder).name} (OPUS-MT, CT2 int8)", corpus, run_marian(marian, corpus, e5), rss_mb()))
         del marian
 
     print(f"load {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f} {os.getloadavg()[2]:.1f}, "
@@ -204,6 +226,8 @@ def main() -> None:
         why = ", ".join(f"{reason} {count}" for reason, count in outcome.reasons.most_common()) or "-"
         print(f"| {name} | {corpus.name} | {corpus.source}→{corpus.target} | {outcome.total} | "
               f"{outcome.passed / outcome.total:.0%} | {why} | {outcome.total / outcome.seconds:.2f} | {mb} MB |")
+    if args.judged:
+        judged(e5)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,9 @@ from app.ml.index_models import TEXT_EMBEDDING_SPEC
 
 #: Bump when the estimate's rules or floors change: stored translations are then checked again.
 #: 2: a cue just under its floor is scored again with its neighbour (clause fragments).
-QUALITY_VERSION = 2
+#: 3: a line looping on its own phrase, or keeping four source words as they were, is refused; German greetings
+#: left untranslated are no names.
+QUALITY_VERSION = 3
 
 
 def hosted_quality_check(ctx: StageContext, source: str | None, target: str, glossary: Sequence[GlossaryEntry],
