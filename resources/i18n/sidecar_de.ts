@@ -1035,6 +1035,10 @@
         <source>{name} (job {id})</source>
         <translation>{name} (Auftrag {id})</translation>
     </message>
+    <message>
+        <source>estimating…</source>
+        <translation>wird geschätzt …</translation>
+    </message>
 </context>
 <context>
     <name>LanguageCombo</name>
