@@ -189,7 +189,13 @@ def item_words(item: ItemView, words: Words = as_is) -> ItemWords:
     if item.error_code or item.error:
         explanation = explain(item.error_code)
         if item.status == ItemState.SKIPPED or (explanation is not None and explanation.note):
-            notes.append(item.error or (words(explanation.sentence) if explanation else ""))
+            sentence = words(explanation.sentence) if explanation else ""
+            if item.error and explanation is not None and sentence != explanation.sentence:
+                # a reader in another language: the code's sentence in it, the (English) occurrence in the details
+                notes.append(sentence)
+                details.append(f"{sentence}\n{item.error}")
+            else:
+                notes.append(item.error or sentence)
         else:
             found = problem(item.error_code, item.error, words)
     if item.result:

@@ -144,7 +144,14 @@ class JobsModel(ColumnsModel):
         if self._folders[job.folder] > 1:  # two jobs of one folder (added again) are told apart
             name = self.tr("{name} (job {id})").format(name=name, id=job.id)
         return (name, self.status_label(job), f"{job.done} / {job.total}", job.failed or "",
-                job.skipped or "", job.review or "", format_eta(eta))
+                job.skipped or "", job.review or "", self._eta_text(job, eta))
+
+    def _eta_text(self, job: JobSummary, eta: float | None) -> str:
+        """The time left; "estimating…" while a running job has not finished enough to measure a rate (an empty
+        cell read as a broken column: a job of a few long videos shows no rate until its first one is done)."""
+        if eta is None and job.status == JobStatus.RUNNING:
+            return self.tr("estimating…")
+        return format_eta(eta)
 
     def set_jobs(self, jobs: Sequence[JobSummary]) -> None:
         """Update in place when the same jobs are shown (keeps the selection); reset when the set changed.

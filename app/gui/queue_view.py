@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QModelIndex, QPoint, QSize, Qt, Signal, Slot
-from PySide6.QtGui import QColor, QDesktopServices, QIcon, QImage, QPainter, QPixmap
+from PySide6.QtGui import QColor, QIcon, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QMenu, QMessageBox, QPlainTextEdit,
                                QPushButton, QStyledItemDelegate, QStyleOptionViewItem, QTableView, QVBoxLayout, QWidget)
 
@@ -25,13 +25,13 @@ from app.codes import REDONE_RESULTS
 from app.gui.table_model import ALIGNMENT, CENTRED, DECORATION, DISPLAY, TOOLTIP, ColumnsModel, Index
 from app.gui.activity import UNFINISHED
 from app.gui.facade import EngineFacade
-from app.gui.file_urls import file_url
+from app.gui.open_file import open_with_desktop
 from app.gui.queue_rows import AUDIO, ERROR, NOTE, PROGRESS, QueueRow, RowCache
 from app.gui.theme import ACCENTS, ink
 from app.gui.thumbnails import ThumbnailLoader
 from app.gui.translations import QT_TRANSLATE_NOOP, code_words
 from app.media.audio_streams import AudioChoice
-from app.shown_names import one_line, readable
+from app.shown_names import readable
 from app.store.records import ItemView, JobSummary
 from app.store.states import ItemState
 from app.status_words import problem
@@ -463,17 +463,8 @@ class QueueView(QWidget):
             self.open_path(str(Path(item.path).parent))
 
     def open_path(self, path: str) -> bool:
-        """Hand ``path`` (exact bytes kept, see file_urls) to the desktop's application for it; say so when there is none."""
-        if QDesktopServices.openUrl(file_url(path)):
-            return True
-        shown = one_line(path)
-        box = QMessageBox(QMessageBox.Icon.Information, self.tr("Nothing to open it with"), self.tr(
-            "This desktop has no application set to open {path}.").format(path=shown), QMessageBox.StandardButton.Ok, self)
-        box.setInformativeText(self.tr("Its location is selectable below; set a default application for this kind of "
-                                       "file (or a file manager) in your desktop's settings."))
-        box.setDetailedText(shown)
-        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()
-        self.no_launcher = box
-        return False
+        """Hand ``path`` to the desktop's application for it; say so when there is none."""
+        box = open_with_desktop(self, path)
+        if box is not None:
+            self.no_launcher = box
+        return box is None

@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QDesktopServices, QIcon, QImage, QPixmap, QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget, QListWidgetItem, QPushButton,
-                               QSplitter, QVBoxLayout, QWidget)
+from PySide6.QtGui import QIcon, QImage, QPixmap, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget, QListWidgetItem, QMessageBox,
+                               QPushButton, QSplitter, QVBoxLayout, QWidget)
 
 from app.engine.search import SearchResult
 from app.gui.facade import EngineFacade
-from app.gui.file_urls import file_url
+from app.gui.open_file import open_with_desktop
 from app.gui.thumbnails import ThumbnailLoader
 from app.shown_names import escape, one_line, unescape
 
@@ -79,6 +79,7 @@ class SearchPanel(QWidget):
         self.grid.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.lines = QListWidget(self)
 
+        self.no_launcher: QMessageBox | None = None  # the box a picture the desktop cannot open brought up
         self._placeholder = QPixmap(THUMB)
         self._placeholder.fill(Qt.GlobalColor.lightGray)
         self._items_by_path: dict[str, list[QStandardItem]] = {}
@@ -191,8 +192,9 @@ class SearchPanel(QWidget):
             item.setIcon(QIcon(pixmap))
 
     def open_image(self, path: str | None) -> None:
+        """Open a found picture; a desktop with no application for it gets a box saying so (not silence)."""
         if path:
-            QDesktopServices.openUrl(file_url(path))
+            self.no_launcher = open_with_desktop(self, path)
 
     def open_line(self, entry: QListWidgetItem) -> None:
         self.openCue.emit(unescape(entry.data(PathRole)), float(entry.data(StartRole) or 0.0))

@@ -1063,6 +1063,10 @@
         <source>{name} (job {id})</source>
         <translation>{name} (Auftrag {id})</translation>
     </message>
+    <message>
+        <source>estimating…</source>
+        <translation>wird geschätzt …</translation>
+    </message>
 </context>
 <context>
     <name>LanguageCombo</name>

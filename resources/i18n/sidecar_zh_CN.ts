@@ -1056,6 +1056,10 @@
         <source>{name} (job {id})</source>
         <translation>{name}（任务 {id}）</translation>
     </message>
+    <message>
+        <source>estimating…</source>
+        <translation>正在估算…</translation>
+    </message>
 </context>
 <context>
     <name>LanguageCombo</name>

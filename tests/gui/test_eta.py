@@ -21,3 +21,14 @@ def test_eta_waits_for_a_measurable_rate_then_extrapolates_it() -> None:
     assert eta.update(_job(4, status="queued")) == 6 * 10.0 / 2  # 2 items in 10 s, 6 left
     assert eta.update(_job(4, status="paused")) is None
     assert format_eta(30.0) == "30 s" and format_eta(3725) == "1 h 02 min"
+
+
+def test_a_running_job_without_a_rate_yet_says_it_is_estimating(qapp: object) -> None:
+    """Issue 39.9: the ETA column looked broken, always empty, for jobs of a few long files."""
+    from app.gui.jobs_view import JobsModel
+
+    model = JobsModel()
+    model.set_jobs([_job(0)])
+    assert model.data(model.index(0, model.COLUMNS.index("ETA"))) == "estimating…"
+    model.set_jobs([_job(10, status="completed")])
+    assert model.data(model.index(0, model.COLUMNS.index("ETA"))) == ""

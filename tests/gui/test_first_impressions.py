@@ -59,3 +59,22 @@ def test_the_search_hint_offers_a_picture_search_only_with_a_visual_model(qtbot:
         gui.facade.list_models()
     hint = search.query.placeholderText()
     assert "sunglasses" not in hint and "invoice 4471" in hint  # no visual model in a fresh data dir
+
+
+def test_a_found_picture_the_desktop_cannot_open_says_so(qtbot: Any, tmp_path: Path, monkeypatch: Any,
+                                                        start_gui: Callable[..., Gui]) -> None:
+    """Issue 39.9: double-clicking an image result did nothing visible when no application opens it."""
+    from PySide6.QtGui import QDesktopServices
+    from PySide6.QtWidgets import QMessageBox
+
+    picture = tmp_path / "scan.png"
+    picture.write_bytes(b"not really a png")
+    opened: list[str] = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()) and False)
+    gui = start_gui()
+    search = gui.window.search
+    search.open_image(str(picture))
+    assert opened == [str(picture)]
+    assert isinstance(search.no_launcher, QMessageBox) and search.no_launcher.isVisible()
+    assert str(picture) in search.no_launcher.text()
+    search.no_launcher.close()

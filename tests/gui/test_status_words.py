@@ -100,7 +100,7 @@ def test_the_details_pane_reads_a_failed_item_in_full_and_a_missing_launcher_is_
 ) -> None:
     from PySide6.QtWidgets import QMessageBox
 
-    from app.gui import queue_view
+    from PySide6.QtGui import QDesktopServices
 
     media = tmp_path / "Clips"
     make_media(media, 3)
@@ -115,7 +115,7 @@ def test_the_details_pane_reads_a_failed_item_in_full_and_a_missing_launcher_is_
     assert _cell(view.model, rows[FAILING[0]], QueueModel.ERROR) == "extract failed on purpose"
 
     opened: list[str] = []
-    monkeypatch.setattr(queue_view.QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()) and False)
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()) and False)
     view.open_button.click()
     assert opened == [str(media / FAILING[0])]
     assert isinstance(view.no_launcher, QMessageBox) and view.no_launcher.isVisible()

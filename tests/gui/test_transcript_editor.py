@@ -264,3 +264,21 @@ def test_enter_keeps_a_multi_line_cell_which_covers_no_other_row_and_shows_every
     assert table.rowHeight(0) >= 2 * table.fontMetrics().lineSpacing(), "the edited cell shows only its first line"
     editor.dirty = False
     editor.close()
+
+
+def test_the_retranslate_menu_marks_the_placeholder(qtbot: Any, tmp_path: Path, start_gui: Callable[..., Gui]) -> None:
+    """Issue 39.6: the menu offered "gemma3-270m (in use)" with no word that it is a placeholder."""
+    from app.ml.model_choice import ModelRow
+
+    def row(name: str, placeholder: bool, active: bool) -> ModelRow:
+        return ModelRow(name, "translation", "gguf", "bundled", None, True, False, active, None, 1, 1, "MIT", "", None,
+                        False, None, "", placeholder=placeholder)
+
+    gui = start_gui()
+    video = _finished_video(qtbot, tmp_path, gui)
+    editor = gui.window.open_editor(video)
+    qtbot.waitUntil(lambda: editor.document is not None, timeout=10000)
+    editor._models_listed([row("gemma3-270m", True, True), row("qwen2.5-1.5b-instruct", False, False)])
+    assert [a.text() for a in editor.retranslate_menu.actions()] == [
+        "gemma3-270m (placeholder: poor translations) (in use)", "qwen2.5-1.5b-instruct"]
+    editor.close()

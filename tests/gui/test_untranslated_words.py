@@ -72,3 +72,22 @@ def test_every_reason_a_line_kept_its_text_has_words_in_each_language(qapp: Any)
                 assert all(code_words(text) != text for text in LINE_REASONS.values()), language
     finally:
         install_translators(qapp, "en")
+
+
+def test_a_skipped_files_note_reads_in_the_windows_language(qapp: Any) -> None:
+    """Issue 39.7: "already subtitled (…)" stayed English in zh_CN and de."""
+    from app.gui.translations import code_words
+    from app.status_words import item_words
+
+    item = ItemView(1, 1, "/films/Movie.mkv", "video", ItemState.SKIPPED, None, 0.0, Code.ALREADY_SUBTITLED,
+                    "already subtitled (Movie.de.srt)", None, 0)
+    assert item_words(item, code_words).note == "already subtitled (Movie.de.srt)"
+    try:
+        for language, words in (("zh_CN", "文件旁已有目标语言的字幕"), ("de", "Untertitel")):
+            install_translators(qapp, language)
+            shown = item_words(item, code_words)
+            assert words in shown.note and "already subtitled" not in shown.note, shown.note
+            assert "Movie.de.srt" in shown.note_details
+            assert queue_row(item).display[6] == shown.note
+    finally:
+        install_translators(qapp, "en")
