@@ -350,6 +350,38 @@ class Settings:
         QT_TRANSLATE_NOOP("Settings", "A watched file is queued once its size and time held still this long"),
         minimum=0.5, maximum=3600, suffix=QT_TRANSLATE_NOOP("Settings", "s"))
 
+    # -- sidecar serve (app.server): settings.json only; the file is written 0600 since it holds tokens --
+    serve_host: str = setting(
+        "127.0.0.1", QT_TRANSLATE_NOOP("Settings", "Server address:"),
+        QT_TRANSLATE_NOOP("Settings", "Where `sidecar serve` listens; any address but loopback needs serve_token"))
+    serve_port: int = setting(
+        9000, QT_TRANSLATE_NOOP("Settings", "Server port:"), QT_TRANSLATE_NOOP("Settings", "The port `sidecar serve` listens on"),
+        minimum=1, maximum=65535)
+    serve_token: str = setting(
+        "", QT_TRANSLATE_NOOP("Settings", "Server token:"),
+        QT_TRANSLATE_NOOP("Settings", "The token clients send (Authorization: Bearer, the URL's password, or ?token=); "
+                                      "required off loopback"))
+    serve_upload_limit_mb: int = setting(
+        4096, QT_TRANSLATE_NOOP("Settings", "Largest upload:"),
+        QT_TRANSLATE_NOOP("Settings", "Uploads to /asr and /detect-language larger than this are refused (413)"),
+        minimum=1, maximum=1048576, suffix=QT_TRANSLATE_NOOP("Settings", "MB"))
+    serve_path_map: list[str] = setting(
+        [], QT_TRANSLATE_NOOP("Settings", "Media server paths:"),
+        QT_TRANSLATE_NOOP("Settings", "SERVER_PREFIX=LOCAL_PREFIX lines: a media server's path of a file as a path here"))
+    jellyfin_url: str = setting(
+        "", QT_TRANSLATE_NOOP("Settings", "Jellyfin address:"), QT_TRANSLATE_NOOP("Settings", "Jellyfin's URL, asked to refresh an item"))
+    jellyfin_token: str = setting(
+        "", QT_TRANSLATE_NOOP("Settings", "Jellyfin API key:"), QT_TRANSLATE_NOOP("Settings", "An API key from Jellyfin's dashboard"))
+    emby_url: str = setting(
+        "", QT_TRANSLATE_NOOP("Settings", "Emby address:"), QT_TRANSLATE_NOOP("Settings", "Emby's URL, asked to refresh an item"))
+    emby_token: str = setting(
+        "", QT_TRANSLATE_NOOP("Settings", "Emby API key:"), QT_TRANSLATE_NOOP("Settings", "An API key from Emby's settings"))
+    plex_url: str = setting(
+        "", QT_TRANSLATE_NOOP("Settings", "Plex address:"),
+        QT_TRANSLATE_NOOP("Settings", "Plex's URL, asked for a new item's file and to refresh it"))
+    plex_token: str = setting(
+        "", QT_TRANSLATE_NOOP("Settings", "Plex token:"), QT_TRANSLATE_NOOP("Settings", "Your X-Plex-Token"))
+
     # -- Window --
     ui_language: str = setting(
         "", QT_TRANSLATE_NOOP("Settings", "Language:"),
@@ -459,4 +491,4 @@ def load_settings(data_dir: Path) -> Settings:
 
 def save_settings(data_dir: Path, settings: Settings) -> None:
     data = json.dumps(dataclasses.asdict(settings), indent=2, ensure_ascii=False).encode("utf-8")
-    atomic_write(data_dir / SETTINGS_FILE, data, "settings")
+    atomic_write(data_dir / SETTINGS_FILE, data, "settings", mode=0o600)  # it may hold the media servers' tokens
