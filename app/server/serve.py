@@ -13,6 +13,7 @@ import os
 import shutil
 import stat
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 
@@ -38,15 +39,16 @@ def tighten_settings_file(data_dir: Path) -> None:
         log.info("settings file %s made readable by its owner only (it holds tokens)", path)
 
 
-def open_serving(data_dir: Path, host: str, token: str) -> tuple[Library, ServeContext]:
-    """The library with its engine started, and what the handlers need (the caller closes both)."""
+def open_serving(data_dir: Path, host: str, token: str, **config_overrides: Any) -> tuple[Library, ServeContext]:
+    """The library (its engine not yet started) and what the handlers need; the caller closes both."""
     settings = load_settings(data_dir)
     check_binding(host, token)
     tighten_settings_file(data_dir)
     uploads = data_dir / UPLOADS
     shutil.rmtree(uploads, ignore_errors=True)
     uploads.mkdir(parents=True)
-    library = Library.open(data_dir, settings, extra_pipelines=request_pipelines(data_dir, settings), crash_reports=True)
+    library = Library.open(data_dir, settings, extra_pipelines=request_pipelines(data_dir, settings),
+                           **{"crash_reports": True, **config_overrides})
     follower = RefreshFollower(library)
     return library, ServeContext(library, settings, uploads, token, follower)
 
