@@ -182,7 +182,7 @@ async def webhook(request: Request) -> Response:
         return JSONResponse({"queued": False, "reason": "not a new item"})
     access = ctx.server_access(server)
     try:
-        server_path = event.path or (item_path(access, event) if access else None)
+        server_path = event.path or (await asyncio.to_thread(item_path, access, event) if access else None)
     except ServerUnreachable as exc:
         return error(502, Code.INTERNAL_ERROR, str(exc))
     if not server_path:
