@@ -139,6 +139,9 @@ async def asr(request: Request) -> Response:
         return answer
     heard, output = answer
     translation = heard.translation
+    if translation is not None and translation.failed:  # an "English" subtitle mostly in the source language is worse than none
+        return error(422, Code.TRANSLATION_FAILED, f"most lines could not be translated from {heard.transcript.language} "
+                     "into English; no subtitle is sent rather than one in the wrong language")
     texts = translation.texts if translation is not None and not translation.skipped else None
     body = subtitle_reply(cues_from_dicts(heard.transcript.cues), texts,
                           "en" if texts is not None else heard.transcript.language, output)

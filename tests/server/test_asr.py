@@ -122,3 +122,12 @@ def test_a_client_that_hangs_up_mid_transcription_leaves_nothing_behind(served: 
 def test_status_answers_the_version_bazarr_shows(served: Served) -> None:
     r = requests.get(f"{served.url}/status", timeout=10)
     assert r.status_code == 200 and json.loads(r.text)["version"].startswith("Sidecar ")
+
+
+def test_translate_of_english_speech_is_its_english_transcript(served: Served) -> None:
+    """Bazarr asks ``task=translate`` when the audio is not the subtitle's language; English speech needs no translation."""
+    r = requests.post(f"{served.url}/asr", params={"task": "translate", "language": "en", "output": "srt", "encode": "false"},
+                      files={"audio_file": pcm(JFK)}, timeout=300)
+    assert r.status_code == 200, r.text
+    assert words(r.text).count("country") == 2
+    assert_gone(served)

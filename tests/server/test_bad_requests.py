@@ -112,6 +112,8 @@ def test_a_wrong_or_missing_token(guarded: Served) -> None:
     refused(post(guarded, files={"x": b"ab"}, headers={"Authorization": f"Bearer {TOKEN}"}), 400, "no_file")
     refused(post(guarded, files={"x": b"ab"}, auth=("sidecar", TOKEN)), 400, "no_file")
     refused(post(guarded, params={"token": TOKEN}, files={"x": b"ab"}), 400, "no_file")
+    in_url = guarded.url.replace("http://", f"http://sidecar:{TOKEN}@")  # Bazarr's endpoint field: requests sends it as basic auth
+    refused(requests.post(in_url + "/asr", files={"x": b"ab"}, timeout=60), 400, "no_file")
     assert requests.get(guarded.url + "/status", timeout=10).status_code == 200  # Bazarr's test sends no token
 
 
@@ -126,3 +128,11 @@ def test_beyond_loopback_needs_a_token() -> None:
 
 def test_the_settings_file_holding_tokens_is_the_owners_alone(served: Served) -> None:
     assert (served.data_dir / "settings.json").stat().st_mode & 0o077 == 0
+
+
+def test_sidecar_serve_refuses_to_listen_beyond_loopback_without_a_token(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from app.cli import main
+
+    assert main(["serve", "--host", "0.0.0.0", "--data-dir", str(tmp_path / "data")]) == 2
+    assert "(unauthorized)" in capsys.readouterr().err
