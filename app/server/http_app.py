@@ -196,6 +196,8 @@ async def webhook(request: Request) -> Response:
     except OutsideLibrary as exc:
         log.warning("webhook from %s refused: %s", server, exc.message)
         return error(403, exc.code, exc.message)
+    if path.is_dir():  # a series or season: its episodes come as items of their own
+        return JSONResponse({"queued": False, "reason": "a folder, not a media file"})
     if not path.is_file():
         return error(404, Code.FILE_MISSING, f"{path} is not a file here")
     job = await asyncio.to_thread(ctx.library.add, path, JobOptions.from_settings(ctx.settings), REQUEST_JOB_OWNER)

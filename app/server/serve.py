@@ -49,6 +49,10 @@ def open_serving(data_dir: Path, host: str, token: str, **config_overrides: Any)
     uploads.mkdir(parents=True)
     library = Library.open(data_dir, settings, extra_pipelines=request_pipelines(data_dir, settings),
                            **{"crash_reports": True, **config_overrides})
+    for job in library.status():  # a killed server's requests: their clients and uploads are gone
+        if job.options.get("request") is True:
+            library.cancel(job.id)
+            log.info("removed request job %s left by an earlier server", job.id)
     follower = RefreshFollower(library)
     return library, ServeContext(library, settings, uploads, token, follower)
 

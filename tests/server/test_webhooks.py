@@ -150,3 +150,28 @@ def test_a_malformed_notification_is_a_400(world: tuple[Served, StandIn, Path]) 
     assert reply.status_code == 400 and reply.json()["error"] == "invalid_argument"
     reply = requests.post(f"{served.url}/webhook/plex", json={"event": "library.new"}, timeout=30)
     assert reply.status_code == 400
+
+
+def test_a_watched_folder_counts_as_the_library(tmp_path: Path) -> None:
+    watched = tmp_path / "watched"
+    watched.mkdir()
+    with serving(tmp_path / "data", Settings(target_lang="en"), start_engine=False) as served:
+        served.library.store.watches.add(str(watched), {})
+        episode = watched / "Show S01E01.mkv"
+        episode.write_bytes(b"x" * 100)
+        reply = requests.post(f"{served.url}/webhook/tautulli", json={"event": "added", "file": str(episode)}, timeout=30)
+        assert queued(served, reply) == episode
+        reply = requests.post(f"{served.url}/webhook/tautulli", json={"event": "added", "file": str(watched)}, timeout=30)
+        assert reply.status_code == 200 and reply.json()["queued"] is False  # a folder (a series): nothing queued
+
+
+def test_a_killed_servers_request_jobs_are_removed_at_start(tmp_path: Path) -> None:
+    upload = tmp_path / "data" / "serve-uploads" / "x" / "upload.wav"
+    with serving(tmp_path / "data", start_engine=False) as served:
+        upload.parent.mkdir(parents=True)
+        upload.write_bytes(b"RIFF")
+        served.library.add_request(upload, {"target_lang": ""}, "request_transcribe")
+        assert [j.id for j in served.library.status() if j.options.get("request")]
+    with serving(tmp_path / "data", start_engine=False) as served:
+        assert [j for j in served.library.status() if j.options.get("request")] == []
+        assert served.uploads_left() == []
