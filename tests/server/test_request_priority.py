@@ -14,6 +14,7 @@ from pathlib import Path
 
 from app.engine.config import EngineConfig
 from app.engine.library import JobOptions, Library
+from app.engine.stage import Pipeline
 from tests.engine_stages import fake_pipeline, make_media
 
 
@@ -61,3 +62,31 @@ def test_a_request_runs_before_the_folders_remaining_items(tmp_path: Path, data_
     later = [r for r in rows if r[0] in folder_items and r[0] not in started_first]
     assert len(later) >= 6 * 3  # most of the folder was still to come when the request arrived
     assert all(r[2] >= request_done for r in later), "a folder item that had not started ran before the request"
+
+
+def test_an_engine_without_the_request_pipelines_leaves_requests_to_sidecar_serve(tmp_path: Path, data_dir: Path) -> None:
+    """Two engines on one library (the desktop app and ``sidecar serve``): a request item is never failed by the one that
+    cannot run it; it is handed back, untouched, for the one that can."""
+    pipeline, _ = fake_pipeline(max_sleep=0.0)
+    requests_kind = Pipeline("request_kind", list(pipeline.stages))
+    plain = Library(data_dir, {"video": pipeline}, EngineConfig(workers=1, poll_interval=0.02, progress_interval=0.0))
+    try:
+        upload = make_media(tmp_path / "uploads" / "one", 1, prefix="upload")[0]
+        serving_side = Library(data_dir, {"video": pipeline, "request_kind": requests_kind},
+                               EngineConfig(workers=1, poll_interval=0.02, progress_interval=0.0))
+        job = serving_side.add_request(upload, {"target_lang": "en"}, "request_kind")
+        serving_side.close()
+        plain.start()
+        plain.run_until_idle()
+        (item,) = plain.items(job)
+        assert item.status == "pending" and item.error_code is None
+    finally:
+        plain.close()
+    serving_side = Library(data_dir, {"video": pipeline, "request_kind": requests_kind},
+                           EngineConfig(workers=1, poll_interval=0.02, progress_interval=0.0))
+    try:
+        serving_side.start()
+        serving_side.run_until_idle()
+        assert serving_side.items(job)[0].status == "completed"
+    finally:
+        serving_side.close()
