@@ -176,12 +176,11 @@ class StageRepo:
         walk = sorted(job for job, r in reach.items() if r is not Reach.NONE)
         if not walk:
             return []
-        urgent = {row.id for row in rows if row.owner == REQUEST_JOB_OWNER}
-        passes = [[job for job in walk if job in urgent]] if urgent & set(walk) else []
-        if len(passes) == 0 or len(passes[0]) < len(walk):
-            passes.append(walk)
-        return [{"now": now, CLAIM_JOBS: jobs_, WHOLE_JOBS: [job for job in jobs_ if reach[job] is Reach.WHOLE]}
-                for jobs_ in passes]
+        requests = {row.id for row in rows if row.owner == REQUEST_JOB_OWNER}
+        first = [job for job in walk if job in requests]
+        passes = [first, walk] if first and len(first) < len(walk) else [walk]
+        return [{"now": now, CLAIM_JOBS: job_ids, WHOLE_JOBS: [job for job in job_ids if reach[job] is Reach.WHOLE]}
+                for job_ids in passes]
 
     def peek_gpu_candidate(self, scope: ClaimScope = EVERYTHING) -> tuple[int, int, str | None] | None:
         """(stage id, gpu_mb, model_key) of the GPU stage in ``scope`` the gate should consider next."""
