@@ -2135,6 +2135,18 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Bibliotheksdatenbank</translation>
     </message>
     <message>
+        <source>Server</source>
+        <translation>Server</translation>
+    </message>
+    <message>
+        <source>Bazarr and media servers</source>
+        <translation>Bazarr und Medienserver</translation>
+    </message>
+    <message>
+        <source>Read by `sidecar serve` when it starts: Bazarr&apos;s Whisper provider, and Jellyfin, Emby or Plex told of new files and asked to refresh them (README: With Jellyfin, Plex, Emby and Bazarr).</source>
+        <translation>Von `sidecar serve` beim Start gelesen: der Whisper-Anbieter von Bazarr sowie Jellyfin, Emby oder Plex, die neue Dateien melden und um Aktualisierung gebeten werden (README: With Jellyfin, Plex, Emby and Bazarr).</translation>
+    </message>
+    <message>
         <source>Window</source>
         <translation>Fenster</translation>
     </message>

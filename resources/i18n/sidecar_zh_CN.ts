@@ -2121,6 +2121,18 @@ Files next to your media are not touched.</source>
         <translation>资料库数据库</translation>
     </message>
     <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>Bazarr and media servers</source>
+        <translation>Bazarr 与媒体服务器</translation>
+    </message>
+    <message>
+        <source>Read by `sidecar serve` when it starts: Bazarr&apos;s Whisper provider, and Jellyfin, Emby or Plex told of new files and asked to refresh them (README: With Jellyfin, Plex, Emby and Bazarr).</source>
+        <translation>`sidecar serve` 启动时读取：供 Bazarr 的 Whisper 提供程序使用，并接收 Jellyfin、Emby 或 Plex 的新文件通知、请求它们刷新条目（见 README：With Jellyfin, Plex, Emby and Bazarr）。</translation>
+    </message>
+    <message>
         <source>Window</source>
         <translation>窗口</translation>
     </message>
