@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import shutil
 import uuid
 from dataclasses import dataclass, field
@@ -49,6 +50,8 @@ log = logging.getLogger(__name__)
 UPLOAD_FIELD = "audio_file"
 WEBHOOK_BODY_LIMIT = 1024 * 1024
 TRUE_WORDS = ("true", "1", "yes", "on")
+LANGUAGE_CODE = re.compile(r"[a-z]{2,3}")
+"""A ``language`` as whisper-asr-webservice takes it: Whisper's two- or three-letter codes (``haw``)."""
 
 
 @dataclass
@@ -98,6 +101,9 @@ async def _speech_request(request: Request, kind: str) -> tuple[Any, str] | Resp
     task = q.get("task", "transcribe")
     if task not in ("transcribe", "translate"):
         return error(400, Code.INVALID_ARGUMENT, f"unknown task {task!r}: transcribe or translate")
+    language = (q.get("language") or "").strip().lower()
+    if language and not LANGUAGE_CODE.fullmatch(language):
+        return error(400, Code.INVALID_ARGUMENT, f"language {language!r} is not an ISO 639 code (en, de, zh…)")
     raw_pcm = q.get("encode", "true").lower() not in TRUE_WORDS
     folder = ctx.uploads / uuid.uuid4().hex
     folder.mkdir(parents=True)
@@ -114,7 +120,6 @@ async def _speech_request(request: Request, kind: str) -> tuple[Any, str] | Resp
                 raise UploadRefused("the upload has no audio track", Code.NOT_AUDIO, 415)
         log.info("%s request for %s (%d bytes, task %s)", kind, q.get("video_file") or upload.filename or "an upload",
                  upload.size, task)
-        language = (q.get("language") or "").strip().lower()
         options: dict[str, Any] = JobOptions.from_settings(ctx.settings).as_dict()
         options.update(source_lang=language, target_lang="en" if task == "translate" else "")
         heard = await ctx.queue.run(upload.path, kind, options, request.is_disconnected)

@@ -70,6 +70,7 @@ def test_unknown_output(served: Served) -> None:
     with open(JFK, "rb") as fh:
         refused(post(served, params={"output": "docx"}, files={"audio_file": fh}), 400, "unknown_output")
     refused(post(served, params={"task": "summarise"}, files={"audio_file": b"ab"}), 400, "invalid_argument")
+    refused(post(served, params={"language": "english; rm"}, files={"audio_file": b"ab"}), 400, "invalid_argument")
     assert served.uploads_left() == []
 
 
