@@ -102,11 +102,15 @@ def _replace(src: Path, dst: Path) -> None:
             time.sleep(0.05 * (2**attempt))
 
 
-def atomic_write(target: Path, data: bytes, op_id: str, before_replace: Callable[[], None] | None = None) -> None:
-    """Write ``data`` to ``target`` atomically; ``before_replace`` runs last (the fence check) and may raise."""
+def atomic_write(target: Path, data: bytes, op_id: str, before_replace: Callable[[], None] | None = None,
+                 mode: int = 0o666) -> None:
+    """Write ``data`` to ``target`` atomically; ``before_replace`` runs last (the fence check) and may raise.
+
+    ``mode`` (less the umask) is the file's from its first byte: a secret is never readable by others, even briefly.
+    """
     tmp = temp_path_for(target, op_id)
     try:
-        with open(tmp, "wb") as fh:
+        with open(tmp, "wb", opener=lambda path, flags: os.open(path, flags, mode)) as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())

@@ -189,6 +189,13 @@ def build_parser() -> argparse.ArgumentParser:
     worker.add_argument("--workers", type=int)
     worker.add_argument("--workspace", type=Path, help="this machine's workspace folder (default: the data dir)")
 
+    serve = sub.add_parser("serve", parents=[common],
+                           help="run the engine with an HTTP server: Bazarr's Whisper API, media-server webhooks")
+    serve.add_argument("--host", help="address to listen on (setting serve_host; default 127.0.0.1); "
+                                      "any other than loopback needs a token")
+    serve.add_argument("--port", type=int, help="port (setting serve_port; default 9000)")
+    serve.add_argument("--token", help="the token clients must send (setting serve_token)")
+
     doctor = sub.add_parser("doctor", parents=[common], help="check this machine, the database and the models")
     doctor.add_argument("--no-probe", action="store_true", help="skip loading each model")
     return parser
@@ -529,8 +536,14 @@ def cmd_doctor(args: argparse.Namespace, root: Path) -> int:
     return 0 if report.get("ok") else 1
 
 
+def cmd_serve(args: argparse.Namespace, root: Path) -> int:
+    from app.server.serve import serve
+
+    return serve(root, args.host, args.port, args.token)
+
+
 WITHOUT_ENGINE: dict[str, Callable[[argparse.Namespace, Path], int]] = {"models": cmd_models, "doctor": cmd_doctor,
-                                                                         "worker": cmd_worker}
+                                                                         "worker": cmd_worker, "serve": cmd_serve}
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, Library], int]] = {
     "add": cmd_add, "run": cmd_run, "status": cmd_status, "retry": cmd_retry, "cancel": cmd_cancel,
@@ -591,7 +604,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.basicConfig(level=logging.WARNING, handlers=[_log_handler()])
         return run_gui(gui.paths, resolve_data_dir(gui.data_dir), start_in_tray=gui.tray, ui_language=gui.language)
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.command in ("run", "worker") else logging.WARNING,
+    logging.basicConfig(level=logging.INFO if args.command in ("run", "worker", "serve") else logging.WARNING,
                         handlers=[_log_handler()])
     if args.command is None:
         parser.print_help()

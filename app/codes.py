@@ -390,6 +390,31 @@ class Code(StrEnum):
     CATALOGUE_INVALID = "catalogue_invalid", Explanation(
         QT_TRANSLATE_NOOP("Code", "The model catalogue of the installation is damaged."),
         QT_TRANSLATE_NOOP("Code", "Reinstall Sidecar."))
+    NO_FILE = "no_file", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The request carried no file in the field the endpoint reads."),
+        QT_TRANSLATE_NOOP("Code", "Send the audio as the multipart field `audio_file`."))
+    EMPTY_UPLOAD = "empty_upload", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The uploaded file is empty (0 bytes)."),
+        QT_TRANSLATE_NOOP("Code", "Check that the client read the audio before sending it."))
+    NOT_AUDIO = "not_audio", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The uploaded file holds no audio Sidecar can decode."),
+        QT_TRANSLATE_NOOP("Code", "Send a media file with an audio track, or raw 16 kHz mono s16le PCM with encode=false."))
+    UPLOAD_TOO_LARGE = "upload_too_large", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The upload is larger than the server's limit."),
+        QT_TRANSLATE_NOOP("Code", "Raise serve_upload_limit_mb in the settings, or send the audio track alone."))
+    UNAUTHORIZED = "unauthorized", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The request's token is missing or wrong."),
+        QT_TRANSLATE_NOOP("Code", "Send `Authorization: Bearer <serve_token>` (or the token as the URL's password)."))
+    UNKNOWN_OUTPUT = "unknown_output", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The requested output format is not one Sidecar writes."),
+        QT_TRANSLATE_NOOP("Code", "Ask for srt, vtt, txt, json or tsv."))
+    OUTSIDE_LIBRARY = "outside_library", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The path is not inside a folder added to the library or watched."),
+        QT_TRANSLATE_NOOP("Code", "Add or watch the folder, or fix the server path map (serve_path_map)."))
+    REFRESH_FAILED = "media_server_refresh_failed", Explanation(
+        QT_TRANSLATE_NOOP("Code", "The subtitle was placed, but the media server did not take the request to refresh the item."),
+        QT_TRANSLATE_NOOP("Code", "Check the server's address and token in the settings; its next library scan finds the subtitle."),
+        note=True)
     # recorded without words so far (a later change gives them theirs)
     FILE_REMOVED = "file_removed", _UNEXPLAINED
     SUPERSEDED = "superseded", _UNEXPLAINED

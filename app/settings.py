@@ -65,6 +65,7 @@ class Holds(StrEnum):
     INT = "int"  # within ``minimum``–``maximum``
     FLOAT = "float"
     TEXT = "text"  # one line of free text
+    SECRET = "secret"  # one line of text that is a password or token: shown as dots, never logged
     LANGUAGE = "language"  # an ISO 639 code; "" (when ``special`` names it) lets Sidecar detect it
     LINES = "lines"  # a list of text, one item a line
     PAIRS = "pairs"  # a list of "key" or "key = value" lines, edited as two columns
@@ -75,7 +76,7 @@ class Holds(StrEnum):
 LIST_HOLDS = frozenset({Holds.LINES, Holds.PAIRS, Holds.FOLDERS})
 """Settings that hold a list: edited a row each, and a repeatable flag."""
 _LANGUAGE = re.compile(r"[a-z]{2,3}([-_][A-Za-z]{2,4})?")
-_README_VALUES = {Holds.BOOL: "`true`, `false`", Holds.TEXT: "text", Holds.LANGUAGE: "ISO 639-1 code",
+_README_VALUES = {Holds.BOOL: "`true`, `false`", Holds.TEXT: "text", Holds.SECRET: "text (a secret)", Holds.LANGUAGE: "ISO 639-1 code",
                   Holds.LINES: "list of text", Holds.PAIRS: "list of `term` or `term = rendering`",
                   Holds.FOLDERS: "list of folders", Holds.WORK_HOURS: "`all`, `off` or `HH:MM-HH:MM`"}
 
@@ -352,6 +353,45 @@ class Settings:
         QT_TRANSLATE_NOOP("Settings", "A watched file is queued once its size and time held still this long"),
         minimum=0.5, maximum=3600, suffix=QT_TRANSLATE_NOOP("Settings", "s"))
 
+    # -- sidecar serve (app.server), read when it starts; the file is written 0600 since it holds tokens --
+    serve_host: str = setting(
+        "127.0.0.1", QT_TRANSLATE_NOOP("Settings", "Server address:"),
+        QT_TRANSLATE_NOOP("Settings", "Where `sidecar serve` listens; any address but loopback needs serve_token"),
+        section="server")
+    serve_port: int = setting(
+        9000, QT_TRANSLATE_NOOP("Settings", "Server port:"), QT_TRANSLATE_NOOP("Settings", "The port `sidecar serve` listens on"),
+        minimum=1, maximum=65535, section="server")
+    serve_token: str = setting(
+        "", QT_TRANSLATE_NOOP("Settings", "Server token:"),
+        QT_TRANSLATE_NOOP("Settings", "The token clients send (Authorization: Bearer, the URL's password, or ?token=); "
+                                      "required off loopback"), holds=Holds.SECRET, section="server")
+    serve_upload_limit_mb: int = setting(
+        4096, QT_TRANSLATE_NOOP("Settings", "Largest upload:"),
+        QT_TRANSLATE_NOOP("Settings", "Uploads to /asr and /detect-language larger than this are refused (413)"),
+        minimum=1, maximum=1048576, suffix=QT_TRANSLATE_NOOP("Settings", "MB"), section="server")
+    serve_path_map: list[str] = setting(
+        [], QT_TRANSLATE_NOOP("Settings", "Media server paths:"),
+        QT_TRANSLATE_NOOP("Settings", "SERVER_PREFIX=LOCAL_PREFIX lines: a media server's path of a file as a path here"),
+        section="server")
+    jellyfin_url: str = setting(
+        "", QT_TRANSLATE_NOOP("Settings", "Jellyfin address:"), QT_TRANSLATE_NOOP("Settings", "Jellyfin's URL, asked to refresh an item"),
+        section="server")
+    jellyfin_token: str = setting(
+        "", QT_TRANSLATE_NOOP("Settings", "Jellyfin API key:"), QT_TRANSLATE_NOOP("Settings", "An API key from Jellyfin's dashboard"),
+        holds=Holds.SECRET, section="server")
+    emby_url: str = setting(
+        "", QT_TRANSLATE_NOOP("Settings", "Emby address:"), QT_TRANSLATE_NOOP("Settings", "Emby's URL, asked to refresh an item"),
+        section="server")
+    emby_token: str = setting(
+        "", QT_TRANSLATE_NOOP("Settings", "Emby API key:"), QT_TRANSLATE_NOOP("Settings", "An API key from Emby's settings"),
+        holds=Holds.SECRET, section="server")
+    plex_url: str = setting(
+        "", QT_TRANSLATE_NOOP("Settings", "Plex address:"),
+        QT_TRANSLATE_NOOP("Settings", "Plex's URL, asked for a new item's file and to refresh it"), section="server")
+    plex_token: str = setting(
+        "", QT_TRANSLATE_NOOP("Settings", "Plex token:"), QT_TRANSLATE_NOOP("Settings", "Your X-Plex-Token"),
+        holds=Holds.SECRET, section="server")
+
     # -- Window --
     ui_language: str = setting(
         "", QT_TRANSLATE_NOOP("Settings", "Language:"),
@@ -461,4 +501,4 @@ def load_settings(data_dir: Path) -> Settings:
 
 def save_settings(data_dir: Path, settings: Settings) -> None:
     data = json.dumps(dataclasses.asdict(settings), indent=2, ensure_ascii=False).encode("utf-8")
-    atomic_write(data_dir / SETTINGS_FILE, data, "settings")
+    atomic_write(data_dir / SETTINGS_FILE, data, "settings", mode=0o600)  # it may hold the media servers' tokens

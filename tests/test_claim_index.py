@@ -98,7 +98,7 @@ def _plans(store: Store, gpu: bool, query: str = "SELECT stages.id") -> list[str
     statement, parameters = sent[-1]
     sqlite = store.db.engine.dialect.name == "sqlite"
     with store.db.write() as conn:
-        store.stages._claim_params(conn, gpu, EVERYTHING, store.db.now())  # what the claim does before its query
+        store.stages._claim_walks(conn, gpu, EVERYTHING, store.db.now())  # what the claim does before its query
         explain = "EXPLAIN QUERY PLAN " if sqlite else "EXPLAIN "
         rows = conn.exec_driver_sql(explain + statement, parameters).all()
     return [str(row[-1]) if sqlite else str(row[0]) for row in rows]

@@ -42,6 +42,7 @@ from app.store.claim_scope import EVERYTHING, ClaimScope
 from app.store.location import database_location
 from app.store.records import ItemSource, ItemView, JobSummary, NewItem, Review, Step
 from app.store.search_queries import CurrentContent
+from app.store.stages import REQUEST_JOB_OWNER
 
 log = logging.getLogger(__name__)
 
@@ -111,17 +112,19 @@ class Library:
     @classmethod
     def open(cls, data_dir: Path, settings: Settings | None = None, *, database: Path | str | None = None,
              paths: LocalPaths = SAME_PATHS, scope: ClaimScope = EVERYTHING, ignore_schedule: bool = False,
-             **config_overrides: Any) -> Library:
+             extra_pipelines: Mapping[str, Pipeline] | None = None, **config_overrides: Any) -> Library:
         """The person's library as the CLI and the GUI open it: their settings, the registered pipelines, their engine config.
 
         The pipelines come from the media-kind registry, which the composition root
         (the CLI, or a test's conftest) fills by importing ``app.pipelines``: they are
         built on the engine, so the engine never imports them. A ``sidecar worker`` passes
         the library's ``database`` (else the one in ``data_dir``), its ``paths`` and ``scope``.
+        ``extra_pipelines`` are item kinds no scan finds (``sidecar serve``'s requests), by kind.
         """
         settings = settings if settings is not None else load_settings(data_dir)
         set_core_cap(settings.max_cores)
-        library = cls(data_dir, MEDIA_KINDS.pipelines(data_dir, settings), engine_config(settings, **config_overrides),
+        pipelines = {**MEDIA_KINDS.pipelines(data_dir, settings), **(extra_pipelines or {})}
+        library = cls(data_dir, pipelines, engine_config(settings, **config_overrides),
                       database=database, paths=paths, scope=scope)
         rules = background_rules(settings)
         library.work_gate = system_gate(rules_ignoring_schedule(rules) if ignore_schedule else rules)
@@ -292,6 +295,22 @@ class Library:
         self.store.jobs.finish_creating(job_id, report)
         self._nudge()
         return self.status(job_id)[0]
+
+    def add_request(self, path: Path, options: Mapping[str, Any], kind: str) -> int:
+        """One file a client hands in (an upload to ``sidecar serve``) as a job of its own; returns the job id.
+
+        The job is owned by :data:`REQUEST_JOB_OWNER`, so its stages are claimed before any
+        folder's: the client waits on it. ``kind`` names a pipeline of this library that no
+        scan picks (the request pipeline: speech stages only, nothing placed, nothing indexed).
+        """
+        frozen = {**options, "request": True, "models": frozen_models(self.data_dir)}
+        job_id = self.store.jobs.create(str(path.parent), frozen, REQUEST_JOB_OWNER)
+        st = path.stat()
+        self.store.jobs.add_items(job_id, [ItemPlanner(self.store.jobs, self.pipelines[kind], frozen)
+                                           .plan(path, st.st_size, st.st_mtime_ns, "")])
+        self.store.jobs.finish_creating(job_id, {"media": 1, "request": True})
+        self._nudge()
+        return job_id
 
     def status(self, job_id: int | None = None) -> list[JobSummary]:
         return self.store.jobs.summaries(job_id)

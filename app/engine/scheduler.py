@@ -334,7 +334,15 @@ class Scheduler:
                     contexts.append(ctx)
             if not contexts:
                 return
-            if pipeline is None or lead.idx >= len(pipeline.stages):
+            if pipeline is None:
+                # A kind another engine on this library made (sidecar serve's requests, a newer Sidecar's
+                # kind): handed back, unfailed, for that engine, and never claimed here again.
+                for ctx in contexts:
+                    self._given_back.add(ctx.claim.item_id)
+                    self._give_back(ctx.claim, SidecarError(f"this engine has no pipeline for {lead.item_kind} items",
+                                                            code=Code.NOT_MAPPED))
+                return
+            if lead.idx >= len(pipeline.stages):
                 error = SidecarError(f"no pipeline handles {lead.item_kind} items", code=Code.UNSUPPORTED_MEDIA)
                 for ctx in contexts:
                     self._handle_failure(ctx.claim, error)

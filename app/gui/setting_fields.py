@@ -120,6 +120,14 @@ class TextField(QLineEdit):
         self.setText(str(value))
 
 
+class SecretField(TextField):
+    """A token or password: shown as dots except while it is typed."""
+
+    def __init__(self, spec: SettingSpec, parent: QWidget):
+        super().__init__(spec, parent)
+        self.setEchoMode(QLineEdit.EchoMode.PasswordEchoOnEdit)
+
+
 class LanguageField(LanguageCombo):
     """Common languages by name, any code typed by hand; empty only where the declaration names what empty means."""
 
@@ -349,7 +357,7 @@ class FoldersField(QWidget):
 
 FIELDS: dict[Holds, Callable[[SettingSpec, QWidget], Any]] = {
     Holds.CHOICE: ChoiceField, Holds.BOOL: BoolField, Holds.INT: IntField, Holds.FLOAT: FloatField,
-    Holds.TEXT: TextField, Holds.LANGUAGE: LanguageField, Holds.LINES: LinesField, Holds.PAIRS: PairsField,
+    Holds.TEXT: TextField, Holds.SECRET: SecretField, Holds.LANGUAGE: LanguageField, Holds.LINES: LinesField, Holds.PAIRS: PairsField,
     Holds.FOLDERS: FoldersField,
     Holds.WORK_HOURS: lambda spec, parent: WindowEdit(parent),  # keeps its own tr() context
 }

@@ -555,6 +555,10 @@ class SettingsDialog(QDialog):
                 "skip them); the folder you add itself is always scanned:")),
             declared("watched", QT_TRANSLATE_NOOP("SettingsDialog", "Watched folders"))]),
         (QT_TRANSLATE_NOOP("SettingsDialog", "Models"), [_models_section]),
+        (QT_TRANSLATE_NOOP("SettingsDialog", "Server"), [
+            declared("server", QT_TRANSLATE_NOOP("SettingsDialog", "Bazarr and media servers"), QT_TRANSLATE_NOOP(
+                "SettingsDialog", "Read by `sidecar serve` when it starts: Bazarr's Whisper provider, and Jellyfin, Emby "
+                "or Plex told of new files and asked to refresh them (README: With Jellyfin, Plex, Emby and Bazarr)."))]),
         (QT_TRANSLATE_NOOP("SettingsDialog", "Window"), [declared("window", QT_TRANSLATE_NOOP("SettingsDialog", "Window"))]),
     )
 

@@ -10,7 +10,7 @@ from sqlalchemy import Connection, and_, delete, func, select, update
 from app.codes import REDONE_RESULTS
 from app.errors import Code, ItemNotChangeable, NotFound
 from app.store import change_counter, item_transitions, job_transitions, stage_transitions
-from app.store.database import Database, loads
+from app.store.database import Database, dumps, loads
 from app.store.dialect import json_field
 from app.store.row_locks import lock_items, lock_jobs
 from app.store.records import ITEM_FACTS, ItemReport, ItemSource, ItemView, JobSummary, NewItem, NewStage
@@ -321,6 +321,14 @@ class JobRepo:
                 notes=tuple(loads(r["notes"]) or ()),
             ))
         return out
+
+    def add_note(self, item_id: int, note: str) -> None:
+        """Record ``note`` (a stable code of something that happened besides the result) on the item, once."""
+        with self.db.write() as conn:
+            lock_items(conn, items.c.id == item_id)
+            notes = loads(conn.execute(select(items.c.notes).where(items.c.id == item_id)).scalar()) or []
+            if note not in notes:
+                conn.execute(update(items).where(items.c.id == item_id).values(notes=dumps([*notes, note])))
 
     @staticmethod
     def _facts(conn: Connection, item_ids: Sequence[int]) -> dict[int, dict[str, Any]]:

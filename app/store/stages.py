@@ -51,8 +51,11 @@ LANES: dict[bool | None, ColumnElement[bool]] = {
     None: true(),
 }
 
+REQUEST_JOB_OWNER = "request"
+"""The owner of a job ``sidecar serve`` made for a request: its stages are claimed before any folder's."""
+
 CLAIM_JOBS = "claim_jobs"
-"""The claim query's parameter: the jobs it walks, from :meth:`StageRepo._claim_params`."""
+"""The claim query's parameter: the jobs it walks, from :meth:`StageRepo._claim_walks`."""
 
 
 @cache
@@ -72,8 +75,8 @@ def _claim_jobs(gpu: bool | None, sqlite: bool) -> Select[Any]:
                     .where(stages.c.job_id == jobs.c.id, common_condition(sqlite, QUEUED_LITERALLY), LANES[gpu])
                     .order_by(*(CLAIM_ORDER_DEEPEST if gpu is False else CLAIM_ORDER))
                     .limit(1).scalar_subquery())
-    return select(jobs.c.id, jobs.c.folder).where(jobs.c.state == JobState.READY, jobs.c.paused == 0,
-                                                  first_queued.is_not(None))
+    return select(jobs.c.id, jobs.c.folder, jobs.c.owner).where(jobs.c.state == JobState.READY, jobs.c.paused == 0,
+                                                                first_queued.is_not(None))
 
 
 _QUERY_CACHE = 16  # built claim queries kept per repo: (gpu, scope) pairs; a scope changes rarely
@@ -153,29 +156,42 @@ class StageRepo:
         return q.limit(1)
 
     @staticmethod
-    def _claim_params(conn: Connection, gpu: bool | None, scope: ClaimScope, now: float) -> dict[str, Any] | None:
-        """The jobs a claim walks (ready, not paused, with a queued stage in its lane, in ``scope``'s reach), or None.
+    def _claim_walks(conn: Connection, gpu: bool | None, scope: ClaimScope, now: float) -> list[dict[str, Any]]:
+        """The claim's parameters, one set per pass: request jobs first when there are any, then every job.
 
-        Why a list and not a join: the claim index leads with the job, so the walk skips
+        Each set holds the jobs a claim walks (ready, not paused, with a queued stage in its lane,
+        in ``scope``'s reach). Why a list and not a join: the claim index leads with the job, so the walk skips
         a paused job, a finished one and one the worker's path map does not reach by
         whole index ranges; joined instead, each of their queued stages was read and
         refused (a paused million-file job before every claim). Also has the rest of the
         transaction walk the claim index rather than sort (:func:`walk_in_index_order`).
+
+        Requests (``sidecar serve``: an upload a client waits on, a media server's new file) are
+        jobs owned by :data:`REQUEST_JOB_OWNER`; the claim order leads with the job id, so without
+        a pass of their own they would wait behind every folder added before them.
         """
         walk_in_index_order(conn)
-        reach = {row.id: scope.reach(row.folder) for row in conn.execute(_claim_jobs(gpu, is_sqlite(conn)))}
+        rows = conn.execute(_claim_jobs(gpu, is_sqlite(conn))).all()
+        reach = {row.id: scope.reach(row.folder) for row in rows}
         walk = sorted(job for job, r in reach.items() if r is not Reach.NONE)
         if not walk:
-            return None
-        return {"now": now, CLAIM_JOBS: walk, WHOLE_JOBS: [job for job in walk if reach[job] is Reach.WHOLE]}
+            return []
+        requests = {row.id for row in rows if row.owner == REQUEST_JOB_OWNER}
+        first = [job for job in walk if job in requests]
+        passes = [first, walk] if first and len(first) < len(walk) else [walk]
+        return [{"now": now, CLAIM_JOBS: job_ids, WHOLE_JOBS: [job for job in job_ids if reach[job] is Reach.WHOLE]}
+                for job_ids in passes]
 
     def peek_gpu_candidate(self, scope: ClaimScope = EVERYTHING) -> tuple[int, int, str | None] | None:
         """(stage id, gpu_mb, model_key) of the GPU stage in ``scope`` the gate should consider next."""
         with self.db.read() as conn:
             if is_paused_all(conn):
                 return None
-            params = self._claim_params(conn, True, scope, self.db.now())
-            sid = None if params is None else conn.execute(self._runnable(True, scope), params).scalar()
+            sid = None
+            for params in self._claim_walks(conn, True, scope, self.db.now()):
+                sid = conn.execute(self._runnable(True, scope), params).scalar()
+                if sid is not None:
+                    break
             if sid is None:
                 return None
             row = conn.execute(select(stages.c.gpu_mb, stages.c.model_key).where(stages.c.id == sid)).one()
@@ -188,14 +204,14 @@ class StageRepo:
         with self.db.write() as conn:
             if is_paused_all(conn):
                 return None
-            params = self._claim_params(conn, gpu, scope, now)
-            if params is None:
-                return None
-            if stage_id is not None:
-                params["stage_id"] = stage_id
             q = self._runnable(gpu, scope, one_stage=stage_id is not None)
-            sid = conn.execute(lock_claim(conn, q, items), params).scalar()
-            return None if sid is None else self._take(conn, sid, owner, now)
+            for params in self._claim_walks(conn, gpu, scope, now):
+                if stage_id is not None:
+                    params["stage_id"] = stage_id
+                sid = conn.execute(lock_claim(conn, q, items), params).scalar()
+                if sid is not None:
+                    return self._take(conn, sid, owner, now)
+            return None
 
     def claim_companions(self, lead: Claim, limit: int, scope: ClaimScope = EVERYTHING) -> list[Claim]:
         """Claim up to ``limit`` more runnable stages like ``lead`` (same stage, same model) for one batched model call.
@@ -210,9 +226,10 @@ class StageRepo:
         with self.db.write() as conn:
             if is_paused_all(conn):
                 return []
-            params = self._claim_params(conn, None, scope, now)
-            if params is None:
+            walks = self._claim_walks(conn, None, scope, now)
+            if not walks:
                 return []
+            params = walks[-1]
             q = self._runnable(None, scope, like=True)
             sids = conn.execute(lock_claim(conn, q, items),
                                 {**params, "name": lead.name, "model_key": lead.model_key, "limit": limit}).scalars().all()
@@ -481,8 +498,8 @@ class StageRepo:
             if is_paused_all(conn):
                 runnable = False
             else:
-                params = self._claim_params(conn, None, scope, now)
-                runnable = params is not None and conn.execute(self._runnable(None, scope), params).first() is not None
+                walks = self._claim_walks(conn, None, scope, now)
+                runnable = bool(walks) and conn.execute(self._runnable(None, scope), walks[-1]).first() is not None
             running = conn.execute(
                 select(stages.c.id).join(items, items.c.id == stages.c.item_id)
                 .where(stages.c.status == StageState.RUNNING, items_scope.items_where(items)).limit(1)

@@ -776,6 +776,70 @@
         <source>The model catalogue of the installation is damaged.</source>
         <translation>Der Modellkatalog der Installation ist beschädigt.</translation>
     </message>
+    <message>
+        <source>The request carried no file in the field the endpoint reads.</source>
+        <translation>Die Anfrage enthielt keine Datei in dem Feld, das der Endpunkt liest.</translation>
+    </message>
+    <message>
+        <source>Send the audio as the multipart field `audio_file`.</source>
+        <translation>Senden Sie den Ton als Multipart-Feld `audio_file`.</translation>
+    </message>
+    <message>
+        <source>The uploaded file is empty (0 bytes).</source>
+        <translation>Die hochgeladene Datei ist leer (0 Bytes).</translation>
+    </message>
+    <message>
+        <source>Check that the client read the audio before sending it.</source>
+        <translation>Prüfen Sie, ob der Client den Ton gelesen hat, bevor er ihn sendet.</translation>
+    </message>
+    <message>
+        <source>The uploaded file holds no audio Sidecar can decode.</source>
+        <translation>Die hochgeladene Datei enthält keinen Ton, den Sidecar dekodieren kann.</translation>
+    </message>
+    <message>
+        <source>Send a media file with an audio track, or raw 16 kHz mono s16le PCM with encode=false.</source>
+        <translation>Senden Sie eine Mediendatei mit Tonspur oder rohes 16-kHz-Mono-PCM (s16le) mit encode=false.</translation>
+    </message>
+    <message>
+        <source>The upload is larger than the server&apos;s limit.</source>
+        <translation>Der Upload ist größer als die Grenze des Servers.</translation>
+    </message>
+    <message>
+        <source>Raise serve_upload_limit_mb in the settings, or send the audio track alone.</source>
+        <translation>Erhöhen Sie serve_upload_limit_mb in den Einstellungen oder senden Sie nur die Tonspur.</translation>
+    </message>
+    <message>
+        <source>The request&apos;s token is missing or wrong.</source>
+        <translation>Das Token der Anfrage fehlt oder ist falsch.</translation>
+    </message>
+    <message>
+        <source>Send `Authorization: Bearer &lt;serve_token&gt;` (or the token as the URL&apos;s password).</source>
+        <translation>Senden Sie `Authorization: Bearer &lt;serve_token&gt;` (oder das Token als Passwort der URL).</translation>
+    </message>
+    <message>
+        <source>The requested output format is not one Sidecar writes.</source>
+        <translation>Das verlangte Ausgabeformat schreibt Sidecar nicht.</translation>
+    </message>
+    <message>
+        <source>Ask for srt, vtt, txt, json or tsv.</source>
+        <translation>Verlangen Sie srt, vtt, txt, json oder tsv.</translation>
+    </message>
+    <message>
+        <source>The path is not inside a folder added to the library or watched.</source>
+        <translation>Der Pfad liegt in keinem Ordner, der zur Bibliothek hinzugefügt oder überwacht wird.</translation>
+    </message>
+    <message>
+        <source>Add or watch the folder, or fix the server path map (serve_path_map).</source>
+        <translation>Fügen Sie den Ordner hinzu oder überwachen Sie ihn, oder korrigieren Sie die Pfadzuordnung des Servers (serve_path_map).</translation>
+    </message>
+    <message>
+        <source>The subtitle was placed, but the media server did not take the request to refresh the item.</source>
+        <translation>Der Untertitel wurde abgelegt, aber der Medienserver hat die Bitte, den Eintrag zu aktualisieren, nicht angenommen.</translation>
+    </message>
+    <message>
+        <source>Check the server&apos;s address and token in the settings; its next library scan finds the subtitle.</source>
+        <translation>Prüfen Sie Adresse und Token des Servers in den Einstellungen; sein nächster Bibliotheksscan findet den Untertitel.</translation>
+    </message>
 </context>
 <context>
     <name>Columns</name>
@@ -1907,6 +1971,94 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Eine überwachte Datei kommt in die Warteschlange, sobald Größe und Zeitstempel so lange unverändert blieben</translation>
     </message>
     <message>
+        <source>Server address:</source>
+        <translation>Serveradresse:</translation>
+    </message>
+    <message>
+        <source>Where `sidecar serve` listens; any address but loopback needs serve_token</source>
+        <translation>Wo `sidecar serve` lauscht; jede Adresse außer Loopback braucht serve_token</translation>
+    </message>
+    <message>
+        <source>Server port:</source>
+        <translation>Serverport:</translation>
+    </message>
+    <message>
+        <source>The port `sidecar serve` listens on</source>
+        <translation>Der Port, auf dem `sidecar serve` lauscht</translation>
+    </message>
+    <message>
+        <source>Server token:</source>
+        <translation>Server-Token:</translation>
+    </message>
+    <message>
+        <source>The token clients send (Authorization: Bearer, the URL&apos;s password, or ?token=); required off loopback</source>
+        <translation>Das Token, das Clients senden (Authorization: Bearer, Passwort der URL oder ?token=); außerhalb von Loopback Pflicht</translation>
+    </message>
+    <message>
+        <source>Largest upload:</source>
+        <translation>Größter Upload:</translation>
+    </message>
+    <message>
+        <source>Uploads to /asr and /detect-language larger than this are refused (413)</source>
+        <translation>Größere Uploads an /asr und /detect-language werden abgelehnt (413)</translation>
+    </message>
+    <message>
+        <source>Media server paths:</source>
+        <translation>Pfade des Medienservers:</translation>
+    </message>
+    <message>
+        <source>SERVER_PREFIX=LOCAL_PREFIX lines: a media server&apos;s path of a file as a path here</source>
+        <translation>Zeilen SERVER_PRÄFIX=LOKALES_PRÄFIX: der Pfad einer Datei beim Medienserver als Pfad hier</translation>
+    </message>
+    <message>
+        <source>Jellyfin address:</source>
+        <translation>Jellyfin-Adresse:</translation>
+    </message>
+    <message>
+        <source>Jellyfin&apos;s URL, asked to refresh an item</source>
+        <translation>Die URL von Jellyfin, die gebeten wird, einen Eintrag zu aktualisieren</translation>
+    </message>
+    <message>
+        <source>Jellyfin API key:</source>
+        <translation>Jellyfin-API-Schlüssel:</translation>
+    </message>
+    <message>
+        <source>An API key from Jellyfin&apos;s dashboard</source>
+        <translation>Ein API-Schlüssel aus dem Dashboard von Jellyfin</translation>
+    </message>
+    <message>
+        <source>Emby address:</source>
+        <translation>Emby-Adresse:</translation>
+    </message>
+    <message>
+        <source>Emby&apos;s URL, asked to refresh an item</source>
+        <translation>Die URL von Emby, die gebeten wird, einen Eintrag zu aktualisieren</translation>
+    </message>
+    <message>
+        <source>Emby API key:</source>
+        <translation>Emby-API-Schlüssel:</translation>
+    </message>
+    <message>
+        <source>An API key from Emby&apos;s settings</source>
+        <translation>Ein API-Schlüssel aus den Einstellungen von Emby</translation>
+    </message>
+    <message>
+        <source>Plex address:</source>
+        <translation>Plex-Adresse:</translation>
+    </message>
+    <message>
+        <source>Plex&apos;s URL, asked for a new item&apos;s file and to refresh it</source>
+        <translation>Die URL von Plex, gefragt nach der Datei eines neuen Eintrags und gebeten, ihn zu aktualisieren</translation>
+    </message>
+    <message>
+        <source>Plex token:</source>
+        <translation>Plex-Token:</translation>
+    </message>
+    <message>
+        <source>Your X-Plex-Token</source>
+        <translation>Ihr X-Plex-Token</translation>
+    </message>
+    <message>
         <source>Language:</source>
         <translation>Sprache:</translation>
     </message>
@@ -2137,6 +2289,18 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>Library database</source>
         <translation>Bibliotheksdatenbank</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>Server</translation>
+    </message>
+    <message>
+        <source>Bazarr and media servers</source>
+        <translation>Bazarr und Medienserver</translation>
+    </message>
+    <message>
+        <source>Read by `sidecar serve` when it starts: Bazarr&apos;s Whisper provider, and Jellyfin, Emby or Plex told of new files and asked to refresh them (README: With Jellyfin, Plex, Emby and Bazarr).</source>
+        <translation>Von `sidecar serve` beim Start gelesen: der Whisper-Anbieter von Bazarr sowie Jellyfin, Emby oder Plex, die neue Dateien melden und um Aktualisierung gebeten werden (README: With Jellyfin, Plex, Emby and Bazarr).</translation>
     </message>
     <message>
         <source>Window</source>

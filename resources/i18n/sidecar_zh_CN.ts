@@ -776,6 +776,70 @@
         <source>The model catalogue of the installation is damaged.</source>
         <translation>安装中的模型目录已损坏。</translation>
     </message>
+    <message>
+        <source>The request carried no file in the field the endpoint reads.</source>
+        <translation>请求中端点读取的字段里没有文件。</translation>
+    </message>
+    <message>
+        <source>Send the audio as the multipart field `audio_file`.</source>
+        <translation>请以 multipart 字段 `audio_file` 发送音频。</translation>
+    </message>
+    <message>
+        <source>The uploaded file is empty (0 bytes).</source>
+        <translation>上传的文件为空（0 字节）。</translation>
+    </message>
+    <message>
+        <source>Check that the client read the audio before sending it.</source>
+        <translation>请检查客户端在发送前是否读取了音频。</translation>
+    </message>
+    <message>
+        <source>The uploaded file holds no audio Sidecar can decode.</source>
+        <translation>上传的文件中没有 Sidecar 能解码的音频。</translation>
+    </message>
+    <message>
+        <source>Send a media file with an audio track, or raw 16 kHz mono s16le PCM with encode=false.</source>
+        <translation>请发送带音轨的媒体文件，或以 encode=false 发送 16 kHz 单声道 s16le 原始 PCM。</translation>
+    </message>
+    <message>
+        <source>The upload is larger than the server&apos;s limit.</source>
+        <translation>上传超过了服务器的大小限制。</translation>
+    </message>
+    <message>
+        <source>Raise serve_upload_limit_mb in the settings, or send the audio track alone.</source>
+        <translation>请在设置中调高 serve_upload_limit_mb，或只发送音轨。</translation>
+    </message>
+    <message>
+        <source>The request&apos;s token is missing or wrong.</source>
+        <translation>请求的令牌缺失或错误。</translation>
+    </message>
+    <message>
+        <source>Send `Authorization: Bearer &lt;serve_token&gt;` (or the token as the URL&apos;s password).</source>
+        <translation>请发送 `Authorization: Bearer &lt;serve_token&gt;`（或把令牌作为 URL 的密码）。</translation>
+    </message>
+    <message>
+        <source>The requested output format is not one Sidecar writes.</source>
+        <translation>Sidecar 不输出所请求的格式。</translation>
+    </message>
+    <message>
+        <source>Ask for srt, vtt, txt, json or tsv.</source>
+        <translation>请使用 srt、vtt、txt、json 或 tsv。</translation>
+    </message>
+    <message>
+        <source>The path is not inside a folder added to the library or watched.</source>
+        <translation>该路径不在已添加到资料库或已监视的文件夹中。</translation>
+    </message>
+    <message>
+        <source>Add or watch the folder, or fix the server path map (serve_path_map).</source>
+        <translation>请添加或监视该文件夹，或修正服务器路径映射（serve_path_map）。</translation>
+    </message>
+    <message>
+        <source>The subtitle was placed, but the media server did not take the request to refresh the item.</source>
+        <translation>字幕已放置，但媒体服务器未接受刷新该条目的请求。</translation>
+    </message>
+    <message>
+        <source>Check the server&apos;s address and token in the settings; its next library scan finds the subtitle.</source>
+        <translation>请在设置中检查服务器地址和令牌；服务器下次扫描资料库时会找到该字幕。</translation>
+    </message>
 </context>
 <context>
     <name>Columns</name>
@@ -1893,6 +1957,94 @@ Files next to your media are not touched.</source>
         <translation>被监视的文件在大小和时间保持不变这么久后才加入队列</translation>
     </message>
     <message>
+        <source>Server address:</source>
+        <translation>服务器地址：</translation>
+    </message>
+    <message>
+        <source>Where `sidecar serve` listens; any address but loopback needs serve_token</source>
+        <translation>`sidecar serve` 的监听地址；回环以外的地址需要 serve_token</translation>
+    </message>
+    <message>
+        <source>Server port:</source>
+        <translation>服务器端口：</translation>
+    </message>
+    <message>
+        <source>The port `sidecar serve` listens on</source>
+        <translation>`sidecar serve` 监听的端口</translation>
+    </message>
+    <message>
+        <source>Server token:</source>
+        <translation>服务器令牌：</translation>
+    </message>
+    <message>
+        <source>The token clients send (Authorization: Bearer, the URL&apos;s password, or ?token=); required off loopback</source>
+        <translation>客户端发送的令牌（Authorization: Bearer、URL 密码或 ?token=）；非回环地址时必需</translation>
+    </message>
+    <message>
+        <source>Largest upload:</source>
+        <translation>最大上传：</translation>
+    </message>
+    <message>
+        <source>Uploads to /asr and /detect-language larger than this are refused (413)</source>
+        <translation>超过此大小的 /asr 和 /detect-language 上传会被拒绝（413）</translation>
+    </message>
+    <message>
+        <source>Media server paths:</source>
+        <translation>媒体服务器路径：</translation>
+    </message>
+    <message>
+        <source>SERVER_PREFIX=LOCAL_PREFIX lines: a media server&apos;s path of a file as a path here</source>
+        <translation>每行 SERVER_PREFIX=LOCAL_PREFIX：把媒体服务器上的文件路径换成本机路径</translation>
+    </message>
+    <message>
+        <source>Jellyfin address:</source>
+        <translation>Jellyfin 地址：</translation>
+    </message>
+    <message>
+        <source>Jellyfin&apos;s URL, asked to refresh an item</source>
+        <translation>Jellyfin 的 URL，用于请求刷新条目</translation>
+    </message>
+    <message>
+        <source>Jellyfin API key:</source>
+        <translation>Jellyfin API 密钥：</translation>
+    </message>
+    <message>
+        <source>An API key from Jellyfin&apos;s dashboard</source>
+        <translation>Jellyfin 控制台中的 API 密钥</translation>
+    </message>
+    <message>
+        <source>Emby address:</source>
+        <translation>Emby 地址：</translation>
+    </message>
+    <message>
+        <source>Emby&apos;s URL, asked to refresh an item</source>
+        <translation>Emby 的 URL，用于请求刷新条目</translation>
+    </message>
+    <message>
+        <source>Emby API key:</source>
+        <translation>Emby API 密钥：</translation>
+    </message>
+    <message>
+        <source>An API key from Emby&apos;s settings</source>
+        <translation>Emby 设置中的 API 密钥</translation>
+    </message>
+    <message>
+        <source>Plex address:</source>
+        <translation>Plex 地址：</translation>
+    </message>
+    <message>
+        <source>Plex&apos;s URL, asked for a new item&apos;s file and to refresh it</source>
+        <translation>Plex 的 URL，用于查询新条目的文件并请求刷新</translation>
+    </message>
+    <message>
+        <source>Plex token:</source>
+        <translation>Plex 令牌：</translation>
+    </message>
+    <message>
+        <source>Your X-Plex-Token</source>
+        <translation>你的 X-Plex-Token</translation>
+    </message>
+    <message>
         <source>Language:</source>
         <translation>界面语言：</translation>
     </message>
@@ -2123,6 +2275,18 @@ Files next to your media are not touched.</source>
     <message>
         <source>Library database</source>
         <translation>资料库数据库</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>Bazarr and media servers</source>
+        <translation>Bazarr 与媒体服务器</translation>
+    </message>
+    <message>
+        <source>Read by `sidecar serve` when it starts: Bazarr&apos;s Whisper provider, and Jellyfin, Emby or Plex told of new files and asked to refresh them (README: With Jellyfin, Plex, Emby and Bazarr).</source>
+        <translation>`sidecar serve` 启动时读取：供 Bazarr 的 Whisper 提供程序使用，并接收 Jellyfin、Emby 或 Plex 的新文件通知、请求它们刷新条目（见 README：With Jellyfin, Plex, Emby and Bazarr）。</translation>
     </message>
     <message>
         <source>Window</source>

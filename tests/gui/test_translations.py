@@ -38,13 +38,15 @@ BIN = Path(sys.executable).parent
 #: Words that are the same in every language here: the product's name, technical terms,
 #: file and preset names the person types or sees on disk, and languages named in their own tongue.
 TECHNICAL = re.compile(r"Sidecar|sha256|GPU|CLIP|OCR|SRT|ASS|MB|GB|media-server|compat|English|Deutsch|"
+                       r"With Jellyfin, Plex, Emby and Bazarr|README|Jellyfin|Emby|Plex|Bazarr|Whisper|X-Plex-Token|API|URL|"
+                       r"Authorization: Bearer|`[^`]*`|serve_\w+|SERVER_PREFIX=LOCAL_PREFIX|\?token=|"
                        r"Ctrl|Shift|OpenAI|LM Studio|Ollama|ComfyUI|llama\.cpp server|Apache-2\.0|CC-BY-4\.0|translate-[a-z]{2}-[a-z]{2}|[\w.-]+-instruct|(?:https?|postgresql\+psycopg)://\S+|"
                        r"[\w.-]+\.(?:srt|ass|json|jpg|mp4)\b|[A-Za-z]:?[/\\][^\s]*|/[^\s]*|\((?:[a-z]{2}(?:_[A-Z]{2})?)\)")
 ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
 #: German strings that are rightly the same as the English source.
 SAME_IN_GERMAN = {"Status", "Engine", "System", "Sidecar", "English", "Deutsch", "简体中文", "media-server", "compat",
                   "http://127.0.0.1:1234/v1",
-                  "Revision:", "MB", " MB", "Hindi (hi)"}
+                  "Revision:", "MB", " MB", "Hindi (hi)", "Server"}
 
 
 def _texts(root: QWidget) -> list[tuple[str, str]]:
