@@ -673,6 +673,21 @@ class EngineFacade(QObject):
                   lane="downloads", key=f"install:{name}",
                   on_progress=lambda done, total: self.modelProgress.emit(name, done, total))
 
+    def install_model_file(self, path: str) -> None:
+        """Install a translation package from a file (no network); ``modelInstallEnded`` names it, or says why not."""
+        from app.ml.model_install import install_from_file
+
+        def ended(result: Any) -> None:
+            name = str(result.get("name")) if isinstance(result, dict) else Path(path).name
+            code = (result.code or Code.INTERNAL_ERROR) if isinstance(result, SidecarError) else (
+                Code.INTERNAL_ERROR if isinstance(result, BaseException) else "")
+            why = (result.message if isinstance(result, SidecarError) else str(result)) if code else ""
+            self.modelInstallEnded.emit(name, code, why)
+            self.list_models()
+
+        self._run(lambda _: install_from_file(self.data_dir, Path(path)), ended, ended, lane="downloads",
+                  key=f"install-file:{path}")
+
     def installing(self, name: str) -> bool:
         return self.ops.current(f"install:{name}") is not None
 

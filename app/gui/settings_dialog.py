@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QFrame, QGroupBox,
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QFrame,
+                               QGroupBox,
                                QHBoxLayout, QHeaderView, QLabel, QProgressBar, QPushButton, QScrollArea, QSizePolicy, QTableWidget,
                                QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
 
@@ -126,6 +127,9 @@ class SettingsDialog(QDialog):
         self.install_button.setToolTip(self.tr("Download the selected model (an interrupted download resumes)"))
         self.use_button.setToolTip(self.tr("New jobs use the selected model for its role"))
         self.remove_button.setToolTip(self.tr("Delete a downloaded model, or forget one you registered (its files stay)"))
+        self.install_file_button = QPushButton(self.tr("Install from file…"), self)
+        self.install_file_button.setToolTip(self.tr("A translation package (.argosmodel) downloaded on another computer: "
+                                                    "installed without internet, checked before it is used"))
         self.install_progress = QProgressBar(self)
         self.install_progress.setFormat("%p%")
         self.model_status = QLabel(self)
@@ -164,6 +168,7 @@ class SettingsDialog(QDialog):
         self.use_button.clicked.connect(lambda: self._on_selected(self.facade.use_model))
         self.remove_button.clicked.connect(lambda: self._on_selected(self.facade.remove_model))
         self.cancel_install_button.clicked.connect(lambda: self._on_selected(self.facade.cancel_install))
+        self.install_file_button.clicked.connect(self._install_from_file)
         self._update_model_actions()
         facade.list_models()
         self._changed()
@@ -285,6 +290,14 @@ class SettingsDialog(QDialog):
         self.facade.install_model(name)
         self._refresh_model_row(name)
 
+    def _install_from_file(self) -> None:
+        """Ask for a package file (the dialog is the person's pause, not work), then install it off the GUI thread."""
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Install a translation package"), "",
+                                              self.tr("Translation packages (*.argosmodel);;All files (*)"))
+        if path:
+            self.model_status.setText(self.tr("Installing {name}…").format(name=path.rsplit("/", 1)[-1]))
+            self.facade.install_model_file(path)
+
     @Slot()
     def _update_model_actions(self) -> None:
         row = self.selected_model()
@@ -292,12 +305,20 @@ class SettingsDialog(QDialog):
         about = [(self._model_note(row) or row.description) if row else ""]
         if row and row.licence:
             about.append(self.tr("Licence: {licence}.").format(licence=row.licence))
+        if row and row.attribution:
+            about.append(self.tr("Credit: {attribution}.").format(attribution=row.attribution))
+        if row and row.source == "download" and not row.sha256_verified:
+            about.append(self.tr("Unverified: no published checksum; the first download is pinned and every later one "
+                                 "must match it."))
+        if row and row.pair:
+            about.append(self.tr("Used by itself for {pair} once installed (and through English for other pairs).")
+                         .format(pair=row.pair))
         self.model_about.setText(" ".join(a for a in about if a))
         downloading = bool(name) and (name in self._downloads or self.facade.installing(name))
         installed = bool(row and row.installed)
         source = row.source if row else ""
         self.install_button.setEnabled(source == "download" and not installed and not downloading)
-        self.use_button.setEnabled(installed and not (row and row.active) and not downloading)
+        self.use_button.setEnabled(installed and not (row and (row.active or row.pair)) and not downloading)
         self.remove_button.setEnabled(source in ("download", "local") and installed and not downloading)
         self.cancel_install_button.setEnabled(downloading)
         done, total = self._downloads.get(name, (0, 0))
@@ -523,7 +544,8 @@ class SettingsDialog(QDialog):
         ml.addWidget(self.models, 1)
         ml.addWidget(self.model_about)
         actions = QHBoxLayout()
-        for button in (self.install_button, self.use_button, self.remove_button, self.cancel_install_button):
+        for button in (self.install_button, self.use_button, self.remove_button, self.cancel_install_button,
+                       self.install_file_button):
             actions.addWidget(button)
         actions.addWidget(self.install_progress, 1)
         ml.addLayout(actions)

