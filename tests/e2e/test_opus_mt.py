@@ -33,7 +33,7 @@ def _folder(root: Path) -> Path:
 def _run(data_dir: Path, folder: Path):  # noqa: ANN202 - a test helper returning the library's records
     from tests.video_jobs import options
 
-    lib = library(data_dir)
+    lib = library(data_dir, translator=None)
     job = lib.add(folder, options("en", kind="audio"))
     lib.start()
     lib.run_until_idle()
