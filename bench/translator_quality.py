@@ -51,7 +51,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from app.media import translation_quality as qe  # noqa: E402
-from app.media.translation import (DEFAULT_BATCH_SIZE, chat_caller, completion_caller, in_process_call,  # noqa: E402
+from app.media.translation import (DEFAULT_BATCH_SIZE, chat_caller, completion_caller,  # noqa: E402
                                    marian_caller, translate_cues)
 from app.ml.marian_runtime import MarianRuntime  # noqa: E402
 from app.ml.text_embedding import TextEmbeddingRuntime  # noqa: E402
@@ -79,6 +79,7 @@ class Outcome:
     total: int
     reasons: Counter[str]
     seconds: float
+    model_seconds: float | None = None  # the translator's own share of ``seconds`` (the rest is the check)
 
 
 Check = Callable[[list[str], list[str]], list[str | None]]
@@ -131,13 +132,22 @@ def run_llm(call: Callable[..., Any], style: str, corpus: Corpus, e5: TextEmbedd
 
 def run_marian(marian: MarianRuntime, corpus: Corpus, e5: TextEmbeddingRuntime) -> Outcome:
     """The translate stage's path for an OPUS-MT route: numbered batches, the check, a refused cue asked again."""
+    spent = [0.0]
+
+    def timed(texts: list[str], attempt: int) -> list[str]:
+        begun = time.perf_counter()
+        try:
+            return marian.translate(texts, attempt)
+        finally:
+            spent[0] += time.perf_counter() - begun
+
     started = time.perf_counter()
-    result = translate_cues(corpus.lines, corpus.source, corpus.target, marian_caller(marian.translate),
+    result = translate_cues(corpus.lines, corpus.source, corpus.target, marian_caller(timed),
                             DEFAULT_BATCH_SIZE, check=quality_check(e5, corpus))
     seconds = time.perf_counter() - started
     failed = set(result.fallback)
     return Outcome(len(corpus.lines) - len(failed), len(corpus.lines), Counter(result.reasons.get(i, "?") for i in failed),
-                   seconds)
+                   seconds, spent[0])
 
 
 def unpacked_test_package() -> Path:
@@ -207,7 +217,7 @@ def main() -> None:
         style = _prompt_style(str(runtime.path))
         for corpus in corpora:
             if corpus.lines:
-                rows.append((f"{name} ({style})", corpus, run_llm(in_process_call(runtime), style, corpus, e5), rss_mb()))
+                rows.append((f"{name} ({style})", corpus, run_llm(runtime, style, corpus, e5), rss_mb()))
         del runtime
     for spec in args.marian:
         folder, _, direction = spec.partition("=")
@@ -220,12 +230,13 @@ def main() -> None:
 
     print(f"load {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f} {os.getloadavg()[2]:.1f}, "
           f"{args.threads} threads, batches of {DEFAULT_BATCH_SIZE}\n")
-    print("| translator | text | direction | cues | passed | refused because | cues/s | RSS |")
-    print("|---|---|---|---:|---:|---|---:|---:|")
+    print("| translator | text | direction | cues | passed | refused because | cues/s | cues/s, model alone | RSS |")
+    print("|---|---|---|---:|---:|---|---:|---:|---:|")
     for name, corpus, outcome, mb in rows:
         why = ", ".join(f"{reason} {count}" for reason, count in outcome.reasons.most_common()) or "-"
         print(f"| {name} | {corpus.name} | {corpus.source}→{corpus.target} | {outcome.total} | "
-              f"{outcome.passed / outcome.total:.0%} | {why} | {outcome.total / outcome.seconds:.2f} | {mb} MB |")
+              f"{outcome.passed / outcome.total:.0%} | {why} | {outcome.total / outcome.seconds:.2f} | "
+              f"{f'{outcome.total / outcome.model_seconds:.1f}' if outcome.model_seconds else '-'} | {mb} MB |")
     if args.judged:
         judged(e5)
 
