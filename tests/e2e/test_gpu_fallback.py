@@ -19,6 +19,7 @@ from app.media.audio import SAMPLE_RATE
 from app.pipelines import video
 from app.settings import Settings
 from app.store.records import ItemView
+from app.ml.model_choice import models_use
 from tests.media import MediaFactory, media_duration
 from tests.video_jobs import (
     assert_every_sentence_once_in_order,
@@ -33,7 +34,7 @@ CLIP = "english_long.mp4"
 
 
 @pytest.fixture
-def cuda_machine(monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201 - sets the runtime a test names
+def cuda_machine(monkeypatch: pytest.MonkeyPatch):
     """Make the video pipeline believe it runs on CUDA; returns a setter for the Whisper runtime to host."""
     monkeypatch.setattr(video, "asr_device", lambda: ("cuda", "float16"))
     return lambda runtime: monkeypatch.setattr(video, "WHISPER_RUNTIME", f"tests.runtimes:{runtime}")
@@ -100,6 +101,8 @@ def test_on_a_gpu_the_whisper_and_translator_specs_have_cpu_copies(data_dir: Pat
     pipeline = video.video_pipeline(data_dir, Settings(target_lang="de"))
     transcribe, translate = pipeline.stages[1], pipeline.stages[2]
     opts = {"target_lang": "de"}
+    assert translate.model_spec(opts) is None, "the default OPUS-MT route is known only at run time, on the CPU"
+    models_use(data_dir, "gemma3-270m")  # the LLM tier: a gated model
     monkeypatch.setattr(video, "asr_device", lambda: ("cpu", "int8"))
     assert transcribe.model_spec(opts).on_cpu() is None and translate.model_spec(opts).on_cpu() is None
     monkeypatch.setattr(video, "asr_device", lambda: ("cuda", "float16"))
