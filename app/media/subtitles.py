@@ -17,7 +17,7 @@ from typing import Sequence
 
 import pysubs2
 
-from app.media.cues import MAX_LINE_WIDTH, Cue, wrap_text
+from app.media.cues import Cue, CueOptions, wrap_text
 
 DEFAULT_FONT = "Noto Sans CJK SC"
 PLAY_RES = (1920, 1080)
@@ -63,10 +63,17 @@ def render_transcript_srt(cues: Sequence[Cue]) -> bytes:
     return render_srt(cues)
 
 
-def render_translation_srt(cues: Sequence[Cue], translations: Sequence[str], max_width: int = MAX_LINE_WIDTH) -> bytes:
-    """The translation on exactly the transcript's cues and timings."""
+def rebreak(text: str, language: str | None, options: CueOptions = CueOptions()) -> str:
+    """A translated cue broken again to its own language's line limits (its timing stays the source's)."""
+    rules = options.rules(text, language)
+    return wrap_text(text, rules=rules, language=rules.language)
+
+
+def render_translation_srt(cues: Sequence[Cue], translations: Sequence[str], language: str | None = None,
+                           options: CueOptions = CueOptions()) -> bytes:
+    """The translation on exactly the transcript's cues and timings, broken to the target's limits."""
     _check_counts(cues, translations)
-    return render_srt(cues, [wrap_text(t, max_width) for t in translations])
+    return render_srt(cues, [rebreak(t, language, options) for t in translations])
 
 
 def _styles(font: str) -> dict[str, pysubs2.SSAStyle]:
@@ -91,7 +98,8 @@ def _styles(font: str) -> dict[str, pysubs2.SSAStyle]:
 
 
 def render_bilingual_ass(
-    cues: Sequence[Cue], translations: Sequence[str], *, font: str = DEFAULT_FONT, max_width: int = MAX_LINE_WIDTH
+    cues: Sequence[Cue], translations: Sequence[str], *, font: str = DEFAULT_FONT, language: str | None = None,
+    options: CueOptions = CueOptions()
 ) -> bytes:
     """One event per cue: the translation on top, the original smaller underneath.
 
@@ -108,9 +116,10 @@ def render_bilingual_ass(
     subs.info["WrapStyle"] = "0"
     subs.styles = _styles(font)
     for cue, translation in zip(cues, translations):
-        top = escape_text(wrap_text(translation, max_width))
+        broken = rebreak(translation, language, options)
+        top = escape_text(broken)
         bottom = escape_text(cue.text)
-        if not top or wrap_text(translation, max_width) == cue.text:
+        if not top or broken == cue.text:
             text = bottom
         else:
             text = f"{top}\\N{{\\r{ORIGINAL_STYLE}}}{bottom}"

@@ -50,7 +50,8 @@ from app.media import glossary
 from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio
 from app.media.audio_streams import RULE_VERSION as AUDIO_STREAM_RULE
 from app.media.audio_streams import AudioChoice, audio_streams, choose_audio_stream
-from app.media.cues import MAX_LINE_WIDTH, build_cues, cues_to_dicts
+from app.media.craft import CUSTOM, NETFLIX
+from app.media.cues import CueOptions, craft_cues, cues_to_dicts, over_limits
 from app.media.hallucination import filter_segments
 from app.media.language_stretches import (Stretch, find_stretches, language_at, short_switch, speech_by_language, spliced,
                                           translation_runs)
@@ -98,7 +99,8 @@ MARIAN_RUNTIME = "app.ml.marian_runtime:MarianRuntime"
 OPUS_MT = "opus-mt"
 AUDIO_FILE = "audio.f32"
 #: Bump when segment filtering or cue building changes: stored transcripts are then redone.
-TRANSCRIPT_VERSION = 1
+#: 2: cues cut to the craft rules of their language (app.media.craft), repeats kept once.
+TRANSCRIPT_VERSION = 2
 #: How the language is found when the person set none. It is part of the transcription fingerprint, so a
 #: change re-transcribes (once) every recording whose language was detected, and what follows from it;
 #: recordings with a set language keep theirs. "window-vote+stretches": a recording whose vote heard two
@@ -109,8 +111,30 @@ LANGUAGE_DETECTION = "window-vote+stretches+short-check"
 #: Bump when the translation prompt or its parsing changes: stored translations are then redone.
 #: 2: context cues, glossary renderings, the per-cue quality estimate (app.media.translation_quality).
 PROMPT_VERSION = 2
-#: Bump when the rendered files change for the same cues (2: a mostly untranslated translation is left out).
-RENDER_VERSION = 2
+#: Bump when the rendered files change for the same cues (2: a mostly untranslated translation is left out;
+#: 3: translations re-broken to the target's craft rules, cues over its reading speed flagged).
+RENDER_VERSION = 3
+
+
+def cue_options(options: Mapping[str, Any]) -> CueOptions:
+    """How a job's cues are cut (its frozen craft profile and clean-up); the frame rate is the default's."""
+    return CueOptions(profile=str(options.get("subtitle_profile") or NETFLIX),
+                      custom={"line_chars": int(options.get("custom_line_chars") or 42),
+                              "cps": int(options.get("custom_cps") or 17)},
+                      keep_sound_tags=bool(options.get("keep_sound_tags", True)))
+
+
+def craft_fingerprint(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The cue options a stage's output depends on: nothing while they are the defaults, so older jobs keep theirs."""
+    made = cue_options(options)
+    out: dict[str, Any] = {}
+    if made.profile != NETFLIX:
+        out["profile"] = made.profile
+    if made.profile == CUSTOM:
+        out["custom"] = dict(made.custom or {})
+    if not made.keep_sound_tags:
+        out["sound_tags"] = "removed"
+    return out
 BEAM_SIZE = 5
 BUNDLED_ASR = "bundled:whisper-base"
 BUNDLED_LLM = "bundled:gemma3-270m"
@@ -263,6 +287,7 @@ class TranscribeStage:
             "vad": True,
             "beam_size": BEAM_SIZE,
             "version": TRANSCRIPT_VERSION,
+            **craft_fingerprint(options),
             **({"hotwords": hotwords} if (hotwords := glossary.hotwords(glossary.from_options(options))) else {}),
         }
 
@@ -396,18 +421,22 @@ class TranscribeStage:
         if lost:
             raise lost[0]
         return self._result(segments, reads, language, probability, votes, duration, media_duration, stretches,
-                            glossary.from_options(ctx.options))
+                            glossary.from_options(ctx.options), cue_options(ctx.options))
 
     @staticmethod
     def _result(segments: list[dict[str, Any]], reads: list[dict[str, Any]], language: str | None, probability: float,
                 votes: list[dict[str, Any]], duration: float, media_duration: float | None,
-                stretches: list[Stretch], terms: Sequence[glossary.GlossaryEntry]) -> TranscriptOutput:
+                stretches: list[Stretch], terms: Sequence[glossary.GlossaryEntry],
+                cut: CueOptions = CueOptions()) -> TranscriptOutput:
         filtered = filter_segments(segments)
         # Terms heard as hotwords may still come split or cased otherwise ("Comfy UI"): written as given.
         kept = [glossary.respell_segment(segment, terms) for segment in filtered.kept]
         # Cues must lie inside what a player shows: the shorter of the container and its audio.
         limit = min(duration, media_duration) if media_duration else duration
-        cues = build_cues(kept, duration_s=limit) if not filtered.no_speech else []
+        built = craft_cues(kept, duration_s=limit, language=language, options=cut) if not filtered.no_speech else None
+        cues = built.cues if built else []
+        # A cue that said one phrase three times or more keeps one copy; the item notes which (1-based).
+        repeats = {"repeats_kept_once": [i + 1 for i in built.repeats]} if built and built.repeats else None
         languages = speech_by_language(kept, language)
         mixed = len(stretches) > 1
         return TranscriptOutput(
@@ -424,7 +453,7 @@ class TranscribeStage:
             cues=[{**cue, "language": language_at(stretches, cue["start_ms"] / 1000)} for cue in cues_to_dicts(cues)]
             if mixed else cues_to_dicts(cues),
             stretches=[stretch.to_dict() for stretch in stretches] if mixed else None,
-            report=ItemReport() if cues else ItemReport(result=NO_SPEECH),
+            report=ItemReport(detail=repeats) if cues else ItemReport(result=NO_SPEECH),
         )
 
 
@@ -661,7 +690,7 @@ class RenderStage:
     output_type = RenderOutput
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
-        return {"version": RENDER_VERSION, "font": DEFAULT_FONT, "line_width": MAX_LINE_WIDTH}
+        return {"version": RENDER_VERSION, "font": DEFAULT_FONT, **craft_fingerprint(options)}
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return None
@@ -680,12 +709,16 @@ class RenderStage:
         if not translation.translated:
             return RenderOutput(files, transcript.language)
         texts = list(translation.texts)
+        target, cut = translation.target_lang, cue_options(ctx.options)
+        # A translation is never cut to fit: the cues it makes read too fast (or too long) are flagged, 1-based.
+        flagged = over_limits(cues, texts, target, cut)
+        report = ItemReport(detail={"over_reading_speed": [i + 1 for i in flagged]}) if flagged else ItemReport()
         if translated_in_place(transcript, translation):
-            files["transcript"] = render_translation_srt(cues, texts).decode("utf-8")
-            return RenderOutput(files, transcript.language)
-        files["translation"] = render_translation_srt(cues, texts).decode("utf-8")
-        files["bilingual"] = render_bilingual_ass(cues, texts).decode("utf-8")
-        return RenderOutput(files, transcript.language, translation.target_lang)
+            files["transcript"] = render_translation_srt(cues, texts, target, cut).decode("utf-8")
+            return RenderOutput(files, transcript.language, report=report)
+        files["translation"] = render_translation_srt(cues, texts, target, cut).decode("utf-8")
+        files["bilingual"] = render_bilingual_ass(cues, texts, language=target, options=cut).decode("utf-8")
+        return RenderOutput(files, transcript.language, target, report=report)
 
 
 # -------------------------------------------------------------------------- place
