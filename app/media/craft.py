@@ -219,7 +219,7 @@ def collapse_repeats(text: str, times: int = 3) -> tuple[str, bool]:
 
     Whisper's loops ("thank you thank you thank you …") fill a cue with one phrase; the
     phrase is matched word by word (or character by character for text without spaces),
-    1 to 8 units long, case and trailing punctuation ignored.
+    1 to 8 units long, case and punctuation ignored.
     """
     spaced = " " in text.strip()
     units = text.split() if spaced else list(text)
@@ -242,7 +242,8 @@ def collapse_repeats(text: str, times: int = 3) -> tuple[str, bool]:
                 span = count * size
                 break
         if found:
-            out.extend(units[i + span - found:i + span])  # the last copy keeps the closing punctuation
+            # The first copy's words (its capital), with the last copy's closing punctuation.
+            out.extend(units[i:i + found - 1] + [units[i + span - 1]])
             i += span
             changed = True
         else:

@@ -43,7 +43,7 @@ MIN_CUE_MS = 1000
 MIN_VISIBLE_MS = 300
 
 #: Characters that must not start a line: they stick to the character before them.
-_CLOSING = set(".,!?;:…)]}»”’\"'。、，．！？；：）」』】〉》〕｝〙〗ー～")
+_CLOSING = set(".,!?;:…)]}»”’\"'。、，．！？；：）」』】〉》〕｝〙〗ー～ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ")
 
 
 @dataclass(frozen=True)
