@@ -276,7 +276,14 @@ def wrap_text(text: str, max_width: int | None = None, max_lines: int = MAX_LINE
 def _fits(tokens: Sequence[_Token], rules: CraftRules) -> bool:
     if (tokens[-1].end - tokens[0].start) * 1000 > rules.max_ms and len(tokens) > 1:
         return False
+    if len(tokens) > 1 and char_count(_line([t.text for t in tokens])) > rules.budget:
+        return False  # its translation would not fit the target's lines
     return _layout([t.text for t in tokens], rules.line_chars, rules.max_lines, rules.language) is not None
+
+
+def _too_fast(tokens: Sequence[_Token], rules: CraftRules) -> bool:
+    spoken = max(tokens[-1].end - tokens[0].start, rules.min_ms / 1000)
+    return char_count(_line([t.text for t in tokens])) / spoken > rules.cps
 
 
 def _split(tokens: list[_Token], rules: CraftRules) -> list[list[_Token]]:
@@ -293,6 +300,8 @@ def _split(tokens: list[_Token], rules: CraftRules) -> list[list[_Token]]:
         gap = max(0.0, tokens[k].start - tokens[k - 1].end)
         score = break_score(tokens[k - 1].text, tokens[k].text, rules.language)
         cost = balance - (0.6 * score if score > 0 else -score) - min(gap, 1.0) * 0.8
+        # A part spoken faster than it can be read has no time to gain from its neighbours: avoid making one.
+        cost += 0.5 * (_too_fast(tokens[:k], rules) + _too_fast(tokens[k:], rules))
         if cost < best_cost:
             best_k, best_cost = k, cost
     return _split(tokens[:best_k], rules) + _split(tokens[best_k:], rules)

@@ -435,8 +435,11 @@ class TranscribeStage:
         limit = min(duration, media_duration) if media_duration else duration
         built = craft_cues(kept, duration_s=limit, language=language, options=cut) if not filtered.no_speech else None
         cues = built.cues if built else []
-        # A cue that said one phrase three times or more keeps one copy; the item notes which (1-based).
-        repeats = {"repeats_kept_once": [i + 1 for i in built.repeats]} if built and built.repeats else None
+        # The item notes (1-based) the cues that said one phrase three times or more and keep one copy, and
+        # those the speech makes faster than the reading speed (flagged, never cut).
+        fast = over_limits(cues, [cue.flat_text for cue in cues], language, cut) if cues else []
+        noted = {key: [i + 1 for i in found] for key, found in
+                 (("repeats_kept_once", built.repeats if built else []), ("over_reading_speed", fast)) if found}
         languages = speech_by_language(kept, language)
         mixed = len(stretches) > 1
         return TranscriptOutput(
@@ -453,7 +456,7 @@ class TranscribeStage:
             cues=[{**cue, "language": language_at(stretches, cue["start_ms"] / 1000)} for cue in cues_to_dicts(cues)]
             if mixed else cues_to_dicts(cues),
             stretches=[stretch.to_dict() for stretch in stretches] if mixed else None,
-            report=ItemReport(detail=repeats) if cues else ItemReport(result=NO_SPEECH),
+            report=ItemReport(detail=noted or None) if cues else ItemReport(result=NO_SPEECH),
         )
 
 
