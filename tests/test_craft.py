@@ -131,3 +131,23 @@ def test_a_repeated_phrase_is_kept_once_and_noted() -> None:
     assert collapse_repeats("no no, I said no") == ("no no, I said no", False)
     built = craft_cues([_words(0.0, "Hello."), _words(3.0, "Thank you thank you thank you thank you.")], duration_s=10)
     assert [c.text for c in built.cues] == ["Hello.", "Thank you."] and built.repeats == [1]
+
+
+def test_a_cue_never_ends_on_an_article_even_where_whisper_ended_its_segment() -> None:
+    text = ("The committee finally showed the need of a national government with power enough "
+            "to handle all the national problems of the day")
+    cues = build_cues([_words(0.0, text, 0.28)], duration_s=30, language="en")
+    assert len(cues) > 1 and " ".join(c.flat_text for c in cues) == text
+    assert all(c.flat_text.split()[-1].lower() not in {"the", "a", "an"} for c in cues)
+    # Whisper cut after "a": the two segments run on, and the cut moves to a better place.
+    joined = build_cues([_words(0.0, "The report showed the need of a"), _words(2.15, "national government at last.")],
+                        duration_s=10, language="en")
+    assert all(c.flat_text.split()[-1].lower() != "a" for c in joined)
+
+
+def test_a_fast_cue_borrows_reading_time_from_a_slow_neighbour() -> None:
+    slow = _words(0.0, "Well.", 2.5)  # a word held for long: time to spare
+    fast = _words(2.6, "and then everybody laughed", 0.09)  # 26 characters need 1.3 s; 1 s is left
+    cues = build_cues([slow, fast], duration_s=3.6, language="en")
+    assert reading_speed(cues[1].text, cues[1].end_ms - cues[1].start_ms) <= 20
+    assert cues[1].start_ms < 2600 and cues[1].start_ms - cues[0].end_ms >= 84

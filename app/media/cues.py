@@ -299,7 +299,7 @@ def _split(tokens: list[_Token], rules: CraftRules) -> list[list[_Token]]:
         balance = abs(left - (total - left)) / total  # 0 (even) .. 1
         gap = max(0.0, tokens[k].start - tokens[k - 1].end)
         score = break_score(tokens[k - 1].text, tokens[k].text, rules.language)
-        cost = balance - (0.6 * score if score > 0 else -score) - min(gap, 1.0) * 0.8
+        cost = balance - (0.6 * score if score > 0 else score) - min(gap, 1.0) * 0.8
         # A part spoken faster than it can be read has no time to gain from its neighbours: avoid making one.
         cost += 0.5 * (_too_fast(tokens[:k], rules) + _too_fast(tokens[k:], rules))
         if cost < best_cost:
@@ -342,17 +342,16 @@ def craft_cues(segments: Sequence[Mapping[str, Any]], duration_s: float | None =
     inside ``[0, duration]``, last at most the rules' maximum and at least their minimum
     where the neighbours leave room (longer, up to the reading time, where they do), and
     hold at most two lines of the language's characters per line (a cue merged because it
-    had no room of its own may exceed that rather than lose words). Segments are never
-    merged with each other: a segment boundary is a natural pause. A segment's language
-    (a mixed recording) or its script (CJK) picks its rules; ``language`` is the rest's.
+    had no room of its own may exceed that rather than lose words). A segment boundary
+    is kept as a cut where it is a pause or ends a clause; Whisper also ends segments
+    mid-phrase ("showed the need of a"), and such a segment runs on into the next (same
+    language, under :data:`JOIN_GAP_S` apart), so the cut falls where the rules put it. A
+    segment's language (a mixed recording) or its script (CJK) picks its rules;
+    ``language`` is the rest's.
     """
     drafts: list[tuple[Cue, CraftRules]] = []
     repeats_at: set[int] = set()
-    for segment in sorted(segments, key=lambda s: (float(s.get("start", 0.0)), float(s.get("end", 0.0)))):
-        rules = options.rules(str(segment.get("text", "")), str(segment.get("language") or language or ""))
-        tokens = _segment_tokens(segment, rules.line_chars)
-        if not tokens:
-            continue
+    for rules, tokens in _runs(segments, language, options):
         for part in _split(tokens, rules):
             text, repeated = _clean(_line(part), options)
             if not text:
@@ -364,6 +363,27 @@ def craft_cues(segments: Sequence[Mapping[str, Any]], duration_s: float | None =
             drafts.append((Cue(start_ms, max(start_ms, end_ms), wrap_text(text, rules=rules, language=rules.language)), rules))
     duration_ms = None if duration_s is None else int(duration_s * 1000)
     return _fix_timing(drafts, duration_ms, repeats_at)
+
+
+#: Segments closer than this that do not end a clause are one run of speech.
+JOIN_GAP_S = 0.5
+
+
+def _runs(segments: Sequence[Mapping[str, Any]], language: str | None,
+          options: CueOptions) -> list[tuple[CraftRules, list[_Token]]]:
+    """The segments' tokens as runs of speech, each with the rules of its first segment."""
+    runs: list[tuple[CraftRules, list[_Token]]] = []
+    for segment in sorted(segments, key=lambda s: (float(s.get("start", 0.0)), float(s.get("end", 0.0)))):
+        rules = options.rules(str(segment.get("text", "")), str(segment.get("language") or language or ""))
+        tokens = _segment_tokens(segment, rules.line_chars)
+        if not tokens:
+            continue
+        if runs and runs[-1][0] == rules and break_score(runs[-1][1][-1].text, tokens[0].text, rules.language) <= 0 \
+                and tokens[0].start - runs[-1][1][-1].end < JOIN_GAP_S:
+            runs[-1][1].extend(tokens)
+        else:
+            runs.append((rules, tokens))
+    return runs
 
 
 def build_cues(segments: Sequence[Mapping[str, Any]], duration_s: float | None = None, *,
@@ -420,7 +440,7 @@ def _fix_timing(drafts: list[tuple[Cue, CraftRules]], limit: int | None, repeats
         if i in repeats_at:
             repeats.append(len(out))
         out.append((Cue(start, end, cue.text), rules))
-    return BuiltCues(_bridge(out), repeats)
+    return BuiltCues(_share_time(_bridge(out), [rules for _, rules in out]), repeats)
 
 
 def _bridge(cues: list[tuple[Cue, CraftRules]]) -> list[Cue]:
@@ -432,6 +452,40 @@ def _bridge(cues: list[tuple[Cue, CraftRules]]) -> list[Cue]:
         end = out[i + 1].start_ms - rules.gap_ms
         if rules.gap_ms < gap < rules.bridge_ms and end - cue.start_ms <= rules.max_ms:
             out[i] = Cue(cue.start_ms, end, cue.text)
+    return out
+
+
+#: How far a cue may move off its words to borrow reading time from a neighbour that has time to spare.
+SHIFT_MS = 500
+
+
+def _slack(cue: Cue, rules: CraftRules) -> int:
+    """Milliseconds ``cue`` can give up and still be read and last its minimum."""
+    return max(0, cue.end_ms - cue.start_ms - max(rules.min_ms, reading_ms(cue.text, rules)))
+
+
+def _share_time(cues: list[Cue], rules: list[CraftRules]) -> list[Cue]:
+    """A cue that reads too fast borrows time from a touching neighbour with time to spare (at most :data:`SHIFT_MS`).
+
+    The boundary between the two moves, so both keep the two-frame gap; neither is left
+    under its reading time or minimum. What cannot be borrowed is flagged (:func:`over_limits`).
+    """
+    out = list(cues)
+    for i, cue in enumerate(out):
+        need = reading_ms(cue.text, rules[i]) - (cue.end_ms - cue.start_ms)
+        if need > 0 and i > 0 and cue.start_ms - out[i - 1].end_ms <= rules[i].gap_ms:
+            move = min(need, SHIFT_MS, _slack(out[i - 1], rules[i - 1]))
+            if move > 0:
+                prev = out[i - 1]
+                out[i - 1] = Cue(prev.start_ms, prev.end_ms - move, prev.text)
+                cue = out[i] = Cue(cue.start_ms - move, cue.end_ms, cue.text)
+                need -= move
+        if need > 0 and i + 1 < len(out) and out[i + 1].start_ms - cue.end_ms <= rules[i].gap_ms:
+            nxt = out[i + 1]
+            move = min(need, SHIFT_MS, _slack(nxt, rules[i + 1]), rules[i].max_ms - (cue.end_ms - cue.start_ms))
+            if move > 0:
+                out[i + 1] = Cue(nxt.start_ms + move, nxt.end_ms, nxt.text)
+                out[i] = Cue(cue.start_ms, cue.end_ms + move, cue.text)
     return out
 
 
