@@ -271,6 +271,10 @@ class Settings:
         QT_TRANSLATE_NOOP("Settings", "The custom rules' characters per second; translations faster than this are flagged"),
         minimum=5, maximum=40, suffix=QT_TRANSLATE_NOOP("Settings", "characters/s"), section="output",
         enabled_by=("subtitle_profile", "custom"), output_affecting=True, cli="--reading-speed")
+    webvtt: bool = setting(
+        False, QT_TRANSLATE_NOOP("Settings", "Also write WebVTT (.vtt) beside each .srt"),
+        QT_TRANSLATE_NOOP("Settings", "For browsers and players that read WebVTT: Movie.ja.vtt beside Movie.ja.srt"),
+        section="output", output_affecting=True, cli="--webvtt")
     keep_sound_tags: bool = setting(
         True, QT_TRANSLATE_NOOP("Settings", "Keep sound tags such as [music], ♪ and (applause)"),
         QT_TRANSLATE_NOOP("Settings", "Off: sound tags are removed from the subtitles, and a cue holding nothing else is left out"),

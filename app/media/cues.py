@@ -320,6 +320,10 @@ class CueOptions:
         return rules_for(text_language(text, language), self.profile, self.fps, self.custom)
 
 
+#: The default: Netflix's rules, sound tags kept.
+NETFLIX_CUES = CueOptions()
+
+
 @dataclass(frozen=True)
 class BuiltCues:
     """Cues and what clean-up did to them: the cues (0-based) whose repeated phrase was kept once."""
@@ -335,7 +339,7 @@ def _clean(text: str, options: CueOptions) -> tuple[str, bool]:
 
 
 def craft_cues(segments: Sequence[Mapping[str, Any]], duration_s: float | None = None, *,
-               language: str | None = None, options: CueOptions = CueOptions()) -> BuiltCues:
+               language: str | None = None, options: CueOptions = NETFLIX_CUES) -> BuiltCues:
     """Readable cues from (already filtered) segments, cut to the craft rules of their language.
 
     Guarantees: cues are sorted, never overlap and keep a gap of at least two frames, lie
@@ -387,7 +391,7 @@ def _runs(segments: Sequence[Mapping[str, Any]], language: str | None,
 
 
 def build_cues(segments: Sequence[Mapping[str, Any]], duration_s: float | None = None, *,
-               language: str | None = None, options: CueOptions = CueOptions()) -> list[Cue]:
+               language: str | None = None, options: CueOptions = NETFLIX_CUES) -> list[Cue]:
     """The cues of :func:`craft_cues`, without what clean-up noted."""
     return craft_cues(segments, duration_s, language=language, options=options).cues
 
@@ -490,7 +494,7 @@ def _share_time(cues: list[Cue], rules: list[CraftRules]) -> list[Cue]:
 
 
 def over_limits(cues: Sequence[Cue], texts: Sequence[str], language: str | None,
-                options: CueOptions = CueOptions()) -> list[int]:
+                options: CueOptions = NETFLIX_CUES) -> list[int]:
     """Cues (0-based) whose ``texts`` (a translation on the cues' timing) read faster than the rules allow
     or need more than their lines: flagged, never cut."""
     flagged = []

@@ -51,7 +51,7 @@ from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio
 from app.media.audio_streams import RULE_VERSION as AUDIO_STREAM_RULE
 from app.media.audio_streams import AudioChoice, audio_streams, choose_audio_stream
 from app.media.craft import CUSTOM, NETFLIX
-from app.media.cues import CueOptions, craft_cues, cues_to_dicts, over_limits
+from app.media.cues import NETFLIX_CUES, CueOptions, craft_cues, cues_to_dicts, over_limits
 from app.media.hallucination import filter_segments
 from app.media.language_stretches import (Stretch, find_stretches, language_at, short_switch, speech_by_language, spliced,
                                           translation_runs)
@@ -59,7 +59,14 @@ from app.media.language_vote import detect_language as vote_language
 from app.media.language_vote import heard_languages
 from app.media.naming import DEFAULT_PRESET as DEFAULT_NAMING
 from app.media.naming import SubtitleNames, normalise_language, subtitle_names
-from app.media.subtitles import DEFAULT_FONT, render_bilingual_ass, render_transcript_srt, render_translation_srt
+from app.media.subtitles import (
+    DEFAULT_FONT,
+    render_bilingual_ass,
+    render_transcript_srt,
+    render_translation_srt,
+    render_translation_vtt,
+    render_vtt,
+)
 from app.media.translation import (
     DEFAULT_BATCH_SIZE,
     CompleteFn,
@@ -427,7 +434,7 @@ class TranscribeStage:
     def _result(segments: list[dict[str, Any]], reads: list[dict[str, Any]], language: str | None, probability: float,
                 votes: list[dict[str, Any]], duration: float, media_duration: float | None,
                 stretches: list[Stretch], terms: Sequence[glossary.GlossaryEntry],
-                cut: CueOptions = CueOptions()) -> TranscriptOutput:
+                cut: CueOptions = NETFLIX_CUES) -> TranscriptOutput:
         filtered = filter_segments(segments)
         # Terms heard as hotwords may still come split or cased otherwise ("Comfy UI"): written as given.
         kept = [glossary.respell_segment(segment, terms) for segment in filtered.kept]
@@ -693,7 +700,8 @@ class RenderStage:
     output_type = RenderOutput
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
-        return {"version": RENDER_VERSION, "font": DEFAULT_FONT, **craft_fingerprint(options)}
+        return {"version": RENDER_VERSION, "font": DEFAULT_FONT, **craft_fingerprint(options),
+                **({"webvtt": True} if options.get("webvtt") else {})}
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return None
@@ -704,7 +712,10 @@ class RenderStage:
         cues = transcript.cue_list()
         if not cues:
             return RenderOutput()
+        vtt = bool(ctx.options.get("webvtt"))
         files = {"transcript": render_transcript_srt(cues).decode("utf-8")}
+        if vtt:
+            files["transcript_vtt"] = render_vtt(cues).decode("utf-8")
         if translation.failed:
             log.info("%s: most cues are untranslated; only the transcript is written", ctx.item.path.name)
             return RenderOutput(files, transcript.language,
@@ -716,10 +727,12 @@ class RenderStage:
         # A translation is never cut to fit: the cues it makes read too fast (or too long) are flagged, 1-based.
         flagged = over_limits(cues, texts, target, cut)
         report = ItemReport(detail={"over_reading_speed": [i + 1 for i in flagged]}) if flagged else ItemReport()
-        if translated_in_place(transcript, translation):
-            files["transcript"] = render_translation_srt(cues, texts, target, cut).decode("utf-8")
+        role = "transcript" if translated_in_place(transcript, translation) else "translation"
+        files[role] = render_translation_srt(cues, texts, target, cut).decode("utf-8")
+        if vtt:
+            files[f"{role}_vtt"] = render_translation_vtt(cues, texts, target, cut).decode("utf-8")
+        if role == "transcript":
             return RenderOutput(files, transcript.language, report=report)
-        files["translation"] = render_translation_srt(cues, texts, target, cut).decode("utf-8")
         files["bilingual"] = render_bilingual_ass(cues, texts, language=target, options=cut).decode("utf-8")
         return RenderOutput(files, transcript.language, target, report=report)
 
@@ -782,7 +795,16 @@ class PlaceStage:
         if "translation" in files and names.translation and names.bilingual:
             outputs.append(Output(names.translation, files["translation"].encode("utf-8"), "translation"))
             outputs.append(Output(names.bilingual, files["bilingual"].encode("utf-8"), "bilingual"))
-        return outputs
+        return outputs + vtt_outputs(files, names)
+
+
+def vtt_outputs(files: Mapping[str, str], names: SubtitleNames) -> list[Output]:
+    """The WebVTT files rendered beside the SRTs (the ``webvtt`` setting), named as they are with ``.vtt``."""
+    out = []
+    for role, name in (("transcript", names.transcript), ("translation", names.translation)):
+        if f"{role}_vtt" in files and name:
+            out.append(Output(str(Path(name).with_suffix(".vtt")), files[f"{role}_vtt"].encode("utf-8"), f"{role}_vtt"))
+    return out
 
 
 class IndexDialogueStage:
