@@ -16,6 +16,9 @@ The Netflix profile is Netflix's Timed Text Style Guide as SubtitleEdit encodes 
 - gaps of 3–11 frames are closed to 2 frames (``NetflixCheckBridgeGaps``), so no gap is
   under 2 frames.
 
+Not from the guide: a cue is cut with room for a later translation (:attr:`CraftRules.budget`),
+because a translation keeps its source's timing and can only be broken again, never cut.
+
 Characters are counted, not display columns: the guide's 16 for Chinese is 16
 characters. A line's limit follows its script when that says more than the language
 (a Chinese stretch of an English recording is held to 16). The line-break word lists are
@@ -53,8 +56,8 @@ MAX_MS = 7000
 MAX_LINES = 2
 
 #: Characters of a translation per character of its source, by (source is CJK, target is CJK): typical
-#: ratios (German or French run about a quarter longer than English; Chinese takes one character for three Latin).
-_EXPANSION = {(False, False): 1.25, (False, True): 0.35, (True, False): 3.0, (True, True): 1.0}
+#: ratios (German or French run about a tenth longer than English; Chinese takes one character for three Latin).
+_EXPANSION = {(False, False): 1.1, (False, True): 0.35, (True, False): 3.0, (True, True): 1.0}
 #: Two balanced lines seldom fill both lines to the last character.
 _FILL = 0.9
 _CJK = frozenset({"zh", "ja", "ko"})
@@ -106,7 +109,7 @@ def rules_for(language: str | None, profile: str = NETFLIX, fps: float | None = 
         cps = max(1.0, float(custom.get("cps", _DEFAULT_CPS)) * cps / _DEFAULT_CPS)
     rate = fps if fps and fps > 0 else DEFAULT_FPS
     # A cue is cut with room for its translation, whichever target comes later (the transcript is cut once for
-    # all of them): its text fits two lines of a Latin-script language a quarter longer, or of any CJK one.
+    # all of them): its text fits two lines of a Latin-script language a tenth longer, or of any CJK one.
     latin_line = line * _DEFAULT_LINE_CHARS // _LINE_CHARS.get(lang, _DEFAULT_LINE_CHARS)
     cjk = lang in _CJK
     room = min(latin_line * MAX_LINES * _FILL / _EXPANSION[(cjk, False)],
