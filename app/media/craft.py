@@ -16,9 +16,6 @@ The Netflix profile is Netflix's Timed Text Style Guide as SubtitleEdit encodes 
 - gaps of 3–11 frames are closed to 2 frames (``NetflixCheckBridgeGaps``), so no gap is
   under 2 frames.
 
-Not from the guide: a cue is cut with room for a later translation (:attr:`CraftRules.budget`),
-because a translation keeps its source's timing and can only be broken again, never cut.
-
 Characters are counted, not display columns: the guide's 16 for Chinese is 16
 characters. A line's limit follows its script when that says more than the language
 (a Chinese stretch of an English recording is held to 16). The line-break word lists are
@@ -55,13 +52,6 @@ _DEFAULT_MIN_MS = 834  # 5/6 s, as SubtitleEdit fixes it
 MAX_MS = 7000
 MAX_LINES = 2
 
-#: Characters of a translation per character of its source, by (source is CJK, target is CJK): typical
-#: ratios (German or French run about a tenth longer than English; Chinese takes one character for three Latin).
-_EXPANSION = {(False, False): 1.1, (False, True): 0.35, (True, False): 3.0, (True, True): 1.0}
-#: Two balanced lines seldom fill both lines to the last character.
-_FILL = 0.9
-_CJK = frozenset({"zh", "ja", "ko"})
-
 #: Relaxed: longer lines, faster reading, for viewers who asked for more text per cue (not a broadcast rule).
 _RELAXED_LINE = 1.2
 _RELAXED_CPS = 1.25
@@ -79,8 +69,6 @@ class CraftRules:
     max_ms: int = MAX_MS
     gap_ms: int = 84
     bridge_ms: int = 500
-    #: Characters a source cue may hold so that its translation fits the target's two lines (see :func:`rules_for`).
-    budget: int = 84
 
 
 def gap_ms(fps: float | None) -> int:
@@ -108,14 +96,8 @@ def rules_for(language: str | None, profile: str = NETFLIX, fps: float | None = 
         line = max(8, round(int(custom.get("line_chars", _DEFAULT_LINE_CHARS)) * scale))
         cps = max(1.0, float(custom.get("cps", _DEFAULT_CPS)) * cps / _DEFAULT_CPS)
     rate = fps if fps and fps > 0 else DEFAULT_FPS
-    # A cue is cut with room for its translation, whichever target comes later (the transcript is cut once for
-    # all of them): its text fits two lines of a Latin-script language a tenth longer, or of any CJK one.
-    latin_line = line * _DEFAULT_LINE_CHARS // _LINE_CHARS.get(lang, _DEFAULT_LINE_CHARS)
-    cjk = lang in _CJK
-    room = min(latin_line * MAX_LINES * _FILL / _EXPANSION[(cjk, False)],
-               _LINE_CHARS["ja"] * latin_line / _DEFAULT_LINE_CHARS * MAX_LINES * _FILL / _EXPANSION[(cjk, True)])
     return CraftRules(lang, line, cps, min_ms=min_ms, gap_ms=gap_ms(rate),
-                      bridge_ms=math.floor(BRIDGE_FRAMES * 1000 / rate), budget=min(line * MAX_LINES, int(room)))
+                      bridge_ms=math.floor(BRIDGE_FRAMES * 1000 / rate))
 
 
 # ---------------------------------------------------------------------- counting

@@ -276,8 +276,6 @@ def wrap_text(text: str, max_width: int | None = None, max_lines: int = MAX_LINE
 def _fits(tokens: Sequence[_Token], rules: CraftRules) -> bool:
     if (tokens[-1].end - tokens[0].start) * 1000 > rules.max_ms and len(tokens) > 1:
         return False
-    if len(tokens) > 1 and char_count(_line([t.text for t in tokens])) > rules.budget:
-        return False  # its translation would not fit the target's lines
     return _layout([t.text for t in tokens], rules.line_chars, rules.max_lines, rules.language) is not None
 
 
@@ -347,9 +345,9 @@ def craft_cues(segments: Sequence[Mapping[str, Any]], duration_s: float | None =
     where the neighbours leave room (longer, up to the reading time, where they do), and
     hold at most two lines of the language's characters per line (a cue merged because it
     had no room of its own may exceed that rather than lose words). A segment boundary
-    is kept as a cut where it is a pause or ends a clause; Whisper also ends segments
-    mid-phrase ("showed the need of a"), and such a segment runs on into the next (same
-    language, under :data:`JOIN_GAP_S` apart), so the cut falls where the rules put it. A
+    is a cut (a natural pause), except that Whisper sometimes ends one on an article
+    ("showed the need of a"): such a segment runs on into the next (same language, under
+    :data:`JOIN_GAP_S` apart), so the cut falls where the rules put it. A
     segment's language (a mixed recording) or its script (CJK) picks its rules;
     ``language`` is the rest's.
     """
@@ -369,7 +367,7 @@ def craft_cues(segments: Sequence[Mapping[str, Any]], duration_s: float | None =
     return _fix_timing(drafts, duration_ms, repeats_at)
 
 
-#: Segments closer than this that do not end a clause are one run of speech.
+#: A segment that ends on an article runs on into the next when they are closer than this.
 JOIN_GAP_S = 0.5
 
 
@@ -382,7 +380,7 @@ def _runs(segments: Sequence[Mapping[str, Any]], language: str | None,
         tokens = _segment_tokens(segment, rules.line_chars)
         if not tokens:
             continue
-        if runs and runs[-1][0] == rules and break_score(runs[-1][1][-1].text, tokens[0].text, rules.language) <= 0 \
+        if runs and runs[-1][0] == rules and break_score(runs[-1][1][-1].text, tokens[0].text, rules.language) < 0 \
                 and tokens[0].start - runs[-1][1][-1].end < JOIN_GAP_S:
             runs[-1][1].extend(tokens)
         else:
