@@ -19,8 +19,8 @@ translation quality; the rules counted here are layout and timing only.
 Both sides are judged by the same Netflix rules (:func:`app.media.craft.rules_for` of
 each cue's language or script, a gap of two frames at 23.976 fps): lines over the
 limit, cues over two lines, gaps under two frames, cues under 5/6 s (and those of them
-whose neighbours leave no room: the speech itself is shorter), cues over 7 s, cues over
-the reading speed (and how many of those the item flags).
+whose neighbours leave room: those are the cutting's fault), cues over 7 s, cues over
+the reading speed, and how many cues too long or too fast the item does not flag.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from app.media.subtitles import rebreak  # noqa: E402
 
 BEFORE = "c470d9c"  # main before issue 37
 CORPUS = sorted((REPO / "tests/data/real_speech").glob("*.opus")) + sorted((REPO / "tests/data/speech").glob("*.ogg"))
-RULES = ("line_over", "over_2_lines", "gap_under_2f", "under_5/6s", "under_5/6s_with_room", "over_7s",
+RULES = ("line_over", "over_2_lines", "too_long_unflagged", "gap_under_2f", "under_5/6s", "under_5/6s_with_room", "over_7s",
          "over_cps", "over_cps_unflagged")
 #: Common ideographs (the start of the CJK block: 一丁七万丈三上下…), the scripted Chinese's characters.
 _HAN = "".join(chr(0x4E00 + k) for k in range(256))
@@ -117,6 +117,8 @@ def violations(cues: Sequence[Cue], language: str, flagged: set[int], duration_m
         length = cue.end_ms - cue.start_ms
         count["line_over"] += any(char_count(line) > rules.line_chars for line in lines)
         count["over_2_lines"] += len(lines) > 2
+        count["too_long_unflagged"] += (len(lines) > 2 or any(char_count(line) > rules.line_chars for line in lines)) \
+            and i not in flagged
         if i + 1 < len(cues):
             count["gap_under_2f"] += cues[i + 1].start_ms - cue.end_ms < rules.gap_ms
         if length < rules.min_ms:
