@@ -52,6 +52,10 @@
         <translation>{count} von {cues} Zeilen behielten ihren Originaltext: {lines}</translation>
     </message>
     <message>
+        <source>waiting for the {pair} translator (install {install})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>came back untranslated</source>
         <extracomment>Why a line kept its original text (the reasons of app/media/translation_quality.py), as a person reads them.</extracomment>
         <translation>kam unübersetzt zurück</translation>
@@ -295,6 +299,14 @@
     <message>
         <source>Most lines could not be translated, so no translated subtitles were written (only the transcript).</source>
         <translation>Die meisten Zeilen ließen sich nicht übersetzen, daher wurden keine übersetzten Untertitel geschrieben (nur das Transkript).</translation>
+    </message>
+    <message>
+        <source>The transcript is written; the translation waits for its translator to be installed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Install the translator named (Settings → Models, or `sidecar models install`); the item is then translated by itself.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>The translation was written, but a tenth or more of its lines failed the quality check and kept their original text.</source>
@@ -711,6 +723,14 @@
     <message>
         <source>Check the file, or download it again.</source>
         <translation>Prüfen Sie die Datei, oder laden Sie sie erneut herunter.</translation>
+    </message>
+    <message>
+        <source>That file is not a translation package Sidecar can install; nothing was changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download the package again from the link Settings → Models gives.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>That is not a valid model name.</source>
@@ -1637,6 +1657,62 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>A text subtitle stream in the target language inside a video counts as subtitled</source>
         <translation>Ein Textuntertitel-Stream in der Zielsprache im Video zählt als untertitelt</translation>
+    </message>
+    <message>
+        <source>Subtitle rules:</source>
+        <translation>Untertitelregeln:</translation>
+    </message>
+    <message>
+        <source>How cues are cut: Netflix&apos;s style guide per language (42 characters a line, Chinese 16, Japanese 13; 2 lines; 5/6–7 s; 20 characters/s in English, 17 in most languages), relaxed (longer lines, faster reading) or custom</source>
+        <translation>Wie Untertitel geschnitten werden: Netflix-Styleguide je Sprache (42 Zeichen pro Zeile, Chinesisch 16, Japanisch 13; 2 Zeilen; 5/6–7 s; 20 Zeichen/s auf Englisch, 17 in den meisten Sprachen), locker (längere Zeilen, schnelleres Lesen) oder eigene Werte</translation>
+    </message>
+    <message>
+        <source>Netflix style guide</source>
+        <translation>Netflix-Styleguide</translation>
+    </message>
+    <message>
+        <source>Relaxed</source>
+        <translation>Locker</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>Eigene Werte</translation>
+    </message>
+    <message>
+        <source>Characters per line (custom rules):</source>
+        <translation>Zeichen pro Zeile (eigene Regeln):</translation>
+    </message>
+    <message>
+        <source>The custom rules&apos; line length for Latin text; Chinese, Japanese and Korean keep their share</source>
+        <translation>Zeilenlänge der eigenen Regeln für lateinische Schrift; Chinesisch, Japanisch und Koreanisch im gleichen Verhältnis</translation>
+    </message>
+    <message>
+        <source>Reading speed (custom rules):</source>
+        <translation>Lesegeschwindigkeit (eigene Regeln):</translation>
+    </message>
+    <message>
+        <source>The custom rules&apos; characters per second; translations faster than this are flagged</source>
+        <translation>Zeichen pro Sekunde der eigenen Regeln; schnellere Übersetzungen werden markiert</translation>
+    </message>
+    <message>
+        <source>characters/s</source>
+        <translation>Zeichen/s</translation>
+    </message>
+    <message>
+        <source>Also write WebVTT (.vtt) beside each .srt</source>
+        <translation>Neben jede .srt auch WebVTT (.vtt) schreiben</translation>
+    </message>
+    <message>
+        <source>For browsers and players that read WebVTT: Movie.ja.vtt beside Movie.ja.srt</source>
+        <translation>Für Browser und Player, die WebVTT lesen: Movie.ja.vtt neben Movie.ja.srt</translation>
+    </message>
+    <message>
+        <source>Keep sound tags such as [music], ♪ and (applause)</source>
+        <translation>Geräuschangaben wie [music], ♪ und (applause) behalten</translation>
+    </message>
+    <message>
+        <source>Off: sound tags are removed from the subtitles, and a cue holding nothing else is left out</source>
+        <translation>Aus: Geräuschangaben werden aus den Untertiteln entfernt, und ein Untertitel, der nur daraus besteht, entfällt</translation>
     </message>
     <message>
         <source>Translation server:</source>

@@ -52,6 +52,10 @@
         <translation>{cues} 行中有 {count} 行保留了原文：{lines}</translation>
     </message>
     <message>
+        <source>waiting for the {pair} translator (install {install})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>came back untranslated</source>
         <extracomment>Why a line kept its original text (the reasons of app/media/translation_quality.py), as a person reads them.</extracomment>
         <translation>返回时未翻译</translation>
@@ -295,6 +299,14 @@
     <message>
         <source>Most lines could not be translated, so no translated subtitles were written (only the transcript).</source>
         <translation>大多数行无法翻译，因此没有写入翻译字幕（只写入了转写）。</translation>
+    </message>
+    <message>
+        <source>The transcript is written; the translation waits for its translator to be installed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Install the translator named (Settings → Models, or `sidecar models install`); the item is then translated by itself.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>The translation was written, but a tenth or more of its lines failed the quality check and kept their original text.</source>
@@ -711,6 +723,14 @@
     <message>
         <source>Check the file, or download it again.</source>
         <translation>检查该文件，或重新下载。</translation>
+    </message>
+    <message>
+        <source>That file is not a translation package Sidecar can install; nothing was changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download the package again from the link Settings → Models gives.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>That is not a valid model name.</source>
@@ -1623,6 +1643,62 @@ Files next to your media are not touched.</source>
     <message>
         <source>A text subtitle stream in the target language inside a video counts as subtitled</source>
         <translation>视频内已有目标语言的文字字幕流即视为已有字幕</translation>
+    </message>
+    <message>
+        <source>Subtitle rules:</source>
+        <translation>字幕规则：</translation>
+    </message>
+    <message>
+        <source>How cues are cut: Netflix&apos;s style guide per language (42 characters a line, Chinese 16, Japanese 13; 2 lines; 5/6–7 s; 20 characters/s in English, 17 in most languages), relaxed (longer lines, faster reading) or custom</source>
+        <translation>字幕条如何切分：按语言采用 Netflix 风格指南（每行 42 个字符，中文 16、日文 13；最多 2 行；5/6–7 秒；英语每秒 20 个字符，多数语言 17），宽松（行更长、阅读更快）或自定义</translation>
+    </message>
+    <message>
+        <source>Netflix style guide</source>
+        <translation>Netflix 风格指南</translation>
+    </message>
+    <message>
+        <source>Relaxed</source>
+        <translation>宽松</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>Characters per line (custom rules):</source>
+        <translation>每行字符数（自定义规则）：</translation>
+    </message>
+    <message>
+        <source>The custom rules&apos; line length for Latin text; Chinese, Japanese and Korean keep their share</source>
+        <translation>自定义规则中拉丁文字的行长；中文、日文和韩文按比例换算</translation>
+    </message>
+    <message>
+        <source>Reading speed (custom rules):</source>
+        <translation>阅读速度（自定义规则）：</translation>
+    </message>
+    <message>
+        <source>The custom rules&apos; characters per second; translations faster than this are flagged</source>
+        <translation>自定义规则的每秒字符数；超过此速度的译文会被标记</translation>
+    </message>
+    <message>
+        <source>characters/s</source>
+        <translation>字符/秒</translation>
+    </message>
+    <message>
+        <source>Also write WebVTT (.vtt) beside each .srt</source>
+        <translation>在每个 .srt 旁同时写入 WebVTT (.vtt)</translation>
+    </message>
+    <message>
+        <source>For browsers and players that read WebVTT: Movie.ja.vtt beside Movie.ja.srt</source>
+        <translation>供读取 WebVTT 的浏览器和播放器使用：Movie.ja.srt 旁的 Movie.ja.vtt</translation>
+    </message>
+    <message>
+        <source>Keep sound tags such as [music], ♪ and (applause)</source>
+        <translation>保留 [music]、♪、(applause) 等声音标记</translation>
+    </message>
+    <message>
+        <source>Off: sound tags are removed from the subtitles, and a cue holding nothing else is left out</source>
+        <translation>关闭：从字幕中删除声音标记，只含声音标记的字幕条将被省略</translation>
     </message>
     <message>
         <source>Translation server:</source>
