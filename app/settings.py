@@ -253,6 +253,33 @@ class Settings:
         True, QT_TRANSLATE_NOOP("Settings", "Skip videos that already carry text subtitles in the target language"),
         QT_TRANSLATE_NOOP("Settings", "A text subtitle stream in the target language inside a video counts as subtitled"),
         section="output", output_affecting=True, cli="--embedded-subtitles")
+    subtitle_profile: str = setting(
+        "netflix", QT_TRANSLATE_NOOP("Settings", "Subtitle rules:"),
+        QT_TRANSLATE_NOOP("Settings", "How cues are cut: Netflix's style guide per language (42 characters a line, Chinese 16, "
+                                      "Japanese 13; 2 lines; 5/6–7 s; 20 characters/s in English, 17 in most languages), "
+                                      "relaxed (longer lines, faster reading) or custom"),
+        choices=(("netflix", QT_TRANSLATE_NOOP("Settings", "Netflix style guide")),
+                 ("relaxed", QT_TRANSLATE_NOOP("Settings", "Relaxed")),
+                 ("custom", QT_TRANSLATE_NOOP("Settings", "Custom"))),
+        section="output", output_affecting=True, cli="--subtitle-rules")
+    custom_line_chars: int = setting(
+        42, QT_TRANSLATE_NOOP("Settings", "Characters per line (custom rules):"),
+        QT_TRANSLATE_NOOP("Settings", "The custom rules' line length for Latin text; Chinese, Japanese and Korean keep their share"),
+        minimum=20, maximum=80, section="output", enabled_by=("subtitle_profile", "custom"), output_affecting=True,
+        cli="--line-chars")
+    custom_cps: int = setting(
+        17, QT_TRANSLATE_NOOP("Settings", "Reading speed (custom rules):"),
+        QT_TRANSLATE_NOOP("Settings", "The custom rules' characters per second; translations faster than this are flagged"),
+        minimum=5, maximum=40, suffix=QT_TRANSLATE_NOOP("Settings", "characters/s"), section="output",
+        enabled_by=("subtitle_profile", "custom"), output_affecting=True, cli="--reading-speed")
+    webvtt: bool = setting(
+        False, QT_TRANSLATE_NOOP("Settings", "Also write WebVTT (.vtt) beside each .srt"),
+        QT_TRANSLATE_NOOP("Settings", "For browsers and players that read WebVTT: Movie.ja.vtt beside Movie.ja.srt"),
+        section="output", output_affecting=True, cli="--webvtt")
+    keep_sound_tags: bool = setting(
+        True, QT_TRANSLATE_NOOP("Settings", "Keep sound tags such as [music], ♪ and (applause)"),
+        QT_TRANSLATE_NOOP("Settings", "Off: sound tags are removed from the subtitles, and a cue holding nothing else is left out"),
+        section="output", output_affecting=True, cli="--sound-tags")
     translation_endpoint: str = setting(
         "", QT_TRANSLATE_NOOP("Settings", "Translation server:"),
         QT_TRANSLATE_NOOP("Settings", "An OpenAI-compatible server that translates the subtitle text; empty: translate on this computer"),

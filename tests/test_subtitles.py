@@ -15,6 +15,8 @@ from app.media.subtitles import (
     render_bilingual_ass,
     render_srt,
     render_translation_srt,
+    render_translation_vtt,
+    render_vtt,
 )
 
 CUES = [
@@ -115,3 +117,24 @@ def test_cjk_translation_is_wrapped_by_display_width(tmp_path: Path) -> None:
     assert len(lines) >= 2
     assert all(display_width(line) <= 42 for line in lines)
     assert "".join(lines) == text
+
+
+def test_webvtt_loads_in_pysubs2_and_ffmpeg_with_exact_timings(tmp_path: Path) -> None:
+    cues = [*CUES, Cue(9000, 3_725_250, "a < b & c --> d\n<i>not italic</i>")]
+    path = _write(tmp_path, "movie.en.vtt", render_vtt(cues))
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("WEBVTT\n\n") and "01:02:05.250" in text
+    assert "<i>" not in text and "--> d" not in text  # speech is never a tag nor a timing line
+    subs = pysubs2.load(str(path), encoding="utf-8")
+    assert [(e.start, e.end) for e in subs] == [(c.start_ms, c.end_ms) for c in cues]
+    _ffmpeg_reads(path, len(cues))
+    proc = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-f", "srt", "-"], capture_output=True, text=True)
+    assert "a < b & c --> d" in proc.stdout  # the entities read back as the speech's characters
+
+
+def test_translation_webvtt_is_rebroken_to_the_target_and_keeps_timings(tmp_path: Path) -> None:
+    text = "这是一个很长的中文翻译句子，用来检查字幕是否按照每行换行。"
+    path = _write(tmp_path, "movie.zh.vtt", render_translation_vtt([Cue(0, 6000, "A long sentence.")], [text], "zh"))
+    subs = pysubs2.load(str(path), encoding="utf-8")
+    lines = subs[0].plaintext.split("\n")
+    assert (subs[0].start, subs[0].end) == (0, 6000) and len(lines) == 2 and all(len(line) <= 16 for line in lines)

@@ -1,15 +1,16 @@
 """Turn ASR segments into readable subtitle cues (SPEC §7).
 
 Whisper segments are whatever the decoder emitted: sometimes a 20-second paragraph,
-sometimes three words. People read cues of about 42 columns per line, at most two
-lines, shown for 1–7 seconds, never overlapping. This module re-segments using word
-timestamps when there are any (so a cue's timing is the timing of its words) and
-falls back to interpolating by display width when there are none.
+sometimes three words. Cues are cut to the craft rules of their language
+(:mod:`app.media.craft`: characters per line, two lines, 5/6–7 s, reading speed, a
+two-frame gap) where they are cut, not patched afterwards. This module re-segments
+using word timestamps when there are any (so a cue's timing is the timing of its
+words) and falls back to interpolating by width when there are none.
 
-Width is *display* width, not ``len``: East Asian Wide/Fullwidth characters take two
-columns, combining marks none. Chinese and Japanese have no spaces, so every wide
-character is a break opportunity (closing punctuation stays with the character
-before it, so no line starts with "。").
+Lines are measured in characters, as the style guide counts them (16 for Chinese is 16
+characters); :func:`display_width` (CJK counts double) is what screens take. Chinese
+and Japanese have no spaces, so every wide character is a break opportunity (closing
+punctuation stays with the character before it, so no line starts with "。").
 
 Everything here is a pure, deterministic function of its inputs: the same transcript
 always yields the same cues, which keeps stage fingerprints and translations stable.
@@ -21,17 +22,28 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+from app.media.craft import (
+    MAX_LINES,
+    NETFLIX,
+    CraftRules,
+    break_score,
+    char_count,
+    collapse_repeats,
+    reading_ms,
+    reading_speed,
+    remove_sound_tags,
+    rules_for,
+    text_language,
+)
+
 MAX_LINE_WIDTH = 42
-MAX_LINES = 2
+#: The shortest cue worth stretching to when the neighbours leave room (the rules' minimum is 5/6 s).
 MIN_CUE_MS = 1000
-MAX_CUE_MS = 7000
 #: A cue squeezed below this by its neighbours is merged into the previous one.
 MIN_VISIBLE_MS = 300
 
-_SENTENCE_END = set(".?!…。？！")
-_CLAUSE_END = set(",;:、，；：")
 #: Characters that must not start a line: they stick to the character before them.
-_CLOSING = set(".,!?;:…)]}»”’\"'。、，．！？；：）」』】〉》〕｝〙〗ー～")
+_CLOSING = set(".,!?;:…)]}»”’\"'。、，．！？；：）」』】〉》〕｝〙〗ー～ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ")
 
 
 @dataclass(frozen=True)
@@ -128,12 +140,12 @@ def split_pieces(text: str) -> list[str]:
     return pieces
 
 
-def _hard_split(piece: str, max_width: int) -> list[str]:
-    """Break a piece wider than a line (a URL, a very long word) at character boundaries."""
+def _hard_split(piece: str, max_chars: int) -> list[str]:
+    """Break a piece longer than a line (a URL, a very long word) at character boundaries."""
     out: list[str] = []
     current = ""
     for ch in piece:
-        if current.strip() and display_width(current + ch) > max_width:
+        if current.strip() and char_count((current + ch).strip()) > max_chars:
             out.append(current)
             current = ""
         current += ch
@@ -177,7 +189,7 @@ def _segment_tokens(segment: Mapping[str, Any], max_width: int) -> list[_Token]:
         raw = _spread(pieces, seg_start, seg_end)
     tokens: list[_Token] = []
     for token in raw:
-        if display_width(token.text.strip()) <= max_width:
+        if char_count(token.text.strip()) <= max_width:
             tokens.append(token)
             continue
         pieces = [p for piece in split_pieces(token.text) for p in _hard_split(piece, max_width)]
@@ -194,19 +206,15 @@ def _line(tokens: Sequence[_Token] | Sequence[str]) -> str:
     return "".join(t if isinstance(t, str) else t.text for t in tokens).strip()
 
 
-def _ends_with(text: str, marks: set[str]) -> bool:
-    text = text.rstrip("\"'”’»)]」』")
-    return bool(text) and text[-1] in marks
+def _layout(pieces: Sequence[str], max_chars: int, max_lines: int, language: str | None = None) -> list[str] | None:
+    """Best lines for pieces within ``max_lines`` lines of ``max_chars`` characters, else None.
 
-
-def _layout(pieces: Sequence[str], max_width: int, max_lines: int) -> list[str] | None:
-    """Best lines for pieces within ``max_lines`` lines of ``max_width``, else None.
-
-    Two lines are balanced (the widest line as narrow as possible, a break after
-    punctuation preferred) rather than filled greedily.
+    Text that fits one line stays on one line. Two lines are balanced (the longer line
+    as short as possible), a break after punctuation or before a conjunction preferred
+    and one after an article avoided (:func:`app.media.craft.break_score`).
     """
     whole = _line(pieces)
-    if display_width(whole) <= max_width:
+    if char_count(whole) <= max_chars:
         return [whole]
     if max_lines < 2:
         return None
@@ -214,25 +222,25 @@ def _layout(pieces: Sequence[str], max_width: int, max_lines: int) -> list[str] 
         best: tuple[float, int] | None = None
         for k in range(1, len(pieces)):
             top, bottom = _line(pieces[:k]), _line(pieces[k:])
-            wt, wb = display_width(top), display_width(bottom)
-            if wt > max_width or wb > max_width:
+            ct, cb = char_count(top), char_count(bottom)
+            if ct > max_chars or cb > max_chars:
                 continue
-            cost = max(wt, wb) - (4 if _ends_with(top, _SENTENCE_END | _CLAUSE_END) else 0)
+            cost = max(ct, cb) - 6 * break_score(top, bottom, language)
             if best is None or cost < best[0]:
                 best = (cost, k)
         if best is None:
             return None
         k = best[1]
         return [_line(pieces[:k]), _line(pieces[k:])]
-    lines = _greedy(pieces, max_width)
+    lines = _greedy(pieces, max_chars)
     return lines if len(lines) <= max_lines else None
 
 
-def _greedy(pieces: Sequence[str], max_width: int) -> list[str]:
+def _greedy(pieces: Sequence[str], max_chars: int) -> list[str]:
     lines: list[str] = []
     current: list[str] = []
     for piece in pieces:
-        if current and display_width(_line(current + [piece])) > max_width:
+        if current and char_count(_line(current + [piece])) > max_chars:
             lines.append(_line(current))
             current = []
         current.append(piece)
@@ -241,16 +249,22 @@ def _greedy(pieces: Sequence[str], max_width: int) -> list[str]:
     return [line for line in lines if line]
 
 
-def wrap_text(text: str, max_width: int = MAX_LINE_WIDTH, max_lines: int = MAX_LINES) -> str:
+def wrap_text(text: str, max_width: int | None = None, max_lines: int = MAX_LINES, language: str | None = None,
+              rules: CraftRules | None = None) -> str:
     """Lay out free text (e.g. a translation) as cue lines joined by ``\\n``.
 
-    Uses balanced lines when the text fits in ``max_lines``; a longer text gets more
-    lines rather than losing words (a translation is never cut).
+    The line limit is ``max_width`` characters, else that of ``rules``, else that of the
+    text's language (:func:`app.media.craft.rules_for`). Uses balanced lines when the
+    text fits in ``max_lines``; a longer text gets more lines rather than losing words (a
+    translation is never cut; :func:`over_limits` tells which cues that leaves too long).
     """
+    lang = text_language(text, language)
+    if max_width is None:
+        max_width = (rules or rules_for(lang)).line_chars
     pieces = [p for piece in split_pieces(text) for p in _hard_split(piece, max_width)]
     if not pieces:
         return ""
-    lines = _layout(pieces, max_width, max_lines)
+    lines = _layout(pieces, max_width, max_lines, lang)
     if lines is None:
         lines = _greedy(pieces, max_width)
     return "\n".join(lines)
@@ -259,100 +273,236 @@ def wrap_text(text: str, max_width: int = MAX_LINE_WIDTH, max_lines: int = MAX_L
 # -------------------------------------------------------------------- re-segmenting
 
 
-def _fits(tokens: Sequence[_Token], max_width: int, max_lines: int, max_ms: int) -> bool:
-    if (tokens[-1].end - tokens[0].start) * 1000 > max_ms and len(tokens) > 1:
+def _fits(tokens: Sequence[_Token], rules: CraftRules) -> bool:
+    if (tokens[-1].end - tokens[0].start) * 1000 > rules.max_ms and len(tokens) > 1:
         return False
-    return _layout([t.text for t in tokens], max_width, max_lines) is not None
+    return _layout([t.text for t in tokens], rules.line_chars, rules.max_lines, rules.language) is not None
 
 
-def _split(tokens: list[_Token], max_width: int, max_lines: int, max_ms: int) -> list[list[_Token]]:
+def _too_fast(tokens: Sequence[_Token], rules: CraftRules) -> bool:
+    spoken = max(tokens[-1].end - tokens[0].start, rules.min_ms / 1000)
+    return char_count(_line([t.text for t in tokens])) / spoken > rules.cps
+
+
+def _split(tokens: list[_Token], rules: CraftRules) -> list[list[_Token]]:
     """Recursively split tokens at the best break until every part fits one cue."""
-    if len(tokens) <= 1 or _fits(tokens, max_width, max_lines, max_ms):
+    if len(tokens) <= 1 or _fits(tokens, rules):
         return [tokens]
-    widths = [display_width(t.text.strip()) + 1 for t in tokens]
+    widths = [char_count(t.text.strip()) + 1 for t in tokens]
     total = float(sum(widths))
     best_k, best_cost = 1, float("inf")
     left = 0.0
     for k in range(1, len(tokens)):
         left += widths[k - 1]
         balance = abs(left - (total - left)) / total  # 0 (even) .. 1
-        prev_text = tokens[k - 1].text
         gap = max(0.0, tokens[k].start - tokens[k - 1].end)
-        cost = balance
-        if _ends_with(prev_text, _SENTENCE_END):
-            cost -= 0.6
-        elif _ends_with(prev_text, _CLAUSE_END):
-            cost -= 0.3
-        cost -= min(gap, 1.0) * 0.8
+        score = break_score(tokens[k - 1].text, tokens[k].text, rules.language)
+        cost = balance - (0.6 * score if score > 0 else score) - min(gap, 1.0) * 0.8
+        # A part spoken faster than it can be read has no time to gain from its neighbours: avoid making one.
+        cost += 0.5 * (_too_fast(tokens[:k], rules) + _too_fast(tokens[k:], rules))
         if cost < best_cost:
             best_k, best_cost = k, cost
-    return _split(tokens[:best_k], max_width, max_lines, max_ms) + _split(
-        tokens[best_k:], max_width, max_lines, max_ms
-    )
+    return _split(tokens[:best_k], rules) + _split(tokens[best_k:], rules)
 
 
-def build_cues(
-    segments: Sequence[Mapping[str, Any]],
-    duration_s: float | None = None,
-    *,
-    max_width: int = MAX_LINE_WIDTH,
-    max_lines: int = MAX_LINES,
-    min_ms: int = MIN_CUE_MS,
-    max_ms: int = MAX_CUE_MS,
-) -> list[Cue]:
-    """Readable cues from (already filtered) segments.
+@dataclass(frozen=True)
+class CueOptions:
+    """How cues are cut: the craft profile, the media's frame rate, and the clean-up asked for."""
 
-    Guarantees: cues are sorted, never overlap, lie inside ``[0, duration]``, last at
-    most ``max_ms`` and at least ``min_ms`` where the neighbours leave room, and hold
-    at most ``max_lines`` lines of ``max_width`` columns (a cue merged because it had
-    no room of its own may exceed that rather than lose words). Segments are never
-    merged with each other: a segment boundary is a natural pause.
+    profile: str = NETFLIX
+    fps: float | None = None
+    custom: Mapping[str, int] | None = None
+    keep_sound_tags: bool = True
+
+    def rules(self, text: str, language: str | None) -> CraftRules:
+        return rules_for(text_language(text, language), self.profile, self.fps, self.custom)
+
+
+#: The default: Netflix's rules, sound tags kept.
+NETFLIX_CUES = CueOptions()
+
+
+@dataclass(frozen=True)
+class BuiltCues:
+    """Cues and what clean-up did to them: the cues (0-based) whose repeated phrase was kept once."""
+
+    cues: list[Cue]
+    repeats: list[int]
+
+
+def _clean(text: str, options: CueOptions) -> tuple[str, bool]:
+    if not options.keep_sound_tags:
+        text = remove_sound_tags(text)
+    return collapse_repeats(text)
+
+
+def craft_cues(segments: Sequence[Mapping[str, Any]], duration_s: float | None = None, *,
+               language: str | None = None, options: CueOptions = NETFLIX_CUES) -> BuiltCues:
+    """Readable cues from (already filtered) segments, cut to the craft rules of their language.
+
+    Guarantees: cues are sorted, never overlap and keep a gap of at least two frames, lie
+    inside ``[0, duration]``, last at most the rules' maximum and at least their minimum
+    where the neighbours leave room (longer, up to the reading time, where they do), and
+    hold at most two lines of the language's characters per line (a cue merged because it
+    had no room of its own may exceed that rather than lose words). A segment boundary
+    is a cut (a natural pause), except that Whisper sometimes ends one on an article
+    ("showed the need of a"): such a segment runs on into the next (same language, under
+    :data:`JOIN_GAP_S` apart), so the cut falls where the rules put it. A
+    segment's language (a mixed recording) or its script (CJK) picks its rules;
+    ``language`` is the rest's.
     """
-    drafts: list[Cue] = []
-    for segment in sorted(segments, key=lambda s: (float(s.get("start", 0.0)), float(s.get("end", 0.0)))):
-        tokens = _segment_tokens(segment, max_width)
-        if not tokens:
-            continue
-        for part in _split(tokens, max_width, max_lines, max_ms):
-            lines = _layout([t.text for t in part], max_width, max_lines) or _greedy([t.text for t in part], max_width)
+    drafts: list[tuple[Cue, CraftRules]] = []
+    repeats_at: set[int] = set()
+    for rules, tokens in _runs(segments, language, options):
+        for part in _split(tokens, rules):
+            text, repeated = _clean(_line(part), options)
+            if not text:
+                continue  # only a sound tag, removed
             start_ms = int(round(part[0].start * 1000))
             end_ms = int(round(part[-1].end * 1000))
-            drafts.append(Cue(start_ms, max(start_ms, end_ms), "\n".join(lines)))
+            if repeated:
+                repeats_at.add(len(drafts))
+            drafts.append((Cue(start_ms, max(start_ms, end_ms), wrap_text(text, rules=rules, language=rules.language)), rules))
     duration_ms = None if duration_s is None else int(duration_s * 1000)
-    return _fix_timing(drafts, duration_ms, max_width=max_width, max_lines=max_lines, min_ms=min_ms, max_ms=max_ms)
+    return _fix_timing(drafts, duration_ms, repeats_at)
 
 
-def _merge(prev: Cue, cue: Cue, max_width: int, max_lines: int, end_ms: int) -> Cue:
-    text = wrap_text(join_fragments([prev.flat_text, cue.flat_text]), max_width, max_lines)
+#: A segment that ends on an article runs on into the next when they are closer than this.
+JOIN_GAP_S = 0.5
+
+
+def _runs(segments: Sequence[Mapping[str, Any]], language: str | None,
+          options: CueOptions) -> list[tuple[CraftRules, list[_Token]]]:
+    """The segments' tokens as runs of speech, each with the rules of its first segment."""
+    runs: list[tuple[CraftRules, list[_Token]]] = []
+    for segment in sorted(segments, key=lambda s: (float(s.get("start", 0.0)), float(s.get("end", 0.0)))):
+        rules = options.rules(str(segment.get("text", "")), str(segment.get("language") or language or ""))
+        tokens = _segment_tokens(segment, rules.line_chars)
+        if not tokens:
+            continue
+        if runs and runs[-1][0] == rules and break_score(runs[-1][1][-1].text, tokens[0].text, rules.language) < 0 \
+                and tokens[0].start - runs[-1][1][-1].end < JOIN_GAP_S:
+            runs[-1][1].extend(tokens)
+        else:
+            runs.append((rules, tokens))
+    return runs
+
+
+def build_cues(segments: Sequence[Mapping[str, Any]], duration_s: float | None = None, *,
+               language: str | None = None, options: CueOptions = NETFLIX_CUES) -> list[Cue]:
+    """The cues of :func:`craft_cues`, without what clean-up noted."""
+    return craft_cues(segments, duration_s, language=language, options=options).cues
+
+
+def _merged(prev: Cue, cue: Cue, rules: CraftRules, end_ms: int) -> Cue:
+    text = wrap_text(join_fragments([prev.flat_text, cue.flat_text]), rules=rules, language=rules.language)
     return Cue(prev.start_ms, max(prev.end_ms, end_ms), text)
 
 
-def _fix_timing(
-    drafts: list[Cue], duration_ms: int | None, *, max_width: int, max_lines: int, min_ms: int, max_ms: int
-) -> list[Cue]:
-    limit = duration_ms if duration_ms is not None else None
-    out: list[Cue] = []
-    for i, cue in enumerate(drafts):
+def _within(cue: Cue, rules: CraftRules) -> bool:
+    lines = cue.lines
+    return (len(lines) <= rules.max_lines and all(char_count(line) <= rules.line_chars for line in lines)
+            and cue.end_ms - cue.start_ms <= rules.max_ms)
+
+
+def _fix_timing(drafts: list[tuple[Cue, CraftRules]], limit: int | None, repeats_at: set[int]) -> BuiltCues:
+    out: list[tuple[Cue, CraftRules]] = []
+    repeats: list[int] = []
+    for i, (cue, rules) in enumerate(drafts):
         start = max(0, cue.start_ms)
         if out:
-            start = max(start, out[-1].end_ms)
-        end = min(max(cue.end_ms, start), start + max_ms)
-        room = drafts[i + 1].start_ms if i + 1 < len(drafts) else (limit if limit is not None else end + min_ms)
-        if end - start < min_ms:
-            end = max(end, min(start + min_ms, max(room, end)))
+            prev, prev_rules = out[-1]
+            if start < prev.end_ms + rules.gap_ms:
+                # Two frames between cues: the earlier one gives them up while it keeps its minimum, else this one starts later.
+                trimmed = max(prev.start_ms + prev_rules.min_ms, start - rules.gap_ms)
+                if trimmed < prev.end_ms:
+                    out[-1] = (Cue(prev.start_ms, trimmed, prev.text), prev_rules)
+                start = max(start, out[-1][0].end_ms + rules.gap_ms)
+        end = min(max(cue.end_ms, start), start + rules.max_ms)
+        wanted = min(rules.max_ms, max(MIN_CUE_MS, rules.min_ms, reading_ms(cue.text, rules)))
+        room = (drafts[i + 1][0].start_ms - rules.gap_ms if i + 1 < len(drafts)
+                else (limit if limit is not None else start + wanted))
+        if end - start < wanted:
+            end = max(end, min(start + wanted, room))
         if limit is not None:
             end = min(end, limit)
-        if end - start < min_ms and out:
-            start = max(out[-1].end_ms, end - min_ms)
-        if end - start < MIN_VISIBLE_MS and out:
-            # No room of its own (crowded or past the end of the media): keep the words
-            # by merging them into the previous cue instead of dropping them.
-            out[-1] = _merge(out[-1], cue, max_width, max_lines, out[-1].end_ms)
-            continue
+        if end - start < rules.min_ms and out:
+            start = max(out[-1][0].end_ms + rules.gap_ms, min(start, end - rules.min_ms))
+        if end - start < rules.min_ms and out:
+            merged = _merged(out[-1][0], cue, out[-1][1], end)
+            if _within(merged, out[-1][1]) or end - start < MIN_VISIBLE_MS:
+                # No room of its own (crowded or past the end of the media): keep the words
+                # by merging them into the previous cue instead of dropping them.
+                out[-1] = (merged, out[-1][1])
+                if i in repeats_at and len(out) - 1 not in repeats:
+                    repeats.append(len(out) - 1)
+                continue
         if end <= start:
             continue  # the first cue lies entirely outside the media: nothing to show it on
-        out.append(Cue(start, end, cue.text))
+        if i in repeats_at:
+            repeats.append(len(out))
+        out.append((Cue(start, end, cue.text), rules))
+    return BuiltCues(_share_time(_bridge(out), [rules for _, rules in out]), repeats)
+
+
+def _bridge(cues: list[tuple[Cue, CraftRules]]) -> list[Cue]:
+    """Close gaps shorter than half a second to two frames (the guide's bridge), where the earlier cue may grow."""
+    out = [cue for cue, _ in cues]
+    for i in range(len(out) - 1):
+        cue, rules = cues[i]
+        gap = out[i + 1].start_ms - cue.end_ms
+        end = out[i + 1].start_ms - rules.gap_ms
+        if rules.gap_ms < gap < rules.bridge_ms and end - cue.start_ms <= rules.max_ms:
+            out[i] = Cue(cue.start_ms, end, cue.text)
     return out
+
+
+#: How far a cue may move off its words to borrow reading time from a neighbour that has time to spare.
+SHIFT_MS = 500
+
+
+def _slack(cue: Cue, rules: CraftRules) -> int:
+    """Milliseconds ``cue`` can give up and still be read and last its minimum."""
+    return max(0, cue.end_ms - cue.start_ms - max(rules.min_ms, reading_ms(cue.text, rules)))
+
+
+def _share_time(cues: list[Cue], rules: list[CraftRules]) -> list[Cue]:
+    """A cue that reads too fast borrows time from a touching neighbour with time to spare (at most :data:`SHIFT_MS`).
+
+    The boundary between the two moves, so both keep the two-frame gap; neither is left
+    under its reading time or minimum. What cannot be borrowed is flagged (:func:`over_limits`).
+    """
+    out = list(cues)
+    for i, cue in enumerate(out):
+        need = reading_ms(cue.text, rules[i]) - (cue.end_ms - cue.start_ms)
+        if need > 0 and i > 0 and cue.start_ms - out[i - 1].end_ms <= rules[i].gap_ms:
+            move = min(need, SHIFT_MS, _slack(out[i - 1], rules[i - 1]))
+            if move > 0:
+                prev = out[i - 1]
+                out[i - 1] = Cue(prev.start_ms, prev.end_ms - move, prev.text)
+                cue = out[i] = Cue(cue.start_ms - move, cue.end_ms, cue.text)
+                need -= move
+        if need > 0 and i + 1 < len(out) and out[i + 1].start_ms - cue.end_ms <= rules[i].gap_ms:
+            nxt = out[i + 1]
+            move = min(need, SHIFT_MS, _slack(nxt, rules[i + 1]), rules[i].max_ms - (cue.end_ms - cue.start_ms))
+            if move > 0:
+                out[i + 1] = Cue(nxt.start_ms + move, nxt.end_ms, nxt.text)
+                out[i] = Cue(cue.start_ms, cue.end_ms + move, cue.text)
+    return out
+
+
+def over_limits(cues: Sequence[Cue], texts: Sequence[str], language: str | None,
+                options: CueOptions = NETFLIX_CUES) -> list[int]:
+    """Cues (0-based) whose ``texts`` (a translation on the cues' timing) read faster than the rules allow
+    or need more than their lines: flagged, never cut."""
+    flagged = []
+    for i, (cue, text) in enumerate(zip(cues, texts)):
+        rules = options.rules(text, language)
+        wrapped = wrap_text(text, rules=rules, language=rules.language)
+        if (reading_speed(wrapped, cue.end_ms - cue.start_ms) > rules.cps
+                or not _within(Cue(cue.start_ms, cue.end_ms, wrapped), rules)):
+            flagged.append(i)
+    return flagged
 
 
 def cues_to_dicts(cues: Sequence[Cue]) -> list[dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""Render cues as SRT and bilingual ASS with pysubs2 (SPEC §7).
+"""Render cues as SRT, WebVTT and bilingual ASS (SPEC §7).
 
 Renderers return UTF-8 bytes, not files: placement next to the media is the engine's
 job (atomic, fenced, policy-checked), and bytes give it a content hash to record.
@@ -17,7 +17,7 @@ from typing import Sequence
 
 import pysubs2
 
-from app.media.cues import MAX_LINE_WIDTH, Cue, wrap_text
+from app.media.cues import NETFLIX_CUES, Cue, CueOptions, wrap_text
 
 DEFAULT_FONT = "Noto Sans CJK SC"
 PLAY_RES = (1920, 1080)
@@ -63,10 +63,51 @@ def render_transcript_srt(cues: Sequence[Cue]) -> bytes:
     return render_srt(cues)
 
 
-def render_translation_srt(cues: Sequence[Cue], translations: Sequence[str], max_width: int = MAX_LINE_WIDTH) -> bytes:
-    """The translation on exactly the transcript's cues and timings."""
+def rebreak(text: str, language: str | None, options: CueOptions = NETFLIX_CUES) -> str:
+    """A translated cue broken again to its own language's line limits (its timing stays the source's)."""
+    rules = options.rules(text, language)
+    return wrap_text(text, rules=rules, language=rules.language)
+
+
+def render_translation_srt(cues: Sequence[Cue], translations: Sequence[str], language: str | None = None,
+                           options: CueOptions = NETFLIX_CUES) -> bytes:
+    """The translation on exactly the transcript's cues and timings, broken to the target's limits."""
     _check_counts(cues, translations)
-    return render_srt(cues, [wrap_text(t, max_width) for t in translations])
+    return render_srt(cues, [rebreak(t, language, options) for t in translations])
+
+
+_VTT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+
+
+def _vtt_time(ms: int) -> str:
+    hours, rest = divmod(max(0, ms), 3_600_000)
+    minutes, rest = divmod(rest, 60_000)
+    return f"{hours:02d}:{minutes:02d}:{rest // 1000:02d}.{rest % 1000:03d}"
+
+
+def render_vtt(cues: Sequence[Cue], texts: Sequence[str] | None = None) -> bytes:
+    """WebVTT of ``cues`` (or of ``texts`` on their timings), for browsers and players that read no SRT.
+
+    Written here rather than through pysubs2, which leaves ``<`` and ``&`` as they are: in
+    WebVTT they open tags and entities, so speech text gets them as entities (``&lt;``),
+    which also keeps a spoken ``-->`` from ending the timing line. Blank lines end a cue,
+    so none are kept inside one.
+    """
+    if texts is None:
+        texts = [cue.text for cue in cues]
+    _check_counts(cues, texts)
+    parts = ["WEBVTT", ""]
+    for number, (cue, text) in enumerate(zip(cues, texts), 1):
+        lines = [line.translate(_VTT_ESCAPES) for line in text.replace("\r\n", "\n").split("\n") if line.strip()]
+        parts += [str(number), f"{_vtt_time(cue.start_ms)} --> {_vtt_time(cue.end_ms)}", *lines, ""]
+    return "\n".join(parts).encode("utf-8")
+
+
+def render_translation_vtt(cues: Sequence[Cue], translations: Sequence[str], language: str | None = None,
+                           options: CueOptions = NETFLIX_CUES) -> bytes:
+    """The translation as WebVTT, on the transcript's timings and broken to the target's limits."""
+    _check_counts(cues, translations)
+    return render_vtt(cues, [rebreak(t, language, options) for t in translations])
 
 
 def _styles(font: str) -> dict[str, pysubs2.SSAStyle]:
@@ -91,7 +132,8 @@ def _styles(font: str) -> dict[str, pysubs2.SSAStyle]:
 
 
 def render_bilingual_ass(
-    cues: Sequence[Cue], translations: Sequence[str], *, font: str = DEFAULT_FONT, max_width: int = MAX_LINE_WIDTH
+    cues: Sequence[Cue], translations: Sequence[str], *, font: str = DEFAULT_FONT, language: str | None = None,
+    options: CueOptions = NETFLIX_CUES
 ) -> bytes:
     """One event per cue: the translation on top, the original smaller underneath.
 
@@ -108,9 +150,10 @@ def render_bilingual_ass(
     subs.info["WrapStyle"] = "0"
     subs.styles = _styles(font)
     for cue, translation in zip(cues, translations):
-        top = escape_text(wrap_text(translation, max_width))
+        broken = rebreak(translation, language, options)
+        top = escape_text(broken)
         bottom = escape_text(cue.text)
-        if not top or wrap_text(translation, max_width) == cue.text:
+        if not top or broken == cue.text:
             text = bottom
         else:
             text = f"{top}\\N{{\\r{ORIGINAL_STYLE}}}{bottom}"

@@ -21,7 +21,14 @@ from app.media.cues import cues_from_dicts
 from app.media.naming import SubtitleNames
 from app.pipelines.outputs import RenderOutput, TranscriptOutput, TranslationOutput
 from app.pipelines.subtitled import subtitled_beside
-from app.pipelines.video import IndexDialogueStage, PlaceStage, RenderStage, translated_in_place, video_pipeline
+from app.pipelines.video import (
+    IndexDialogueStage,
+    PlaceStage,
+    RenderStage,
+    translated_in_place,
+    video_pipeline,
+    vtt_outputs,
+)
 from app.settings import Settings
 
 #: Bump when the plain-text transcript changes for the same cues.
@@ -63,7 +70,7 @@ class AudioPlaceStage(PlaceStage):
                    Output(text_name, files["text"].encode("utf-8"), "transcript_text")]
         if "translation" in files and names.translation:
             outputs.append(Output(names.translation, files["translation"].encode("utf-8"), "translation"))
-        return outputs
+        return outputs + vtt_outputs(files, names)
 
 
 def audio_pipeline(data_dir: Path, settings: Settings) -> Pipeline:

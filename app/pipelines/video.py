@@ -50,7 +50,8 @@ from app.media import glossary
 from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio
 from app.media.audio_streams import RULE_VERSION as AUDIO_STREAM_RULE
 from app.media.audio_streams import AudioChoice, audio_streams, choose_audio_stream
-from app.media.cues import MAX_LINE_WIDTH, build_cues, cues_to_dicts
+from app.media.craft import CUSTOM, NETFLIX
+from app.media.cues import NETFLIX_CUES, CueOptions, craft_cues, cues_to_dicts, over_limits
 from app.media.hallucination import filter_segments
 from app.media.language_stretches import (Stretch, find_stretches, language_at, short_switch, speech_by_language, spliced,
                                           translation_runs)
@@ -58,7 +59,14 @@ from app.media.language_vote import detect_language as vote_language
 from app.media.language_vote import heard_languages
 from app.media.naming import DEFAULT_PRESET as DEFAULT_NAMING
 from app.media.naming import SubtitleNames, normalise_language, subtitle_names
-from app.media.subtitles import DEFAULT_FONT, render_bilingual_ass, render_transcript_srt, render_translation_srt
+from app.media.subtitles import (
+    DEFAULT_FONT,
+    render_bilingual_ass,
+    render_transcript_srt,
+    render_translation_srt,
+    render_translation_vtt,
+    render_vtt,
+)
 from app.media.translation import (
     DEFAULT_BATCH_SIZE,
     CompleteFn,
@@ -98,7 +106,8 @@ MARIAN_RUNTIME = "app.ml.marian_runtime:MarianRuntime"
 OPUS_MT = "opus-mt"
 AUDIO_FILE = "audio.f32"
 #: Bump when segment filtering or cue building changes: stored transcripts are then redone.
-TRANSCRIPT_VERSION = 1
+#: 2: cues cut to the craft rules of their language (app.media.craft), repeats kept once.
+TRANSCRIPT_VERSION = 2
 #: How the language is found when the person set none. It is part of the transcription fingerprint, so a
 #: change re-transcribes (once) every recording whose language was detected, and what follows from it;
 #: recordings with a set language keep theirs. "window-vote+stretches": a recording whose vote heard two
@@ -109,8 +118,30 @@ LANGUAGE_DETECTION = "window-vote+stretches+short-check"
 #: Bump when the translation prompt or its parsing changes: stored translations are then redone.
 #: 2: context cues, glossary renderings, the per-cue quality estimate (app.media.translation_quality).
 PROMPT_VERSION = 2
-#: Bump when the rendered files change for the same cues (2: a mostly untranslated translation is left out).
-RENDER_VERSION = 2
+#: Bump when the rendered files change for the same cues (2: a mostly untranslated translation is left out;
+#: 3: translations re-broken to the target's craft rules, cues over its reading speed flagged).
+RENDER_VERSION = 3
+
+
+def cue_options(options: Mapping[str, Any]) -> CueOptions:
+    """How a job's cues are cut (its frozen craft profile and clean-up); the frame rate is the default's."""
+    return CueOptions(profile=str(options.get("subtitle_profile") or NETFLIX),
+                      custom={"line_chars": int(options.get("custom_line_chars") or 42),
+                              "cps": int(options.get("custom_cps") or 17)},
+                      keep_sound_tags=bool(options.get("keep_sound_tags", True)))
+
+
+def craft_fingerprint(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The cue options a stage's output depends on: nothing while they are the defaults, so older jobs keep theirs."""
+    made = cue_options(options)
+    out: dict[str, Any] = {}
+    if made.profile != NETFLIX:
+        out["profile"] = made.profile
+    if made.profile == CUSTOM:
+        out["custom"] = dict(made.custom or {})
+    if not made.keep_sound_tags:
+        out["sound_tags"] = "removed"
+    return out
 BEAM_SIZE = 5
 BUNDLED_ASR = "bundled:whisper-base"
 BUNDLED_LLM = "bundled:gemma3-270m"
@@ -263,6 +294,7 @@ class TranscribeStage:
             "vad": True,
             "beam_size": BEAM_SIZE,
             "version": TRANSCRIPT_VERSION,
+            **craft_fingerprint(options),
             **({"hotwords": hotwords} if (hotwords := glossary.hotwords(glossary.from_options(options))) else {}),
         }
 
@@ -396,18 +428,25 @@ class TranscribeStage:
         if lost:
             raise lost[0]
         return self._result(segments, reads, language, probability, votes, duration, media_duration, stretches,
-                            glossary.from_options(ctx.options))
+                            glossary.from_options(ctx.options), cue_options(ctx.options))
 
     @staticmethod
     def _result(segments: list[dict[str, Any]], reads: list[dict[str, Any]], language: str | None, probability: float,
                 votes: list[dict[str, Any]], duration: float, media_duration: float | None,
-                stretches: list[Stretch], terms: Sequence[glossary.GlossaryEntry]) -> TranscriptOutput:
+                stretches: list[Stretch], terms: Sequence[glossary.GlossaryEntry],
+                cut: CueOptions = NETFLIX_CUES) -> TranscriptOutput:
         filtered = filter_segments(segments)
         # Terms heard as hotwords may still come split or cased otherwise ("Comfy UI"): written as given.
         kept = [glossary.respell_segment(segment, terms) for segment in filtered.kept]
         # Cues must lie inside what a player shows: the shorter of the container and its audio.
         limit = min(duration, media_duration) if media_duration else duration
-        cues = build_cues(kept, duration_s=limit) if not filtered.no_speech else []
+        built = craft_cues(kept, duration_s=limit, language=language, options=cut) if not filtered.no_speech else None
+        cues = built.cues if built else []
+        # The item notes (1-based) the cues that said one phrase three times or more and keep one copy, and
+        # those the speech makes faster than the reading speed (flagged, never cut).
+        fast = over_limits(cues, [cue.flat_text for cue in cues], language, cut) if cues else []
+        noted = {key: [i + 1 for i in found] for key, found in
+                 (("repeats_kept_once", built.repeats if built else []), ("over_reading_speed", fast)) if found}
         languages = speech_by_language(kept, language)
         mixed = len(stretches) > 1
         return TranscriptOutput(
@@ -424,7 +463,7 @@ class TranscribeStage:
             cues=[{**cue, "language": language_at(stretches, cue["start_ms"] / 1000)} for cue in cues_to_dicts(cues)]
             if mixed else cues_to_dicts(cues),
             stretches=[stretch.to_dict() for stretch in stretches] if mixed else None,
-            report=ItemReport() if cues else ItemReport(result=NO_SPEECH),
+            report=ItemReport(detail=noted or None) if cues else ItemReport(result=NO_SPEECH),
         )
 
 
@@ -661,7 +700,8 @@ class RenderStage:
     output_type = RenderOutput
 
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
-        return {"version": RENDER_VERSION, "font": DEFAULT_FONT, "line_width": MAX_LINE_WIDTH}
+        return {"version": RENDER_VERSION, "font": DEFAULT_FONT, **craft_fingerprint(options),
+                **({"webvtt": True} if options.get("webvtt") else {})}
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return None
@@ -672,7 +712,10 @@ class RenderStage:
         cues = transcript.cue_list()
         if not cues:
             return RenderOutput()
+        vtt = bool(ctx.options.get("webvtt"))
         files = {"transcript": render_transcript_srt(cues).decode("utf-8")}
+        if vtt:
+            files["transcript_vtt"] = render_vtt(cues).decode("utf-8")
         if translation.failed:
             log.info("%s: most cues are untranslated; only the transcript is written", ctx.item.path.name)
             return RenderOutput(files, transcript.language,
@@ -680,12 +723,18 @@ class RenderStage:
         if not translation.translated:
             return RenderOutput(files, transcript.language)
         texts = list(translation.texts)
-        if translated_in_place(transcript, translation):
-            files["transcript"] = render_translation_srt(cues, texts).decode("utf-8")
-            return RenderOutput(files, transcript.language)
-        files["translation"] = render_translation_srt(cues, texts).decode("utf-8")
-        files["bilingual"] = render_bilingual_ass(cues, texts).decode("utf-8")
-        return RenderOutput(files, transcript.language, translation.target_lang)
+        target, cut = translation.target_lang, cue_options(ctx.options)
+        # A translation is never cut to fit: the cues it makes read too fast (or too long) are flagged, 1-based.
+        flagged = over_limits(cues, texts, target, cut)
+        report = ItemReport(detail={"over_reading_speed": [i + 1 for i in flagged]}) if flagged else ItemReport()
+        role = "transcript" if translated_in_place(transcript, translation) else "translation"
+        files[role] = render_translation_srt(cues, texts, target, cut).decode("utf-8")
+        if vtt:
+            files[f"{role}_vtt"] = render_translation_vtt(cues, texts, target, cut).decode("utf-8")
+        if role == "transcript":
+            return RenderOutput(files, transcript.language, report=report)
+        files["bilingual"] = render_bilingual_ass(cues, texts, language=target, options=cut).decode("utf-8")
+        return RenderOutput(files, transcript.language, target, report=report)
 
 
 # -------------------------------------------------------------------------- place
@@ -746,7 +795,16 @@ class PlaceStage:
         if "translation" in files and names.translation and names.bilingual:
             outputs.append(Output(names.translation, files["translation"].encode("utf-8"), "translation"))
             outputs.append(Output(names.bilingual, files["bilingual"].encode("utf-8"), "bilingual"))
-        return outputs
+        return outputs + vtt_outputs(files, names)
+
+
+def vtt_outputs(files: Mapping[str, str], names: SubtitleNames) -> list[Output]:
+    """The WebVTT files rendered beside the SRTs (the ``webvtt`` setting), named as they are with ``.vtt``."""
+    out = []
+    for role, name in (("transcript", names.transcript), ("translation", names.translation)):
+        if f"{role}_vtt" in files and name:
+            out.append(Output(str(Path(name).with_suffix(".vtt")), files[f"{role}_vtt"].encode("utf-8"), f"{role}_vtt"))
+    return out
 
 
 class IndexDialogueStage:

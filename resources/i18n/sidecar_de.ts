@@ -1735,6 +1735,62 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Ein Textuntertitel-Stream in der Zielsprache im Video zählt als untertitelt</translation>
     </message>
     <message>
+        <source>Subtitle rules:</source>
+        <translation>Untertitelregeln:</translation>
+    </message>
+    <message>
+        <source>How cues are cut: Netflix&apos;s style guide per language (42 characters a line, Chinese 16, Japanese 13; 2 lines; 5/6–7 s; 20 characters/s in English, 17 in most languages), relaxed (longer lines, faster reading) or custom</source>
+        <translation>Wie Untertitel geschnitten werden: Netflix-Styleguide je Sprache (42 Zeichen pro Zeile, Chinesisch 16, Japanisch 13; 2 Zeilen; 5/6–7 s; 20 Zeichen/s auf Englisch, 17 in den meisten Sprachen), locker (längere Zeilen, schnelleres Lesen) oder eigene Werte</translation>
+    </message>
+    <message>
+        <source>Netflix style guide</source>
+        <translation>Netflix-Styleguide</translation>
+    </message>
+    <message>
+        <source>Relaxed</source>
+        <translation>Locker</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>Eigene Werte</translation>
+    </message>
+    <message>
+        <source>Characters per line (custom rules):</source>
+        <translation>Zeichen pro Zeile (eigene Regeln):</translation>
+    </message>
+    <message>
+        <source>The custom rules&apos; line length for Latin text; Chinese, Japanese and Korean keep their share</source>
+        <translation>Zeilenlänge der eigenen Regeln für lateinische Schrift; Chinesisch, Japanisch und Koreanisch im gleichen Verhältnis</translation>
+    </message>
+    <message>
+        <source>Reading speed (custom rules):</source>
+        <translation>Lesegeschwindigkeit (eigene Regeln):</translation>
+    </message>
+    <message>
+        <source>The custom rules&apos; characters per second; translations faster than this are flagged</source>
+        <translation>Zeichen pro Sekunde der eigenen Regeln; schnellere Übersetzungen werden markiert</translation>
+    </message>
+    <message>
+        <source>characters/s</source>
+        <translation>Zeichen/s</translation>
+    </message>
+    <message>
+        <source>Also write WebVTT (.vtt) beside each .srt</source>
+        <translation>Neben jede .srt auch WebVTT (.vtt) schreiben</translation>
+    </message>
+    <message>
+        <source>For browsers and players that read WebVTT: Movie.ja.vtt beside Movie.ja.srt</source>
+        <translation>Für Browser und Player, die WebVTT lesen: Movie.ja.vtt neben Movie.ja.srt</translation>
+    </message>
+    <message>
+        <source>Keep sound tags such as [music], ♪ and (applause)</source>
+        <translation>Geräuschangaben wie [music], ♪ und (applause) behalten</translation>
+    </message>
+    <message>
+        <source>Off: sound tags are removed from the subtitles, and a cue holding nothing else is left out</source>
+        <translation>Aus: Geräuschangaben werden aus den Untertiteln entfernt, und ein Untertitel, der nur daraus besteht, entfällt</translation>
+    </message>
+    <message>
         <source>Translation server:</source>
         <translation>Übersetzungsserver:</translation>
     </message>

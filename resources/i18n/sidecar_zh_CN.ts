@@ -1721,6 +1721,62 @@ Files next to your media are not touched.</source>
         <translation>视频内已有目标语言的文字字幕流即视为已有字幕</translation>
     </message>
     <message>
+        <source>Subtitle rules:</source>
+        <translation>字幕规则：</translation>
+    </message>
+    <message>
+        <source>How cues are cut: Netflix&apos;s style guide per language (42 characters a line, Chinese 16, Japanese 13; 2 lines; 5/6–7 s; 20 characters/s in English, 17 in most languages), relaxed (longer lines, faster reading) or custom</source>
+        <translation>字幕条如何切分：按语言采用 Netflix 风格指南（每行 42 个字符，中文 16、日文 13；最多 2 行；5/6–7 秒；英语每秒 20 个字符，多数语言 17），宽松（行更长、阅读更快）或自定义</translation>
+    </message>
+    <message>
+        <source>Netflix style guide</source>
+        <translation>Netflix 风格指南</translation>
+    </message>
+    <message>
+        <source>Relaxed</source>
+        <translation>宽松</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>Characters per line (custom rules):</source>
+        <translation>每行字符数（自定义规则）：</translation>
+    </message>
+    <message>
+        <source>The custom rules&apos; line length for Latin text; Chinese, Japanese and Korean keep their share</source>
+        <translation>自定义规则中拉丁文字的行长；中文、日文和韩文按比例换算</translation>
+    </message>
+    <message>
+        <source>Reading speed (custom rules):</source>
+        <translation>阅读速度（自定义规则）：</translation>
+    </message>
+    <message>
+        <source>The custom rules&apos; characters per second; translations faster than this are flagged</source>
+        <translation>自定义规则的每秒字符数；超过此速度的译文会被标记</translation>
+    </message>
+    <message>
+        <source>characters/s</source>
+        <translation>字符/秒</translation>
+    </message>
+    <message>
+        <source>Also write WebVTT (.vtt) beside each .srt</source>
+        <translation>在每个 .srt 旁同时写入 WebVTT (.vtt)</translation>
+    </message>
+    <message>
+        <source>For browsers and players that read WebVTT: Movie.ja.vtt beside Movie.ja.srt</source>
+        <translation>供读取 WebVTT 的浏览器和播放器使用：Movie.ja.srt 旁的 Movie.ja.vtt</translation>
+    </message>
+    <message>
+        <source>Keep sound tags such as [music], ♪ and (applause)</source>
+        <translation>保留 [music]、♪、(applause) 等声音标记</translation>
+    </message>
+    <message>
+        <source>Off: sound tags are removed from the subtitles, and a cue holding nothing else is left out</source>
+        <translation>关闭：从字幕中删除声音标记，只含声音标记的字幕条将被省略</translation>
+    </message>
+    <message>
         <source>Translation server:</source>
         <translation>翻译服务器：</translation>
     </message>

@@ -1,0 +1,153 @@
+"""Craft rules where cues are cut (issue 37): per-language limits, breaks, timing, clean-up, flags."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.media.craft import (
+    RELAXED,
+    break_score,
+    char_count,
+    collapse_repeats,
+    gap_ms,
+    reading_speed,
+    remove_sound_tags,
+    rules_for,
+    script_language,
+)
+from app.media.cues import Cue, CueOptions, build_cues, craft_cues, over_limits, wrap_text
+from app.media.subtitles import rebreak
+
+
+def _words(start: float, text: str, step: float = 0.3) -> dict:
+    words, t = [], start
+    for w in text.split():
+        words.append({"start": t, "end": t + step * 0.9, "word": " " + w})
+        t += step
+    return {"start": start, "end": t, "text": text, "words": words}
+
+
+def _chars(start: float, text: str, step: float = 0.25) -> dict:
+    """A CJK segment with a word per character (as Whisper times Chinese and Japanese)."""
+    words = [{"start": start + i * step, "end": start + (i + 1) * step, "word": ch} for i, ch in enumerate(text)]
+    return {"start": start, "end": start + len(text) * step, "text": text, "words": words}
+
+
+@pytest.mark.parametrize(("language", "line", "cps", "min_ms"), [
+    ("en", 42, 20, 834), ("de", 42, 17, 834), ("fr", 42, 17, 834), ("zh", 16, 9, 834),
+    ("ja", 13, 4, 500), ("ko", 16, 12, 834), ("zh-CN", 16, 9, 834),
+])
+def test_netflix_values_per_language(language: str, line: int, cps: int, min_ms: int) -> None:
+    rules = rules_for(language)
+    assert (rules.line_chars, rules.cps, rules.min_ms, rules.max_ms, rules.max_lines) == (line, cps, min_ms, 7000, 2)
+
+
+def test_relaxed_and_custom_profiles_loosen_or_set_the_limits() -> None:
+    relaxed = rules_for("en", RELAXED)
+    assert relaxed.line_chars > 42 and relaxed.cps > 20
+    custom = rules_for("zh", "custom", custom={"line_chars": 84, "cps": 34})
+    assert (custom.line_chars, custom.cps) == (32, 18)  # Chinese keeps its share of the Latin numbers
+
+
+def test_two_frame_gap_follows_the_frame_rate() -> None:
+    assert gap_ms(25) == 80 and gap_ms(50) == 40 and gap_ms(24) == 84
+    assert gap_ms(None) * 23.976 / 1000 >= 2 and gap_ms(None) * 30 / 1000 >= 2
+
+
+def test_script_picks_the_cjk_language_and_characters_are_counted_not_columns() -> None:
+    assert script_language("今日はいい天気") == "ja" and script_language("今天天气很好") == "zh"
+    assert script_language("안녕하세요") == "ko" and script_language("Hello") is None
+    assert char_count("中文字幕") == 4 and char_count("e\u0301t\u00e9") == 3
+    assert reading_speed("abc de\nfg", 1000) == 8.0  # spaces count, the line break does not
+
+
+def test_chinese_lines_hold_16_characters_and_japanese_13() -> None:
+    zh = "这是一个很长的中文句子，用来检查字幕是否按照每行十六个字换行。"
+    lines = wrap_text(zh, language="zh").split("\n")
+    assert len(lines) == 2 and all(char_count(line) <= 16 for line in lines) and "".join(lines) == zh
+    ja = "今日はとてもいい天気なので、公園まで散歩に行きましょう。"
+    lines = wrap_text(ja).split("\n")  # the script says Japanese; 27 characters need a third line, never a cut
+    assert len(lines) == 3 and all(char_count(line) <= 13 for line in lines) and "".join(lines) == ja
+    assert not any(line.startswith(("。", "、", "ょ")) for line in lines)
+
+
+def test_cjk_cues_are_cut_to_their_language_limits() -> None:
+    text = "今天我们来讨论一下这个问题然后再决定下一步应该怎么做才能让大家都满意"
+    cues = build_cues([_chars(0.0, text)], duration_s=20, language="zh")
+    assert "".join(c.text.replace("\n", "") for c in cues) == text
+    for cue in cues:
+        assert len(cue.lines) <= 2 and all(char_count(line) <= 16 for line in cue.lines)
+
+
+def test_line_breaks_after_punctuation_before_conjunctions_never_after_an_article() -> None:
+    assert break_score("He left.", "Then", "en") > break_score("He left", "then", "en")
+    assert break_score("I stayed", "because it rained", "en") > 0
+    assert break_score("I saw the", "dog", "en") < 0 and break_score("ich sah den", "Hund", "de") < 0
+    top, bottom = wrap_text("We walked along the river for an hour, and then we sat down on the bank").split("\n")
+    assert top.endswith(",") or bottom.startswith("and")
+    for line in wrap_text("She put the old wooden box down on the kitchen table very carefully").split("\n")[:-1]:
+        assert line.split()[-1].lower() not in {"the", "a", "an"}
+
+
+def test_cues_keep_two_frames_apart_and_close_short_gaps() -> None:
+    segments = [_words(0.0, "First line here."), _words(0.92, "Second right after."), _words(3.0, "Third later on.")]
+    close = build_cues([_words(0.0, "One two three."), _words(1.3, "Four five six.")], duration_s=10)
+    assert close[1].start_ms - close[0].end_ms == 84  # a 400 ms gap is bridged to two frames
+    cues = build_cues(segments, duration_s=10)
+    gaps = [b.start_ms - a.end_ms for a, b in zip(cues, cues[1:])]
+    assert gaps[0] == 84  # the words leave 50 ms: the first cue gives up two frames
+    assert gaps[1] > 500  # a real pause stays
+
+
+def test_short_cue_gets_five_sixths_of_a_second_and_reading_time_where_there_is_room() -> None:
+    (short,) = build_cues([_words(2.0, "Yes.", 0.2)], duration_s=10)
+    assert short.end_ms - short.start_ms >= 834
+    long_text = "This sentence has quite a lot of characters to read quickly."
+    (cue,) = build_cues([_words(0.0, long_text, 0.15)], duration_s=10)
+    assert reading_speed(cue.text, cue.end_ms - cue.start_ms) <= 20
+
+
+def test_translation_keeps_source_timing_is_rebroken_and_flagged_over_reading_speed() -> None:
+    cues = [Cue(0, 2000, "Hi."), Cue(2100, 6000, "How are you today?")]
+    texts = ["Hallo, das ist eine viel zu lange Übersetzung für zwei Sekunden auf dem Schirm.", "Wie geht es dir heute?"]
+    assert over_limits(cues, texts, "de") == [0]
+    broken = rebreak(texts[0], "de")
+    assert broken.replace("\n", " ") == texts[0] and all(char_count(line) <= 42 for line in broken.split("\n"))
+    assert over_limits(cues, ["你好，今天过得怎么样？我们一起去吃饭吧", "好"], "zh") == [0]
+
+
+def test_sound_tags_are_kept_or_removed() -> None:
+    assert remove_sound_tags("[music] Hello there ♪ (applause)") == "Hello there"
+    assert remove_sound_tags("(and I mean it, every word)") == "(and I mean it, every word)"  # speech in parentheses
+    segments = [_words(0.0, "[Music]"), _words(3.0, "Hello there. (applause)")]
+    kept = build_cues(segments, duration_s=10)
+    removed = build_cues(segments, duration_s=10, options=CueOptions(keep_sound_tags=False))
+    assert "[Music]" in kept[0].text and [c.text for c in removed] == ["Hello there."]
+
+
+def test_a_repeated_phrase_is_kept_once_and_noted() -> None:
+    assert collapse_repeats("Thank you. Thank you. Thank you. Bye") == ("Thank you. Bye", True)
+    assert collapse_repeats("好的好的好的") == ("好的", True)
+    assert collapse_repeats("no no, I said no") == ("no no, I said no", False)
+    built = craft_cues([_words(0.0, "Hello."), _words(3.0, "Thank you thank you thank you thank you.")], duration_s=10)
+    assert [c.text for c in built.cues] == ["Hello.", "Thank you."] and built.repeats == [1]
+
+
+def test_a_cue_never_ends_on_an_article_even_where_whisper_ended_its_segment() -> None:
+    text = ("The committee finally showed the need of a national government with power enough "
+            "to handle all the national problems of the day")
+    cues = build_cues([_words(0.0, text, 0.28)], duration_s=30, language="en")
+    assert len(cues) > 1 and " ".join(c.flat_text for c in cues) == text
+    assert all(c.flat_text.split()[-1].lower() not in {"the", "a", "an"} for c in cues)
+    # Whisper cut after "a": the two segments run on, and the cut moves to a better place.
+    joined = build_cues([_words(0.0, "The report showed the need of a"), _words(2.15, "national government at last.")],
+                        duration_s=10, language="en")
+    assert all(c.flat_text.split()[-1].lower() != "a" for c in joined)
+
+
+def test_a_fast_cue_borrows_reading_time_from_a_slow_neighbour() -> None:
+    slow = _words(0.0, "Well.", 2.5)  # a word held for long: time to spare
+    fast = _words(2.6, "and then everybody laughed", 0.09)  # 26 characters need 1.3 s; 1 s is left
+    cues = build_cues([slow, fast], duration_s=3.6, language="en")
+    assert reading_speed(cues[1].text, cues[1].end_ms - cues[1].start_ms) <= 20
+    assert cues[1].start_ms < 2600 and cues[1].start_ms - cues[0].end_ms >= 84
