@@ -39,9 +39,9 @@ BIN = Path(sys.executable).parent
 #: file and preset names the person types or sees on disk, and languages named in their own tongue.
 TECHNICAL = re.compile(r"Sidecar|sha256|GPU|CLIP|OCR|SRT|ASS|MB|GB|media-server|compat|English|Deutsch|"
                        r"With Jellyfin, Plex, Emby and Bazarr|README|Jellyfin|Emby|Plex|Bazarr|Whisper|X-Plex-Token|API|URL|"
-                       r"Authorization: Bearer|`[^`]*`|serve_\w+|SERVER_PREFIX=LOCAL_PREFIX|\?token=|"
+                       r"Authorization: Bearer|`[^`]*`|serve_\w+|SERVER_PREFIX=LOCAL_PREFIX|\?token=|Netflix|WebVTT|\.argosmodel|\.srt\b|\.vtt\b|\[music\]|\(applause\)|"
                        r"Ctrl|Shift|OpenAI|LM Studio|Ollama|ComfyUI|llama\.cpp server|Apache-2\.0|CC-BY-4\.0|translate-[a-z]{2}-[a-z]{2}|[\w.-]+-instruct|(?:https?|postgresql\+psycopg)://\S+|"
-                       r"[\w.-]+\.(?:srt|ass|json|jpg|mp4)\b|[A-Za-z]:?[/\\][^\s]*|/[^\s]*|\((?:[a-z]{2}(?:_[A-Z]{2})?)\)")
+                       r"[\w.-]+\.(?:srt|ass|vtt|json|jpg|mp4)\b|[A-Za-z]:?[/\\][^\s]*|/[^\s]*|\((?:[a-z]{2}(?:_[A-Z]{2})?)\)")
 ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
 #: German strings that are rightly the same as the English source.
 SAME_IN_GERMAN = {"Status", "Engine", "System", "Sidecar", "English", "Deutsch", "简体中文", "media-server", "compat",
