@@ -67,6 +67,7 @@ from tests.media import ENGLISH_SENTENCES, mux, speak  # noqa: E402
 
 PEER = "whisper-ctranslate2==0.5.8"
 REAL_SPEECH = REPO / "tests" / "data" / "real_speech"
+SHORT_SPEECH = REPO / "tests" / "data" / "short_speech"
 
 
 def peer_site() -> Path:
@@ -92,10 +93,11 @@ def build_clips(n: int, folder: Path, voices: Path) -> list[Path]:
     return clips
 
 
-def real_clips(folder: Path) -> list[Path]:
-    """Each recording of ``tests/data/real_speech`` as a short video (its speech, a still picture)."""
+def real_clips(folder: Path, source_dir: Path = REAL_SPEECH) -> list[Path]:
+    """Each recording of ``source_dir`` (Opus, in .opus or .ogg) as a short video (its speech, a still picture)."""
     folder.mkdir(parents=True, exist_ok=True)
-    return [mux(source, folder / f"{source.stem}.mp4") for source in sorted(REAL_SPEECH.glob("*.opus"))]
+    sources = sorted([*source_dir.glob("*.opus"), *source_dir.glob("*.ogg")])
+    return [mux(source, folder / f"{source.stem}.mp4") for source in sources]
 
 
 def peer_args(peer: str) -> list[str]:
@@ -183,7 +185,7 @@ def load_average() -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", choices=("real", "espeak"), default="real")
+    parser.add_argument("--corpus", choices=("real", "short", "espeak"), default="real")
     parser.add_argument("--peer", choices=("defaults", "matched"), default="defaults",
                         help="the peer's options: as a person runs it, or Sidecar's settings")
     parser.add_argument("--clips", type=int, default=20, help="espeak corpus: how many clips")
@@ -203,8 +205,8 @@ def main() -> int:
         root = Path(tmp)
         model_dir = whisper_base_dir(root / "shared")
         whisper_base_int8_dir(root / "shared")  # the CPU's copy, beside it: as after a first run
-        if args.corpus == "real":
-            clips = real_clips(root / "clips")
+        if args.corpus in ("real", "short"):
+            clips = real_clips(root / "clips", REAL_SPEECH if args.corpus == "real" else SHORT_SPEECH)
         else:
             clips = build_clips(args.clips, root / "clips", root / "voices")
         log = root / "runs.log"
