@@ -135,17 +135,23 @@ def run_sidecar(clips: list[Path], model_dir: Path, work: Path, log: Path,
     (work / "began").write_text(repr(began))
     for clip in clips:
         os.link(clip, folder / clip.name)
-    added, add_tree, _ = run_sampled([sys.executable, "-m", "app", "add", str(folder), "--kind", "video",
-                                      "--target-lang", ""], env, log, name="sidecar add", cwd=checkout)
-    ran_from = time.time()
-    ran, tree, _ = run_sampled([sys.executable, "-m", "app", "run", "--until-idle"], env, log, name="sidecar run",
-                               cwd=checkout)
+    if checkout == REPO:  # `sidecar run FOLDER`: one process adds and runs (issue 36)
+        ran, tree, _ = run_sampled([sys.executable, "-m", "app", "run", str(folder), "--kind", "video", "--target-lang", ""],
+                                   env, log, name="sidecar run", cwd=checkout)
+        add_tree, added, ran_from = tree, 0.0, began
+    else:  # an earlier checkout: the two-command form
+        added, add_tree, _ = run_sampled([sys.executable, "-m", "app", "add", str(folder), "--kind", "video",
+                                          "--target-lang", ""], env, log, name="sidecar add", cwd=checkout)
+        ran_from = time.time()
+        ran, tree, _ = run_sampled([sys.executable, "-m", "app", "run", "--until-idle"], env, log, name="sidecar run",
+                                   cwd=checkout)
     written = len(list(folder.glob("*.srt")))
     if written != len(clips):
         raise SystemExit(f"Sidecar wrote {written} of {len(clips)} transcripts; see `sidecar status --items` and {log}")
     split = sidecar_breakdown(add_tree, (began, began + added), tree, (ran_from, ran_from + ran), stage_times(work / "data"),
                               log.read_text(errors="replace"))
-    tree.merge(add_tree)  # `add` is a process of Sidecar too
+    if add_tree is not tree:
+        tree.merge(add_tree)  # `add` is a process of Sidecar too
     return added + ran, tree, split
 
 
@@ -193,7 +199,7 @@ def main() -> int:
     parser.add_argument("--baseline", type=Path, help="another checkout of Sidecar (an earlier commit), run in turn too")
     args = parser.parse_args()
     site = peer_site()
-    sides = {"sidecar add + run": REPO, **({"baseline add + run": args.baseline.resolve()} if args.baseline else {})}
+    sides = {"sidecar run FOLDER": REPO, **({"baseline add + run": args.baseline.resolve()} if args.baseline else {})}
     seconds: dict[str, list[float]] = {"whisper-ctranslate2": [], **{label: [] for label in sides}}
     cpu_seconds: dict[str, list[float]] = {label: [] for label in seconds}
     peaks: dict[str, list[tuple[str, float]]] = {label: [] for label in seconds}
