@@ -23,6 +23,7 @@ from tests.media import mux
 REPO = Path(__file__).resolve().parents[2]
 SPEECH = REPO / "tests" / "data" / "real_speech" / "en_librispeech_1320.opus"
 
+
 @dataclass
 class Done:
     returncode: int
@@ -30,11 +31,13 @@ class Done:
     stderr: str
     group: int  # the command's process group (its own pid: it leads a new session)
 
+
 def sidecar(data: Path, *args: str) -> Done:
     process = subprocess.Popen([sys.executable, "-m", "app", "--data-dir", str(data), *args], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, cwd=REPO, start_new_session=True)
     out, err = process.communicate(timeout=600)
     return Done(process.returncode, out, err, process.pid)
+
 
 def assert_nothing_left(done: Done) -> None:
     """No model host named in the log is alive once the command returned, nor any other process of its group.
@@ -54,6 +57,7 @@ def assert_nothing_left(done: Done) -> None:
         if int(fields[2]) == done.group and fields[0] != "Z":  # field 5 of stat: the process group
             assert b"resource_tracker" in cmdline, f"{cmdline!r} outlived the command"
 
+
 def test_run_with_a_folder_adds_it_and_subtitles_it_in_one_process(tmp_path: Path) -> None:
     folder = tmp_path / "Talks"
     folder.mkdir()
@@ -66,6 +70,7 @@ def test_run_with_a_folder_adds_it_and_subtitles_it_in_one_process(tmp_path: Pat
     assert len(srt.read_text().split()) > 5
     assert "model host" in done.stderr  # Whisper ran in a host of its own…
     assert_nothing_left(done)  # …which ended before the command returned
+
 
 def test_a_failed_item_gives_exit_1_and_a_path_that_cannot_be_added_exit_2(tmp_path: Path) -> None:
     folder = tmp_path / "Broken"
@@ -83,6 +88,7 @@ def test_a_failed_item_gives_exit_1_and_a_path_that_cannot_be_added_exit_2(tmp_p
     done = sidecar(tmp_path / "data", "run", "--until-idle")
     assert done.returncode == ITEM_FAILED_EXIT, done.stderr
     assert_nothing_left(done)
+
 
 def test_run_without_paths_parses_as_before() -> None:
     args = build_parser().parse_args(["run", "--until-idle"])
