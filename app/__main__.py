@@ -1,8 +1,14 @@
-"""``python -m app`` and the frozen executable's entry point."""
+"""``python -m app``, the ``sidecar`` command and the frozen executable's entry point.
+
+The ``sidecar`` script that pip writes calls :func:`main` here, not ``app.cli.main``:
+importing the CLI imports the whole engine (~1 s on two cores), and ``sidecar run``
+starts its Whisper host before that (issue 36: installed, the spare was never started).
+"""
 
 import sys
 
-if __name__ == "__main__":
+
+def main() -> int:
     from app.startup import prepare_process
 
     # Before freeze_support: a spawned model-host child of the frozen app needs stdio and
@@ -23,6 +29,10 @@ if __name__ == "__main__":
 
         start_spare(WHISPER_RUNTIME, WHISPER_PRELOAD)
 
-    from app.cli import main
+    from app.cli import main as cli_main
 
+    return cli_main()
+
+
+if __name__ == "__main__":
     sys.exit(main())

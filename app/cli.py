@@ -36,8 +36,18 @@ log = logging.getLogger(__name__)
 
 #: ``sidecar worker``'s exit status when a mapping is wrong and it did not start.
 WORKER_REFUSED_EXIT = 3
+#: ``sidecar run``'s exit status when an item failed or awaits review (the others were done).
+ITEM_FAILED_EXIT = 1
+#: Any command's exit status when what it was given is wrong: a path that cannot be added, a bad option.
+USAGE_EXIT = 2
 #: Any command's exit status when the library database cannot be opened (a wrong or unreachable URL, a newer schema).
 DATABASE_EXIT = 4
+RUN_EXIT_CODES = f"""exit status:
+  0  every item is done or skipped
+  {ITEM_FAILED_EXIT}  an item failed or awaits review (`sidecar status --items` says why); the others were done
+  {USAGE_EXIT}  a path could not be added or an option is wrong (the other paths were added and run)
+  {DATABASE_EXIT}  the library database cannot be opened
+The command returns only after every model host it started has exited."""
 DATABASE_CODES = frozenset({"bad_database_url", "database_unavailable", "database_too_new"})
 
 
@@ -86,6 +96,22 @@ def _flag(spec: SettingSpec) -> dict[str, Any]:
     return {"type": parse, "metavar": spec.metavar or "VALUE", **repeat}
 
 
+def _job_arguments(p: argparse.ArgumentParser) -> None:
+    """What a new job takes (``sidecar add PATH...`` and ``sidecar run PATH...`` alike)."""
+    p.add_argument("--top-level", action="store_true", help="do not descend into sub-folders")
+    p.add_argument("--kind", choices=MEDIA_KINDS.choices(), default=ALL)
+    for spec in SPECS.values():  # the settings a job freezes, each overridable for this job by its declared flag
+        if spec.cli:
+            given = "repeatable" if spec.holds in LIST_HOLDS else "default from settings"
+            p.add_argument(spec.cli, dest=spec.name, help=f"{spec.help} ({given})", **_flag(spec))
+    p.add_argument("--audio-track", type=_track_number, metavar="N",
+                   help="subtitle audio track N (from 1, as players count) instead of the default/dialogue track")
+    p.add_argument("--glossary-file", type=Path, metavar="FILE",
+                   help="glossary terms, one `term` or `term = translation` a line")
+    p.add_argument("--redo", action="store_true",
+                   help="process files again even when already subtitled (subtitles you edited in Sidecar go to review)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = _common()
     parser = argparse.ArgumentParser(prog="sidecar", parents=[common],
@@ -95,24 +121,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     add = sub.add_parser("add", parents=[common], help="add folders or files as jobs")
     add.add_argument("paths", nargs="+", type=Path)
-    add.add_argument("--top-level", action="store_true", help="do not descend into sub-folders")
-    add.add_argument("--kind", choices=MEDIA_KINDS.choices(), default=ALL)
-    for spec in SPECS.values():  # the settings a job freezes, each overridable for this job by its declared flag
-        if spec.cli:
-            given = "repeatable" if spec.holds in LIST_HOLDS else "default from settings"
-            add.add_argument(spec.cli, dest=spec.name, help=f"{spec.help} ({given})", **_flag(spec))
-    add.add_argument("--audio-track", type=_track_number, metavar="N",
-                     help="subtitle audio track N (from 1, as players count) instead of the default/dialogue track")
-    add.add_argument("--glossary-file", type=Path, metavar="FILE",
-                     help="glossary terms, one `term` or `term = translation` a line")
-    add.add_argument("--redo", action="store_true",
-                     help="process files again even when already subtitled (subtitles you edited in Sidecar go to review)")
+    _job_arguments(add)
 
-    run = sub.add_parser("run", parents=[common], help="run the engine headless")
+    run = sub.add_parser(
+        "run", parents=[common], help="run the engine headless; with folders or files, add them first and exit when done",
+        description="Run the engine headless. `sidecar run PATH...` adds each path as `sidecar add` would (the same "
+                    "job options) and runs in the same process until nothing is left to do.",
+        epilog=RUN_EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    run.add_argument("paths", nargs="*", type=Path, help="folders or files to add first (implies --until-idle)")
     run.add_argument("--until-idle", action="store_true", help="exit once nothing is runnable or running")
     run.add_argument("--workers", type=int)
     run.add_argument("--ignore-schedule", action="store_true",
                      help="work now even outside the schedule or a timed pause set in Settings (battery rules still apply)")
+    _job_arguments(run)
 
     status = sub.add_parser("status", parents=[common], help="jobs and their items")
     status.add_argument("job", nargs="?", type=int)
@@ -228,13 +249,17 @@ def _glossary(args: argparse.Namespace) -> tuple[GlossaryEntry, ...]:
     return parse_lines([*lines, *(args.glossary or ())])
 
 
-def cmd_add(args: argparse.Namespace, lib: Library) -> int:
+def _add_paths(args: argparse.Namespace, lib: Library) -> tuple[list[dict[str, Any]], int]:
+    """Add each of ``args.paths`` as a job (``sidecar add``, and ``sidecar run PATH...``): the jobs for the answer, the exit status.
+
+    A path that cannot be added is said on stderr and the others are still added.
+    """
     settings = load_settings(lib.data_dir)
     try:
         terms = _glossary(args)
     except SidecarError as exc:
         print(f"sidecar: {exc.message} ({exc.code})", file=sys.stderr)
-        return 2
+        return [], USAGE_EXIT
     flags = {name: getattr(args, name) for name, spec in SPECS.items() if spec.cli and name != "glossary"}
     options = JobOptions.from_settings(settings, args.kind, args.top_level, redo=args.redo, audio_track=args.audio_track,
                                        glossary_entries=terms, **flags)  # the job's terms join the settings' glossary
@@ -246,7 +271,7 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
                 job = lib.add(path, options, progress=progress)
         except SidecarError as exc:
             print(readable(f"sidecar: {path}: {exc.message} ({exc.code})"), file=sys.stderr)
-            code = 2
+            code = USAGE_EXIT
             continue
         entry = {"id": job.id, "folder": job.folder, "status": job.status, "total": job.total, "skipped": job.skipped}
         unsupported = job.scan_report.get("unsupported")
@@ -258,26 +283,31 @@ def cmd_add(args: argparse.Namespace, lib: Library) -> int:
         if left_out and left_out["count"]:
             entry["left_out"] = left_out
         jobs.append(entry)
-
-    def text() -> str:
-        lines = []
-        for j in jobs:
-            lines.append(f"job {j['id']}: {j['folder']} — {j['total']} to do, {j['skipped']} skipped ({j['status']})")
-            if "not_added" in j:
-                lines.append(f"  not added: {j['not_added']['count']} {', '.join(j['not_added']['kinds'])} file(s): {j['not_added']['message']}")
-            if "left_out" in j:
-                lines.append(f"  left out: {j['left_out']['count']} system/hidden file(s) or folder(s) "
-                             f"(e.g. {', '.join(j['left_out']['examples'])}); see Settings → Scanning")
-            for p in j.get("problems", []):
-                lines.append(f"  {p['code']}: {p['path']} ({p['message']})")
-        return "\n".join(lines)
-
-    _emit(args, {"jobs": jobs}, text)
     if jobs and options.kind in (ALL, VIDEO_KIND.name) and options.target_lang:
         for note in (placeholder_note(lib.data_dir, settings.translation_endpoint),
                      translator_note(lib.data_dir, options.target_lang, settings.translation_endpoint)):
             if note:  # logged (stderr): the --json answer on stdout stays the same
                 log.warning("%s", note)
+    return jobs, code
+
+
+def _added_lines(jobs: list[dict[str, Any]]) -> str:
+    lines = []
+    for j in jobs:
+        lines.append(f"job {j['id']}: {j['folder']} — {j['total']} to do, {j['skipped']} skipped ({j['status']})")
+        if "not_added" in j:
+            lines.append(f"  not added: {j['not_added']['count']} {', '.join(j['not_added']['kinds'])} file(s): {j['not_added']['message']}")
+        if "left_out" in j:
+            lines.append(f"  left out: {j['left_out']['count']} system/hidden file(s) or folder(s) "
+                         f"(e.g. {', '.join(j['left_out']['examples'])}); see Settings → Scanning")
+        for p in j.get("problems", []):
+            lines.append(f"  {p['code']}: {p['path']} ({p['message']})")
+    return "\n".join(lines)
+
+
+def cmd_add(args: argparse.Namespace, lib: Library) -> int:
+    jobs, code = _add_paths(args, lib)
+    _emit(args, {"jobs": jobs}, lambda: _added_lines(jobs))
     return code
 
 
@@ -295,13 +325,25 @@ def _wait_for_signal() -> None:
 
 
 def cmd_run(args: argparse.Namespace, lib: Library) -> int:
+    """``sidecar run``; with paths, ``sidecar add PATH...`` first in this same process, then until idle.
+
+    One interpreter for both saves a second start of Python, its imports and the library's
+    opening (about 1.4 CPU seconds, issue 36), and the Whisper host spawned at this
+    process's start (``app.__main__``) loads while the paths are scanned.
+    """
     from app.engine.watch import WatchService
 
+    added: list[dict[str, Any]] = []
+    code = 0
+    if args.paths:
+        added, code = _add_paths(args, lib)
+        if not getattr(args, "json", False):
+            print(readable(_added_lines(added)), flush=True)
     watches = WatchService(lib)
     settings = load_settings(lib.data_dir)
     with headless_notices(lib.status, wanted_kinds(settings.notify_finished, settings.notify_review,
                                                    settings.notify_failed)):
-        if args.until_idle:
+        if args.until_idle or args.paths:
             watches.catch_up()
             lib.start()
             lib.run_until_idle()
@@ -310,17 +352,18 @@ def cmd_run(args: argparse.Namespace, lib: Library) -> int:
             watches.start()
             _wait_for_signal()
             watches.stop()
-    return _report_jobs(args, lib)
+    ran = _report_jobs(args, lib, {"added": added} if args.paths else {})
+    return code or ran
 
 
-def _report_jobs(args: argparse.Namespace, lib: Library) -> int:
+def _report_jobs(args: argparse.Namespace, lib: Library, extra: dict[str, Any] | None = None) -> int:
     jobs = lib.status()
     loads = lib.model_loads()
     bad = any(j.failed or j.review or j.status == JobStatus.FAILED for j in jobs)
-    _emit(args, {"jobs": [_job_json(j) for j in jobs], "model_loads": loads},
+    _emit(args, {**(extra or {}), "jobs": [_job_json(j) for j in jobs], "model_loads": loads},
           lambda: "\n".join(f"job {j.id}: {job_label(j)} ({j.done}/{j.total} done, {j.failed} failed, {j.review} review)"
                             for j in jobs))
-    return 1 if bad else 0
+    return ITEM_FAILED_EXIT if bad else 0
 
 
 def cmd_status(args: argparse.Namespace, lib: Library) -> int:
@@ -600,7 +643,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ImportError as exc:
             print(f"sidecar: the desktop app needs PySide6, which is not installed ({exc}); install it with "
                   "`pip install sidecar[gui]`, or use the commands (`sidecar --help`)", file=sys.stderr)
-            return 2
+            return USAGE_EXIT
         logging.basicConfig(level=logging.WARNING, handlers=[_log_handler()])
         return run_gui(gui.paths, resolve_data_dir(gui.data_dir), start_in_tray=gui.tray, ui_language=gui.language)
     args = parser.parse_args(argv)
@@ -625,13 +668,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             return COMMANDS[args.command](args, lib)
         finally:
-            lib.close()
+            lib.close()  # every model host ends here, and is waited for
     except SidecarError as exc:
         if getattr(args, "json", False):
             print(json.dumps({"error": {"code": exc.code, "message": exc.message}}))
         else:
             print(f"sidecar: {exc.message} ({exc.code})", file=sys.stderr)
-        return DATABASE_EXIT if exc.code in DATABASE_CODES else 2
+        return DATABASE_EXIT if exc.code in DATABASE_CODES else USAGE_EXIT
 
 
 if __name__ == "__main__":

@@ -220,11 +220,14 @@ def check_onnxruntime() -> dict[str, Any]:
 def check_ctranslate2() -> dict[str, Any]:
     import ctranslate2
 
+    from app.ml.cuda_libraries import find_wheel_libraries
     from app.ml.whisper_runtime import CUBLAS_LIBRARY, cuda_usable
 
     cuda_devices = ctranslate2.get_cuda_device_count()
     usable = cuda_usable()
     return {
+        "cuda_libraries": {name: str(path) for name, path in find_wheel_libraries().items()},  # the `gpu` extra's
+        "whisper_device": "cuda" if usable else "cpu",
         "ok": True,
         "version": ctranslate2.__version__,
         "faster_whisper_version": _version("faster-whisper"),
@@ -233,10 +236,9 @@ def check_ctranslate2() -> dict[str, Any]:
             **({"cuda": sorted(ctranslate2.get_supported_compute_types("cuda"))} if cuda_devices > 0 else {}),
         },
         "cuda_devices": cuda_devices,
-        **({"whisper_device": "cuda" if usable else "cpu"} if cuda_devices > 0 else {}),
         **({"note": f"a CUDA device is present but {CUBLAS_LIBRARY} (cuBLAS for CUDA 12) cannot be loaded: Whisper runs on "
-                    "the CPU. Install cuBLAS for CUDA 12 (e.g. pip install nvidia-cublas-cu12 and add its lib folder to "
-                    "the library path) to transcribe on the GPU"} if cuda_devices > 0 and not usable else {}),
+                    "the CPU. Install Sidecar's gpu extra (pip install 'sidecar[gpu]': cuBLAS and cuDNN for CUDA 12 from "
+                    "PyPI, loaded from their package folders) to transcribe on the GPU"} if cuda_devices > 0 and not usable else {}),
     }
 
 
@@ -519,6 +521,10 @@ def format_report(report: dict[str, Any]) -> str:
     else:
         types = "; ".join(f"{dev}: {', '.join(t)}" for dev, t in ct.get("compute_types", {}).items())
         row("CTranslate2", f"{ct.get('version')} (faster-whisper {ct.get('faster_whisper_version')}); {types}")
+        libraries = ct.get("cuda_libraries") or {}
+        row("CUDA libs", ", ".join(f"{name} ({path})" for name, path in libraries.items())
+            or "none from the gpu extra (pip install 'sidecar[gpu]')")
+        row("Whisper on", str(ct.get("whisper_device", "cpu")))
     ll = report.get("llama_cpp", {})
     row("llama.cpp", failed(ll) or f"{ll.get('version')}; GPU offload {'yes' if ll.get('gpu_offload') else 'no'}")
     if ll.get("system_info"):

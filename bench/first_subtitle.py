@@ -95,12 +95,17 @@ def run_cli_once(video: Path, model_dir: Path, work: Path, target: str, log: Pat
     stop = threading.Event()
     since, cpu = time.time(), children_cpu()
     watcher = watch_for(dropped, since, stop, found)
-    added, add_tree, _ = run_sampled([sys.executable, "-m", "app", "add", str(dropped), "--target-lang", target], env, log,
-                                     name="sidecar add", cwd=checkout)
-    found["add"] = time.time() - since
-    ran_from = time.time()
-    ran, run_tree, _ = run_sampled([sys.executable, "-m", "app", "run", "--until-idle"], env, log, name="sidecar run",
-                                   cwd=checkout)
+    if checkout == REPO:  # `sidecar run FILE`: one process adds and runs (issue 36)
+        ran, run_tree, _ = run_sampled([sys.executable, "-m", "app", "run", str(dropped), "--target-lang", target], env, log,
+                                       name="sidecar run", cwd=checkout)
+        add_tree, added, ran_from = run_tree, 0.0, since
+    else:  # an earlier checkout: the two-command form
+        added, add_tree, _ = run_sampled([sys.executable, "-m", "app", "add", str(dropped), "--target-lang", target], env,
+                                         log, name="sidecar add", cwd=checkout)
+        found["add"] = time.time() - since
+        ran_from = time.time()
+        ran, run_tree, _ = run_sampled([sys.executable, "-m", "app", "run", "--until-idle"], env, log, name="sidecar run",
+                                       cwd=checkout)
     found["exit"] = time.time() - since
     found["cpu"] = children_cpu() - cpu
     stop.set()
@@ -200,7 +205,7 @@ def main() -> int:
             for k, (prefix, checkout) in enumerate(sides.items()):
                 found, times, split = run_cli_once(video, model_dir, root / f"cli{k}-{n}", args.target_lang, log, checkout)
                 splits[f"{prefix}cli"] = split.render().replace("sidecar:", f"{prefix}sidecar add + run:", 1)
-                rows.setdefault(f"{prefix}sidecar add + run", []).append(found)
+                rows.setdefault(f"{prefix}sidecar {'add + run' if prefix else 'run FILE'}", []).append(found)
                 lines[f"{prefix}cli"] = timeline(times, min(t.started for t in times) - found["first_stage"])
                 app_runs = run_app_once([video, second], model_dir, root / f"app{k}-{n}", args.target_lang, checkout)
                 rows.setdefault(f"{prefix}app: engine running", []).append(app_runs[0]["times"])

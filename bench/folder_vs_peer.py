@@ -67,6 +67,7 @@ from tests.media import ENGLISH_SENTENCES, mux, speak  # noqa: E402
 
 PEER = "whisper-ctranslate2==0.5.8"
 REAL_SPEECH = REPO / "tests" / "data" / "real_speech"
+SHORT_SPEECH = REPO / "tests" / "data" / "short_speech"
 
 
 def peer_site() -> Path:
@@ -92,10 +93,11 @@ def build_clips(n: int, folder: Path, voices: Path) -> list[Path]:
     return clips
 
 
-def real_clips(folder: Path) -> list[Path]:
-    """Each recording of ``tests/data/real_speech`` as a short video (its speech, a still picture)."""
+def real_clips(folder: Path, source_dir: Path = REAL_SPEECH) -> list[Path]:
+    """Each recording of ``source_dir`` (Opus, in .opus or .ogg) as a short video (its speech, a still picture)."""
     folder.mkdir(parents=True, exist_ok=True)
-    return [mux(source, folder / f"{source.stem}.mp4") for source in sorted(REAL_SPEECH.glob("*.opus"))]
+    sources = sorted([*source_dir.glob("*.opus"), *source_dir.glob("*.ogg")])
+    return [mux(source, folder / f"{source.stem}.mp4") for source in sources]
 
 
 def peer_args(peer: str) -> list[str]:
@@ -133,17 +135,23 @@ def run_sidecar(clips: list[Path], model_dir: Path, work: Path, log: Path,
     (work / "began").write_text(repr(began))
     for clip in clips:
         os.link(clip, folder / clip.name)
-    added, add_tree, _ = run_sampled([sys.executable, "-m", "app", "add", str(folder), "--kind", "video",
-                                      "--target-lang", ""], env, log, name="sidecar add", cwd=checkout)
-    ran_from = time.time()
-    ran, tree, _ = run_sampled([sys.executable, "-m", "app", "run", "--until-idle"], env, log, name="sidecar run",
-                               cwd=checkout)
+    if checkout == REPO:  # `sidecar run FOLDER`: one process adds and runs (issue 36)
+        ran, tree, _ = run_sampled([sys.executable, "-m", "app", "run", str(folder), "--kind", "video", "--target-lang", ""],
+                                   env, log, name="sidecar run", cwd=checkout)
+        add_tree, added, ran_from = tree, 0.0, began
+    else:  # an earlier checkout: the two-command form
+        added, add_tree, _ = run_sampled([sys.executable, "-m", "app", "add", str(folder), "--kind", "video",
+                                          "--target-lang", ""], env, log, name="sidecar add", cwd=checkout)
+        ran_from = time.time()
+        ran, tree, _ = run_sampled([sys.executable, "-m", "app", "run", "--until-idle"], env, log, name="sidecar run",
+                                   cwd=checkout)
     written = len(list(folder.glob("*.srt")))
     if written != len(clips):
         raise SystemExit(f"Sidecar wrote {written} of {len(clips)} transcripts; see `sidecar status --items` and {log}")
     split = sidecar_breakdown(add_tree, (began, began + added), tree, (ran_from, ran_from + ran), stage_times(work / "data"),
                               log.read_text(errors="replace"))
-    tree.merge(add_tree)  # `add` is a process of Sidecar too
+    if add_tree is not tree:
+        tree.merge(add_tree)  # `add` is a process of Sidecar too
     return added + ran, tree, split
 
 
@@ -183,7 +191,7 @@ def load_average() -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", choices=("real", "espeak"), default="real")
+    parser.add_argument("--corpus", choices=("real", "short", "espeak"), default="real")
     parser.add_argument("--peer", choices=("defaults", "matched"), default="defaults",
                         help="the peer's options: as a person runs it, or Sidecar's settings")
     parser.add_argument("--clips", type=int, default=20, help="espeak corpus: how many clips")
@@ -191,7 +199,7 @@ def main() -> int:
     parser.add_argument("--baseline", type=Path, help="another checkout of Sidecar (an earlier commit), run in turn too")
     args = parser.parse_args()
     site = peer_site()
-    sides = {"sidecar add + run": REPO, **({"baseline add + run": args.baseline.resolve()} if args.baseline else {})}
+    sides = {"sidecar run FOLDER": REPO, **({"baseline add + run": args.baseline.resolve()} if args.baseline else {})}
     seconds: dict[str, list[float]] = {"whisper-ctranslate2": [], **{label: [] for label in sides}}
     cpu_seconds: dict[str, list[float]] = {label: [] for label in seconds}
     peaks: dict[str, list[tuple[str, float]]] = {label: [] for label in seconds}
@@ -203,8 +211,8 @@ def main() -> int:
         root = Path(tmp)
         model_dir = whisper_base_dir(root / "shared")
         whisper_base_int8_dir(root / "shared")  # the CPU's copy, beside it: as after a first run
-        if args.corpus == "real":
-            clips = real_clips(root / "clips")
+        if args.corpus in ("real", "short"):
+            clips = real_clips(root / "clips", REAL_SPEECH if args.corpus == "real" else SHORT_SPEECH)
         else:
             clips = build_clips(args.clips, root / "clips", root / "voices")
         log = root / "runs.log"

@@ -29,6 +29,7 @@ import numpy as np
 
 from app.errors import Code, SidecarError
 from app.ml import bundled
+from app.ml.cuda_libraries import load_wheel_libraries
 from app.ml.cpu_share import capped_threads
 
 DEFAULT_MODEL = "base"
@@ -70,6 +71,7 @@ def cuda_usable() -> bool:
 
     if ctranslate2.get_cuda_device_count() == 0:
         return False
+    load_wheel_libraries()  # the `gpu` extra's cuBLAS and cuDNN, when installed (app.ml.cuda_libraries)
     try:
         ctypes.CDLL(CUBLAS_LIBRARY)
     except OSError:
