@@ -128,7 +128,7 @@ def sidecar_breakdown(add: Tree, add_window: tuple[float, float], run: Tree, run
             rows.append(Row(f"{name}: spawn, imports, model load", ready - run.started[pid],
                             {name: _cpu(run, pid, run.started[pid], ready)}, note="inside the stage that asked for it"))
     rows += _stage_rows(run, run_window, times)
-    return Breakdown("sidecar", rows, _processes(add) + _processes(run))
+    return Breakdown("sidecar", rows, _processes(run) if add is run else _processes(add) + _processes(run))  # `run PATH`: one tree
 
 
 def _stage_rows(run: Tree, run_window: tuple[float, float], times: list[StageTime]) -> list[Row]:
