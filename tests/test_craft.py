@@ -82,6 +82,7 @@ def test_cjk_cues_are_cut_to_their_language_limits() -> None:
 def test_line_breaks_after_punctuation_before_conjunctions_never_after_an_article() -> None:
     assert break_score("He left.", "Then", "en") > break_score("He left", "then", "en")
     assert break_score("I stayed", "because it rained", "en") > 0
+    assert break_score("I stayed", "because it rained", "en", conjunctions=False) == 0  # cuts between cues: punctuation only
     assert break_score("I saw the", "dog", "en") < 0 and break_score("ich sah den", "Hund", "de") < 0
     top, bottom = wrap_text("We walked along the river for an hour, and then we sat down on the bank").split("\n")
     assert top.endswith(",") or bottom.startswith("and")

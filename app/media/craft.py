@@ -176,11 +176,13 @@ def _first_word(text: str) -> str:
     return words[0] if words else ""
 
 
-def break_score(before: str, after: str, language: str | None) -> float:
+def break_score(before: str, after: str, language: str | None, conjunctions: bool = True) -> float:
     """How good a break between ``before`` and ``after`` is: > 0 good, < 0 bad; an article before it is -10.
 
     Scored on the texts' edges only, so it serves both a line break inside a cue and a
-    cut between cues.
+    cut between cues; a cut leaves ``conjunctions`` out, so a clause is split between
+    cues only at its punctuation (a translation is judged cue by cue, and half a clause
+    translates worse than a line of it).
     """
     end = before.rstrip("\"'”’»)]」』 ")
     if end and end[-1] in _SENTENCE_END:
@@ -190,7 +192,7 @@ def break_score(before: str, after: str, language: str | None) -> float:
     lang = base_language(language)
     if _last_word(before) in ARTICLES.get(lang, ()) or before.rstrip().endswith("'") and lang in ("fr", "it"):
         return -10.0
-    if _first_word(after) in CONJUNCTIONS.get(lang, ()):
+    if conjunctions and _first_word(after) in CONJUNCTIONS.get(lang, ()):
         return 0.4
     return 0.0
 

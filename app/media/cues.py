@@ -296,7 +296,7 @@ def _split(tokens: list[_Token], rules: CraftRules) -> list[list[_Token]]:
         left += widths[k - 1]
         balance = abs(left - (total - left)) / total  # 0 (even) .. 1
         gap = max(0.0, tokens[k].start - tokens[k - 1].end)
-        score = break_score(tokens[k - 1].text, tokens[k].text, rules.language)
+        score = break_score(tokens[k - 1].text, tokens[k].text, rules.language, conjunctions=False)
         cost = balance - (0.6 * score if score > 0 else score) - min(gap, 1.0) * 0.8
         # A part spoken faster than it can be read has no time to gain from its neighbours: avoid making one.
         cost += 0.5 * (_too_fast(tokens[:k], rules) + _too_fast(tokens[k:], rules))
