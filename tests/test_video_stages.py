@@ -38,6 +38,7 @@ def test_video_is_a_default_pipeline_in_stage_order(data_dir: Path) -> None:
 
 
 def test_equal_settings_give_equal_model_specs_so_a_group_shares_one_process(data_dir: Path) -> None:
+    models_use(data_dir, "gemma3-270m")  # a gated LLM translator (the default OPUS-MT route has no spec before run)
     one, two = video_pipeline(data_dir, Settings()), video_pipeline(data_dir, Settings(target_lang="ja"))
     for idx, options in ((1, ({}, BASE)), (2, (BASE, {"target_lang": "ja"}))):
         specs = {s.model_spec(o).key for s in (one.stages[idx], two.stages[idx])
@@ -50,6 +51,8 @@ def test_equal_settings_give_equal_model_specs_so_a_group_shares_one_process(dat
     # the dialogue index after it holds e5.
     assert [s.model_spec(BASE) is None for s in one.stages] == [True, False, False, True, True, False]
     assert one.stages[5].model_spec(BASE) == TEXT_EMBEDDING_SPEC
+    models_use(data_dir, "opus-mt")
+    assert one.stages[2].model_spec(BASE) is None, "an OPUS-MT route is known only once the transcript names its language"
 
 
 def test_a_translation_endpoint_needs_no_gpu_gate_and_changes_only_translation(data_dir: Path) -> None:

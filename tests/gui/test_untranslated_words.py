@@ -56,7 +56,8 @@ def test_every_reason_a_line_kept_its_text_has_words_in_each_language(qapp: Any)
     from app.status_words import item_words
 
     assert set(LINE_REASONS) == {quality.UNTRANSLATED, quality.LANGUAGE, quality.UNFAITHFUL, quality.MISALIGNED,
-                                 quality.REPEATED, quality.GLOSSARY, quality.NO_ANSWER}
+                                 quality.REPEATED, quality.GLOSSARY, quality.NO_ANSWER, quality.LOOPED,
+                                 quality.PART_UNTRANSLATED}
     item = ItemView(1, 1, "/films/Talk.mkv", "video", ItemState.COMPLETED, None, 1.0, None, None,
                     Code.TRANSLATION_DOUBTFUL, 1,
                     detail={"untranslated_cues": [2, 5], "cues": 10, "reasons": {"2": "unfaithful", "5": "no_answer"}})
