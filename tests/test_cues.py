@@ -165,5 +165,6 @@ def test_any_transcript_gives_ordered_non_overlapping_bounded_cues(spec) -> None
         assert cue.start_ms >= previous_end + (84 if previous_end else 0) and cue.end_ms > cue.start_ms
         assert cue.end_ms - cue.start_ms <= 7000
         assert cue.end_ms <= int(duration * 1000)
+        assert cue.start_ms % 10 == 0 and cue.end_ms % 10 == 0, "whole centiseconds: SRT and ASS show the same times"
         previous_end = cue.end_ms
     assert _squash("".join(c.text for c in cues)) == _squash("".join(" ".join(w) for _, w, _ in spec))

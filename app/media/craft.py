@@ -47,8 +47,10 @@ _LINE_CHARS = {"ja": 13, "zh": 16, "ko": 16, "th": 35}
 _DEFAULT_LINE_CHARS = 42
 _CPS = {"en": 20, "ar": 20, "hi": 22, "ko": 12, "zh": 9, "ja": 4}
 _DEFAULT_CPS = 17
-_MIN_MS = {"ja": 500}
-_DEFAULT_MIN_MS = 834  # 5/6 s, as SubtitleEdit fixes it
+#: Cue times are whole centiseconds (ASS's unit, so SRT and ASS say the same times): a cue's start is rounded up
+#: and its end down, which may take up to 18 ms off a cue, so the minima carry that margin above the guide's.
+_MIN_MS = {"ja": 520}
+_DEFAULT_MIN_MS = 860  # 5/6 s (834 ms, as SubtitleEdit fixes it) plus the rounding to centiseconds
 MAX_MS = 7000
 MAX_LINES = 2
 

@@ -442,7 +442,17 @@ def _fix_timing(drafts: list[tuple[Cue, CraftRules]], limit: int | None, repeats
         if i in repeats_at:
             repeats.append(len(out))
         out.append((Cue(start, end, cue.text), rules))
-    return BuiltCues(_share_time(_bridge(out), [rules for _, rules in out]), repeats)
+    return BuiltCues(_centiseconds(_share_time(_bridge(out), [rules for _, rules in out])), repeats)
+
+
+def _centiseconds(cues: list[Cue]) -> list[Cue]:
+    """Every start rounded up and every end down to whole centiseconds: ASS keeps no finer time, and the
+    transcript's SRT and the bilingual ASS must show each cue at the same moments. Gaps only grow."""
+    out = []
+    for cue in cues:
+        start, end = -(-cue.start_ms // 10) * 10, cue.end_ms // 10 * 10
+        out.append(Cue(start, max(start, end), cue.text) if (start, end) != (cue.start_ms, cue.end_ms) else cue)
+    return out
 
 
 def _bridge(cues: list[tuple[Cue, CraftRules]]) -> list[Cue]:

@@ -231,7 +231,7 @@ def test_smollm2_translation_keeps_the_1_to_1_mapping_with_fallbacks_flagged(
     models_register(subtitled.data_dir, smollm2_path(), "translation", "smollm2-local")
     models_use(subtitled.data_dir, "smollm2-local")
     folder = folder_of(tmp_path / "again", {"english_short.mp4": media.english_short(".mp4")})
-    lib: Library = library(subtitled.data_dir)
+    lib: Library = library(subtitled.data_dir, translator=None)  # keeps the choice just made
     try:
         job = run_folder(lib, folder, "de")
         item = lib.items(job.id)[0]
