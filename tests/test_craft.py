@@ -152,3 +152,12 @@ def test_a_fast_cue_borrows_reading_time_from_a_slow_neighbour() -> None:
     cues = build_cues([slow, fast], duration_s=3.6, language="en")
     assert reading_speed(cues[1].text, cues[1].end_ms - cues[1].start_ms) <= 20
     assert cues[1].start_ms < 2600 and cues[1].start_ms - cues[0].end_ms >= 84
+
+
+def test_a_latin_line_kept_in_a_chinese_file_keeps_latin_limits() -> None:
+    """An English line the translation left as it was is broken at 42, not at Chinese's 16 (5 lines of English)."""
+    from app.media.subtitles import rebreak
+
+    kept = rebreak("The yellow submarine travels slowly across the quiet ocean", "zh")
+    assert kept.count("\n") == 1 and all(len(line) <= 42 for line in kept.split("\n"))
+    assert all(len(line) <= 16 for line in rebreak("黄色潜水艇在安静的海洋上缓缓航行，穿过平静的海面。", "zh").split("\n"))

@@ -119,9 +119,18 @@ def script_language(text: str) -> str | None:
     return "zh" if han else None
 
 
+#: Languages written in a CJK script: a line without that script is not in them (a line kept in its source language).
+_CJK_LANGUAGES = frozenset({"zh", "ja", "ko"})
+
+
 def text_language(text: str, language: str | None) -> str:
-    """The language whose limits hold ``text``: its CJK script when it has one, else ``language``."""
-    return script_language(text) or base_language(language)
+    """The language whose limits hold ``text``: its CJK script when it has one, else ``language`` — unless that is a
+    CJK language the text is not written in (an English line left untranslated in a Chinese file keeps 42 a line)."""
+    found = script_language(text)
+    if found:
+        return found
+    base = base_language(language)
+    return "" if base in _CJK_LANGUAGES else base
 
 
 def char_count(text: str) -> int:
