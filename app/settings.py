@@ -263,15 +263,15 @@ class Settings:
                  ("custom", QT_TRANSLATE_NOOP("Settings", "Custom"))),
         section="output", output_affecting=True, cli="--subtitle-rules")
     custom_line_chars: int = setting(
-        42, QT_TRANSLATE_NOOP("Settings", "Characters per line (custom rules):"),
+        42, QT_TRANSLATE_NOOP("Settings", "Line length (custom):"),
         QT_TRANSLATE_NOOP("Settings", "The custom rules' line length for Latin text; Chinese, Japanese and Korean keep their share"),
         minimum=20, maximum=80, section="output", enabled_by=("subtitle_profile", "custom"), output_affecting=True,
         cli="--line-chars")
     custom_cps: int = setting(
-        17, QT_TRANSLATE_NOOP("Settings", "Reading speed (custom rules):"),
+        17, QT_TRANSLATE_NOOP("Settings", "Reading speed (custom):"),
         QT_TRANSLATE_NOOP("Settings", "The custom rules' characters per second; translations faster than this are flagged"),
         minimum=5, maximum=40, suffix=QT_TRANSLATE_NOOP("Settings", "characters/s"), section="output",
-        enabled_by=("subtitle_profile", "custom"), output_affecting=True, cli="--reading-speed")
+        output_affecting=True, cli="--reading-speed")
     webvtt: bool = setting(
         False, QT_TRANSLATE_NOOP("Settings", "Also write WebVTT (.vtt) beside each .srt"),
         QT_TRANSLATE_NOOP("Settings", "For browsers and players that read WebVTT: Movie.ja.vtt beside Movie.ja.srt"),

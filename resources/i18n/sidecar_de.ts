@@ -1755,16 +1755,16 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Eigene Werte</translation>
     </message>
     <message>
-        <source>Characters per line (custom rules):</source>
-        <translation>Zeichen pro Zeile (eigene Regeln):</translation>
+        <source>Line length (custom):</source>
+        <translation>Zeilenlänge (eigene):</translation>
     </message>
     <message>
         <source>The custom rules&apos; line length for Latin text; Chinese, Japanese and Korean keep their share</source>
         <translation>Zeilenlänge der eigenen Regeln für lateinische Schrift; Chinesisch, Japanisch und Koreanisch im gleichen Verhältnis</translation>
     </message>
     <message>
-        <source>Reading speed (custom rules):</source>
-        <translation>Lesegeschwindigkeit (eigene Regeln):</translation>
+        <source>Reading speed (custom):</source>
+        <translation>Lesetempo (eigene):</translation>
     </message>
     <message>
         <source>The custom rules&apos; characters per second; translations faster than this are flagged</source>

@@ -1741,16 +1741,16 @@ Files next to your media are not touched.</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <source>Characters per line (custom rules):</source>
-        <translation>每行字符数（自定义规则）：</translation>
+        <source>Line length (custom):</source>
+        <translation>每行长度（自定义）：</translation>
     </message>
     <message>
         <source>The custom rules&apos; line length for Latin text; Chinese, Japanese and Korean keep their share</source>
         <translation>自定义规则中拉丁文字的行长；中文、日文和韩文按比例换算</translation>
     </message>
     <message>
-        <source>Reading speed (custom rules):</source>
-        <translation>阅读速度（自定义规则）：</translation>
+        <source>Reading speed (custom):</source>
+        <translation>阅读速度（自定义）：</translation>
     </message>
     <message>
         <source>The custom rules&apos; characters per second; translations faster than this are flagged</source>

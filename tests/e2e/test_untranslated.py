@@ -123,10 +123,11 @@ def test_doubtful_lines_are_written_in_place_and_listed_with_their_reasons(trans
     chinese = assert_loads_everywhere(translated.folder / "english_long.zh.srt")
     assert len(assert_loads_everywhere(translated.folder / "english_long.zh.ass")) == len(transcript)
     for i, (original, line) in enumerate(zip(transcript, chinese)):
+        # Lines are broken again to their own script's limits (Chinese 16 a line): compared without the breaks.
         if i in expected:
-            assert line.plaintext == original.plaintext
+            assert " ".join(line.plaintext.split()) == " ".join(original.plaintext.split())
         else:
-            assert line.plaintext == to_chinese(original.plaintext)
+            assert line.plaintext.replace("\n", "") == to_chinese(original.plaintext)
 
 
 def test_status_lists_the_untranslated_lines_and_says_what_to_do(translated: FolderRun,
