@@ -8,7 +8,9 @@ transcribed once with the bundled Whisper base on the CPU (the segments are cach
 
 - **before**: ``app/media/cues.py`` as it was at ``--before`` (main before issue 37),
   loaded from git, and its translation layout (``wrap_text`` at 42 display columns);
-- **after**: :func:`app.media.cues.craft_cues` and :func:`app.media.subtitles.rebreak`.
+- **after**: :func:`app.media.cues.craft_cues` and :func:`app.media.translation_timing.lay_out` (the
+  translation broken to the target's lines, split in time where it needs more than two,
+  given the silence around its cue where it reads too fast).
 
 The translated side uses a **scripted translator**, not a model: a deterministic stand-in
 that gives each cue a text of the target's typical length (German: each word a fifth
@@ -41,7 +43,7 @@ sys.path.insert(0, str(REPO))
 from app.media.craft import char_count, reading_speed, rules_for, text_language  # noqa: E402
 from app.media.cues import Cue, craft_cues, over_limits  # noqa: E402
 from app.media.hallucination import filter_segments  # noqa: E402
-from app.media.subtitles import rebreak  # noqa: E402
+from app.media.translation_timing import lay_out  # noqa: E402
 
 BEFORE = "c470d9c"  # main before issue 37
 CORPUS = sorted((REPO / "tests/data/real_speech").glob("*.opus")) + sorted((REPO / "tests/data/speech").glob("*.ogg"))
@@ -148,10 +150,8 @@ def sides(data: dict[str, Any], before: types.ModuleType) -> dict[str, list[tupl
         old_texts = [scripted(c.flat_text, target) for c in old]
         out["before"].append(([Cue(c.start_ms, c.end_ms, before.wrap_text(t, 42)) for c, t in zip(old, old_texts)],
                               target, set(), duration_ms))
-        new_texts = [scripted(c.flat_text, target) for c in new]
-        flagged = set(over_limits(new, new_texts, target))
-        out["after"].append(([Cue(c.start_ms, c.end_ms, rebreak(t, target)) for c, t in zip(new, new_texts)],
-                             target, flagged, duration_ms))
+        laid = lay_out(new, [scripted(c.flat_text, target) for c in new], target, limit_ms=duration_ms)
+        out["after"].append(([t.cue for t in laid], target, {i for i, t in enumerate(laid) if t.flagged}, duration_ms))
     return out
 
 

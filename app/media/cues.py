@@ -270,6 +270,37 @@ def wrap_text(text: str, max_width: int | None = None, max_lines: int = MAX_LINE
     return "\n".join(lines)
 
 
+def split_to_fit(text: str, rules: CraftRules) -> list[str]:
+    """``text`` in as few parts as it takes for each to fit ``rules``' lines; the parts joined give it back.
+
+    A translation longer than its source cue's lines becomes cues of its own on that
+    cue's time (:mod:`app.media.translation_timing`) instead of a third line. Parts break
+    where lines do (:func:`app.media.craft.break_score`: after punctuation, then before a
+    conjunction, never after an article), balanced in characters.
+    """
+    pieces = [p for piece in split_pieces(text) for p in _hard_split(piece, rules.line_chars)]
+    return [_line(part) for part in _fitting_parts(pieces, rules)] if pieces else [text.strip()]
+
+
+def _fitting_parts(pieces: Sequence[str], rules: CraftRules) -> list[Sequence[str]]:
+    if len(pieces) <= 1 or _layout(pieces, rules.line_chars, rules.max_lines, rules.language) is not None:
+        return [pieces]
+    widths = [char_count(p.strip()) + 1 for p in pieces]
+    total = float(sum(widths))
+    room = rules.line_chars * rules.max_lines
+    best_k, best_cost, left = 1, float("inf"), 0.0
+    for k in range(1, len(pieces)):
+        left += widths[k - 1]
+        top, bottom = _line(pieces[:k]), _line(pieces[k:])
+        score = break_score(top, bottom, rules.language)
+        cost = abs(left - (total - left)) / total - (0.6 * score if score > 0 else score)
+        # A side that cannot fit its lines needs a further part: prefer breaks that leave none.
+        cost += 0.5 * ((char_count(top) > room) + (char_count(bottom) > room))
+        if cost < best_cost:
+            best_k, best_cost = k, cost
+    return _fitting_parts(pieces[:best_k], rules) + _fitting_parts(pieces[best_k:], rules)
+
+
 # -------------------------------------------------------------------- re-segmenting
 
 

@@ -17,7 +17,8 @@ from typing import Sequence
 
 import pysubs2
 
-from app.media.cues import NETFLIX_CUES, Cue, CueOptions, wrap_text
+from app.media.cues import NETFLIX_CUES, Cue, CueOptions
+from app.media.translation_timing import lay_out
 
 DEFAULT_FONT = "Noto Sans CJK SC"
 PLAY_RES = (1920, 1080)
@@ -63,17 +64,13 @@ def render_transcript_srt(cues: Sequence[Cue]) -> bytes:
     return render_srt(cues)
 
 
-def rebreak(text: str, language: str | None, options: CueOptions = NETFLIX_CUES) -> str:
-    """A translated cue broken again to its own language's line limits (its timing stays the source's)."""
-    rules = options.rules(text, language)
-    return wrap_text(text, rules=rules, language=rules.language)
-
-
 def render_translation_srt(cues: Sequence[Cue], translations: Sequence[str], language: str | None = None,
-                           options: CueOptions = NETFLIX_CUES) -> bytes:
-    """The translation on exactly the transcript's cues and timings, broken to the target's limits."""
+                           options: CueOptions = NETFLIX_CUES, limit_ms: int | None = None) -> bytes:
+    """The translation on the transcript's timings, laid out to the target's rules
+    (:func:`app.media.translation_timing.lay_out`: a cue too long for two lines becomes two)."""
     _check_counts(cues, translations)
-    return render_srt(cues, [rebreak(t, language, options) for t in translations])
+    laid = lay_out(cues, translations, language, options, limit_ms)
+    return render_srt([t.cue for t in laid])
 
 
 _VTT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
@@ -104,10 +101,11 @@ def render_vtt(cues: Sequence[Cue], texts: Sequence[str] | None = None) -> bytes
 
 
 def render_translation_vtt(cues: Sequence[Cue], translations: Sequence[str], language: str | None = None,
-                           options: CueOptions = NETFLIX_CUES) -> bytes:
-    """The translation as WebVTT, on the transcript's timings and broken to the target's limits."""
+                           options: CueOptions = NETFLIX_CUES, limit_ms: int | None = None) -> bytes:
+    """The translation as WebVTT, laid out as :func:`render_translation_srt` lays it out."""
     _check_counts(cues, translations)
-    return render_vtt(cues, [rebreak(t, language, options) for t in translations])
+    laid = lay_out(cues, translations, language, options, limit_ms)
+    return render_vtt([t.cue for t in laid])
 
 
 def _styles(font: str) -> dict[str, pysubs2.SSAStyle]:
@@ -133,13 +131,15 @@ def _styles(font: str) -> dict[str, pysubs2.SSAStyle]:
 
 def render_bilingual_ass(
     cues: Sequence[Cue], translations: Sequence[str], *, font: str = DEFAULT_FONT, language: str | None = None,
-    options: CueOptions = NETFLIX_CUES
+    options: CueOptions = NETFLIX_CUES, limit_ms: int | None = None
 ) -> bytes:
-    """One event per cue: the translation on top, the original smaller underneath.
+    """One event per translated cue: the translation on top, the original smaller underneath.
 
     A single event (``translation\\N{\\rOriginal}original``) rather than two keeps the
     pair together on every renderer; two events at the same time may be stacked in
-    either order. A cue whose translation fell back to the original is shown once.
+    either order. A cue whose translation fell back to the original is shown once. A
+    translation laid out as two cues (:func:`app.media.translation_timing.lay_out`) shows
+    its whole original under each: the original stays on screen while it is spoken.
     """
     _check_counts(cues, translations)
     subs = pysubs2.SSAFile()
@@ -149,13 +149,14 @@ def render_bilingual_ass(
     subs.info["ScaledBorderAndShadow"] = "yes"
     subs.info["WrapStyle"] = "0"
     subs.styles = _styles(font)
-    for cue, translation in zip(cues, translations):
-        broken = rebreak(translation, language, options)
-        top = escape_text(broken)
-        bottom = escape_text(cue.text)
-        if not top or broken == cue.text:
+    for laid in lay_out(cues, translations, language, options, limit_ms):
+        source = cues[laid.source]
+        top = escape_text(laid.cue.text)
+        bottom = escape_text(source.text)
+        if not top or laid.cue.text == source.text:
             text = bottom
         else:
             text = f"{top}\\N{{\\r{ORIGINAL_STYLE}}}{bottom}"
-        subs.events.append(pysubs2.SSAEvent(start=cue.start_ms, end=cue.end_ms, style=TRANSLATION_STYLE, text=text))
+        subs.events.append(pysubs2.SSAEvent(start=laid.cue.start_ms, end=laid.cue.end_ms, style=TRANSLATION_STYLE,
+                                            text=text))
     return subs.to_string("ass").encode("utf-8")

@@ -77,6 +77,7 @@ from app.media.translation import (
     marian_caller,
     translate_cues,
 )
+from app.media.translation_timing import flagged_sources, lay_out
 from app.ml.clients import WHISPER_RUNTIME, LlmClient, MarianClient, WhisperClient
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID
 from app.ml.model_choice import BUNDLED_SOURCE, ChosenModel, chosen_model
@@ -119,8 +120,9 @@ LANGUAGE_DETECTION = "window-vote+stretches+short-check"
 #: 2: context cues, glossary renderings, the per-cue quality estimate (app.media.translation_quality).
 PROMPT_VERSION = 2
 #: Bump when the rendered files change for the same cues (2: a mostly untranslated translation is left out;
-#: 3: translations re-broken to the target's craft rules, cues over its reading speed flagged).
-RENDER_VERSION = 3
+#: 3: translations re-broken to the target's craft rules, cues over its reading speed flagged;
+#: 4: a translation too long for two lines split in time, one too fast for its cue given the silence around it).
+RENDER_VERSION = 4
 
 
 def cue_options(options: Mapping[str, Any]) -> CueOptions:
@@ -724,16 +726,18 @@ class RenderStage:
             return RenderOutput(files, transcript.language)
         texts = list(translation.texts)
         target, cut = translation.target_lang, cue_options(ctx.options)
-        # A translation is never cut to fit: the cues it makes read too fast (or too long) are flagged, 1-based.
-        flagged = over_limits(cues, texts, target, cut)
+        limit = round(transcript.duration_s * 1000) if transcript.duration_s else None
+        # A translation is never cut to fit: the source cues (1-based) whose translation still reads too fast
+        # (or too long) once laid out on their time are flagged.
+        flagged = flagged_sources(lay_out(cues, texts, target, cut, limit))
         report = ItemReport(detail={"over_reading_speed": [i + 1 for i in flagged]}) if flagged else ItemReport()
         role = "transcript" if translated_in_place(transcript, translation) else "translation"
-        files[role] = render_translation_srt(cues, texts, target, cut).decode("utf-8")
+        files[role] = render_translation_srt(cues, texts, target, cut, limit).decode("utf-8")
         if vtt:
-            files[f"{role}_vtt"] = render_translation_vtt(cues, texts, target, cut).decode("utf-8")
+            files[f"{role}_vtt"] = render_translation_vtt(cues, texts, target, cut, limit).decode("utf-8")
         if role == "transcript":
             return RenderOutput(files, transcript.language, report=report)
-        files["bilingual"] = render_bilingual_ass(cues, texts, language=target, options=cut).decode("utf-8")
+        files["bilingual"] = render_bilingual_ass(cues, texts, language=target, options=cut, limit_ms=limit).decode("utf-8")
         return RenderOutput(files, transcript.language, target, report=report)
 
 

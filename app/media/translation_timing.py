@@ -1,0 +1,120 @@
+"""A translation laid out on its source cues' timing to the target's craft rules (SPEC §7, issue 37).
+
+A translated cue keeps its source cue's time and is broken to the target's line limits.
+Two things are done before anything is flagged, and nothing is ever cut:
+
+- **more than two lines**: the translation becomes two (or more) cues on the source
+  cue's time, split at a clause (:func:`app.media.cues.split_to_fit`), the time shared
+  in proportion to characters, each part at least the rules' minimum and two frames
+  apart. In the bilingual file each part shows the whole source line under it, so the
+  original stays on screen for as long as it is spoken.
+- **over the target's reading speed** (a German or Chinese translation reads longer
+  than the English it came from): the cue takes time from the silence after it, up to
+  two frames before the next cue and 7 s in all (within the media), then up to
+  :data:`~app.media.cues.SHIFT_MS` from the silence before it.
+
+What still reads too fast (or needs too many lines) is flagged: the item notes the
+source cues (1-based, the transcript's and the editor's numbering) as
+``over_reading_speed``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from app.media.craft import CraftRules, char_count, reading_ms, reading_speed
+from app.media.cues import NETFLIX_CUES, SHIFT_MS, Cue, CueOptions, split_to_fit, wrap_text
+
+
+@dataclass(frozen=True)
+class TranslatedCue:
+    """One cue of the translation: its text broken to the target's lines, on its own time."""
+
+    cue: Cue
+    source: int  # the source cue (0-based) it translates, whole or in part
+    flagged: bool  # still over the target's reading speed or lines: never cut, told
+
+
+def rebreak(text: str, language: str | None, options: CueOptions = NETFLIX_CUES) -> str:
+    """A translated text broken again to its own language's line limits (however many lines that takes)."""
+    rules = options.rules(text, language)
+    return wrap_text(text, rules=rules, language=rules.language)
+
+
+def lay_out(cues: Sequence[Cue], texts: Sequence[str], language: str | None, options: CueOptions = NETFLIX_CUES,
+            limit_ms: int | None = None) -> list[TranslatedCue]:
+    """``texts`` (one per source cue) as the translation's cues, in order, never overlapping.
+
+    ``limit_ms`` is the media's end: the last cue may take time up to it (without it, the
+    last cue keeps its end).
+    """
+    out: list[TranslatedCue] = []
+    for i, (cue, text) in enumerate(zip(cues, texts)):
+        rules = options.rules(text, language)
+        parts = split_to_fit(text, rules) if text.strip() else [text]
+        earliest = max(0, cue.start_ms - SHIFT_MS, out[-1].cue.end_ms + rules.gap_ms if out else 0)
+        latest = cues[i + 1].start_ms - rules.gap_ms if i + 1 < len(cues) else (limit_ms or cue.end_ms)
+        start, end = _window(cue, parts, rules, earliest, max(latest, cue.end_ms))
+        times = _shares(parts, start, end, rules) if len(parts) > 1 else None
+        if times is None:  # one part, or no room for more: one cue of as many lines as it takes (flagged)
+            parts, times = [" ".join(parts)], [(start, end)]
+        for part, (s, e) in zip(parts, times):
+            broken = wrap_text(part, rules=rules, language=rules.language)
+            out.append(TranslatedCue(Cue(s, e, broken), i, _over(broken, e - s, rules)))
+    return out
+
+
+def flagged_sources(laid: Sequence[TranslatedCue]) -> list[int]:
+    """The source cues (0-based) whose translation is still over the reading speed or lines."""
+    return sorted({t.source for t in laid if t.flagged})
+
+
+def _needed(parts: Sequence[str], rules: CraftRules) -> int:
+    """Milliseconds the parts take to be read, each at least the minimum, two frames apart."""
+    return sum(max(rules.min_ms, reading_ms(p, rules)) for p in parts) + rules.gap_ms * (len(parts) - 1)
+
+
+def _window(cue: Cue, parts: Sequence[str], rules: CraftRules, earliest: int, latest: int) -> tuple[int, int]:
+    """The source cue's time, grown into the silence around it as far as the parts need (whole centiseconds)."""
+    need = _needed(parts, rules)
+    start, end = cue.start_ms, cue.end_ms
+    longest = rules.max_ms * len(parts) + rules.gap_ms * (len(parts) - 1)
+    if end - start < need:
+        end = max(end, min(latest, start + need, start + longest))
+    if end - start < need:
+        start = min(start, max(earliest, end - need, end - longest))
+    # ASS keeps centiseconds: start up, end down, as the transcript's cues are (gaps only grow).
+    return -(-start // 10) * 10, max(-(-start // 10) * 10, end // 10 * 10)
+
+
+def _shares(parts: Sequence[str], start: int, end: int, rules: CraftRules) -> list[tuple[int, int]] | None:
+    """Times for the parts within [start, end] in proportion to their characters, each at least the minimum and
+    two frames apart (whole centiseconds); None when the window cannot hold them."""
+    room = end - start - rules.gap_ms * (len(parts) - 1) - 20 * len(parts)  # what centiseconds may take
+    if room < rules.min_ms * len(parts):
+        return None
+    weights = [max(1, char_count(p)) for p in parts]
+    lengths = [0.0] * len(parts)
+    fixed: set[int] = set()
+    while True:  # parts that their share leaves under the minimum get the minimum; the others share the rest
+        free = room - rules.min_ms * len(fixed)
+        weight = sum(w for j, w in enumerate(weights) if j not in fixed)
+        lengths = [rules.min_ms if j in fixed else free * w / weight for j, w in enumerate(weights)]
+        short = {j for j, length in enumerate(lengths) if j not in fixed and length < rules.min_ms}
+        if not short:
+            break
+        fixed |= short
+    times, cursor = [], float(start)
+    for length in lengths:
+        s = -(-int(cursor) // 10) * 10
+        e = min(int(s + length + 10) // 10 * 10, s + rules.max_ms, end)
+        times.append((s, e))
+        cursor = e + rules.gap_ms
+    return times
+
+
+def _over(text: str, length_ms: int, rules: CraftRules) -> bool:
+    lines = text.split("\n")
+    return (reading_speed(text, length_ms) > rules.cps or len(lines) > rules.max_lines
+            or any(char_count(line) > rules.line_chars for line in lines))
