@@ -11,7 +11,8 @@ Two things are done before anything is flagged, and nothing is ever cut:
 - **over the target's reading speed** (a German or Chinese translation reads longer
   than the English it came from): the cue takes time from the silence after it, up to
   two frames before the next cue and 7 s in all (within the media), then up to
-  :data:`~app.media.cues.SHIFT_MS` from the silence before it.
+  :data:`~app.media.cues.SHIFT_MS` from the silence before it, then what a touching
+  neighbour (a shorter translation) can spare (:func:`app.media.cues.share_time`).
 
 What still reads too fast (or needs too many lines) is flagged: the item notes the
 source cues (1-based, the transcript's and the editor's numbering) as
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from app.media.craft import CraftRules, char_count, reading_ms, reading_speed
-from app.media.cues import NETFLIX_CUES, SHIFT_MS, Cue, CueOptions, split_to_fit, wrap_text
+from app.media.cues import NETFLIX_CUES, SHIFT_MS, Cue, CueOptions, share_time, split_to_fit, wrap_text
 
 
 @dataclass(frozen=True)
@@ -49,20 +50,26 @@ def lay_out(cues: Sequence[Cue], texts: Sequence[str], language: str | None, opt
     ``limit_ms`` is the media's end: the last cue may take time up to it (without it, the
     last cue keeps its end).
     """
-    out: list[TranslatedCue] = []
+    laid: list[Cue] = []
+    sources: list[int] = []
+    rules_of: list[CraftRules] = []
     for i, (cue, text) in enumerate(zip(cues, texts)):
         rules = options.rules(text, language)
         parts = split_to_fit(text, rules) if text.strip() else [text]
-        earliest = max(0, cue.start_ms - SHIFT_MS, out[-1].cue.end_ms + rules.gap_ms if out else 0)
+        earliest = max(0, cue.start_ms - SHIFT_MS, laid[-1].end_ms + rules.gap_ms if laid else 0)
         latest = cues[i + 1].start_ms - rules.gap_ms if i + 1 < len(cues) else (limit_ms or cue.end_ms)
         start, end = _window(cue, parts, rules, earliest, max(latest, cue.end_ms))
         times = _shares(parts, start, end, rules) if len(parts) > 1 else None
         if times is None:  # one part, or no room for more: one cue of as many lines as it takes (flagged)
             parts, times = [" ".join(parts)], [(start, end)]
         for part, (s, e) in zip(parts, times):
-            broken = wrap_text(part, rules=rules, language=rules.language)
-            out.append(TranslatedCue(Cue(s, e, broken), i, _over(broken, e - s, rules)))
-    return out
+            laid.append(Cue(s, e, wrap_text(part, rules=rules, language=rules.language)))
+            sources.append(i)
+            rules_of.append(rules)
+    # Still too fast: the time a neighbour (a slower translation) can spare, in whole centiseconds.
+    laid = share_time(laid, rules_of, unit_ms=10)
+    return [TranslatedCue(cue, source, _over(cue.text, cue.end_ms - cue.start_ms, rules))
+            for cue, source, rules in zip(laid, sources, rules_of)]
 
 
 def flagged_sources(laid: Sequence[TranslatedCue]) -> list[int]:
@@ -77,40 +84,47 @@ def _needed(parts: Sequence[str], rules: CraftRules) -> int:
 
 def _window(cue: Cue, parts: Sequence[str], rules: CraftRules, earliest: int, latest: int) -> tuple[int, int]:
     """The source cue's time, grown into the silence around it as far as the parts need (whole centiseconds)."""
-    need = _needed(parts, rules)
-    start, end = cue.start_ms, cue.end_ms
+    # ASS keeps centiseconds: every time here is whole centiseconds (starts up, ends down: gaps only grow).
+    need = _up(_needed(parts, rules))
+    earliest, latest = _up(earliest), latest // 10 * 10
+    start, end = _up(cue.start_ms), max(_up(cue.start_ms), cue.end_ms // 10 * 10)
     longest = rules.max_ms * len(parts) + rules.gap_ms * (len(parts) - 1)
     if end - start < need:
         end = max(end, min(latest, start + need, start + longest))
     if end - start < need:
-        start = min(start, max(earliest, end - need, end - longest))
-    # ASS keeps centiseconds: start up, end down, as the transcript's cues are (gaps only grow).
-    return -(-start // 10) * 10, max(-(-start // 10) * 10, end // 10 * 10)
+        start = min(start, max(earliest, end - need, _up(end - longest)))
+    return start, end
+
+
+def _up(ms: int) -> int:
+    """``ms`` rounded up to whole centiseconds."""
+    return -(-ms // 10) * 10
 
 
 def _shares(parts: Sequence[str], start: int, end: int, rules: CraftRules) -> list[tuple[int, int]] | None:
-    """Times for the parts within [start, end] in proportion to their characters, each at least the minimum and
-    two frames apart (whole centiseconds); None when the window cannot hold them."""
-    room = end - start - rules.gap_ms * (len(parts) - 1) - 20 * len(parts)  # what centiseconds may take
-    if room < rules.min_ms * len(parts):
+    """Times for the parts within [start, end] (whole centiseconds) in proportion to their characters, each at
+    least the minimum and two frames apart; None when the window cannot hold them."""
+    gap = _up(rules.gap_ms)
+    room = (end - start - gap * (len(parts) - 1)) // 10  # centiseconds
+    least = _up(rules.min_ms) // 10
+    if room < least * len(parts):
         return None
     weights = [max(1, char_count(p)) for p in parts]
-    lengths = [0.0] * len(parts)
     fixed: set[int] = set()
     while True:  # parts that their share leaves under the minimum get the minimum; the others share the rest
-        free = room - rules.min_ms * len(fixed)
+        free = room - least * len(fixed)
         weight = sum(w for j, w in enumerate(weights) if j not in fixed)
-        lengths = [rules.min_ms if j in fixed else free * w / weight for j, w in enumerate(weights)]
-        short = {j for j, length in enumerate(lengths) if j not in fixed and length < rules.min_ms}
+        lengths = [least if j in fixed else free * w // weight for j, w in enumerate(weights)]
+        short = {j for j, length in enumerate(lengths) if j not in fixed and length < least}
         if not short:
             break
         fixed |= short
-    times, cursor = [], float(start)
+    for j in range(room - sum(lengths)):  # what whole centiseconds left over, to the first parts
+        lengths[j % len(lengths)] += 1
+    times, cursor = [], start
     for length in lengths:
-        s = -(-int(cursor) // 10) * 10
-        e = min(int(s + length + 10) // 10 * 10, s + rules.max_ms, end)
-        times.append((s, e))
-        cursor = e + rules.gap_ms
+        times.append((cursor, min(cursor + 10 * length, cursor + rules.max_ms)))
+        cursor += 10 * length + gap
     return times
 
 
