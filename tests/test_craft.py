@@ -16,7 +16,7 @@ from app.media.craft import (
     script_language,
 )
 from app.media.cues import Cue, CueOptions, build_cues, craft_cues, over_limits, wrap_text
-from app.media.subtitles import rebreak
+from app.media.translation_timing import rebreak
 
 
 def _words(start: float, text: str, step: float = 0.3) -> dict:
@@ -156,8 +156,90 @@ def test_a_fast_cue_borrows_reading_time_from_a_slow_neighbour() -> None:
 
 def test_a_latin_line_kept_in_a_chinese_file_keeps_latin_limits() -> None:
     """An English line the translation left as it was is broken at 42, not at Chinese's 16 (5 lines of English)."""
-    from app.media.subtitles import rebreak
+    from app.media.translation_timing import rebreak
 
     kept = rebreak("The yellow submarine travels slowly across the quiet ocean", "zh")
     assert kept.count("\n") == 1 and all(len(line) <= 42 for line in kept.split("\n"))
     assert all(len(line) <= 16 for line in rebreak("黄色潜水艇在安静的海洋上缓缓航行，穿过平静的海面。", "zh").split("\n"))
+
+
+def test_a_translation_too_long_for_two_lines_becomes_two_cues_on_its_source_time() -> None:
+    from app.media.translation_timing import flagged_sources, lay_out
+
+    source = [Cue(1000, 7000, "We built the house, and then we painted every room in it.")]
+    text = "Wir haben das Haus mit eigenen Händen gebaut, und danach jedes Zimmer darin frisch gestrichen."
+    assert len(wrap_text(text, language="de").split("\n")) == 3  # 95 characters: three lines of 42
+    laid = lay_out(source, [text], "de")
+    assert [t.source for t in laid] == [0, 0] and not flagged_sources(laid)
+    first, second = laid[0].cue, laid[1].cue
+    assert first.flat_text.endswith("gebaut,")  # cut after the comma, not in the middle of a clause
+    assert " ".join(t.cue.flat_text for t in laid) == text  # nothing cut
+    assert all(len(t.cue.lines) <= 2 and all(char_count(line) <= 42 for line in t.cue.lines) for t in laid)
+    assert first.start_ms == 1000 and second.end_ms == 7000  # the source's time, shared
+    assert second.start_ms - first.end_ms >= 84 and min(c.end_ms - c.start_ms for c in (first, second)) >= 834
+    # shared in proportion to characters: both parts read at about the same speed
+    speeds = [reading_speed(c.text, c.end_ms - c.start_ms) for c in (first, second)]
+    assert abs(speeds[0] - speeds[1]) < 1.5
+
+
+def test_a_split_without_punctuation_falls_before_a_conjunction_never_after_an_article() -> None:
+    from app.media.cues import split_to_fit
+
+    text = ("She carried the heavy wooden box all the way down to the old harbour "
+            "because her brother was waiting there for the morning boat")  # 128 characters
+    parts = split_to_fit(text, rules_for("en"))
+    assert len(parts) == 2 and parts[1].startswith("because") and " ".join(parts) == text
+    assert all(part.split()[-1].lower() not in {"the", "a", "an", "her"} for part in parts)
+
+
+def test_a_translation_too_fast_takes_the_silence_after_then_before_its_cue() -> None:
+    from app.media.translation_timing import lay_out
+
+    cues = [Cue(0, 1000, "Hi."), Cue(3000, 4500, "Good to see you."), Cue(4600, 6000, "Me too.")]
+    texts = ["Hallo zusammen, schön!",  # 22 characters need 1.3 s at 17/s: the silence after gives it
+             "Schön, dich zu sehen, wirklich!",  # 31 need 1.83 s; the next cue is 100 ms away: before it too
+             "Ich auch."]
+    laid = [t.cue for t in lay_out(cues, texts, "de")]
+    assert (laid[0].start_ms, laid[0].end_ms) == (0, 1300)  # as long as it needs, no longer
+    # up to two frames before the next cue (whole centiseconds), then started earlier, into the silence before
+    assert (laid[1].start_ms, laid[1].end_ms) == (2680, 4510)
+    assert all(reading_speed(c.text, c.end_ms - c.start_ms) <= 17 for c in laid)
+    assert (laid[2].start_ms, laid[2].end_ms) == (4600, 6000)  # read in time: its source's timing
+
+
+def test_a_translation_too_fast_takes_what_a_slow_touching_neighbour_spares() -> None:
+    from app.media.translation_timing import lay_out
+
+    cues = [Cue(0, 3000, "Well."), Cue(3090, 4500, "Then we all laughed.")]  # no silence between them
+    texts = ["Nun.", "Dann lachten wir alle zusammen."]  # 31 characters need 1.83 s; the cue has 1.41
+    first, second = [t.cue for t in lay_out(cues, texts, "de")]
+    assert (first.end_ms, second.start_ms, second.end_ms) == (2580, 2670, 4500)  # the boundary moved, gap kept
+    assert reading_speed(second.text, second.end_ms - second.start_ms) <= 17
+
+
+def test_what_the_silence_cannot_give_is_flagged_and_never_past_the_media_or_7_seconds() -> None:
+    from app.media.translation_timing import flagged_sources, lay_out
+
+    words = "Das ist eine sehr lange Übersetzung eines kurzen Satzes"
+    (one,) = lay_out([Cue(0, 1000, "Short.")], [words], "de", limit_ms=2000)
+    assert one.flagged and one.cue.end_ms == 2000  # the media ends there
+    (alone,) = lay_out([Cue(0, 1000, "Short.")], [words], "de")
+    assert alone.flagged and alone.cue.end_ms == 1000  # no media end known: the last cue keeps its end
+    long = " ".join([words] * 3)  # 3 × 55 characters: 10 s of reading in two cues
+    laid = lay_out([Cue(0, 5000, "A long speech.")], [long], "de", limit_ms=60_000)
+    assert all(t.cue.end_ms - t.cue.start_ms <= 7000 for t in laid)
+    assert flagged_sources(laid) == [] and laid[-1].cue.end_ms - laid[0].cue.start_ms > 5000
+    assert flagged_sources(lay_out([Cue(0, 1200, "Hm.")], [long], "de")) == [0]  # no room to split: one cue, told
+
+
+def test_the_bilingual_file_shows_the_whole_original_under_each_part() -> None:
+    import pysubs2
+
+    from app.media.subtitles import render_bilingual_ass
+
+    source = [Cue(1000, 7000, "We built the house, and then we painted every room in it.")]
+    text = "Wir haben das Haus mit eigenen Händen gebaut, und danach jedes Zimmer darin frisch gestrichen."
+    events = pysubs2.SSAFile.from_string(render_bilingual_ass(source, [text], language="de").decode("utf-8"))
+    assert len(events) == 2
+    assert all(e.text.endswith(r"{\rOriginal}We built the house, and then we painted every room in it.") for e in events)
+    assert (events[0].start, events[1].end) == (1000, 7000)

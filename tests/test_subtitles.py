@@ -113,10 +113,11 @@ def test_cjk_translation_is_wrapped_by_display_width(tmp_path: Path) -> None:
     text = "这是一个很长的中文翻译句子，用来检查字幕是否按照显示宽度正确换行而不是按照字符数量。"
     cues = build_cues([{"start": 0.0, "end": 5.0, "text": "A long English sentence to translate."}], duration_s=6)
     subs = pysubs2.load(str(_write(tmp_path, "w.srt", render_translation_srt(cues, [text]))), encoding="utf-8")
-    lines = subs[0].plaintext.split("\n")
-    assert len(lines) >= 2
-    assert all(display_width(line) <= 42 for line in lines)
-    assert "".join(lines) == text
+    # 44 characters need three lines of Chinese's 16: two cues of at most two lines on the source's time.
+    cue_lines = [event.plaintext.split("\n") for event in subs]
+    assert len(cue_lines) == 2 and all(len(lines) <= 2 for lines in cue_lines)
+    assert all(display_width(line) <= 42 for lines in cue_lines for line in lines)
+    assert "".join(line for lines in cue_lines for line in lines) == text
 
 
 def test_webvtt_loads_in_pysubs2_and_ffmpeg_with_exact_timings(tmp_path: Path) -> None:
