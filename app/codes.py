@@ -48,6 +48,8 @@ WHAT_TO_DO = QT_TRANSLATE_NOOP("Code", "What to do: {advice}")
 """How an explanation's advice is introduced, wherever it is shown."""
 UNTRANSLATED_LINES = QT_TRANSLATE_NOOP("Code", "{count} of {cues} lines kept their original text: {lines}")
 """A translation's note listing the lines that kept their original text."""
+NOTED_LINES = QT_TRANSLATE_NOOP("Code", "Lines: {lines}")
+"""The lines an item's note refers to (the lines over the reading speed)."""
 WAITING_FOR_PAIR = QT_TRANSLATE_NOOP("Code", "waiting for the {pair} translator (install {install})")
 """What an item waiting for a translator waits for: the pair, and the directions to install (one, or two via English)."""
 #: Why a line kept its original text (the reasons of app/media/translation_quality.py), as a person reads them.
@@ -192,6 +194,13 @@ class Code(StrEnum):
     TRANSLATION_FALLBACK = "translation_fallback", Explanation(
         QT_TRANSLATE_NOOP("Code", "A few lines kept their original text; the rest is translated."),
         QT_TRANSLATE_NOOP("Code", "Check the lines listed; a better translation model fixes them (Settings → Models)."),
+        note=True)
+    #: An item note: the item's ``over_reading_speed`` fact lists the cues (flagged, never cut).
+    OVER_READING_SPEED = "over_reading_speed", Explanation(
+        QT_TRANSLATE_NOOP("Code", "Some translated lines read faster than the reading speed allows; they are kept whole, "
+                                  "not cut."),
+        QT_TRANSLATE_NOOP("Code", "Shorten them in the subtitle editor if you like, or choose the relaxed subtitle "
+                                  "rules in Settings → Output."),
         note=True)
     NO_SPEECH = "no_speech", Explanation(
         QT_TRANSLATE_NOOP("Code", "No speech was heard, so no subtitles were written."),

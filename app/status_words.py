@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from app.codes import LINE_REASONS, UNREACHABLE_SERVER, UNTRANSLATED_LINES, WAITING_FOR_PAIR, WHAT_TO_DO, Code
+from app.codes import (LINE_REASONS, NOTED_LINES, UNREACHABLE_SERVER, UNTRANSLATED_LINES, WAITING_FOR_PAIR, WHAT_TO_DO,
+                       Code)
 from app.errors import explain
 from app.store.records import ITEM_FACTS, ItemView, JobSummary
 from app.store.states import ItemState, JobStatus
@@ -211,6 +212,15 @@ def item_words(item: ItemView, words: Words = as_is) -> ItemWords:
             if explanation is not None:
                 details += [sentence, full] if full else [sentence]
                 details += [words(WHAT_TO_DO).format(advice=words(explanation.advice))] if explanation.advice else []
+    for code in item.notes:  # what happened besides the result, where its code has words (over_reading_speed)
+        explanation = explain(code)
+        if explanation is None or not explanation.note:
+            continue
+        sentence = words(explanation.sentence)
+        notes.append(sentence)
+        lines = item.facts.get(code) or []  # the lines such a note lists: an item fact of the same name
+        details += [sentence] + ([words(NOTED_LINES).format(lines=", ".join(map(str, lines)))] if lines else [])
+        details += [words(WHAT_TO_DO).format(advice=words(explanation.advice))] if explanation.advice else []
     note = "; ".join(n for n in notes if n)
     return ItemWords(found, note, "\n".join(d for d in details if d) or note)
 

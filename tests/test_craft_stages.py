@@ -9,7 +9,9 @@ from typing import Any
 import pysubs2
 
 from app.media.naming import subtitle_names
-from app.pipelines.outputs import TranscriptOutput, TranslationOutput
+from app.errors import Code
+from app.pipelines.outputs import RenderOutput, TranscriptOutput, TranslationOutput
+from app.store.records import ITEM_FACTS
 from app.pipelines.video import PlaceStage, RenderStage, TranscribeStage, cue_options, craft_fingerprint
 
 
@@ -54,7 +56,10 @@ def test_render_flags_a_translation_over_reading_speed_and_writes_webvtt_beside_
     long = "Hallo, das ist eine viel zu lange Übersetzung für einen kurzen Gruß auf dem Schirm."
     translation = TranslationOutput("en", "de", "m", [long, "Wie geht es dir heute, mein Freund?"], skipped=False)
     rendered = _render(transcript, translation, {"webvtt": True})
-    assert rendered.report.detail == {"over_reading_speed": [1]}
+    # The item notes it (a stable code) and status --json lists the cue (an item fact of the stored output).
+    assert rendered.report.note == Code.OVER_READING_SPEED and rendered.over_reading_speed == [1]
+    assert rendered.written()["over_reading_speed"] == [1] and "over_reading_speed" in ITEM_FACTS
+    assert RenderOutput.read(rendered.written()).over_reading_speed == [1]
     assert set(rendered.files) == {"transcript", "transcript_vtt", "translation", "translation_vtt", "bilingual"}
     vtt = pysubs2.SSAFile.from_string(rendered.files["translation_vtt"], format_="vtt")
     # Too long for two lines of 42: two cues on the greeting's time and the silence after it; flagged, never cut.

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from app.errors import EXPLANATIONS
+from app.errors import EXPLANATIONS, Code
 from app.pipelines.outputs import NO_SPEECH, TRANSLATION_FAILED, TRANSLATION_FALLBACK
-from app.status_words import item_words, job_label
+from app.status_words import item_json, item_words, job_label
 from app.store.records import ItemView, JobSummary
 from app.store.states import ItemState, JobStatus
 
@@ -68,3 +70,16 @@ def test_an_unknown_code_still_shows_its_message() -> None:
     words = item_words(_item(ItemState.FAILED, code="brand_new_code", error="something broke"))
     assert words.problem is not None and words.problem.cell() == "something broke"
     assert words.problem.details() == "brand_new_code: something broke"
+
+
+def test_a_note_code_with_words_says_them_and_lists_its_lines() -> None:
+    """A translation over the reading speed: the item's note (a stable code) reaches the person in words, with the
+    lines its fact lists; status --json keeps the code and the lines."""
+    item = replace(_item(ItemState.COMPLETED), notes=(Code.OVER_READING_SPEED,), facts={"over_reading_speed": [3, 7]})
+    words = item_words(item)
+    sentence = EXPLANATIONS[Code.OVER_READING_SPEED].sentence
+    assert words.problem is None and words.note == sentence
+    assert words.note_details.splitlines()[:2] == [sentence, "Lines: 3, 7"]
+    shown = item_json(item)
+    assert shown["notes"] == ["over_reading_speed"] and shown["over_reading_speed"] == [3, 7]
+    assert item_words(replace(item, notes=(Code.GPU_FALLBACK_CPU,))).note == ""  # a code without words stays unsaid

@@ -13,13 +13,14 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import func, insert, inspect, select
 
-from app.errors import DowngradeRefused, LeaseLost, SidecarError
+from app.errors import Code, DowngradeRefused, LeaseLost, SidecarError
 from app.paths import database_path
+from app.pipelines.outputs import RenderOutput
 from app.store import Store
 from app.store.instances import InstanceInfo
 from app.store.location import ENV, database_location
 from app.store.migrate import SCRIPTS, current_revision, head_revision
-from app.store.records import NewItem, NewStage
+from app.store.records import ItemReport, NewItem, NewStage
 from app.store.search_queries import fts_dialogue, fts_images
 from app.store.search_writes import SearchIndexWriter
 from app.store.tables import jobs, stages
@@ -84,6 +85,20 @@ def test_a_new_library_gets_the_whole_schema_at_alembics_head(store_location: Pa
         assert [s.id for s in changed] == [job], "only the moved job is re-read"
         (done, _) = store.jobs.items(job)
         assert done.facts == {"language": "de", "language_probability": 0.75, "audio_stream": {"index": 1}}
+    finally:
+        store.close()
+
+
+def test_a_translation_over_the_reading_speed_is_noted_on_the_item_with_its_lines(store_location: Path | str) -> None:
+    store = open_store(store_location, lambda: 1_000.0, lease_seconds=10)
+    try:
+        job = _one_job(store, "a.mp4")
+        claim = store.stages.claim_next_stage("w:0", gpu=None)
+        assert claim is not None
+        rendered = RenderOutput({"translation": "1"}, "en", "de", ItemReport(note=Code.OVER_READING_SPEED), [2, 5])
+        store.stages.complete_stage(claim, rendered.written())
+        (item,) = store.jobs.items(job)
+        assert item.notes == ("over_reading_speed",) and item.facts == {"over_reading_speed": [2, 5]}
     finally:
         store.close()
 

@@ -215,23 +215,31 @@ class TranslationOutput(StageOutput):
 
 @dataclass(frozen=True)
 class RenderOutput(StageOutput):
-    """``render``: the subtitle files as text by role (``transcript``, ``translation``, ``bilingual``, ``text``)."""
+    """``render``: the subtitle files as text by role (``transcript``, ``translation``, ``bilingual``, ``text``).
+
+    ``over_reading_speed`` lists the source cues (1-based) whose translation still reads
+    faster than the target's reading speed (or needs more lines) once laid out: flagged,
+    never cut. It is an item fact (``status --json``), and the item notes
+    ``over_reading_speed`` while there are any.
+    """
 
     files: dict[str, str] = field(default_factory=dict)
     source_lang: str | None = None
     target_lang: str | None = None
     report: ItemReport = ItemReport()
+    over_reading_speed: list[int] = field(default_factory=list)
 
     @classmethod
     def read(cls, output: Mapping[str, Any]) -> Self:
         return cls(dict(output.get("files") or {}), output.get("source_lang"), output.get("target_lang"),
-                   ItemReport.read(output))
+                   ItemReport.read(output), [int(n) for n in output.get("over_reading_speed") or []])
 
     def written(self) -> dict[str, Any]:
         if not self.files:
             return self.report.written({"files": {}})  # no speech: as stored before the type existed
+        flagged = {"over_reading_speed": self.over_reading_speed} if self.over_reading_speed else {}
         return self.report.written({"source_lang": self.source_lang, "target_lang": self.target_lang,
-                                    "files": self.files})
+                                    "files": self.files, **flagged})
 
 
 @dataclass(frozen=True)

@@ -728,17 +728,17 @@ class RenderStage:
         target, cut = translation.target_lang, cue_options(ctx.options)
         limit = round(transcript.duration_s * 1000) if transcript.duration_s else None
         # A translation is never cut to fit: the source cues (1-based) whose translation still reads too fast
-        # (or too long) once laid out on their time are flagged.
-        flagged = flagged_sources(lay_out(cues, texts, target, cut, limit))
-        report = ItemReport(detail={"over_reading_speed": [i + 1 for i in flagged]}) if flagged else ItemReport()
+        # (or too long) once laid out on their time are flagged, and the item notes it.
+        flagged = [i + 1 for i in flagged_sources(lay_out(cues, texts, target, cut, limit))]
+        report = ItemReport(note=Code.OVER_READING_SPEED) if flagged else ItemReport()
         role = "transcript" if translated_in_place(transcript, translation) else "translation"
         files[role] = render_translation_srt(cues, texts, target, cut, limit).decode("utf-8")
         if vtt:
             files[f"{role}_vtt"] = render_translation_vtt(cues, texts, target, cut, limit).decode("utf-8")
         if role == "transcript":
-            return RenderOutput(files, transcript.language, report=report)
+            return RenderOutput(files, transcript.language, report=report, over_reading_speed=flagged)
         files["bilingual"] = render_bilingual_ass(cues, texts, language=target, options=cut, limit_ms=limit).decode("utf-8")
-        return RenderOutput(files, transcript.language, target, report=report)
+        return RenderOutput(files, transcript.language, target, report=report, over_reading_speed=flagged)
 
 
 # -------------------------------------------------------------------------- place
