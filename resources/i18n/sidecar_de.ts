@@ -52,6 +52,10 @@
         <translation>{count} von {cues} Zeilen behielten ihren Originaltext: {lines}</translation>
     </message>
     <message>
+        <source>Lines: {lines}</source>
+        <translation>Zeilen: {lines}</translation>
+    </message>
+    <message>
         <source>waiting for the {pair} translator (install {install})</source>
         <translation>wartet auf den Übersetzer {pair} (installieren: {install})</translation>
     </message>
@@ -331,6 +335,15 @@
     <message>
         <source>Check the lines listed; a better translation model fixes them (Settings → Models).</source>
         <translation>Prüfen Sie die aufgeführten Zeilen; ein besseres Übersetzungsmodell behebt sie (Einstellungen → Modelle).</translation>
+    </message>
+    <message>
+        <source>Some translated lines read faster than the reading speed allows; they are kept whole, not cut.</source>
+        <extracomment>An item note: the item&apos;s ``over_reading_speed`` fact lists the cues (flagged, never cut).</extracomment>
+        <translation>Einige übersetzte Zeilen lesen sich schneller, als die Lesegeschwindigkeit erlaubt; sie bleiben vollständig, nichts wird gekürzt.</translation>
+    </message>
+    <message>
+        <source>Shorten them in the subtitle editor if you like, or choose the relaxed subtitle rules in Settings → Output.</source>
+        <translation>Kürzen Sie sie bei Bedarf im Untertitel-Editor, oder wählen Sie die lockeren Untertitelregeln unter Einstellungen → Ausgabe.</translation>
     </message>
     <message>
         <source>No speech was heard, so no subtitles were written.</source>

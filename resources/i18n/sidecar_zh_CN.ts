@@ -52,6 +52,10 @@
         <translation>{cues} 行中有 {count} 行保留了原文：{lines}</translation>
     </message>
     <message>
+        <source>Lines: {lines}</source>
+        <translation>行：{lines}</translation>
+    </message>
+    <message>
         <source>waiting for the {pair} translator (install {install})</source>
         <translation>等待 {pair} 翻译模型（需安装：{install}）</translation>
     </message>
@@ -331,6 +335,15 @@
     <message>
         <source>Check the lines listed; a better translation model fixes them (Settings → Models).</source>
         <translation>检查所列出的行；更好的翻译模型可以修正它们（设置 → 模型）。</translation>
+    </message>
+    <message>
+        <source>Some translated lines read faster than the reading speed allows; they are kept whole, not cut.</source>
+        <extracomment>An item note: the item&apos;s ``over_reading_speed`` fact lists the cues (flagged, never cut).</extracomment>
+        <translation>部分译文行超出了允许的阅读速度；它们保持完整，未被删减。</translation>
+    </message>
+    <message>
+        <source>Shorten them in the subtitle editor if you like, or choose the relaxed subtitle rules in Settings → Output.</source>
+        <translation>如有需要，可在字幕编辑器中缩短它们，或在 设置 → 输出 中选择宽松的字幕规则。</translation>
     </message>
     <message>
         <source>No speech was heard, so no subtitles were written.</source>
