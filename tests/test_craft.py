@@ -217,6 +217,21 @@ def test_a_translation_too_fast_takes_what_a_slow_touching_neighbour_spares() ->
     assert reading_speed(second.text, second.end_ms - second.start_ms) <= 17
 
 
+def test_time_passes_down_a_run_of_touching_cues_and_no_cue_is_made_worse_to_save_another() -> None:
+    from app.media.translation_timing import lay_out
+
+    # A has time to spare, B just enough, C lacks 414 ms: B moves earlier whole, A gives C the time.
+    cues = [Cue(0, 3000, "Well."), Cue(3090, 4500, "So that was that."), Cue(4590, 6000, "Then we all laughed.")]
+    texts = ["Nun.", "Das war es dann also ja", "Dann lachten wir alle zusammen."]  # 4, 23, 31 characters
+    a, b, c = [t.cue for t in lay_out(cues, texts, "de")]
+    assert (a.end_ms, b.start_ms, b.end_ms, c.start_ms, c.end_ms) == (2630, 2720, 4080, 4170, 6000)
+    assert all(reading_speed(x.text, x.end_ms - x.start_ms) <= 17 for x in (a, b, c))
+    # Both too fast: B could be saved only by making A worse; A keeps its time and both are flagged.
+    cues = [Cue(0, 1000, "Yes, yes."), Cue(1090, 2500, "I see it now.")]
+    laid = lay_out(cues, ["Ja, ja, so ist es wohl.", "Jetzt sehe ich es endlich."], "de")  # 23 and 26 characters
+    assert laid[0].cue.end_ms >= 1000 and all(t.flagged for t in laid)
+
+
 def test_what_the_silence_cannot_give_is_flagged_and_never_past_the_media_or_7_seconds() -> None:
     from app.media.translation_timing import flagged_sources, lay_out
 

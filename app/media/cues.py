@@ -473,7 +473,7 @@ def _fix_timing(drafts: list[tuple[Cue, CraftRules]], limit: int | None, repeats
         if i in repeats_at:
             repeats.append(len(out))
         out.append((Cue(start, end, cue.text), rules))
-    return BuiltCues(_centiseconds(share_time(_bridge(out), [rules for _, rules in out])), repeats)
+    return BuiltCues(_centiseconds(_share_time(_bridge(out), [rules for _, rules in out])), repeats)
 
 
 def _centiseconds(cues: list[Cue]) -> list[Cue]:
@@ -502,34 +502,30 @@ def _bridge(cues: list[tuple[Cue, CraftRules]]) -> list[Cue]:
 SHIFT_MS = 500
 
 
-def _slack(cue: Cue, rules: CraftRules, unit_ms: int = 1) -> int:
-    """Milliseconds ``cue`` can give up (whole ``unit_ms``) and still be read and last its minimum."""
-    return max(0, cue.end_ms - cue.start_ms - max(rules.min_ms, reading_ms(cue.text, rules))) // unit_ms * unit_ms
+def _slack(cue: Cue, rules: CraftRules) -> int:
+    """Milliseconds ``cue`` can give up and still be read and last its minimum."""
+    return max(0, cue.end_ms - cue.start_ms - max(rules.min_ms, reading_ms(cue.text, rules)))
 
 
-def share_time(cues: list[Cue], rules: list[CraftRules], unit_ms: int = 1) -> list[Cue]:
+def _share_time(cues: list[Cue], rules: list[CraftRules]) -> list[Cue]:
     """A cue that reads too fast borrows time from a touching neighbour with time to spare (at most :data:`SHIFT_MS`).
 
     The boundary between the two moves, so both keep the two-frame gap; neither is left
     under its reading time or minimum. What cannot be borrowed is flagged (:func:`over_limits`).
-    Times move in whole ``unit_ms``: cues already in centiseconds stay in them (their gaps,
-    rounded, may be up to two units over two frames and still touch).
     """
     out = list(cues)
     for i, cue in enumerate(out):
-        need = -(-(reading_ms(cue.text, rules[i]) - (cue.end_ms - cue.start_ms)) // unit_ms) * unit_ms
-        touch = rules[i].gap_ms + 2 * (unit_ms - 1)
-        if need > 0 and i > 0 and cue.start_ms - out[i - 1].end_ms <= touch:
-            move = min(need, SHIFT_MS, _slack(out[i - 1], rules[i - 1], unit_ms))
+        need = reading_ms(cue.text, rules[i]) - (cue.end_ms - cue.start_ms)
+        if need > 0 and i > 0 and cue.start_ms - out[i - 1].end_ms <= rules[i].gap_ms:
+            move = min(need, SHIFT_MS, _slack(out[i - 1], rules[i - 1]))
             if move > 0:
                 prev = out[i - 1]
                 out[i - 1] = Cue(prev.start_ms, prev.end_ms - move, prev.text)
                 cue = out[i] = Cue(cue.start_ms - move, cue.end_ms, cue.text)
                 need -= move
-        if need > 0 and i + 1 < len(out) and out[i + 1].start_ms - cue.end_ms <= touch:
+        if need > 0 and i + 1 < len(out) and out[i + 1].start_ms - cue.end_ms <= rules[i].gap_ms:
             nxt = out[i + 1]
-            room = (rules[i].max_ms - (cue.end_ms - cue.start_ms)) // unit_ms * unit_ms
-            move = min(need, SHIFT_MS, _slack(nxt, rules[i + 1], unit_ms), room)
+            move = min(need, SHIFT_MS, _slack(nxt, rules[i + 1]), rules[i].max_ms - (cue.end_ms - cue.start_ms))
             if move > 0:
                 out[i + 1] = Cue(nxt.start_ms + move, nxt.end_ms, nxt.text)
                 out[i] = Cue(cue.start_ms, cue.end_ms + move, cue.text)

@@ -11,8 +11,10 @@ Two things are done before anything is flagged, and nothing is ever cut:
 - **over the target's reading speed** (a German or Chinese translation reads longer
   than the English it came from): the cue takes time from the silence after it, up to
   two frames before the next cue and 7 s in all (within the media), then up to
-  :data:`~app.media.cues.SHIFT_MS` from the silence before it, then what a touching
-  neighbour (a shorter translation) can spare (:func:`app.media.cues.share_time`).
+  :data:`~app.media.cues.SHIFT_MS` from the silence before it; then, in a run of cues
+  with no silence between them, the boundaries move (each at most ``SHIFT_MS``) so that
+  time a shorter translation can spare reaches the one that needs it, down the run. No
+  cue is given less than its reading time, or made worse than it was, to save another.
 
 What still reads too fast (or needs too many lines) is flagged: the item notes the
 source cues (1-based, the transcript's and the editor's numbering) as
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from app.media.craft import CraftRules, char_count, reading_ms, reading_speed
-from app.media.cues import NETFLIX_CUES, SHIFT_MS, Cue, CueOptions, share_time, split_to_fit, wrap_text
+from app.media.cues import NETFLIX_CUES, SHIFT_MS, Cue, CueOptions, split_to_fit, wrap_text
 
 
 @dataclass(frozen=True)
@@ -61,13 +63,12 @@ def lay_out(cues: Sequence[Cue], texts: Sequence[str], language: str | None, opt
         start, end = _window(cue, parts, rules, earliest, max(latest, cue.end_ms))
         times = _shares(parts, start, end, rules) if len(parts) > 1 else None
         if times is None:  # one part, or no room for more: one cue of as many lines as it takes (flagged)
-            parts, times = [" ".join(parts)], [(start, end)]
+            parts, times = [text], [(start, end)]
         for part, (s, e) in zip(parts, times):
-            laid.append(Cue(s, e, wrap_text(part, rules=rules, language=rules.language)))
+            laid.append(Cue(s, e, rebreak(part, language, options)))
             sources.append(i)
             rules_of.append(rules)
-    # Still too fast: the time a neighbour (a slower translation) can spare, in whole centiseconds.
-    laid = share_time(laid, rules_of, unit_ms=10)
+    laid = _rebalance(laid, rules_of)
     return [TranslatedCue(cue, source, _over(cue.text, cue.end_ms - cue.start_ms, rules))
             for cue, source, rules in zip(laid, sources, rules_of)]
 
@@ -126,6 +127,72 @@ def _shares(parts: Sequence[str], start: int, end: int, rules: CraftRules) -> li
         times.append((cursor, min(cursor + 10 * length, cursor + rules.max_ms)))
         cursor += 10 * length + gap
     return times
+
+
+def _rebalance(laid: list[Cue], rules: list[CraftRules]) -> list[Cue]:
+    """Each run of touching cues with one too fast in it, its boundaries moved (each at most
+    :data:`~app.media.cues.SHIFT_MS`) so that as few cues as can be are too fast, and no boundary moves
+    more than that takes: a slower translation beside a fast one gives it time, down the run (a
+    neighbour-by-neighbour pass, as the transcript's cues get, stops at the first cue with none to spare)."""
+    out = list(laid)
+    i = 0
+    while i < len(out):
+        j = i
+        while j + 1 < len(out) and out[j + 1].start_ms - out[j].end_ms <= rules[j].gap_ms + 18:  # 2 frames, rounded
+            j += 1
+        if j > i and any(_over(c.text, c.end_ms - c.start_ms, r) for c, r in zip(out[i:j + 1], rules[i:j + 1])):
+            out[i:j + 1] = _run(out[i:j + 1], rules[i:j + 1])
+        i = j + 1
+    return out
+
+
+def _run(cues: list[Cue], rules: list[CraftRules]) -> list[Cue]:
+    """The best boundaries for one run (its first start and last end stay), by dynamic programming over each
+    boundary's centiseconds within its reach: fewest cues under their reading time, then the least time they
+    lack, then the least moved."""
+    gaps = [b.start_ms - a.end_ms for a, b in zip(cues, cues[1:])]
+    need = [reading_ms(c.text, r) for c, r in zip(cues, rules)]
+    length = [c.end_ms - c.start_ms for c in cues]
+    # A cue gives only time it can spare: never under its minimum, and never under its reading time (or, too fast
+    # already, under the time it had): no cue is made worse to save another.
+    least = [max(min(r.min_ms, n), min(t, n)) for r, n, t in zip(rules, length, need)]
+    most = [max(r.max_ms, n) for r, n in zip(rules, length)]
+    reach = range(-SHIFT_MS // 10, SHIFT_MS // 10 + 1)
+    Score = tuple[int, int, int]  # cues too fast, milliseconds they lack, centiseconds moved
+
+    def score(k: int, start: int, end: int, moved: int, before: Score) -> Score | None:
+        span = end - start
+        if not least[k] <= span <= most[k]:
+            return None
+        lack = max(0, need[k] - span)
+        return before[0] + (lack > 0), before[1] + lack, before[2] + moved
+
+    # For each end of cue k within reach: the best score of cues 0..k, and the end of cue k-1 it came from.
+    best: dict[int, tuple[Score, int]] = {}
+    for d in reach:
+        found = score(0, cues[0].start_ms, cues[0].end_ms + 10 * d, abs(d), (0, 0, 0))
+        if found is not None:
+            best[cues[0].end_ms + 10 * d] = (found, cues[0].start_ms)
+    trail = [best]
+    for k in range(1, len(cues)):
+        ends = [cues[k].end_ms] if k == len(cues) - 1 else [cues[k].end_ms + 10 * d for d in reach]
+        nxt: dict[int, tuple[Score, int]] = {}
+        for end in ends:
+            moved = abs(end - cues[k].end_ms) // 10
+            for prev, (before, _) in best.items():
+                found = score(k, prev + gaps[k - 1], end, moved, before)
+                if found is not None and (end not in nxt or found < nxt[end][0]):
+                    nxt[end] = (found, prev)
+        if not nxt:
+            return cues  # no boundaries keep every cue within its limits: the run stays as it was
+        best = nxt
+        trail.append(best)
+    ends = [cues[-1].end_ms]
+    for k in range(len(cues) - 1, 0, -1):
+        ends.append(trail[k][ends[-1]][1])
+    ends.reverse()
+    starts = [cues[0].start_ms] + [e + g for e, g in zip(ends, gaps)]
+    return [Cue(s, e, c.text) for s, e, c in zip(starts, ends, cues)]
 
 
 def _over(text: str, length_ms: int, rules: CraftRules) -> bool:
