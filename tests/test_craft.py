@@ -226,6 +226,7 @@ def test_time_passes_down_a_run_of_touching_cues_and_no_cue_is_made_worse_to_sav
     a, b, c = [t.cue for t in lay_out(cues, texts, "de")]
     assert (a.end_ms, b.start_ms, b.end_ms, c.start_ms, c.end_ms) == (2630, 2720, 4080, 4170, 6000)
     assert all(reading_speed(x.text, x.end_ms - x.start_ms) <= 17 for x in (a, b, c))
+    assert all(x.start_ms >= source.start_ms - 500 for x, source in zip((a, b, c), cues))  # never shown much early
     # Both too fast: B could be saved only by making A worse; A keeps its time and both are flagged.
     cues = [Cue(0, 1000, "Yes, yes."), Cue(1090, 2500, "I see it now.")]
     laid = lay_out(cues, ["Ja, ja, so ist es wohl.", "Jetzt sehe ich es endlich."], "de")  # 23 and 26 characters

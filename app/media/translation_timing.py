@@ -55,6 +55,7 @@ def lay_out(cues: Sequence[Cue], texts: Sequence[str], language: str | None, opt
     laid: list[Cue] = []
     sources: list[int] = []
     rules_of: list[CraftRules] = []
+    floors: list[int] = []  # the earliest each may start: a translation never shows more than SHIFT_MS early
     for i, (cue, text) in enumerate(zip(cues, texts)):
         rules = options.rules(text, language)
         parts = split_to_fit(text, rules) if text.strip() else [text]
@@ -68,7 +69,8 @@ def lay_out(cues: Sequence[Cue], texts: Sequence[str], language: str | None, opt
             laid.append(Cue(s, e, rebreak(part, language, options)))
             sources.append(i)
             rules_of.append(rules)
-    laid = _rebalance(laid, rules_of)
+            floors.append(min(s, _up(cue.start_ms - SHIFT_MS)))
+    laid = _rebalance(laid, rules_of, floors)
     return [TranslatedCue(cue, source, _over(cue.text, cue.end_ms - cue.start_ms, rules))
             for cue, source, rules in zip(laid, sources, rules_of)]
 
@@ -129,7 +131,7 @@ def _shares(parts: Sequence[str], start: int, end: int, rules: CraftRules) -> li
     return times
 
 
-def _rebalance(laid: list[Cue], rules: list[CraftRules]) -> list[Cue]:
+def _rebalance(laid: list[Cue], rules: list[CraftRules], floors: list[int]) -> list[Cue]:
     """Each run of touching cues with one too fast in it, its boundaries moved (each at most
     :data:`~app.media.cues.SHIFT_MS`) so that as few cues as can be are too fast, and no boundary moves
     more than that takes: a slower translation beside a fast one gives it time, down the run (a
@@ -141,15 +143,15 @@ def _rebalance(laid: list[Cue], rules: list[CraftRules]) -> list[Cue]:
         while j + 1 < len(out) and out[j + 1].start_ms - out[j].end_ms <= rules[j].gap_ms + 18:  # 2 frames, rounded
             j += 1
         if j > i and any(_over(c.text, c.end_ms - c.start_ms, r) for c, r in zip(out[i:j + 1], rules[i:j + 1])):
-            out[i:j + 1] = _run(out[i:j + 1], rules[i:j + 1])
+            out[i:j + 1] = _run(out[i:j + 1], rules[i:j + 1], floors[i:j + 1])
         i = j + 1
     return out
 
 
-def _run(cues: list[Cue], rules: list[CraftRules]) -> list[Cue]:
-    """The best boundaries for one run (its first start and last end stay), by dynamic programming over each
-    boundary's centiseconds within its reach: fewest cues under their reading time, then the least time they
-    lack, then the least moved."""
+def _run(cues: list[Cue], rules: list[CraftRules], floors: list[int]) -> list[Cue]:
+    """The best boundaries for one run (its first start and last end stay; no cue starts before its floor), by
+    dynamic programming over each boundary's centiseconds within its reach: fewest cues under their reading
+    time, then the least time they lack, then the least moved."""
     gaps = [b.start_ms - a.end_ms for a, b in zip(cues, cues[1:])]
     need = [reading_ms(c.text, r) for c, r in zip(cues, rules)]
     length = [c.end_ms - c.start_ms for c in cues]
@@ -162,7 +164,7 @@ def _run(cues: list[Cue], rules: list[CraftRules]) -> list[Cue]:
 
     def score(k: int, start: int, end: int, moved: int, before: Score) -> Score | None:
         span = end - start
-        if not least[k] <= span <= most[k]:
+        if not least[k] <= span <= most[k] or start < floors[k]:
             return None
         lack = max(0, need[k] - span)
         return before[0] + (lack > 0), before[1] + lack, before[2] + moved
