@@ -128,6 +128,43 @@ def assert_loads_everywhere(path: Path) -> pysubs2.SSAFile:
     return subs
 
 
+#: What the bilingual ASS puts between a translation and its original (app.media.subtitles).
+ORIGINAL_MARK = r"\N{\rOriginal}"
+
+
+def assert_laid_out(transcript: pysubs2.SSAFile, translated: pysubs2.SSAFile) -> None:
+    """A translation on its transcript's time (issue 37): at least a cue per transcript cue (one too long for two
+    lines is two), in order, two frames apart, none before the speech by more than half a second."""
+    assert len(translated) >= len(transcript)
+    assert all(b.start - a.end >= 80 for a, b in zip(translated, translated[1:])), "cues overlap or touch"
+    assert translated[0].start >= transcript[0].start - 500
+
+
+def translation_by_cue(transcript: pysubs2.SSAFile, translated: pysubs2.SSAFile,
+                       bilingual: pysubs2.SSAFile) -> list[list[pysubs2.SSAEvent]]:
+    """The translated SRT's cues grouped by the transcript cue they translate, as the bilingual ASS pairs them
+    (it holds the SRT's cues at their times, each with its whole original under it, or the original alone where
+    the translation kept it); each group starts at most half a second before its speech."""
+    assert_laid_out(transcript, translated)
+    assert [(e.start, e.end) for e in bilingual] == [(e.start, e.end) for e in translated]
+    originals = [e.plaintext.replace("\n", " ") for e in transcript]
+    groups: list[list[pysubs2.SSAEvent]] = [[] for _ in transcript]
+    k = 0
+    for srt, ass in zip(translated, bilingual):
+        top, mark, bottom = ass.text.partition(ORIGINAL_MARK)
+        original = (bottom if mark else top).replace(r"\N", " ")
+        # the next transcript cue (its own text may repeat this one's: then its time decides)
+        while k < len(originals) and (originals[k] != original or groups[k] and k + 1 < len(originals)
+                                      and originals[k + 1] == original and srt.start >= transcript[k + 1].start - 500):
+            assert groups[k], f"transcript cue {k + 1} has no translation: {originals[k]!r}"
+            k += 1
+        assert k < len(originals), f"{ass.text!r} pairs with no transcript cue"
+        groups[k].append(srt)
+    assert all(groups), "a transcript cue has no translation"
+    assert all(g[0].start >= cue.start - 500 for g, cue in zip(groups, transcript))
+    return groups
+
+
 # One word of each numbered sentence that Whisper hears reliably: when the number itself
 # comes out as another word ("Sentence-free", "Sentence iron"), the sentence is found by it.
 _SENTENCE_WORDS = ["submarine", "chocolate", "library", "elephant", "tomato", "london", "egypt", "guitar", "snowman",

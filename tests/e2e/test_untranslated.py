@@ -29,7 +29,8 @@ from app.status_words import job_label
 from tests.media import MediaFactory
 from tests.model_server import ModelServer
 from tests.scripted_translations import CLAUSES, to_chinese
-from tests.video_jobs import FolderRun, assert_loads_everywhere, folder_of, library, run_and_read, run_folder
+from tests.video_jobs import (FolderRun, assert_loads_everywhere, folder_of, library, run_and_read, run_folder,
+                              translation_by_cue)
 
 #: English sentences the weak server leaves untranslated (sentences one and two of ten).
 ECHOED = ("submarine", "chocolate")
@@ -121,13 +122,14 @@ def test_doubtful_lines_are_written_in_place_and_listed_with_their_reasons(trans
     assert {reasons[str(i + 1)] for i in repeated} <= {REPEATED, MISALIGNED}
     transcript = assert_loads_everywhere(translated.folder / "english_long.en.srt")
     chinese = assert_loads_everywhere(translated.folder / "english_long.zh.srt")
-    assert len(assert_loads_everywhere(translated.folder / "english_long.zh.ass")) == len(transcript)
-    for i, (original, line) in enumerate(zip(transcript, chinese)):
-        # Lines are broken again to their own script's limits (Chinese 16 a line): compared without the breaks.
+    by_cue = translation_by_cue(transcript, chinese, assert_loads_everywhere(translated.folder / "english_long.zh.ass"))
+    for i, (original, events) in enumerate(zip(transcript, by_cue)):
+        # Lines are broken again to their own script's limits (Chinese 16 a line, more than two lines make two
+        # cues): compared without the breaks.
         if i in expected:
-            assert " ".join(line.plaintext.split()) == " ".join(original.plaintext.split())
+            assert " ".join(" ".join(e.plaintext for e in events).split()) == " ".join(original.plaintext.split())
         else:
-            assert line.plaintext.replace("\n", "") == to_chinese(original.plaintext)
+            assert "".join(e.plaintext.replace("\n", "") for e in events) == to_chinese(original.plaintext)
 
 
 def test_status_lists_the_untranslated_lines_and_says_what_to_do(translated: FolderRun,
