@@ -81,14 +81,14 @@ def flagged_sources(laid: Sequence[TranslatedCue]) -> list[int]:
 
 
 def _needed(parts: Sequence[str], rules: CraftRules) -> int:
-    """Milliseconds the parts take to be read, each at least the minimum, two frames apart."""
-    return sum(max(rules.min_ms, reading_ms(p, rules)) for p in parts) + rules.gap_ms * (len(parts) - 1)
+    """Milliseconds the parts take to be read, each at least the minimum, two frames apart (centiseconds)."""
+    return sum(_up(max(rules.min_ms, reading_ms(p, rules))) for p in parts) + _up(rules.gap_ms) * (len(parts) - 1)
 
 
 def _window(cue: Cue, parts: Sequence[str], rules: CraftRules, earliest: int, latest: int) -> tuple[int, int]:
     """The source cue's time, grown into the silence around it as far as the parts need (whole centiseconds)."""
     # ASS keeps centiseconds: every time here is whole centiseconds (starts up, ends down: gaps only grow).
-    need = _up(_needed(parts, rules))
+    need = _needed(parts, rules)
     earliest, latest = _up(earliest), latest // 10 * 10
     start, end = _up(cue.start_ms), max(_up(cue.start_ms), cue.end_ms // 10 * 10)
     longest = rules.max_ms * len(parts) + rules.gap_ms * (len(parts) - 1)
