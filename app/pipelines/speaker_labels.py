@@ -118,7 +118,7 @@ def label_cues(cues: list[dict[str, Any]], segments: Sequence[Mapping[str, Any]]
     return labelled
 
 
-def unavailable_detail() -> dict[str, str]:
-    """What the item says when labels were asked for and no speaker model is installed."""
+def unavailable_note() -> str:
+    """The item's note when labels were asked for and no speaker model is installed."""
     log.info("speaker labels were asked for, but no speaker model is installed (sidecar models install speakers-ge2e)")
-    return {"speakers": Code.MODEL_MISSING.value}
+    return Code.MODEL_MISSING.value

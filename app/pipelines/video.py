@@ -441,9 +441,8 @@ class TranscribeStage:
         kept = filter_segments(segments).kept
         ctx.progress(1.0, "speakers")
         pieces = speaker_labels.speaker_pieces(self.data_dir, ctx.options, load_audio(audio), kept)
-        if pieces is None:
-            detail = {**(result.report.detail or {}), **speaker_labels.unavailable_detail()}
-            return replace(result, report=replace(result.report, detail=detail))
+        if pieces is None:  # asked for, and no speaker model installed: the item's notes say so
+            return replace(result, report=replace(result.report, note=speaker_labels.unavailable_note()))
         cues = speaker_labels.label_cues(result.cues, kept, pieces, result.language, cue_options(ctx.options))
         detail = {**(result.report.detail or {}), "speakers": len({p.speaker for p in pieces})}
         return replace(result, cues=cues, report=replace(result.report, detail=detail))
