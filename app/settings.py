@@ -280,6 +280,15 @@ class Settings:
         True, QT_TRANSLATE_NOOP("Settings", "Keep sound tags such as [music], ♪ and (applause)"),
         QT_TRANSLATE_NOOP("Settings", "Off: sound tags are removed from the subtitles, and a cue holding nothing else is left out"),
         section="output", output_affecting=True, cli="--sound-tags")
+    speakers: str = setting(
+        "off", QT_TRANSLATE_NOOP("Settings", "Speaker labels:"),
+        QT_TRANSLATE_NOOP("Settings", "Tell voices apart: a style per speaker in the bilingual subtitles, dialogue dashes "
+                                      "when two share a cue, [Speaker 1] in transcripts. Needs the speaker model "
+                                      "(sidecar models install speakers-ge2e)"),
+        choices=(("off", QT_TRANSLATE_NOOP("Settings", "Off")),
+                 ("auto", QT_TRANSLATE_NOOP("Settings", "Count the speakers")),
+                 *((str(n), str(n)) for n in range(2, 7))),
+        section="output", output_affecting=True, cli="--speakers")
     translation_endpoint: str = setting(
         "", QT_TRANSLATE_NOOP("Settings", "Translation server:"),
         QT_TRANSLATE_NOOP("Settings", "An OpenAI-compatible server that translates the subtitle text; empty: translate on this computer"),

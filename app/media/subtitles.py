@@ -108,6 +108,11 @@ def render_translation_vtt(cues: Sequence[Cue], translations: Sequence[str], lan
     return render_vtt([t.cue for t in laid])
 
 
+#: Speakers' colours in the bilingual ASS: white, then pale tints that stay readable on any picture.
+_SPEAKER_COLOURS = (pysubs2.Color(255, 255, 255), pysubs2.Color(255, 240, 140), pysubs2.Color(150, 230, 255),
+                    pysubs2.Color(170, 255, 170), pysubs2.Color(255, 190, 230), pysubs2.Color(255, 200, 150))
+
+
 def _styles(font: str) -> dict[str, pysubs2.SSAStyle]:
     main = pysubs2.SSAStyle(
         fontname=font,
@@ -129,9 +134,23 @@ def _styles(font: str) -> dict[str, pysubs2.SSAStyle]:
     return {TRANSLATION_STYLE: main, ORIGINAL_STYLE: original}
 
 
+def speaker_style(speaker: int) -> str:
+    """The ASS style of a speaker's lines (1-based)."""
+    return f"Speaker {speaker}"
+
+
+def _speaker_styles(main: pysubs2.SSAStyle, speakers: Sequence[int | None]) -> dict[str, pysubs2.SSAStyle]:
+    styles = {}
+    for speaker in sorted({k for k in speakers if k}):
+        style = main.copy()
+        style.primarycolor = _SPEAKER_COLOURS[(speaker - 1) % len(_SPEAKER_COLOURS)]
+        styles[speaker_style(speaker)] = style
+    return styles
+
+
 def render_bilingual_ass(
     cues: Sequence[Cue], translations: Sequence[str], *, font: str = DEFAULT_FONT, language: str | None = None,
-    options: CueOptions = NETFLIX_CUES, limit_ms: int | None = None
+    options: CueOptions = NETFLIX_CUES, limit_ms: int | None = None, speakers: Sequence[int | None] | None = None
 ) -> bytes:
     """One event per translated cue: the translation on top, the original smaller underneath.
 
@@ -140,6 +159,8 @@ def render_bilingual_ass(
     either order. A cue whose translation fell back to the original is shown once. A
     translation laid out as two cues (:func:`app.media.translation_timing.lay_out`) shows
     its whole original under each: the original stays on screen while it is spoken.
+    With speaker labels (``speakers``: each cue's first speaker), each speaker's cues
+    have a style of their own (:func:`speaker_style`), in a colour of its own.
     """
     _check_counts(cues, translations)
     subs = pysubs2.SSAFile()
@@ -149,6 +170,8 @@ def render_bilingual_ass(
     subs.info["ScaledBorderAndShadow"] = "yes"
     subs.info["WrapStyle"] = "0"
     subs.styles = _styles(font)
+    voices = list(speakers) if speakers else [None] * len(cues)
+    subs.styles.update(_speaker_styles(subs.styles[TRANSLATION_STYLE], voices))
     for laid in lay_out(cues, translations, language, options, limit_ms):
         source = cues[laid.source]
         top = escape_text(laid.cue.text)
@@ -157,6 +180,7 @@ def render_bilingual_ass(
             text = bottom
         else:
             text = f"{top}\\N{{\\r{ORIGINAL_STYLE}}}{bottom}"
-        subs.events.append(pysubs2.SSAEvent(start=laid.cue.start_ms, end=laid.cue.end_ms, style=TRANSLATION_STYLE,
-                                            text=text))
+        voice = voices[laid.source]
+        style = speaker_style(voice) if voice else TRANSLATION_STYLE
+        subs.events.append(pysubs2.SSAEvent(start=laid.cue.start_ms, end=laid.cue.end_ms, style=style, text=text))
     return subs.to_string("ass").encode("utf-8")

