@@ -100,6 +100,8 @@ class TranscriptOutput(StageOutput):
     cues: list[dict[str, Any]] = field(default_factory=list)
     stretches: list[dict[str, Any]] | None = None
     report: ItemReport = ItemReport()
+    speakers: int | None = None
+    """How many speakers the labels found (each cue's ``speakers`` lists its own); None without labels."""
 
     @classmethod
     def read(cls, output: Mapping[str, Any]) -> Self:
@@ -107,7 +109,8 @@ class TranscriptOutput(StageOutput):
                    list(output.get("language_votes") or []), list(output.get("languages") or []),
                    float(output.get("duration_s") or 0.0), list(output.get("reads") or []),
                    list(output.get("segments") or []), list(output.get("dropped") or []),
-                   list(output.get("cues") or []), output.get("stretches"), ItemReport.read(output))
+                   list(output.get("cues") or []), output.get("stretches"), ItemReport.read(output),
+                   output.get("speakers"))
 
     def written(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -117,6 +120,8 @@ class TranscriptOutput(StageOutput):
         }
         if self.stretches is not None:
             out["stretches"] = self.stretches
+        if self.speakers is not None:
+            out["speakers"] = self.speakers
         return self.report.written(out)
 
     @property

@@ -446,8 +446,7 @@ class TranscribeStage:
         if pieces is None:  # asked for, and no speaker model installed: the item's notes say so
             return replace(result, report=replace(result.report, note=speaker_labels.unavailable_note()))
         cues = speaker_labels.label_cues(result.cues, kept, pieces, result.language, cue_options(ctx.options))
-        detail = {**(result.report.detail or {}), "speakers": len({p.speaker for p in pieces})}
-        return replace(result, cues=cues, report=replace(result.report, detail=detail))
+        return replace(result, cues=cues, speakers=len({p.speaker for p in pieces}))
 
     @staticmethod
     def _result(segments: list[dict[str, Any]], reads: list[dict[str, Any]], language: str | None, probability: float,

@@ -78,8 +78,9 @@ class ItemView:
 #: Keys a stage's output may carry about its item, shown with the item (``status --items``, the queue):
 #: the audio stream a video's speech came from, the language heard and how sure that was, and the
 #: seconds of speech in each language (``languages``: two or more in a mixed-language recording), and the
-#: cues whose translation reads faster than the target's reading speed (``over_reading_speed``, 1-based).
-ITEM_FACTS = ("audio_stream", "language", "language_probability", "languages", "over_reading_speed")
+#: cues whose translation reads faster than the target's reading speed (``over_reading_speed``, 1-based),
+#: and how many speakers the speaker labels found (``speakers``).
+ITEM_FACTS = ("audio_stream", "language", "language_probability", "languages", "over_reading_speed", "speakers")
 
 
 @dataclass(frozen=True)
