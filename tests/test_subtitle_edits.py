@@ -49,6 +49,22 @@ def test_cues_survive_a_render_and_read_round_trip_and_edits_keep_text_with_time
     assert [(c.start_ms, c.end_ms) for c in shift_cues(read, -500)] == [(0, 2000), (2000, 3500)]  # never before 0
 
 
+def test_a_translation_written_as_two_cues_is_read_back_as_its_cues_one_text() -> None:
+    cues = [Cue(0, 4000, "Hello there, my friend."), Cue(4100, 8000, "Second line.")]
+    long = ("Hallo dort, mein sehr lieber Freund, den ich seit so vielen Jahren kenne und schätze, "
+            "und der mir immer geholfen hat, wenn ich ihn brauchte.")
+    translation = render_translation_srt(cues, [long, "Zweite Zeile."], "de")
+    assert translation.decode().count(" --> ") == 3  # the long one is laid out as two cues on its time
+    read = read_cues(render_transcript_srt(cues), translation)
+    assert [(c.original, c.translation) for c in read] == [(cues[0].text, long), (cues[1].text, "Zweite Zeile.")]
+    assert render_edited(read, ["translation"])["translation"] == translation
+    # Edited elsewhere: the translation moved by 5 s, one cue each: pairs are kept by index.
+    moved = [Cue(c.start_ms + 5000, c.end_ms + 5000, c.text) for c in cues]
+    drifted = read_cues(render_transcript_srt(cues), render_transcript_srt([Cue(m.start_ms, m.end_ms, t) for m, t in
+                                                                             zip(moved, ["Eins.", "Zwei."])]))
+    assert [c.translation for c in drifted] == ["Eins.", "Zwei."]
+
+
 def test_a_saved_edit_is_the_persons_revision_and_a_later_run_sends_its_version_to_review(
         tmp_path: Path, data_dir: Path) -> None:
     media = tmp_path / "Films"

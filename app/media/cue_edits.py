@@ -2,10 +2,11 @@
 
 The files next to the video are the truth here, not the stored stage results: the
 person may have edited them before (with Sidecar or another editor), and what they
-see in the editor must be what a player shows. The transcript SRT and the
-translation SRT share their cues (Sidecar writes the translation on the transcript's
-timings), so they are read as pairs; a pair whose timings drifted apart (edited
-elsewhere) is kept by index, the transcript's timing winning. Rendering goes through
+see in the editor must be what a player shows. The translation SRT lies on the
+transcript's timings (a translation too long for its cue as two cues on that cue's
+time), so each transcript cue is read with its translation; files with as many cues are
+paired by index (timings drifted apart by an edit elsewhere keep their pairs, the
+transcript's timing winning). Rendering goes through
 the same renderers the pipeline uses, so an edited file looks like a Sidecar file.
 """
 
@@ -16,7 +17,7 @@ from typing import Mapping, Sequence
 
 import pysubs2
 
-from app.media.cues import Cue
+from app.media.cues import Cue, join_fragments
 from app.media.subtitles import render_bilingual_ass, render_transcript_srt, render_translation_srt
 
 MIN_CUE_MS = 200  # a split never leaves a cue shorter than a blink
@@ -39,17 +40,36 @@ def _plain(event: pysubs2.SSAEvent) -> str:
     return event.plaintext.replace("\uff5b", "{").replace("\uff5d", "}").replace("\uff3c", "\\")
 
 
+def _translations_by_cue(originals: Sequence[pysubs2.SSAEvent], translated: Sequence[pysubs2.SSAEvent]) -> list[str]:
+    """Each transcript cue's translation, found by time (by index where times drifted apart and the counts agree).
+
+    A translation too long for its cue is written as two cues on that cue's time
+    (:mod:`app.media.translation_timing`), so the files can differ in count: each translated
+    cue belongs to the transcript cue it overlaps most (the nearest when none), and a cue's
+    parts are joined again into the one text the person edits. Files edited elsewhere whose
+    timings drifted (a cue left with no translation by time) keep their pairs by index.
+    """
+    parts: list[list[str]] = [[] for _ in originals]
+    for event in translated:
+        if not originals:
+            break
+        overlaps = [min(event.end, o.end) - max(event.start, o.start) for o in originals]
+        best = max(range(len(originals)), key=lambda i: (overlaps[i], -abs(originals[i].start - event.start)))
+        if overlaps[best] <= 0:
+            best = min(range(len(originals)), key=lambda i: abs(originals[i].start - event.start))
+        parts[best].append(_plain(event))
+    if len(translated) == len(originals) and not all(parts):
+        return [_plain(event) for event in translated]
+    return ["" if not texts else texts[0] if len(texts) == 1 else join_fragments(line for text in texts for line in text.split("\n"))
+            for texts in parts]
+
+
 def read_cues(transcript: bytes, translation: bytes | None = None) -> list[EditCue]:
-    """The cues of a transcript SRT, each with its line of the translation SRT when there is one."""
+    """The cues of a transcript SRT, each with its text from the translation SRT when there is one."""
     originals = _srt_events(transcript)
-    translated = _srt_events(translation) if translation is not None else None
-    cues = []
-    for i, event in enumerate(originals):
-        text = None
-        if translated is not None:
-            text = _plain(translated[i]) if i < len(translated) else ""
-        cues.append(EditCue(int(event.start), int(event.end), _plain(event), text))
-    return cues
+    texts = _translations_by_cue(originals, _srt_events(translation)) if translation is not None else None
+    return [EditCue(int(event.start), int(event.end), _plain(event), texts[i] if texts is not None else None)
+            for i, event in enumerate(originals)]
 
 
 def split_cue(cues: Sequence[EditCue], index: int, at_ms: int | None = None) -> list[EditCue]:
