@@ -283,8 +283,8 @@ class Settings:
     speakers: str = setting(
         "off", QT_TRANSLATE_NOOP("Settings", "Speaker labels:"),
         QT_TRANSLATE_NOOP("Settings", "Tell voices apart: a style per speaker in the bilingual subtitles, dialogue dashes "
-                                      "when two share a cue, [Speaker 1] in transcripts. Needs the speaker model "
-                                      "(sidecar models install speakers-ge2e)"),
+                                      "when two share a cue, `[Speaker 1]` in transcripts. Needs the speaker model "
+                                      "(`sidecar models install speakers-ge2e`)"),
         choices=(("off", QT_TRANSLATE_NOOP("Settings", "Off")),
                  ("auto", QT_TRANSLATE_NOOP("Settings", "Count the speakers")),
                  *((str(n), str(n)) for n in range(2, 7))),

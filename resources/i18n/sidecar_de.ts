@@ -1808,8 +1808,8 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Sprecher kennzeichnen:</translation>
     </message>
     <message>
-        <source>Tell voices apart: a style per speaker in the bilingual subtitles, dialogue dashes when two share a cue, [Speaker 1] in transcripts. Needs the speaker model (sidecar models install speakers-ge2e)</source>
-        <translation>Stimmen unterscheiden: ein Stil je Sprecher in den zweisprachigen Untertiteln, Dialogstriche, wenn sich zwei einen Untertitel teilen, [Sprecher 1] in Transkripten. Braucht das Sprechermodell (sidecar models install speakers-ge2e)</translation>
+        <source>Tell voices apart: a style per speaker in the bilingual subtitles, dialogue dashes when two share a cue, `[Speaker 1]` in transcripts. Needs the speaker model (`sidecar models install speakers-ge2e`)</source>
+        <translation>Stimmen unterscheiden: ein Stil je Sprecher in den zweisprachigen Untertiteln, Dialogstriche, wenn sich zwei einen Untertitel teilen, `[Speaker 1]` in Transkripten. Braucht das Sprechermodell (`sidecar models install speakers-ge2e`)</translation>
     </message>
     <message>
         <source>Off</source>

@@ -1794,8 +1794,8 @@ Files next to your media are not touched.</source>
         <translation>标注说话人：</translation>
     </message>
     <message>
-        <source>Tell voices apart: a style per speaker in the bilingual subtitles, dialogue dashes when two share a cue, [Speaker 1] in transcripts. Needs the speaker model (sidecar models install speakers-ge2e)</source>
-        <translation>区分不同的声音：双语字幕中每位说话人使用各自的样式，两人共用一条字幕时加对话破折号，文字稿中标注 [Speaker 1]。需要说话人模型（sidecar models install speakers-ge2e）</translation>
+        <source>Tell voices apart: a style per speaker in the bilingual subtitles, dialogue dashes when two share a cue, `[Speaker 1]` in transcripts. Needs the speaker model (`sidecar models install speakers-ge2e`)</source>
+        <translation>区分不同的声音：双语字幕中每位说话人使用各自的样式，两人共用一条字幕时加对话破折号，文字稿中标注 `[Speaker 1]`。需要说话人模型（`sidecar models install speakers-ge2e`）</translation>
     </message>
     <message>
         <source>Off</source>
