@@ -15,11 +15,10 @@ from app.errors import Code, ModelError
 from app.media.audio import SAMPLE_RATE
 from app.media.cues import NETFLIX_CUES, Cue
 from app.media.speakers import Piece, label_speakers, speakers_in
-from app.media.subtitles import render_bilingual_ass, speaker_style
+from app.media.subtitles import render_bilingual_ass, render_transcript_text, speaker_name, speakers_of_ass, speakers_of_text
 from app.ml.speaker_encoder import CHECKPOINT, SpeakerEncoder
 from app.ml.torch_checkpoint import MAGIC_NUMBER, PROTOCOL_VERSION, read_legacy_checkpoint
 from app.pipelines import speaker_labels
-from app.pipelines.audio import transcript_text
 from tests.speaker_model import install_speaker_model, resemblyzer_wheel
 
 SPEECH = Path(__file__).parent / "data" / "real_speech"
@@ -116,12 +115,16 @@ def test_a_shared_cue_becomes_a_dialogue_and_outputs_name_speakers() -> None:
     labelled = speaker_labels.label_cues(cues, segments, pieces, "en", NETFLIX_CUES)
     assert labelled[0]["text"] == "- Are you coming?\n- Yes." and labelled[0]["speakers"] == [1, 2]
     assert labelled[1]["text"] == "Right now." and labelled[1]["speakers"] == [2]
-    assert transcript_text(labelled) == "[Speaker 1] - Are you coming? - Yes.\nRight now.\n"
-    ass = pysubs2.SSAFile.from_string(render_bilingual_ass(
-        [Cue.from_dict(c) for c in labelled], ["- Kommst du?\n- Ja.", "Sofort."], language="de",
-        speakers=[c["speakers"][0] for c in labelled]).decode())
-    assert [e.style for e in ass.events] == [speaker_style(1), speaker_style(2)]
-    assert ass.styles[speaker_style(1)].primarycolor != ass.styles[speaker_style(2)].primarycolor
+    cues_of = [Cue.from_dict(c) for c in labelled]
+    names = [speaker_name(c["speakers"][0]) for c in labelled]
+    text = render_transcript_text(cues_of, names)
+    assert text.decode() == "[Speaker 1] - Are you coming? - Yes.\n[Speaker 2] Right now.\n"
+    assert speakers_of_text(text, 2) == ["Speaker 1", "Speaker 2"] and speakers_of_text(text, 3) is None
+    data = render_bilingual_ass(cues_of, ["- Kommst du?\n- Ja.", "Sofort."], language="de", speakers=["Anna, B.", "Speaker 2"])
+    ass = pysubs2.SSAFile.from_string(data.decode())
+    assert [e.style for e in ass.events] == ["Anna B.", "Speaker 2"]  # a comma cannot stay in an ASS style name
+    assert ass.styles["Anna B."].primarycolor != ass.styles["Speaker 2"].primarycolor
+    assert speakers_of_ass(data) == [(200, 2700, "Anna B."), (3600, 5100, "Speaker 2")]
 
 
 def test_labels_need_the_installed_model_which_installs_over_loopback_by_checksum(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from functools import partial
 from typing import Any, Sequence
@@ -23,15 +23,18 @@ from typing import Any, Sequence
 from app.atomic_write import atomic_write, sha256_file
 from app.engine.dialogue_index import Cue, PassageEmbedder, index_dialogue
 from app.errors import Code, SidecarError
-from app.media.cue_edits import EditCue, read_cues, render_edited
+from app.media.cue_edits import EditCue, read_cues, render_edited, speakers_by_time
 from app.media.naming import normalise_language
+from app.media.subtitles import speaker_name, speakers_of_ass, speakers_of_text
 from app.store import Store
 from app.store.search_writes import SearchIndexWriter
 
 log = logging.getLogger(__name__)
 
-EDITABLE_ROLES = ("transcript", "translation", "bilingual")
+EDITABLE_ROLES = ("transcript", "translation", "bilingual", "transcript_text")
 LANGUAGES_STAGE = "render"
+TRANSCRIBE_STAGE = "transcribe"
+"""The stage whose output labels each cue with its speakers (when the job asked for labels)."""
 """The video and audio pipelines' stage whose output names the transcript's and translation's languages."""
 
 
@@ -65,9 +68,25 @@ def open_subtitles(store: Store, video: Path) -> SubtitleDocument:
     translation = files.get("translation")
     cues = read_cues(files["transcript"].read_bytes(),
                      translation.read_bytes() if translation is not None and translation.is_file() else None)
+    speakers = _speakers(store, item_id, files, cues)
+    if speakers is not None:
+        cues = [replace(cue, speaker=name) for cue, name in zip(cues, speakers)]
     doubtful = store.edits.doubtful_cues(item_id) if translation is not None else {}
     untranslated = store.edits.untranslated(item_id) if translation is None else None
     return SubtitleDocument(item_id, video, files, hashes, tuple(cues), doubtful, untranslated)
+
+
+def _speakers(store: Store, item_id: int, files: dict[str, Path], cues: Sequence[EditCue]) -> list[str | None] | None:
+    """Each cue's speaker: as the files name them (the bilingual ASS's styles, else the text's labels, which keep a
+    person's renames), else as the transcription labelled them; None without speaker labels."""
+    bilingual, text = files.get("bilingual"), files.get("transcript_text")
+    if bilingual is not None and bilingual.is_file() and (spans := speakers_of_ass(bilingual.read_bytes())):
+        return speakers_by_time(cues, spans)
+    if text is not None and text.is_file() and (named := speakers_of_text(text.read_bytes(), len(cues))):
+        return named
+    labelled = (store.stages.succeeded_output(item_id, TRANSCRIBE_STAGE) or {}).get("cues") or []
+    spans = [(int(c["start_ms"]), int(c["end_ms"]), speaker_name(c["speakers"][0])) for c in labelled if c.get("speakers")]
+    return speakers_by_time(cues, spans) if spans else None
 
 
 def _check_unchanged(target: Path, opened: str | None) -> None:

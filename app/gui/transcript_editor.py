@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import html
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -22,7 +23,8 @@ from PySide6.QtGui import (QCloseEvent, QColor, QFont, QGuiApplication, QKeyEven
 from PySide6.QtMultimedia import QAudioOutput, QMediaPlayer
 from PySide6.QtMultimediaWidgets import QGraphicsVideoItem
 from PySide6.QtWidgets import (QAbstractItemDelegate, QAbstractItemView, QDoubleSpinBox, QFrame, QGraphicsDropShadowEffect, QGraphicsScene,
-                               QGraphicsTextItem, QGraphicsView, QHBoxLayout, QHeaderView, QLabel, QMenu, QMessageBox,
+                               QGraphicsTextItem, QGraphicsView, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QMenu,
+                               QMessageBox,
                                QPlainTextEdit, QPushButton, QSlider, QSplitter, QStyledItemDelegate,
                                QStyleOptionViewItem, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
@@ -32,7 +34,7 @@ from app.gui.facade import EngineFacade
 from app.gui.file_urls import file_url
 from app.gui.theme import banner_style, tint
 from app.gui.translations import code_words
-from app.media.cue_edits import EditCue, merge_cues, shift_cues, split_cue
+from app.media.cue_edits import EditCue, merge_cues, rename_speaker, shift_cues, split_cue
 from app.shown_names import one_line
 
 if TYPE_CHECKING:  # the model list is read off the GUI thread, where model_choice is imported
@@ -40,7 +42,7 @@ if TYPE_CHECKING:  # the model list is read off the GUI thread, where model_choi
 
 log = logging.getLogger(__name__)
 
-START, END, ORIGINAL, TRANSLATION = range(4)
+START, END, SPEAKER, ORIGINAL, TRANSLATION = range(5)
 AUDIO_STRIP_HEIGHT = 96  # an audio file's "picture": room for a two-line cue
 
 
@@ -182,8 +184,8 @@ class TranscriptEditor(QWidget):
         self.banner = QLabel(self)
         self.banner.setWordWrap(True)
         self.banner.hide()
-        self.table = QTableWidget(0, 4, self)
-        self.table.setHorizontalHeaderLabels([self.tr("Start"), self.tr("End"), self.tr("Original"),
+        self.table = QTableWidget(0, 5, self)
+        self.table.setHorizontalHeaderLabels([self.tr("Start"), self.tr("End"), self.tr("Speaker"), self.tr("Original"),
                                               self.tr("Translation")])
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setWordWrap(True)
@@ -202,6 +204,9 @@ class TranscriptEditor(QWidget):
         self.shift.setSingleStep(0.1)
         self.shift.setSuffix(" s")
         self.shift_button = QPushButton(self.tr("Shift selected"), self)
+        self.rename_button = QPushButton(self.tr("Rename speaker…"), self)
+        self.rename_button.setToolTip(self.tr("Give the selected line's speaker a name: every line of theirs takes it"))
+        self.rename_button.hide()
         self.retranslate_button = QPushButton(self.tr("Re-translate"), self)
         self.retranslate_button.setToolTip(self.tr("Translate this video again from its transcript with another model"))
         self.retranslate_menu = QMenu(self)
@@ -220,7 +225,7 @@ class TranscriptEditor(QWidget):
         ll.addWidget(self.view, 1)
         ll.addLayout(transport)
         tools = QHBoxLayout()
-        for widget in (self.split_button, self.merge_button, self.shift, self.shift_button):
+        for widget in (self.split_button, self.merge_button, self.shift, self.shift_button, self.rename_button):
             tools.addWidget(widget)
         tools.addStretch(1)
         tools.addWidget(self.retranslate_button)
@@ -260,6 +265,7 @@ class TranscriptEditor(QWidget):
         self.split_button.clicked.connect(self.split_at_playhead)
         self.merge_button.clicked.connect(self.merge_with_next)
         self.shift_button.clicked.connect(self.shift_selected)
+        self.rename_button.clicked.connect(self.ask_speaker_name)
         self.save_button.clicked.connect(self.save)
         facade.subtitlesOpened.connect(self._opened)
         facade.subtitlesSaved.connect(self._saved)
@@ -297,6 +303,10 @@ class TranscriptEditor(QWidget):
         self.doubtful = {self.cues[n - 1].start_ms: reason for n, reason in document.doubtful.items()
                          if 0 < n <= len(self.cues)}
         self.table.setColumnHidden(TRANSLATION, not document.has_translation)
+        labelled = any(cue.speaker for cue in self.cues)
+        self.table.setColumnHidden(SPEAKER, not labelled)
+        # Names live in the files that show them: the bilingual ASS (a style per speaker) and an audio file's text.
+        self.rename_button.setVisible(labelled and bool({"bilingual", "transcript_text"} & set(document.files)))
         self._fill()
         self._set_dirty(False)
         if document.untranslated is not None:  # the job asked for a translation and got none: say why, and the way out
@@ -320,7 +330,8 @@ class TranscriptEditor(QWidget):
         self.table.setRowCount(len(self.cues))
         for row, cue in enumerate(self.cues):
             for column, text, editable in ((START, format_ms(cue.start_ms), False), (END, format_ms(cue.end_ms), False),
-                                           (ORIGINAL, cue.original, True), (TRANSLATION, cue.translation or "", True)):
+                                           (SPEAKER, cue.speaker or "", False), (ORIGINAL, cue.original, True),
+                                           (TRANSLATION, cue.translation or "", True)):
                 item = QTableWidgetItem(text)
                 if not editable:
                     item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
@@ -348,9 +359,9 @@ class TranscriptEditor(QWidget):
             return
         cue = self.cues[item.row()]
         if item.column() == ORIGINAL and item.text() != cue.original:
-            self.cues[item.row()] = EditCue(cue.start_ms, cue.end_ms, item.text(), cue.translation)
+            self.cues[item.row()] = replace(cue, original=item.text())
         elif item.column() == TRANSLATION and item.text() != (cue.translation or ""):
-            self.cues[item.row()] = EditCue(cue.start_ms, cue.end_ms, cue.original, item.text())
+            self.cues[item.row()] = replace(cue, translation=item.text())
             if self.doubtful.pop(cue.start_ms, None) is not None:
                 self._filling = True
                 self._mark(item.row())
@@ -414,6 +425,30 @@ class TranscriptEditor(QWidget):
         self._replace(shift_cues(self.cues, delta, rows))
         for row in rows:
             self.table.selectRow(row)
+
+    def ask_speaker_name(self) -> None:
+        """Ask for a name for the selected line's speaker (a window that does not hold up the editor)."""
+        rows = self.selected_rows()
+        speaker = self.cues[rows[0]].speaker if rows else None
+        if speaker is None:
+            self.show_banner(self.tr("Select a line of the speaker to rename."), "error")
+            return
+        dialog = QInputDialog(self)
+        dialog.setWindowTitle(self.tr("Rename speaker"))
+        dialog.setLabelText(self.tr("Name for {speaker}:").format(speaker=speaker))
+        dialog.setTextValue(speaker)
+        dialog.textValueSelected.connect(lambda name: self.rename_speaker(speaker, name))
+        dialog.open()
+
+    def rename_speaker(self, old: str, new: str) -> None:
+        """Every line of speaker ``old`` said by ``new``; saved into the files that name speakers."""
+        try:
+            renamed = rename_speaker(self.cues, old, new)
+        except ValueError:
+            self.show_banner(self.tr("A speaker needs a name."), "error")
+            return
+        if renamed != self.cues:
+            self._replace(renamed, select=self.selected_rows()[0] if self.selected_rows() else None)
 
     def save(self) -> None:
         if self.document is None or not self.dirty:

@@ -18,7 +18,7 @@ from typing import Mapping, Sequence
 import pysubs2
 
 from app.media.cues import Cue, join_fragments
-from app.media.subtitles import render_bilingual_ass, render_transcript_srt, render_translation_srt
+from app.media.subtitles import render_bilingual_ass, render_transcript_srt, render_transcript_text, render_translation_srt
 
 MIN_CUE_MS = 200  # a split never leaves a cue shorter than a blink
 
@@ -29,6 +29,7 @@ class EditCue:
     end_ms: int
     original: str
     translation: str | None = None  # None: the video has no translation
+    speaker: str | None = None  # who says it, by name ("Speaker 2" until the person renames them); None: no labels
 
 
 def _srt_events(data: bytes) -> list[pysubs2.SSAEvent]:
@@ -89,8 +90,8 @@ def split_cue(cues: Sequence[EditCue], index: int, at_ms: int | None = None) -> 
 
     first_original, second_original = halves(cue.original)
     first_translation, second_translation = halves(cue.translation)
-    first = EditCue(cue.start_ms, at, first_original or "", first_translation)
-    second = EditCue(at, cue.end_ms, second_original or "", second_translation)
+    first = EditCue(cue.start_ms, at, first_original or "", first_translation, cue.speaker)
+    second = EditCue(at, cue.end_ms, second_original or "", second_translation, cue.speaker)
     return [*cues[:index], first, second, *cues[index + 1:]]
 
 
@@ -106,7 +107,7 @@ def merge_cues(cues: Sequence[EditCue], index: int) -> list[EditCue]:
         return " ".join(part for part in (x or "", y or "") if part)
 
     merged = EditCue(a.start_ms, max(a.end_ms, b.end_ms), joined(a.original, b.original) or "",
-                     joined(a.translation, b.translation))
+                     joined(a.translation, b.translation), a.speaker or b.speaker)
     return [*cues[:index], merged, *cues[index + 2:]]
 
 
@@ -122,11 +123,35 @@ def shift_cues(cues: Sequence[EditCue], delta_ms: int, indexes: Sequence[int] | 
     return out
 
 
+def rename_speaker(cues: Sequence[EditCue], old: str, new: str) -> list[EditCue]:
+    """Every cue of speaker ``old`` said by ``new`` instead (a name already used merges the two)."""
+    name = " ".join(new.split())
+    if not name:
+        raise ValueError("a speaker needs a name")
+    return [replace(c, speaker=name) if c.speaker == old else c for c in cues]
+
+
+def speakers_by_time(cues: Sequence[EditCue], spans: Sequence[tuple[int, int, str]]) -> list[str | None]:
+    """Each cue's speaker from timed labels (``spans``: start ms, end ms, name): the one overlapping it most."""
+    names: list[str | None] = []
+    for cue in cues:
+        best, most = None, 0
+        for start, end, name in spans:
+            overlap = min(cue.end_ms, end) - max(cue.start_ms, start)
+            if overlap > most:
+                best, most = name, overlap
+        names.append(best)
+    return names
+
+
 def render_edited(cues: Sequence[EditCue], roles: Sequence[str]) -> Mapping[str, bytes]:
-    """The files for ``roles`` (transcript / translation / bilingual), rendered as the pipeline renders them."""
+    """The files for ``roles`` (transcript / translation / bilingual / transcript_text), rendered as the pipeline
+    renders them; speakers' names go where the files carry them (the bilingual ASS's styles, the text's labels)."""
     timed = [Cue(c.start_ms, c.end_ms, c.original) for c in cues]
     texts = [c.translation or "" for c in cues]
+    speakers = [c.speaker for c in cues] if any(c.speaker for c in cues) else None
     renderers = {"transcript": lambda: render_transcript_srt(timed),
                  "translation": lambda: render_translation_srt(timed, texts),
-                 "bilingual": lambda: render_bilingual_ass(timed, texts)}
+                 "bilingual": lambda: render_bilingual_ass(timed, texts, speakers=speakers),
+                 "transcript_text": lambda: render_transcript_text(timed, speakers)}
     return {role: renderers[role]() for role in roles if role in renderers}

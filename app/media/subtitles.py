@@ -134,23 +134,65 @@ def _styles(font: str) -> dict[str, pysubs2.SSAStyle]:
     return {TRANSLATION_STYLE: main, ORIGINAL_STYLE: original}
 
 
-def speaker_style(speaker: int) -> str:
-    """The ASS style of a speaker's lines (1-based)."""
+def speaker_name(speaker: int) -> str:
+    """What a speaker is called until the person names them (1-based): the ASS style and the text label."""
     return f"Speaker {speaker}"
 
 
-def _speaker_styles(main: pysubs2.SSAStyle, speakers: Sequence[int | None]) -> dict[str, pysubs2.SSAStyle]:
+def style_name(name: str) -> str:
+    """A speaker's name as an ASS style name: the format's fields are comma-separated, so a comma cannot stay."""
+    cleaned = " ".join(name.replace(",", " ").split())
+    return cleaned if cleaned not in ("", TRANSLATION_STYLE, ORIGINAL_STYLE) else f"{cleaned or 'Speaker'} (speaker)"
+
+
+def _speaker_styles(main: pysubs2.SSAStyle, speakers: Sequence[str | None]) -> dict[str, pysubs2.SSAStyle]:
+    """A style per speaker, coloured in order of first appearance."""
     styles = {}
-    for speaker in sorted({k for k in speakers if k}):
+    for n, name in enumerate(dict.fromkeys(style_name(k) for k in speakers if k)):
         style = main.copy()
-        style.primarycolor = _SPEAKER_COLOURS[(speaker - 1) % len(_SPEAKER_COLOURS)]
-        styles[speaker_style(speaker)] = style
+        style.primarycolor = _SPEAKER_COLOURS[n % len(_SPEAKER_COLOURS)]
+        styles[name] = style
     return styles
+
+
+def speakers_of_ass(data: bytes) -> list[tuple[int, int, str]]:
+    """(start ms, end ms, speaker) of each event of a bilingual ASS whose style is a speaker's."""
+    subs = pysubs2.SSAFile.from_string(data.decode("utf-8-sig"), format_="ass")
+    return [(int(e.start), int(e.end), e.style) for e in subs.events
+            if not e.is_comment and e.style not in (TRANSLATION_STYLE, ORIGINAL_STYLE)]
+
+
+def render_transcript_text(cues: Sequence[Cue], speakers: Sequence[str | None] | None = None) -> bytes:
+    """The transcript as plain text: one cue a line, without times or markup.
+
+    With speakers (each cue's first), a line where another speaker takes over starts with ``[Name]``.
+    """
+    lines, last = [], None
+    for cue, speaker in zip(cues, speakers or [None] * len(cues)):
+        label = f"[{speaker}] " if speaker and speaker != last else ""
+        last = speaker or last
+        lines.append(label + cue.flat_text + "\n")
+    return "".join(lines).encode("utf-8")
+
+
+def speakers_of_text(data: bytes, count: int) -> list[str | None] | None:
+    """Each line's speaker in a transcript text of ``count`` lines (a label holds until the next); None when it has
+    another number of lines (edited elsewhere) or no labels."""
+    lines = data.decode("utf-8-sig").splitlines()
+    if len(lines) != count:
+        return None
+    speakers: list[str | None] = []
+    current = None
+    for line in lines:
+        if line.startswith("[") and "] " in line:
+            current = line[1:line.index("] ")]
+        speakers.append(current)
+    return speakers if any(speakers) else None
 
 
 def render_bilingual_ass(
     cues: Sequence[Cue], translations: Sequence[str], *, font: str = DEFAULT_FONT, language: str | None = None,
-    options: CueOptions = NETFLIX_CUES, limit_ms: int | None = None, speakers: Sequence[int | None] | None = None
+    options: CueOptions = NETFLIX_CUES, limit_ms: int | None = None, speakers: Sequence[str | None] | None = None
 ) -> bytes:
     """One event per translated cue: the translation on top, the original smaller underneath.
 
@@ -159,8 +201,8 @@ def render_bilingual_ass(
     either order. A cue whose translation fell back to the original is shown once. A
     translation laid out as two cues (:func:`app.media.translation_timing.lay_out`) shows
     its whole original under each: the original stays on screen while it is spoken.
-    With speaker labels (``speakers``: each cue's first speaker), each speaker's cues
-    have a style of their own (:func:`speaker_style`), in a colour of its own.
+    With speaker labels (``speakers``: each cue's first speaker, by name), each speaker's
+    cues have a style named for them (:func:`style_name`), in a colour of its own.
     """
     _check_counts(cues, translations)
     subs = pysubs2.SSAFile()
@@ -181,6 +223,6 @@ def render_bilingual_ass(
         else:
             text = f"{top}\\N{{\\r{ORIGINAL_STYLE}}}{bottom}"
         voice = voices[laid.source]
-        style = speaker_style(voice) if voice else TRANSLATION_STYLE
+        style = style_name(voice) if voice else TRANSLATION_STYLE
         subs.events.append(pysubs2.SSAEvent(start=laid.cue.start_ms, end=laid.cue.end_ms, style=style, text=text))
     return subs.to_string("ass").encode("utf-8")

@@ -17,8 +17,9 @@ from typing import Any, Mapping
 
 from app.engine.kinds import MediaKind
 from app.engine.stage import Output, Pipeline, StageContext
-from app.media.cues import cues_from_dicts
+from app.media.cues import Cue
 from app.media.naming import SubtitleNames
+from app.media.subtitles import render_transcript_text
 from app.pipelines.outputs import RenderOutput, TranscriptOutput, TranslationOutput
 from app.pipelines.subtitled import subtitled_beside
 from app.pipelines.video import (
@@ -37,20 +38,6 @@ TEXT_VERSION = 1
 SPEECH_STAGES = ("extract_audio", "transcribe", "translate")
 
 
-def transcript_text(cues: list[dict[str, Any]]) -> str:
-    """The transcript as plain text: one cue per line, in order, without times or markup.
-
-    With speaker labels, a line where another speaker takes over starts with ``[Speaker N]``.
-    """
-    lines, last = [], None
-    for raw, cue in zip(cues, cues_from_dicts(cues)):
-        speakers = raw.get("speakers") or []
-        label = f"[Speaker {speakers[0]}] " if speakers and speakers[0] != last else ""
-        last = speakers[-1] if speakers else last
-        lines.append(label + cue.flat_text + "\n")
-    return "".join(lines)
-
-
 class AudioRenderStage(RenderStage):
     """The video's transcript and translated SRT, plus the transcript as plain text; no bilingual ASS."""
 
@@ -63,10 +50,11 @@ class AudioRenderStage(RenderStage):
             return output
         files = {role: text for role, text in output.files.items() if role != "bilingual"}
         transcript, translation = ctx.input(TranscriptOutput), ctx.input(TranslationOutput)
-        cues = transcript.cues
+        cues = transcript.cue_list()
         if translated_in_place(transcript, translation):  # the text reads as the SRT does
-            cues = [{**cue, "text": text} for cue, text in zip(cues, translation.texts)]
-        return replace(output, files={**files, "text": transcript_text(cues)})
+            cues = [Cue(cue.start_ms, cue.end_ms, text) for cue, text in zip(cues, translation.texts)]
+        text = render_transcript_text(cues, transcript.speaker_names()).decode("utf-8")
+        return replace(output, files={**files, "text": text})
 
 
 class AudioPlaceStage(PlaceStage):

@@ -23,6 +23,7 @@ import numpy as np
 from app.engine.stage import StageOutput
 from app.errors import Code
 from app.media.cues import Cue, cues_from_dicts
+from app.media.subtitles import speaker_name
 from app.store.records import ItemReport
 
 #: Item results (``items.result``): stable strings the CLI's JSON and the GUI key on.
@@ -131,11 +132,11 @@ class TranscriptOutput(StageOutput):
     def cue_list(self) -> list[Cue]:
         return cues_from_dicts(self.cues)
 
-    def first_speakers(self) -> list[int | None] | None:
-        """Each cue's first speaker, or None when the transcript has no speaker labels."""
+    def speaker_names(self) -> list[str | None] | None:
+        """Each cue's first speaker by name ("Speaker 2"), or None when the transcript has no speaker labels."""
         if not any(cue.get("speakers") for cue in self.cues):
             return None
-        return [(cue.get("speakers") or [None])[0] for cue in self.cues]
+        return [speaker_name(cue["speakers"][0]) if cue.get("speakers") else None for cue in self.cues]
 
 
 @dataclass(frozen=True)

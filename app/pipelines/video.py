@@ -754,7 +754,7 @@ class RenderStage:
         if role == "transcript":
             return RenderOutput(files, transcript.language, report=report, over_reading_speed=flagged)
         files["bilingual"] = render_bilingual_ass(cues, texts, language=target, options=cut, limit_ms=limit,
-                                                  speakers=transcript.first_speakers()).decode("utf-8")
+                                                  speakers=transcript.speaker_names()).decode("utf-8")
         return RenderOutput(files, transcript.language, target, report=report, over_reading_speed=flagged)
 
 

@@ -2599,6 +2599,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Originaltext</translation>
     </message>
     <message>
+        <source>Speaker</source>
+        <translation>Sprecher</translation>
+    </message>
+    <message>
         <source>Translation</source>
         <translation>Übersetzung</translation>
     </message>
@@ -2613,6 +2617,14 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>Shift selected</source>
         <translation>Auswahl verschieben</translation>
+    </message>
+    <message>
+        <source>Rename speaker…</source>
+        <translation>Sprecher umbenennen…</translation>
+    </message>
+    <message>
+        <source>Give the selected line&apos;s speaker a name: every line of theirs takes it</source>
+        <translation>Dem Sprecher der gewählten Zeile einen Namen geben: alle seine Zeilen übernehmen ihn</translation>
     </message>
     <message>
         <source>Re-translate</source>
@@ -2672,6 +2684,22 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
     <message>
         <source>Select the cues to move and how far.</source>
         <translation>Wählen Sie die zu verschiebenden Einträge und wie weit.</translation>
+    </message>
+    <message>
+        <source>Select a line of the speaker to rename.</source>
+        <translation>Wählen Sie eine Zeile des Sprechers, den Sie umbenennen möchten.</translation>
+    </message>
+    <message>
+        <source>Rename speaker</source>
+        <translation>Sprecher umbenennen</translation>
+    </message>
+    <message>
+        <source>Name for {speaker}:</source>
+        <translation>Name für {speaker}:</translation>
+    </message>
+    <message>
+        <source>A speaker needs a name.</source>
+        <translation>Ein Sprecher braucht einen Namen.</translation>
     </message>
     <message>
         <source>Saved next to the video. Sidecar will not overwrite your edit: a later run asks in Review first.</source>

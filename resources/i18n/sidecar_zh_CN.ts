@@ -2585,6 +2585,10 @@ Files next to your media are not touched.</source>
         <translation>原文</translation>
     </message>
     <message>
+        <source>Speaker</source>
+        <translation>说话人</translation>
+    </message>
+    <message>
         <source>Translation</source>
         <translation>翻译</translation>
     </message>
@@ -2599,6 +2603,14 @@ Files next to your media are not touched.</source>
     <message>
         <source>Shift selected</source>
         <translation>移动所选</translation>
+    </message>
+    <message>
+        <source>Rename speaker…</source>
+        <translation>重命名说话人…</translation>
+    </message>
+    <message>
+        <source>Give the selected line&apos;s speaker a name: every line of theirs takes it</source>
+        <translation>为所选行的说话人命名：其所有行都会使用这个名字</translation>
     </message>
     <message>
         <source>Re-translate</source>
@@ -2657,6 +2669,22 @@ Files next to your media are not touched.</source>
     <message>
         <source>Select the cues to move and how far.</source>
         <translation>请选择要移动的字幕条和移动的距离。</translation>
+    </message>
+    <message>
+        <source>Select a line of the speaker to rename.</source>
+        <translation>请选择要重命名的说话人的一行。</translation>
+    </message>
+    <message>
+        <source>Rename speaker</source>
+        <translation>重命名说话人</translation>
+    </message>
+    <message>
+        <source>Name for {speaker}:</source>
+        <translation>{speaker} 的名字：</translation>
+    </message>
+    <message>
+        <source>A speaker needs a name.</source>
+        <translation>说话人需要一个名字。</translation>
     </message>
     <message>
         <source>Saved next to the video. Sidecar will not overwrite your edit: a later run asks in Review first.</source>

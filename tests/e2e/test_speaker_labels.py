@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from app.media.cue_edits import rename_speaker
 from tests.speaker_model import install_speaker_model
 from tests.test_speakers import conversation
 from tests.video_jobs import library, options, stage_rows
@@ -39,14 +40,23 @@ def test_turns_of_two_voices_are_labelled_in_the_transcript_and_the_item(
         lib.run_until_idle()
         (item,) = lib.items(job.id)
         cues = stage_rows(lib.store, "transcribe")["Talk.flac"]["output"]["cues"]
+        assert item.facts["speakers"] == 2, item.facts
+        text = (talk / "Talk.en.txt").read_text("utf-8")
+        assert "[Speaker 1]" in text and "[Speaker 2]" in text, text
+        firsts = [cue["speakers"][0] for cue in cues]
+        changes = sum(1 for a, b in zip(firsts, firsts[1:]) if a != b)
+        assert changes >= 3, firsts  # six turns: the voices take over from each other, not one label for all
+
+        # The editor shows each line's speaker, and a name given there is written where names show.
+        document = lib.open_subtitles(talk / "Talk.flac")
+        assert [c.speaker for c in document.cues] == [f"Speaker {k}" for k in firsts]
+        saved = lib.save_subtitles(document, rename_speaker(document.cues, "Speaker 2", "Linda"))
+        assert "[Linda]" in (talk / "Talk.en.txt").read_text("utf-8") and "[Speaker 2]" not in (
+            talk / "Talk.en.txt").read_text("utf-8")
+        assert {c.speaker for c in saved.cues} == {"Speaker 1", "Linda"}  # read back from the text file
+        assert [c.original for c in saved.cues] == [c.original for c in document.cues]
     finally:
         lib.close()
-    assert item.facts["speakers"] == 2, item.facts
-    text = (talk / "Talk.en.txt").read_text("utf-8")
-    assert "[Speaker 1]" in text and "[Speaker 2]" in text, text
-    firsts = [cue["speakers"][0] for cue in cues]
-    changes = sum(1 for a, b in zip(firsts, firsts[1:]) if a != b)
-    assert changes >= 3, firsts  # six turns: the voices take over from each other, not one label for all
     for path in (talk / "Talk.en.txt", talk / "Talk.en.srt"):
         path.unlink()
 

@@ -11,7 +11,7 @@ from PySide6.QtMultimedia import QMediaPlayer
 from app.engine.library import Library
 from app.engine.stage import Output, Pipeline
 from app.gui.app import Gui
-from app.gui.transcript_editor import ORIGINAL, TRANSLATION
+from app.gui.transcript_editor import ORIGINAL, SPEAKER, TRANSLATION
 from app.media.translation_quality import LANGUAGE
 from app.pipelines.outputs import TRANSLATION_DOUBTFUL, TRANSLATION_FAILED
 from app.settings import Settings
@@ -44,7 +44,8 @@ def test_the_editor_opens_from_the_queue_follows_playback_and_saves_the_persons_
     qtbot.waitUntil(lambda: editor.document is not None, timeout=10000)
     srt = video.with_name("Holiday.test.srt")
     assert editor.table.rowCount() == 1 and editor.table.item(0, ORIGINAL).text() == editor.cues[0].original
-    assert editor.cues[0].original in srt.read_text() and editor.table.isColumnHidden(3)  # no translation here
+    assert editor.cues[0].original in srt.read_text() and editor.table.isColumnHidden(TRANSLATION)  # no translation here
+    assert editor.table.isColumnHidden(SPEAKER) and editor.rename_button.isHidden()  # no speaker labels either
 
     # Playback: once the video is loaded, a position inside the cue shows it over the picture and selects its row.
     qtbot.waitUntil(lambda: editor.player.mediaStatus() in (QMediaPlayer.MediaStatus.LoadedMedia,
