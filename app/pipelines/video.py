@@ -780,7 +780,7 @@ def dialogue_cues(transcript: TranscriptOutput, translation: TranslationOutput) 
     return out
 
 
-class PlaceStage:
+class VideoPlaceStage:
     """Write the rendered files next to the video under the naming preset (CPU: no model).
 
     The dialogue is indexed by the next stage (:class:`IndexDialogueStage`), so placing
@@ -864,7 +864,7 @@ def video_pipeline(data_dir: Path, settings: Settings) -> Pipeline:
         TranscribeStage(data_dir),
         TranslateStage(data_dir, settings.translation_endpoint, settings.translation_endpoint_model),
         RenderStage(),
-        PlaceStage(),
+        VideoPlaceStage(),
         IndexDialogueStage(),
     ])
 
