@@ -30,7 +30,7 @@ from app.pipelines.video import KIND as VIDEO_KIND
 from app.settings import LIST_HOLDS, SPECS, UI_LANGUAGE_CODES, Holds, SettingSpec, load_settings, ui_language_code
 from app.shown_names import OneLineFormatter, readable, with_name_bytes
 from app.status_words import item_json, item_line, job_label, problem
-from app.store.states import JobStatus
+from app.store.states import JobSummaryStatus
 
 log = logging.getLogger(__name__)
 
@@ -359,7 +359,7 @@ def cmd_run(args: argparse.Namespace, lib: Library) -> int:
 def _report_jobs(args: argparse.Namespace, lib: Library, extra: dict[str, Any] | None = None) -> int:
     jobs = lib.status()
     loads = lib.model_loads()
-    bad = any(j.failed or j.review or j.status == JobStatus.FAILED for j in jobs)
+    bad = any(j.failed or j.review or j.status == JobSummaryStatus.FAILED for j in jobs)
     _emit(args, {**(extra or {}), "jobs": [_job_json(j) for j in jobs], "model_loads": loads},
           lambda: "\n".join(f"job {j.id}: {job_label(j)} ({j.done}/{j.total} done, {j.failed} failed, {j.review} review)"
                             for j in jobs))

@@ -13,11 +13,11 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from app.store.states import ItemState, JobState, JobStatus, StageState, StepState
+from app.store.states import ItemState, JobState, JobSummaryStatus, StageState, StepState
 
 APP = Path(__file__).resolve().parent.parent / "app"
 STATES_MODULE = APP / "store" / "states.py"
-STATE_WORDS = {str(m) for enum in (ItemState, JobState, JobStatus, StageState, StepState) for m in enum}
+STATE_WORDS = {str(m) for enum in (ItemState, JobState, JobSummaryStatus, StageState, StepState) for m in enum}
 
 NOT_STATES: dict[tuple[str, str], str] = {
     ("build_parser", "review"): "the name of the `sidecar review` command",

@@ -14,7 +14,7 @@ from app.store.database import Database, dumps, loads
 from app.store.dialect import json_field
 from app.store.row_locks import lock_items, lock_jobs
 from app.store.records import ITEM_FACTS, ItemReport, ItemSource, ItemView, JobSummary, NewItem, NewStage
-from app.store.states import SETTLED_ITEMS, UNFINISHED_ITEMS, ItemState, JobState, JobStatus, StageState, StepState
+from app.store.states import SETTLED_ITEMS, UNFINISHED_ITEMS, ItemState, JobState, JobSummaryStatus, StageState, StepState
 from app.store.tables import items, jobs, results, stages, steps
 from app.store.transitions import is_paused_all, set_paused_all, stop_unfinished
 
@@ -262,17 +262,17 @@ class JobRepo:
     def _summary(row: Any, c: dict[str, int], all_paused: bool, results: dict[str, int]) -> JobSummary:
         paused = bool(row["paused"]) or all_paused
         unfinished = sum(c.get(s, 0) for s in UNFINISHED_ITEMS)
-        status: JobStatus
+        status: JobSummaryStatus
         if row["state"] == JobState.CREATING:
-            status = JobStatus.CREATING
+            status = JobSummaryStatus.CREATING
         elif row["state"] == JobState.FAILED:
-            status = JobStatus.FAILED
+            status = JobSummaryStatus.FAILED
         elif unfinished:
-            status = JobStatus.PAUSED if paused else (JobStatus.RUNNING if c.get(ItemState.RUNNING) else JobStatus.QUEUED)
+            status = JobSummaryStatus.PAUSED if paused else (JobSummaryStatus.RUNNING if c.get(ItemState.RUNNING) else JobSummaryStatus.QUEUED)
         elif c.get(ItemState.REVIEW):
-            status = JobStatus.REVIEW
+            status = JobSummaryStatus.REVIEW
         else:
-            status = JobStatus.COMPLETED
+            status = JobSummaryStatus.COMPLETED
         total = sum(n for s, n in c.items() if s != ItemState.SKIPPED)
         return JobSummary(
             id=row["id"], folder=row["folder"], status=status, paused=paused, total=total,

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from app.codes import REDONE_RESULTS
-from app.store.states import ItemState, JobStatus, StepState
+from app.store.states import ItemState, JobSummaryStatus, StepState
 
 @dataclass(frozen=True)
 class NewStage:
@@ -137,7 +137,7 @@ class ItemSource:
 class JobSummary:
     id: int
     folder: str
-    status: JobStatus
+    status: JobSummaryStatus
     paused: bool
     total: int
     done: int

@@ -12,15 +12,19 @@ from enum import StrEnum
 
 
 class JobState(StrEnum):
-    """``jobs.state``: whether the scheduler may see a job's items."""
+    """``jobs.state``: whether the scheduler may see a job's items (stored; shown as a :class:`JobSummaryStatus`)."""
 
     CREATING = "creating"
     READY = "ready"
     FAILED = "failed"
 
 
-class JobStatus(StrEnum):
-    """What a job summary shows: derived from the job's state, its items and pauses; never stored."""
+class JobSummaryStatus(StrEnum):
+    """``JobSummary.status``, what a job's row shows: derived from its :class:`JobState`, items and pauses; never stored.
+
+    The ``*State`` enums name the words stored in a status column; this one is computed
+    when a summary is read (:meth:`app.store.jobs.JobRepo.summaries`), hence its other name.
+    """
 
     CREATING = "creating"
     FAILED = "failed"
@@ -75,6 +79,6 @@ SETTLED_ITEMS: tuple[ItemState, ...] = (ItemState.COMPLETED, ItemState.SKIPPED)
 """Items whose workspace is no longer needed."""
 
 __all__ = [
-    "ItemState", "JobState", "JobStatus", "SETTLED_ITEMS", "StageState", "StepState", "UNFINISHED_ITEMS",
+    "ItemState", "JobState", "JobSummaryStatus", "SETTLED_ITEMS", "StageState", "StepState", "UNFINISHED_ITEMS",
     "UNFINISHED_STAGES",
 ]
