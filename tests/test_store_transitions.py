@@ -1,4 +1,4 @@
-"""Each shared transition (app/store/transitions.py) on real SQLite and PostgreSQL, through the repository methods that make it."""
+"""Each shared transition (app/store/shared_transitions.py) on real SQLite and PostgreSQL, through the repository methods that make it."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from app.store import Store
 from app.store.records import NewItem, NewStage
 from app.store.states import ItemState, JobState, JobSummaryStatus, StageState
 from app.store.tables import jobs, placed_outputs, stages
-from app.store.transitions import is_paused_all, remember_placed_output
+from app.store.shared_transitions import is_paused_all, remember_placed_output
 from tests.store_backends import open_store
 
 

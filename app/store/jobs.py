@@ -16,7 +16,7 @@ from app.store.row_locks import lock_items, lock_jobs
 from app.store.records import ITEM_FACTS, ItemReport, ItemSource, ItemView, JobSummary, NewItem, NewStage
 from app.store.states import SETTLED_ITEMS, UNFINISHED_ITEMS, ItemState, JobState, JobSummaryStatus, StageState, StepState
 from app.store.tables import items, jobs, results, stages, steps
-from app.store.transitions import is_paused_all, set_paused_all, stop_unfinished
+from app.store.shared_transitions import is_paused_all, set_paused_all, stop_unfinished_items_and_stages
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ class JobRepo:
     Status changes go through :mod:`app.store.job_transitions`,
     :mod:`app.store.item_transitions` and :mod:`app.store.stage_transitions` (each the only
     writer of its table's status); shared ones (stopping unfinished work, pause-all) are
-    composed in :mod:`app.store.transitions`.
+    composed in :mod:`app.store.shared_transitions`.
     """
 
     def __init__(self, db: Database, group_size: int = 8):
@@ -101,7 +101,7 @@ class JobRepo:
         with self.db.write() as conn:
             lock_jobs(conn, jobs.c.id == job_id)
             job_transitions.fail(conn, job_id, code, message, now)
-            stop_unfinished(conn, items.c.job_id == job_id, ItemState.FAILED, code, message, now)
+            stop_unfinished_items_and_stages(conn, items.c.job_id == job_id, ItemState.FAILED, code, message, now)
 
     def set_paused(self, job_id: int | None, paused: bool) -> None:
         """Pause or resume one job, or all (``job_id`` None); running stages stop at their next checkpoint."""

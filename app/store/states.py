@@ -2,8 +2,10 @@
 
 The values are exactly the words stored in the database and printed in JSON, so a
 member compares equal to (and serialises as) the plain string. Which transition moves
-a row from one state to another is the store's business: see
-:mod:`app.store.transitions` and the repositories.
+a row from one state to another is the store's business: each table's status has one
+writer (:mod:`app.store.job_transitions`, :mod:`~app.store.item_transitions`,
+:mod:`~app.store.stage_transitions`, :mod:`~app.store.step_transitions`), and
+:mod:`app.store.shared_transitions` composes the changes several repositories make.
 """
 
 from __future__ import annotations
