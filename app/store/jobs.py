@@ -95,7 +95,7 @@ class JobRepo:
         with self.db.write() as conn:
             return job_transitions.fail_abandoned_creating(conn, live_owners, self.db.now())
 
-    def fail(self, job_id: int, code: str, message: str) -> None:
+    def fail(self, job_id: int, code: Code, message: str) -> None:
         """A job-level failure (its folder is gone): every unfinished item fails with it."""
         now = self.db.now()
         with self.db.write() as conn:

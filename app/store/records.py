@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from app.codes import REDONE_RESULTS
+from app.codes import REDONE_RESULTS, Code
 from app.store.states import ItemState, JobSummaryStatus, StepState
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class NewItem:
     sha256: str
     stages: tuple[NewStage, ...] = ()
     skip_reason: str | None = None
-    skip_code: str | None = None  # stable, shown as the skipped item's code (already_subtitled, embedded_subtitles)
+    skip_code: Code | None = None  # stable, shown as the skipped item's code (already_subtitled, embedded_subtitles)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from typing import Sequence
 
 from sqlalchemy import ColumnElement, Connection, delete, insert, or_, select, true, update
 
+from app.errors import Code
 from app.store import item_transitions, stage_transitions
 from app.store.dialect import insert_missing
 from app.store.row_locks import lock_items, lock_jobs
@@ -75,7 +76,7 @@ def requeue_running_stages_and_items(conn: Connection, where: ColumnElement[bool
     return len(requeued)
 
 
-def stop_unfinished_items_and_stages(conn: Connection, where: ColumnElement[bool], outcome: ItemState, code: str, message: str,
+def stop_unfinished_items_and_stages(conn: Connection, where: ColumnElement[bool], outcome: ItemState, code: Code, message: str,
                     now: float) -> None:
     """Unfinished items matching ``where`` and their unfinished stages end as ``outcome`` (failed or skipped).
 

@@ -22,7 +22,7 @@ from typing import Any, Iterator, Mapping, Sequence
 from sqlalchemy import (BigInteger, ColumnElement, Connection, Float, Select, Text, bindparam, exists, literal_column,
                         or_, select, true, update)
 
-from app.errors import CrashLoop
+from app.errors import Code, CrashLoop
 from app.store import change_counter, item_transitions, stage_transitions
 from app.store.claim_scope import EVERYTHING, WHOLE_JOBS, ClaimScope, Reach
 from app.store.database import Database, dumps, loads
@@ -387,7 +387,7 @@ class StageRepo:
             item_transitions.back_to_pending(conn, claim.item_id, now)
             return False
 
-    def fail_stage(self, claim: Claim, code: str, message: str, transient: bool, policy: RetryPolicy) -> bool:
+    def fail_stage(self, claim: Claim, code: Code, message: str, transient: bool, policy: RetryPolicy) -> bool:
         """Record a failure; transient ones retry as ``policy`` says. Returns True if it will retry."""
         now = self.db.now()
         with self.db.write() as conn:
