@@ -48,7 +48,7 @@ RUN_EXIT_CODES = f"""exit status:
   {USAGE_EXIT}  a path could not be added or an option is wrong (the other paths were added and run)
   {DATABASE_EXIT}  the library database cannot be opened
 The command returns only after every model host it started has exited."""
-DATABASE_CODES = frozenset({"bad_database_url", "database_unavailable", "database_too_new"})
+DATABASE_CODES = frozenset({Code.BAD_DATABASE_URL, Code.DATABASE_UNAVAILABLE, Code.DATABASE_TOO_NEW})
 
 
 def _common() -> argparse.ArgumentParser:
