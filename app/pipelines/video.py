@@ -1,6 +1,6 @@
 """The video → subtitles pipeline (SPEC §2, §7): extract_audio → transcribe → translate → render → place → index_dialogue.
 
-Each stage is a plug-in of the durable engine; the engine owns every state change.
+Each stage is a plug-in of the durable engine: it turns inputs into its output, and the store makes every state change.
 The work is split where a crash or a pause should cost the least:
 
 * ``extract_audio`` (CPU) decodes the speech track once into the item's workspace,
