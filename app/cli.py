@@ -30,7 +30,7 @@ from app.pipelines.video import KIND as VIDEO_KIND
 from app.settings import LIST_HOLDS, SPECS, UI_LANGUAGE_CODES, Holds, SettingSpec, load_settings, ui_language_code
 from app.shown_names import OneLineFormatter, readable, with_name_bytes
 from app.status_words import item_json, item_line, job_label, problem
-from app.store.states import JobStatus
+from app.store.states import JobSummaryStatus
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ RUN_EXIT_CODES = f"""exit status:
   {USAGE_EXIT}  a path could not be added or an option is wrong (the other paths were added and run)
   {DATABASE_EXIT}  the library database cannot be opened
 The command returns only after every model host it started has exited."""
-DATABASE_CODES = frozenset({"bad_database_url", "database_unavailable", "database_too_new"})
+DATABASE_CODES = frozenset({Code.BAD_DATABASE_URL, Code.DATABASE_UNAVAILABLE, Code.DATABASE_TOO_NEW})
 
 
 def _common() -> argparse.ArgumentParser:
@@ -359,7 +359,7 @@ def cmd_run(args: argparse.Namespace, lib: Library) -> int:
 def _report_jobs(args: argparse.Namespace, lib: Library, extra: dict[str, Any] | None = None) -> int:
     jobs = lib.status()
     loads = lib.model_loads()
-    bad = any(j.failed or j.review or j.status == JobStatus.FAILED for j in jobs)
+    bad = any(j.failed or j.review or j.status == JobSummaryStatus.FAILED for j in jobs)
     _emit(args, {**(extra or {}), "jobs": [_job_json(j) for j in jobs], "model_loads": loads},
           lambda: "\n".join(f"job {j.id}: {job_label(j)} ({j.done}/{j.total} done, {j.failed} failed, {j.review} review)"
                             for j in jobs))

@@ -16,9 +16,9 @@ from app.codes import EXPLANATIONS, Code, Explanation, explain
 class SidecarError(Exception):
     """Base of all errors Sidecar reports; ``code`` is stable, ``message`` is for people."""
 
-    code: str = Code.INTERNAL_ERROR
+    code: Code = Code.INTERNAL_ERROR
     transient: bool = False
-    _declared: dict[str, type[SidecarError]] = {}  # code -> the class that declares it (error_for)
+    _declared: dict[Code, type[SidecarError]] = {}  # code -> the class that declares it (error_for)
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -192,7 +192,7 @@ class ModelError(SidecarError):
 
 
 
-def error_for(code: str, message: str, transient: bool) -> SidecarError:
+def error_for(code: Code, message: str, transient: bool) -> SidecarError:
     """An error reported as a code (over a model process's pipe) as the class that declares that code.
 
     So the scheduler's failure table (:mod:`app.engine.failures`) sees an out-of-memory

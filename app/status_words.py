@@ -17,13 +17,13 @@ from app.codes import (LINE_REASONS, NOTED_LINES, UNREACHABLE_SERVER, UNTRANSLAT
                        Code)
 from app.errors import explain
 from app.store.records import ITEM_FACTS, ItemView, JobSummary
-from app.store.states import ItemState, JobStatus
+from app.store.states import ItemState, JobSummaryStatus
 
 #: Where the stored word is not what a person says; the others (paused, running…) read as they are.
 _JOB_WORDS = {
-    JobStatus.CREATING: "adding files",
-    JobStatus.REVIEW: "needs review",
-    JobStatus.COMPLETED: "finished",
+    JobSummaryStatus.CREATING: "adding files",
+    JobSummaryStatus.REVIEW: "needs review",
+    JobSummaryStatus.COMPLETED: "finished",
 }
 Words = Callable[[str], str]
 """What a reader does with a code's English source text: the CLI keeps it, the windows translate it (app.gui.translations)."""
@@ -66,7 +66,7 @@ class Count:
 class JobLabel:
     """A job's status for a person: ``status`` (the stored word) and the counts worth saying."""
 
-    status: JobStatus
+    status: JobSummaryStatus
     counts: tuple[Count, ...]
 
     @property
@@ -85,7 +85,7 @@ def job_label_parts(job: JobSummary) -> JobLabel:
     transcript was written, but not what the job asked for.
     """
     counts = []
-    if job.status == JobStatus.REVIEW and job.review:
+    if job.status == JobSummaryStatus.REVIEW and job.review:
         counts.append(Count(TO_DECIDE, job.review))
     if job.failed:
         counts.append(Count(ALL_FAILED if job.failed == job.total and job.total > 1 else FAILED, job.failed))
@@ -93,7 +93,7 @@ def job_label_parts(job: JobSummary) -> JobLabel:
         explanation = explain(code)
         if explanation is not None and explanation.counted:
             counts.append(Count(code, n))
-    return JobLabel(JobStatus(job.status), tuple(counts))
+    return JobLabel(JobSummaryStatus(job.status), tuple(counts))
 
 
 def job_label(job: JobSummary) -> str:

@@ -4,7 +4,7 @@ Each photo is copied into a library folder, read by the real OCR, described by
 :func:`~app.media.describe.build_document`, embedded by the real e5 when it has text
 (:func:`~app.store.search_writes.has_text`, as :class:`~app.pipelines.image.TextEmbeddingStage`
 decides: the document, and each passage of a long text) and written through the store's :class:`~app.store.search_writes.SearchIndexWriter`
-with its name words, as :class:`~app.pipelines.image.PlaceStage` writes it. No CLIP:
+with its name words, as :class:`~app.pipelines.image.ImagePlaceStage` writes it. No CLIP:
 no real CLIP model installs offline here, so these photos are found by words and e5 only.
 """
 

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from app.add_progress import AddProgressLine
 from app.engine.config import EngineConfig
 from app.engine.library import JobOptions, Library
-from app.store.states import ItemState, JobStatus
+from app.store.states import ItemState, JobSummaryStatus
 from app.store.tables import items, stages
 from tests.engine_stages import fake_pipeline, make_media
 
@@ -33,7 +33,7 @@ def test_a_new_job_is_runnable_before_any_content_is_read_and_running_it_hashes_
     lib = Library(data_dir, {"video": fake_pipeline()[0]}, fast_config)
     try:
         job = lib.add(tmp_path / "lib", JobOptions())
-        assert (job.status, job.total) == (JobStatus.QUEUED, 5), "visible to the scheduler at once"
+        assert (job.status, job.total) == (JobSummaryStatus.QUEUED, 5), "visible to the scheduler at once"
         assert {r["sha256"] for r in _rows(lib, job.id).values()} == {""}, "no file was read to add the folder"
         assert lib.store.stages.has_runnable_or_running()[0]
         claim = lib.store.stages.claim_next_stage("probe:0", gpu=None)

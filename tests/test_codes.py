@@ -102,8 +102,8 @@ def test_a_code_is_its_string_in_the_store_and_in_json() -> None:
 
 
 def test_an_error_reported_by_code_comes_back_as_the_class_that_declares_it() -> None:
-    oom = error_for("gpu_out_of_memory", "CUDA out of memory", transient=True)
+    oom = error_for(Code.GPU_OUT_OF_MEMORY, "CUDA out of memory", transient=True)
     assert type(oom) is OutOfDeviceMemory and oom.transient and oom.message == "CUDA out of memory"
-    assert type(error_for("corrupt_media", "bad", transient=False)) is MediaError
-    other = error_for("runtime_error", "boom", transient=True)
-    assert type(other) is SidecarError and other.code == "runtime_error" and other.transient
+    assert type(error_for(Code.CORRUPT_MEDIA, "bad", transient=False)) is MediaError
+    other = error_for(Code.RUNTIME_ERROR, "boom", transient=True)
+    assert type(other) is SidecarError and other.code is Code.RUNTIME_ERROR and other.transient

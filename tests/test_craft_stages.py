@@ -12,7 +12,7 @@ from app.media.naming import subtitle_names
 from app.errors import Code
 from app.pipelines.outputs import RenderOutput, TranscriptOutput, TranslationOutput
 from app.store.records import ITEM_FACTS
-from app.pipelines.video import PlaceStage, RenderStage, TranscribeStage, cue_options, craft_fingerprint
+from app.pipelines.video import RenderStage, TranscribeStage, VideoPlaceStage, cue_options, craft_fingerprint
 
 
 def _words(start: float, text: str, step: float = 0.3) -> dict[str, Any]:
@@ -66,7 +66,7 @@ def test_render_flags_a_translation_over_reading_speed_and_writes_webvtt_beside_
     assert " ".join(e.plaintext.replace("\n", " ") for e in vtt[:2]) == long and len(vtt) == 3
     assert all(len(line) <= 42 for e in vtt for line in e.plaintext.split("\n"))
     names = subtitle_names("Movie", "en", "de", "media-server")
-    outputs = {o.role: o.name for o in PlaceStage.outputs(rendered.files, names)}
+    outputs = {o.role: o.name for o in VideoPlaceStage.outputs(rendered.files, names)}
     assert outputs["transcript_vtt"] == "Movie.en.vtt" and outputs["translation_vtt"] == "Movie.de.vtt"
     plain = _render(transcript, translation, {})
     assert "translation_vtt" not in plain.files and "transcript_vtt" not in plain.files

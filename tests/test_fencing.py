@@ -9,7 +9,7 @@ import pytest
 
 from app.engine.placement import Placement
 from app.engine.stage import Output
-from app.errors import LeaseLost
+from app.errors import Code, LeaseLost
 from app.store import Store
 from app.store.records import NewItem, NewStage
 from app.store.retry_policy import RetryPolicy
@@ -55,7 +55,7 @@ def test_reclaimed_worker_cannot_write_checkpoint_status_or_file(store_location:
     with pytest.raises(LeaseLost):
         store.stages.complete_stage(stale, {"done": True})
     with pytest.raises(LeaseLost):
-        store.stages.fail_stage(stale, "boom", "x", False, RetryPolicy(3, 1, 1))
+        store.stages.fail_stage(stale, Code.RUNTIME_ERROR, "x", False, RetryPolicy(3, 1, 1))
     with pytest.raises(LeaseLost):
         store.stages.release_stage(stale)
     assert store.stages.heartbeat([stale]) == [stale]

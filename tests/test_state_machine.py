@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
 from sqlalchemy import select
 
-from app.errors import LeaseLost, NotFound
+from app.errors import Code, LeaseLost, NotFound
 from app.store.records import Claim, NewItem, NewStage
 from app.store.retry_policy import RetryPolicy
 from app.store.tables import jobs
@@ -89,7 +89,7 @@ class QueueMachine(RuleBasedStateMachine):
     def fail(self, data: st.DataObject, transient: bool) -> None:
         c = data.draw(st.sampled_from(self.claims))
         try:
-            self.store.stages.fail_stage(c, "boom", "failed on purpose", transient, RetryPolicy(3, 1.0, 4.0))
+            self.store.stages.fail_stage(c, Code.RUNTIME_ERROR, "failed on purpose", transient, RetryPolicy(3, 1.0, 4.0))
         except LeaseLost:
             self._lose(c)
             return

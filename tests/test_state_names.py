@@ -1,4 +1,4 @@
-"""States are named once (app/store/states.py) and each shared transition is written once (app/store/transitions.py).
+"""States are named once (app/store/states.py) and each shared transition is written once (app/store/shared_transitions.py).
 
 The scan reads every module under app/ as a syntax tree. A string literal whose value
 is a state word ("queued", "manual_review", …) outside the states module is a state
@@ -13,11 +13,11 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from app.store.states import ItemState, JobState, JobStatus, StageState, StepState
+from app.store.states import ItemState, JobState, JobSummaryStatus, StageState, StepState
 
 APP = Path(__file__).resolve().parent.parent / "app"
 STATES_MODULE = APP / "store" / "states.py"
-STATE_WORDS = {str(m) for enum in (ItemState, JobState, JobStatus, StageState, StepState) for m in enum}
+STATE_WORDS = {str(m) for enum in (ItemState, JobState, JobSummaryStatus, StageState, StepState) for m in enum}
 
 NOT_STATES: dict[tuple[str, str], str] = {
     ("build_parser", "review"): "the name of the `sidecar review` command",
@@ -104,8 +104,8 @@ def test_every_state_keeps_the_word_stored_in_the_database() -> None:
 
 
 TRANSITIONS = {
-    "requeue a running stage": "requeue_running(",
-    "stop unfinished work": "stop_unfinished(",
+    "requeue a running stage": "requeue_running_stages_and_items(",
+    "stop unfinished work": "stop_unfinished_items_and_stages(",
     "remember placed output": "remember_placed_output(",
     "pause-all query": "is_paused_all(",
 }
@@ -113,14 +113,14 @@ TRANSITIONS = {
 
 def test_each_shared_transition_is_written_once_and_used_by_the_repositories() -> None:
     store = APP / "store"
-    transitions = (store / "transitions.py").read_text(encoding="utf-8")
+    transitions = (store / "shared_transitions.py").read_text(encoding="utf-8")
     for name, call in TRANSITIONS.items():
         assert transitions.count("def " + call) == 1, name
-        users = [p.name for p in sorted(store.glob("*.py")) if p.name != "transitions.py"
+        users = [p.name for p in sorted(store.glob("*.py")) if p.name != "shared_transitions.py"
                  and call in p.read_text(encoding="utf-8")]
         assert users, f"{name}: no repository uses it"
     for path in sorted(APP.rglob("*.py")):
         text = path.read_text(encoding="utf-8")
-        if path.name != "transitions.py":
-            assert "engine_flags.c.name ==" not in text, f"{path}: the pause-all flag is read in transitions.py only"
-            assert "insert(placed_outputs)" not in text, f"{path}: placed outputs are remembered in transitions.py only"
+        if path.name != "shared_transitions.py":
+            assert "engine_flags.c.name ==" not in text, f"{path}: the pause-all flag is read in shared_transitions.py only"
+            assert "insert(placed_outputs)" not in text, f"{path}: placed outputs are remembered in shared_transitions.py only"

@@ -10,7 +10,7 @@ from app.errors import EXPLANATIONS, Code
 from app.pipelines.outputs import NO_SPEECH, TRANSLATION_FAILED, TRANSLATION_FALLBACK
 from app.status_words import item_json, item_words, job_label
 from app.store.records import ItemView, JobSummary
-from app.store.states import ItemState, JobStatus
+from app.store.states import ItemState, JobSummaryStatus
 
 
 def test_translation_failed_tells_how_to_get_a_translation() -> None:
@@ -18,7 +18,7 @@ def test_translation_failed_tells_how_to_get_a_translation() -> None:
     assert "Settings → Models" in advice and "OpenAI-compatible" in advice and not EXPLANATIONS[TRANSLATION_FAILED].note
 
 
-def _job(status: JobStatus, total: int, done: int = 0, failed: int = 0, review: int = 0,
+def _job(status: JobSummaryStatus, total: int, done: int = 0, failed: int = 0, review: int = 0,
          results: dict[str, int] | None = None) -> JobSummary:
     return JobSummary(id=1, folder="/m", status=status, paused=False, total=total, done=done, failed=failed,
                       skipped=0, review=review, running=0, error_code=None, error=None, created_at=0.0,
@@ -26,14 +26,14 @@ def _job(status: JobStatus, total: int, done: int = 0, failed: int = 0, review: 
 
 
 @pytest.mark.parametrize("job, label", [
-    (_job(JobStatus.COMPLETED, 5, done=5), "finished"),
-    (_job(JobStatus.COMPLETED, 5, done=2, failed=3), "finished — 3 failed"),
-    (_job(JobStatus.COMPLETED, 3, failed=3), "finished — all 3 failed"),
-    (_job(JobStatus.REVIEW, 4, done=1, failed=1, review=2), "needs review — 2 to decide, 1 failed"),
-    (_job(JobStatus.RUNNING, 4, done=1, failed=1), "running — 1 failed"),
-    (_job(JobStatus.PAUSED, 4), "paused"),
-    (_job(JobStatus.CREATING, 0), "adding files"),
-    (_job(JobStatus.COMPLETED, 6, done=5, failed=1,
+    (_job(JobSummaryStatus.COMPLETED, 5, done=5), "finished"),
+    (_job(JobSummaryStatus.COMPLETED, 5, done=2, failed=3), "finished — 3 failed"),
+    (_job(JobSummaryStatus.COMPLETED, 3, failed=3), "finished — all 3 failed"),
+    (_job(JobSummaryStatus.REVIEW, 4, done=1, failed=1, review=2), "needs review — 2 to decide, 1 failed"),
+    (_job(JobSummaryStatus.RUNNING, 4, done=1, failed=1), "running — 1 failed"),
+    (_job(JobSummaryStatus.PAUSED, 4), "paused"),
+    (_job(JobSummaryStatus.CREATING, 0), "adding files"),
+    (_job(JobSummaryStatus.COMPLETED, 6, done=5, failed=1,
           results={TRANSLATION_FAILED: 2, TRANSLATION_FALLBACK: 1, NO_SPEECH: 1, "indexed": 1}),
      "finished — 1 failed, 2 not translated"),
 ])

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from sqlalchemy import select
 
-from app.errors import LeaseLost, NotFound
+from app.errors import Code, LeaseLost, NotFound
 from app.store import Store
 from app.store.database import loads
 from app.store.records import Claim, NewItem, NewStage
@@ -109,7 +109,7 @@ def engine(number: int, url: str, clock: SharedClock, ledger: Ledger, seed: int)
             ledger.completed.append((c.stage_id, output))
 
     def fail(c: Claim) -> None:
-        store.stages.fail_stage(c, "boom", "failed on purpose", rng.random() < 0.6, RetryPolicy(3, 0.0, 0.0))
+        store.stages.fail_stage(c, Code.RUNTIME_ERROR, "failed on purpose", rng.random() < 0.6, RetryPolicy(3, 0.0, 0.0))
         claims.remove(c)
 
     def release(c: Claim) -> None:

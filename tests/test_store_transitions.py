@@ -1,4 +1,4 @@
-"""Each shared transition (app/store/transitions.py) on real SQLite and PostgreSQL, through the repository methods that make it."""
+"""Each shared transition (app/store/shared_transitions.py) on real SQLite and PostgreSQL, through the repository methods that make it."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from sqlalchemy import select
 from app.errors import LeaseLost
 from app.store import Store
 from app.store.records import NewItem, NewStage
-from app.store.states import ItemState, JobState, JobStatus, StageState
+from app.store.states import ItemState, JobState, JobSummaryStatus, StageState
 from app.store.tables import jobs, placed_outputs, stages
-from app.store.transitions import is_paused_all, remember_placed_output
+from app.store.shared_transitions import is_paused_all, remember_placed_output
 from tests.store_backends import open_store
 
 
@@ -129,7 +129,7 @@ def test_failing_a_job_fails_its_unfinished_items_and_stages_but_not_finished_on
     assert [(v.status, v.error_code) for v in others] == [(ItemState.FAILED, "folder_missing")] * 2
     assert sorted(r[1] for r in _stage_rows(store)) == [StageState.FAILED, StageState.FAILED, StageState.SUCCEEDED]
     assert all(r[3] is None for r in _stage_rows(store))
-    assert store.jobs.summaries(job)[0].status == JobStatus.FAILED
+    assert store.jobs.summaries(job)[0].status == JobSummaryStatus.FAILED
     with pytest.raises(LeaseLost):
         store.stages.record_progress(running, 0.5)
 
@@ -173,12 +173,12 @@ def test_pause_all_stops_claims_shows_paused_and_resume_all_clears_job_pauses(st
     assert store.stages.claim_next_stage("w:0", gpu=None) is None
     assert store.stages.peek_gpu_candidate() is None
     assert store.stages.has_runnable_or_running()[0] is False
-    assert [s.status for s in store.jobs.summaries()] == [JobStatus.PAUSED, JobStatus.PAUSED]
+    assert [s.status for s in store.jobs.summaries()] == [JobSummaryStatus.PAUSED, JobSummaryStatus.PAUSED]
     assert _item_states(store, job) == [ItemState.PAUSED]
 
     store.jobs.set_paused(None, False)
     assert store.jobs.paused_state() == (False, set())
-    assert [s.status for s in store.jobs.summaries()] == [JobStatus.QUEUED, JobStatus.QUEUED]
+    assert [s.status for s in store.jobs.summaries()] == [JobSummaryStatus.QUEUED, JobSummaryStatus.QUEUED]
     assert store.stages.claim_next_stage("w:0", gpu=None) is not None
 
 

@@ -19,15 +19,15 @@ from app.errors import SidecarError
 from app.status_words import ALL_FAILED, TO_DECIDE, Count, job_label_parts
 from app.status_words import FAILED as FAILED_COUNT
 from app.store.records import JobSummary
-from app.store.states import JobStatus
+from app.store.states import JobSummaryStatus
 
 log = logging.getLogger(__name__)
 
 FINISHED, REVIEW, FAILED = "job_finished", "needs_review", "items_failed"  # notice kinds, not states
 KINDS = (FAILED, REVIEW, FINISHED)  # most pressing first
 
-_WORKING = (JobStatus.QUEUED, JobStatus.RUNNING, JobStatus.PAUSED, JobStatus.CREATING)
-_SETTLED = (JobStatus.COMPLETED, JobStatus.REVIEW, JobStatus.FAILED)
+_WORKING = (JobSummaryStatus.QUEUED, JobSummaryStatus.RUNNING, JobSummaryStatus.PAUSED, JobSummaryStatus.CREATING)
+_SETTLED = (JobSummaryStatus.COMPLETED, JobSummaryStatus.REVIEW, JobSummaryStatus.FAILED)
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ def settled_notice(old: JobSummary | None, new: JobSummary, wanted: frozenset[st
     if old is None or old.status not in _WORKING or new.status not in _SETTLED:
         return None
     present = {FINISHED} | ({REVIEW} if new.review else set()) | (
-        {FAILED} if new.failed or new.status == JobStatus.FAILED else set())
+        {FAILED} if new.failed or new.status == JobSummaryStatus.FAILED else set())
     kind = next((k for k in KINDS if k in present and k in wanted), None)
     if kind is None:
         return None

@@ -38,7 +38,7 @@ ALL = "all"
 class Skip(NamedTuple):
     """Why a file needs no work: a stable ``code`` shown with the item, and a message for a person."""
 
-    code: str
+    code: Code
     message: str
 
 

@@ -38,7 +38,7 @@ class ScanEntry:
     size: int
     mtime_ns: int
     skip_reason: str | None = None
-    skip_code: str | None = None
+    skip_code: Code | None = None
 
 
 @dataclass

@@ -21,7 +21,7 @@ import time
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Mapping, ParamSpec, Sequence
 
 from app import __version__
 from app.engine.background import Hold, WorkGate
@@ -45,6 +45,7 @@ from app.store.instances import InstanceInfo
 from app.store.records import Claim, ItemReport, Step
 
 log = logging.getLogger(__name__)
+P = ParamSpec("P")
 
 _FLAG_REFRESH_SECONDS = 1.0
 _IDLE_RELEASE_SECONDS = 20.0
@@ -528,13 +529,13 @@ class Scheduler:
 
         threading.Thread(target=load, name="sidecar-prewarm", daemon=True).start()
 
-    def _fail(self, claim: Claim, code: str, message: str, transient: bool) -> None:
+    def _fail(self, claim: Claim, code: Code, message: str, transient: bool) -> None:
         self.store.stages.fail_stage(claim, code, message, transient, self.config.retry_policy)
 
     @staticmethod
-    def _settle(fn: Callable[..., None], *args: object) -> None:
+    def _settle(fn: Callable[P, object], *args: P.args, **kwargs: P.kwargs) -> None:
         try:
-            fn(*args)
+            fn(*args, **kwargs)
         except LeaseLost:
             log.info("claim lost before its outcome could be recorded")
         except DatabaseUnavailable as exc:

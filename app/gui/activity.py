@@ -13,10 +13,10 @@ from typing import Sequence
 from PySide6.QtCore import QCoreApplication
 
 from app.store.records import JobSummary
-from app.store.states import JobStatus
+from app.store.states import JobSummaryStatus
 
 #: Jobs with work left to run (a job waiting for review or finished has none).
-UNFINISHED = (JobStatus.CREATING, JobStatus.QUEUED, JobStatus.RUNNING, JobStatus.PAUSED)
+UNFINISHED = (JobSummaryStatus.CREATING, JobSummaryStatus.QUEUED, JobSummaryStatus.RUNNING, JobSummaryStatus.PAUSED)
 
 
 def activity_line(jobs: Sequence[JobSummary], all_paused: bool) -> str:
@@ -28,11 +28,11 @@ def activity_line(jobs: Sequence[JobSummary], all_paused: bool) -> str:
         if not unfinished:
             return QCoreApplication.translate("Activity", "Sidecar — Paused: new jobs wait for Resume all")
         return QCoreApplication.translate("Activity", "Sidecar — Paused: {done} of {total} files done").format(done=done, total=total)
-    running = [job for job in unfinished if job.status == JobStatus.RUNNING]
+    running = [job for job in unfinished if job.status == JobSummaryStatus.RUNNING]
     if running:
         return QCoreApplication.translate("Activity", "Sidecar — {done} of {total} files, working on {name}").format(
             done=done, total=total, name=Path(running[0].folder).name or running[0].folder)
-    if any(job.status in (JobStatus.QUEUED, JobStatus.CREATING) for job in unfinished):
+    if any(job.status in (JobSummaryStatus.QUEUED, JobSummaryStatus.CREATING) for job in unfinished):
         return QCoreApplication.translate("Activity", "Sidecar — {done} of {total} files, starting").format(done=done, total=total)
     if unfinished:
         count = len(unfinished)  # lupdate reads a plain name here, not a call

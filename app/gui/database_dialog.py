@@ -15,6 +15,7 @@ from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QLabel, QLayout, QLineEdit, QPushButton,
                                QVBoxLayout, QWidget)
 
+from app.codes import Code
 from app.gui.translations import QT_TRANSLATE_NOOP
 from app.gui.facade import EngineFacade
 from app.gui.theme import ink
@@ -23,13 +24,13 @@ log = logging.getLogger(__name__)
 
 #: What the person can do about each reason the library did not open (other codes: the first one).
 ADVICE: dict[str, Any] = {
-    "database_unavailable": QT_TRANSLATE_NOOP("DatabaseDialog", "No database server answered at that address. Check "
+    Code.DATABASE_UNAVAILABLE: QT_TRANSLATE_NOOP("DatabaseDialog", "No database server answered at that address. Check "
                                               "the address and that PostgreSQL runs there, or go back to the library "
                                               "on this computer."),
-    "bad_database_url": QT_TRANSLATE_NOOP("DatabaseDialog", "Sidecar cannot open a library from that address. "
+    Code.BAD_DATABASE_URL: QT_TRANSLATE_NOOP("DatabaseDialog", "Sidecar cannot open a library from that address. "
                                           "Correct it (postgresql://user@server/database), or go back to the "
                                           "library on this computer."),
-    "database_too_new": QT_TRANSLATE_NOOP("DatabaseDialog", "A newer Sidecar wrote this library. Update Sidecar, or "
+    Code.DATABASE_TOO_NEW: QT_TRANSLATE_NOOP("DatabaseDialog", "A newer Sidecar wrote this library. Update Sidecar, or "
                                           "go back to the library on this computer."),
 }
 
@@ -95,7 +96,7 @@ class DatabaseDialog(QDialog):
         """Why the library did not open (again, after a corrected address failed at start too)."""
         self.reason.setText(message[:1].upper() + message[1:])  # the server's own words (not translated)
         self.reason.setStyleSheet(f"color:{ink('error')};")
-        self.advice.setText(self.tr(ADVICE.get(code, ADVICE["bad_database_url"])))
+        self.advice.setText(self.tr(ADVICE.get(code, ADVICE[Code.BAD_DATABASE_URL])))
         self.status.clear()
         self._busy(False)
 

@@ -181,7 +181,7 @@ class EngineFacade(QObject):
             self.error.emit(exc.code, exc.message)
         else:
             log.error("engine call failed", exc_info=exc)
-            self.error.emit("internal_error", str(exc) or type(exc).__name__)
+            self.error.emit(Code.INTERNAL_ERROR, str(exc) or type(exc).__name__)
 
     def _lib(self) -> Library | None:
         """The running library; None (and an ``error`` signal) before start or after shutdown began."""
@@ -189,7 +189,7 @@ class EngineFacade(QObject):
             if self.start_error is not None and not self._closing:
                 self.error.emit(self.start_error.code, self.start_error.message)
             elif not self._closing:
-                self.error.emit("engine_starting", "the engine is still starting; try again in a moment")
+                self.error.emit(Code.ENGINE_STARTING, "the engine is still starting; try again in a moment")
             return None
         return self._library
 
@@ -612,7 +612,7 @@ class EngineFacade(QObject):
                 self.databaseChecked.emit(url, result.code, result.message)
             elif isinstance(result, BaseException):
                 self._report(result)
-                self.databaseChecked.emit(url, "internal_error", str(result) or type(result).__name__)
+                self.databaseChecked.emit(url, Code.INTERNAL_ERROR, str(result) or type(result).__name__)
             else:
                 self.databaseChecked.emit(url, "", "library" if result.revision is not None else "empty")
 
@@ -627,7 +627,7 @@ class EngineFacade(QObject):
                 self.serverChecked.emit(url, result.code, result.message)
             elif isinstance(result, BaseException):
                 self._report(result)
-                self.serverChecked.emit(url, "internal_error", str(result) or type(result).__name__)
+                self.serverChecked.emit(url, Code.INTERNAL_ERROR, str(result) or type(result).__name__)
             else:
                 self.serverChecked.emit(url, "", "")
 

@@ -22,7 +22,7 @@ from app.gui.translations import QT_TRANSLATE_NOOP, code_words
 from app.shown_names import readable
 from app.status_words import job_label_parts, problem
 from app.store.records import JobSummary
-from app.store.states import JobStatus
+from app.store.states import JobSummaryStatus
 
 log = logging.getLogger(__name__)
 
@@ -33,9 +33,9 @@ MIN_ETA_SECONDS = 5.0
 
 
 #: The words app.status_words.JobLabel uses where the stored status word is not what a person says.
-_LABEL_WORDS = {JobStatus.CREATING: QT_TRANSLATE_NOOP("JobLabel", "adding files"),
-                JobStatus.REVIEW: QT_TRANSLATE_NOOP("JobLabel", "needs review"),
-                JobStatus.COMPLETED: QT_TRANSLATE_NOOP("JobLabel", "finished")}
+_LABEL_WORDS = {JobSummaryStatus.CREATING: QT_TRANSLATE_NOOP("JobLabel", "adding files"),
+                JobSummaryStatus.REVIEW: QT_TRANSLATE_NOOP("JobLabel", "needs review"),
+                JobSummaryStatus.COMPLETED: QT_TRANSLATE_NOOP("JobLabel", "finished")}
 
 
 class EtaEstimator:
@@ -51,7 +51,7 @@ class EtaEstimator:
 
     def update(self, job: JobSummary) -> float | None:
         """Seconds left for ``job``, or None while it cannot be measured yet."""
-        if job.status not in (JobStatus.RUNNING, JobStatus.QUEUED):  # between two stages a running job briefly reads "queued"
+        if job.status not in (JobSummaryStatus.RUNNING, JobSummaryStatus.QUEUED):  # between two stages a running job briefly reads "queued"
             self._start.pop(job.id, None)
             return None
         now = self._clock()
@@ -89,9 +89,9 @@ class JobsModel(ColumnsModel):
 
         A job with work left says why the engine waits, while it does ("waiting for the schedule (starts 22:00)").
         """
-        if self.hold is not None and job.status in (JobStatus.QUEUED, JobStatus.RUNNING):
+        if self.hold is not None and job.status in (JobSummaryStatus.QUEUED, JobSummaryStatus.RUNNING):
             return hold_words(self.hold)
-        if job.status == JobStatus.COMPLETED and job.total == 0:  # not "Finished 0/0" with no word
+        if job.status == JobSummaryStatus.COMPLETED and job.total == 0:  # not "Finished 0/0" with no word
             return self.tr("Finished — no media files in this folder")
         label = job_label_parts(job)
         word = _LABEL_WORDS.get(label.status)
@@ -127,7 +127,7 @@ class JobsModel(ColumnsModel):
         col = index.column()
         if role == DISPLAY:
             return self._display[index.row()][col]
-        if role == TOOLTIP and col == 1 and job.paused and self.all_paused and job.status == JobStatus.PAUSED:
+        if role == TOOLTIP and col == 1 and job.paused and self.all_paused and job.status == JobSummaryStatus.PAUSED:
             return self.tr("Paused because everything is paused (Pause all); Resume all starts it.")
         if role == TOOLTIP:
             return problem(job.error_code, job.error, code_words).details() if col == 1 and job.error else readable(job.folder)
@@ -149,7 +149,7 @@ class JobsModel(ColumnsModel):
     def _eta_text(self, job: JobSummary, eta: float | None) -> str:
         """The time left; "estimating…" while a running job has not finished enough to measure a rate (an empty
         cell read as a broken column: a job of a few long videos shows no rate until its first one is done)."""
-        if eta is None and job.status == JobStatus.RUNNING:
+        if eta is None and job.status == JobSummaryStatus.RUNNING:
             return self.tr("estimating…")
         return format_eta(eta)
 

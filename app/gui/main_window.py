@@ -34,7 +34,7 @@ from app.gui.translations import code_words
 from app.gui.welcome_page import WelcomePage
 from app.gui.workers_view import WorkersView
 from app.store.records import JobSummary
-from app.store.states import JobStatus
+from app.store.states import JobSummaryStatus
 from app.status_words import problem
 
 log = logging.getLogger(__name__)
@@ -291,7 +291,7 @@ class MainWindow(QMainWindow):
         elif jobs and self.selected_job() is None:
             self.select_job(jobs[-1].id)
         self._show_selected_job()
-        running = sum(1 for j in jobs if j.status == JobStatus.RUNNING)
+        running = sum(1 for j in jobs if j.status == JobSummaryStatus.RUNNING)
         self.job_counts.setText(self.tr("%n job(s), {running} running", "", len(jobs)).format(running=running))
 
     def select_job(self, job_id: int) -> None:

@@ -11,13 +11,13 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from app.gui.translations import QT_TRANSLATE_NOOP
-from app.store.states import ItemState, JobStatus
+from app.store.states import ItemState, JobSummaryStatus
 
 TRANSCRIPT_ONLY = "transcript_only"
 """Not a state: a completed item whose translation did not happen (its result says why), as its row says it."""
 
 WORDS: dict[str, str] = {
-    JobStatus.CREATING: QT_TRANSLATE_NOOP("States", "Creating"), JobStatus.QUEUED: QT_TRANSLATE_NOOP("States", "Queued"),
+    JobSummaryStatus.CREATING: QT_TRANSLATE_NOOP("States", "Creating"), JobSummaryStatus.QUEUED: QT_TRANSLATE_NOOP("States", "Queued"),
     ItemState.PENDING: QT_TRANSLATE_NOOP("States", "Pending"), ItemState.RUNNING: QT_TRANSLATE_NOOP("States", "Running"),
     ItemState.PAUSED: QT_TRANSLATE_NOOP("States", "Paused"), ItemState.REVIEW: QT_TRANSLATE_NOOP("States", "Review"),
     ItemState.COMPLETED: QT_TRANSLATE_NOOP("States", "Completed"), ItemState.FAILED: QT_TRANSLATE_NOOP("States", "Failed"),

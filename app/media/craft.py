@@ -34,7 +34,6 @@ from typing import Mapping
 NETFLIX = "netflix"
 RELAXED = "relaxed"
 CUSTOM = "custom"
-PROFILES = (NETFLIX, RELAXED, CUSTOM)
 
 #: Frame rate for the 2-frame gap when the media's is not known: film's 23.976 fps, whose 84 ms are two
 #: frames or more at every common rate (24, 25, 29.97, 30, 50, 60).

@@ -36,7 +36,6 @@ from app.media.craft import (
     text_language,
 )
 
-MAX_LINE_WIDTH = 42
 #: The shortest cue worth stretching to when the neighbours leave room (the rules' minimum is 5/6 s).
 MIN_CUE_MS = 1000
 #: A cue squeezed below this by its neighbours is merged into the previous one.

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence, TypeVar
 
-from app.errors import SidecarError, error_for
+from app.errors import Code, SidecarError, error_for
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -22,7 +22,7 @@ R = TypeVar("R")
 class ItemFailed:
     """A picklable stand-in for the :class:`SidecarError` one input raised (its code, message and transience)."""
 
-    code: str
+    code: Code
     message: str
     transient: bool = False
 

@@ -24,8 +24,8 @@ from app.pipelines.outputs import RenderOutput, TranscriptOutput, TranslationOut
 from app.pipelines.subtitled import subtitled_beside
 from app.pipelines.video import (
     IndexDialogueStage,
-    PlaceStage,
     RenderStage,
+    VideoPlaceStage,
     translated_in_place,
     video_pipeline,
     vtt_outputs,
@@ -57,7 +57,7 @@ class AudioRenderStage(RenderStage):
         return replace(output, files={**files, "text": text})
 
 
-class AudioPlaceStage(PlaceStage):
+class AudioPlaceStage(VideoPlaceStage):
     """Write the transcript (SRT and text) and the translation next to the audio file (the next stage indexes them)."""
 
     @staticmethod

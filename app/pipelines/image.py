@@ -307,7 +307,7 @@ class TextEmbeddingStage:
         return Ask(TEXT_EMBEDDING_SPEC, (describe.document, passages(describe.ocr_text)))
 
 
-class PlaceStage:
+class ImagePlaceStage:
     """Index the content and this path's name words, then write ``photo.jpg.sidecar.json`` next to it
     (job option ``image_sidecar_json``).
 
@@ -380,7 +380,7 @@ def image_pipeline(data_dir: Path, batch_size: int = 1) -> Pipeline:
     through CLIP, OCR and e5 in one model call.
     """
     return Pipeline(KIND.name, [VisualStage(data_dir, batch_size), DescribeStage(batch_size),
-                                TextEmbeddingStage(batch_size), PlaceStage()])
+                                TextEmbeddingStage(batch_size), ImagePlaceStage()])
 
 
 def _configured_pipeline(data_dir: Path, settings: Settings) -> Pipeline:

@@ -1,6 +1,6 @@
 """The video → subtitles pipeline (SPEC §2, §7): extract_audio → transcribe → translate → render → place → index_dialogue.
 
-Each stage is a plug-in of the durable engine; the engine owns every state change.
+Each stage is a plug-in of the durable engine: it turns inputs into its output, and the store makes every state change.
 The work is split where a crash or a pause should cost the least:
 
 * ``extract_audio`` (CPU) decodes the speech track once into the item's workspace,
@@ -780,7 +780,7 @@ def dialogue_cues(transcript: TranscriptOutput, translation: TranslationOutput) 
     return out
 
 
-class PlaceStage:
+class VideoPlaceStage:
     """Write the rendered files next to the video under the naming preset (CPU: no model).
 
     The dialogue is indexed by the next stage (:class:`IndexDialogueStage`), so placing
@@ -864,7 +864,7 @@ def video_pipeline(data_dir: Path, settings: Settings) -> Pipeline:
         TranscribeStage(data_dir),
         TranslateStage(data_dir, settings.translation_endpoint, settings.translation_endpoint_model),
         RenderStage(),
-        PlaceStage(),
+        VideoPlaceStage(),
         IndexDialogueStage(),
     ])
 

@@ -73,7 +73,7 @@ class ServeContext:
         return ServerAccess(url, token) if url else None
 
 
-def error(status: int, code: str, message: str) -> JSONResponse:
+def error(status: int, code: Code, message: str) -> JSONResponse:
     return JSONResponse({"error": str(code), "message": message}, status_code=status)
 
 

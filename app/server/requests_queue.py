@@ -31,8 +31,8 @@ _NOT_AUDIO = frozenset({Code.NO_AUDIO_STREAM, Code.CORRUPT_MEDIA, Code.UNSUPPORT
 
 
 class RequestFailed(SidecarError):
-    def __init__(self, message: str, code: str, status: int):
-        super().__init__(message, code=Code.of(code) or Code.INTERNAL_ERROR)
+    def __init__(self, message: str, code: Code, status: int):
+        super().__init__(message, code=code)
         self.status = status
 
 
@@ -66,7 +66,7 @@ class RequestQueue:
                 if item.status == ItemState.COMPLETED:
                     return await asyncio.to_thread(self._heard, item.id, job_id)
                 if item.status in (ItemState.FAILED, ItemState.SKIPPED, ItemState.REVIEW):
-                    code = item.error_code or Code.INTERNAL_ERROR
+                    code = Code.of(item.error_code or "") or Code.INTERNAL_ERROR  # a stored word, read back as its Code
                     raise RequestFailed(item.error or str(code), code, 415 if code in _NOT_AUDIO else 500)
                 if await disconnected():
                     log.info("client of request job %s went away: cancelling it", job_id)

@@ -32,7 +32,7 @@ from app.store.row_locks import lock_item_ids
 from app.store.search_writes import delete_for_sha256, move_image_name
 from app.store.states import UNFINISHED_ITEMS, ItemState, StepState
 from app.store.tables import current_items, items, stages, steps
-from app.store.transitions import remember_placed_output, requeue_running, stop_unfinished
+from app.store.shared_transitions import remember_placed_output, requeue_running_stages_and_items, stop_unfinished_items_and_stages
 
 log = logging.getLogger(__name__)
 
@@ -159,7 +159,7 @@ class CurrentItemRepo:
             move_image_name(conn, old_path, new_path)
             # A stage running on the old path would fail (source gone) or place under the old
             # name: take the claim back so it runs again on the new path.
-            requeue_running(conn, stages.c.item_id.in_(ids), now, refund_attempt=True)
+            requeue_running_stages_and_items(conn, stages.c.item_id.in_(ids), now, refund_attempt=True)
             for old_target, new_target, sha in moved:
                 conn.execute(update(steps).where(steps.c.item_id.in_(ids), steps.c.target == old_target).values(target=new_target, updated_at=now))
                 remember_placed_output(conn, new_target, sha, now)
@@ -178,7 +178,7 @@ class CurrentItemRepo:
                 return 0
             lock_item_ids(conn, ids)
             conn.execute(update(items).where(items.c.id.in_(ids)).values(removed=1, updated_at=now))
-            stop_unfinished(conn, items.c.id.in_(ids), ItemState.SKIPPED, Code.FILE_REMOVED, reason, now)
+            stop_unfinished_items_and_stages(conn, items.c.id.in_(ids), ItemState.SKIPPED, Code.FILE_REMOVED, reason, now)
             self._drop_orphans(conn, shas)
         return len(ids)
 
@@ -189,7 +189,7 @@ class CurrentItemRepo:
             ids = list(conn.execute(select(items.c.id).where(items.c.path.in_(list(paths)),
                                                              items.c.status.in_(UNFINISHED_ITEMS))).scalars())
             if ids:
-                stop_unfinished(conn, items.c.id.in_(ids), ItemState.SKIPPED, Code.SUPERSEDED,
+                stop_unfinished_items_and_stages(conn, items.c.id.in_(ids), ItemState.SKIPPED, Code.SUPERSEDED,
                                 "the file changed; a newer version replaces this one", now)
         return len(ids)
 

@@ -35,7 +35,6 @@ from app.shown_names import escape
 
 
 SQLITE = "sqlite"
-POSTGRESQL = "postgresql"
 
 WRITE_OPTION = "sidecar_write"
 """Execution option marking a write transaction (``BEGIN IMMEDIATE`` on SQLite)."""

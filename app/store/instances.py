@@ -20,7 +20,7 @@ from app.store.clock import database_now
 from app.store.database import Database, dumps, loads
 from app.store.states import StageState
 from app.store.tables import instances, stages
-from app.store.transitions import owned_by, requeue_running
+from app.store.shared_transitions import owned_by, requeue_running_stages_and_items
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +113,7 @@ class InstanceRepo:
             holding = sorted({o.split(":", 1)[0] for o in conn.execute(
                 select(stages.c.lease_owner).where(owners, stages.c.status == StageState.RUNNING)).scalars()})
             if holding:
-                requeue_running(conn, owners, now, refund_attempt=False)
+                requeue_running_stages_and_items(conn, owners, now, refund_attempt=False)
         if holding:
             log.info("instances %s stopped beating: their stages are back in the queue", holding)
         return holding

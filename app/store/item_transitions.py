@@ -13,7 +13,7 @@ from typing import Any, Collection, Sequence
 
 from sqlalchemy import ColumnElement, Connection, RowMapping, update
 
-from app.errors import NeedsReview
+from app.errors import Code, NeedsReview
 from app.store.database import dumps
 from app.store.dialect import insert_many
 from app.store.records import NewItem
@@ -58,7 +58,7 @@ def complete(conn: Connection, item_id: int, now: float) -> None:
     conn.execute(update(items).where(items.c.id == item_id).values(status=ItemState.COMPLETED, updated_at=now))
 
 
-def fail(conn: Connection, item_id: int, code: str, message: str, now: float) -> None:
+def fail(conn: Connection, item_id: int, code: Code, message: str, now: float) -> None:
     """Its stage failed for good: the item carries the error."""
     conn.execute(
         update(items).where(items.c.id == item_id)
@@ -82,7 +82,7 @@ def release_running(conn: Connection, item_ids: Collection[int], now: float) -> 
     )
 
 
-def stop_unfinished(conn: Connection, where: ColumnElement[bool], outcome: ItemState, code: str, message: str,
+def stop_unfinished(conn: Connection, where: ColumnElement[bool], outcome: ItemState, code: Code, message: str,
                     now: float) -> None:
     """Unfinished items matching ``where`` end as ``outcome``: a failed one carries the error, a skipped one says why."""
     reason = {"error_code": code, "error": message} if outcome == ItemState.FAILED else {"skip_reason": message}

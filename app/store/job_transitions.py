@@ -57,7 +57,7 @@ def fail_abandoned_creating(conn: Connection, live_owners: Sequence[str], now: f
     return stale
 
 
-def fail(conn: Connection, job_id: int, code: str, message: str, now: float) -> None:
+def fail(conn: Connection, job_id: int, code: Code, message: str, now: float) -> None:
     """A job-level failure (its folder is gone)."""
     conn.execute(update(jobs).where(jobs.c.id == job_id).values(state=JobState.FAILED, error_code=code, error=message,
                                                                 updated_at=now))

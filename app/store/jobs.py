@@ -14,9 +14,9 @@ from app.store.database import Database, dumps, loads
 from app.store.dialect import json_field
 from app.store.row_locks import lock_items, lock_jobs
 from app.store.records import ITEM_FACTS, ItemReport, ItemSource, ItemView, JobSummary, NewItem, NewStage
-from app.store.states import SETTLED_ITEMS, UNFINISHED_ITEMS, ItemState, JobState, JobStatus, StageState, StepState
+from app.store.states import SETTLED_ITEMS, UNFINISHED_ITEMS, ItemState, JobState, JobSummaryStatus, StageState, StepState
 from app.store.tables import items, jobs, results, stages, steps
-from app.store.transitions import is_paused_all, set_paused_all, stop_unfinished
+from app.store.shared_transitions import is_paused_all, set_paused_all, stop_unfinished_items_and_stages
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ class JobRepo:
     Status changes go through :mod:`app.store.job_transitions`,
     :mod:`app.store.item_transitions` and :mod:`app.store.stage_transitions` (each the only
     writer of its table's status); shared ones (stopping unfinished work, pause-all) are
-    composed in :mod:`app.store.transitions`.
+    composed in :mod:`app.store.shared_transitions`.
     """
 
     def __init__(self, db: Database, group_size: int = 8):
@@ -95,13 +95,13 @@ class JobRepo:
         with self.db.write() as conn:
             return job_transitions.fail_abandoned_creating(conn, live_owners, self.db.now())
 
-    def fail(self, job_id: int, code: str, message: str) -> None:
+    def fail(self, job_id: int, code: Code, message: str) -> None:
         """A job-level failure (its folder is gone): every unfinished item fails with it."""
         now = self.db.now()
         with self.db.write() as conn:
             lock_jobs(conn, jobs.c.id == job_id)
             job_transitions.fail(conn, job_id, code, message, now)
-            stop_unfinished(conn, items.c.job_id == job_id, ItemState.FAILED, code, message, now)
+            stop_unfinished_items_and_stages(conn, items.c.job_id == job_id, ItemState.FAILED, code, message, now)
 
     def set_paused(self, job_id: int | None, paused: bool) -> None:
         """Pause or resume one job, or all (``job_id`` None); running stages stop at their next checkpoint."""
@@ -262,17 +262,17 @@ class JobRepo:
     def _summary(row: Any, c: dict[str, int], all_paused: bool, results: dict[str, int]) -> JobSummary:
         paused = bool(row["paused"]) or all_paused
         unfinished = sum(c.get(s, 0) for s in UNFINISHED_ITEMS)
-        status: JobStatus
+        status: JobSummaryStatus
         if row["state"] == JobState.CREATING:
-            status = JobStatus.CREATING
+            status = JobSummaryStatus.CREATING
         elif row["state"] == JobState.FAILED:
-            status = JobStatus.FAILED
+            status = JobSummaryStatus.FAILED
         elif unfinished:
-            status = JobStatus.PAUSED if paused else (JobStatus.RUNNING if c.get(ItemState.RUNNING) else JobStatus.QUEUED)
+            status = JobSummaryStatus.PAUSED if paused else (JobSummaryStatus.RUNNING if c.get(ItemState.RUNNING) else JobSummaryStatus.QUEUED)
         elif c.get(ItemState.REVIEW):
-            status = JobStatus.REVIEW
+            status = JobSummaryStatus.REVIEW
         else:
-            status = JobStatus.COMPLETED
+            status = JobSummaryStatus.COMPLETED
         total = sum(n for s, n in c.items() if s != ItemState.SKIPPED)
         return JobSummary(
             id=row["id"], folder=row["folder"], status=status, paused=paused, total=total,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from app.codes import REDONE_RESULTS
-from app.store.states import ItemState, JobStatus, StepState
+from app.codes import REDONE_RESULTS, Code
+from app.store.states import ItemState, JobSummaryStatus, StepState
 
 @dataclass(frozen=True)
 class NewStage:
@@ -27,7 +27,7 @@ class NewItem:
     sha256: str
     stages: tuple[NewStage, ...] = ()
     skip_reason: str | None = None
-    skip_code: str | None = None  # stable, shown as the skipped item's code (already_subtitled, embedded_subtitles)
+    skip_code: Code | None = None  # stable, shown as the skipped item's code (already_subtitled, embedded_subtitles)
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,7 @@ class ItemSource:
 class JobSummary:
     id: int
     folder: str
-    status: JobStatus
+    status: JobSummaryStatus
     paused: bool
     total: int
     done: int

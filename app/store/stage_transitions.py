@@ -147,14 +147,14 @@ def open_next(conn: Connection, stage_id: int, now: float) -> None:
     )
 
 
-def retry_later(conn: Connection, claim: Claim, failures: int, retry_at: float, code: str, message: str,
+def retry_later(conn: Connection, claim: Claim, failures: int, retry_at: float, code: Code, message: str,
                 now: float) -> None:
     """``running → queued`` after a transient failure, claimable again at ``retry_at`` (fenced)."""
     fenced_update(conn, claim, now, status=StageState.QUEUED, failures=failures, retry_at=retry_at, lease_owner=None,
                   lease_expires_at=None, error_code=code, error=message, crash_claims=None)
 
 
-def fail(conn: Connection, claim: Claim, failures: int, code: str, message: str, now: float) -> None:
+def fail(conn: Connection, claim: Claim, failures: int, code: Code, message: str, now: float) -> None:
     """``running → failed`` (fenced)."""
     fenced_update(conn, claim, now, status=StageState.FAILED, failures=failures, lease_owner=None,
                   lease_expires_at=None, error_code=code, error=message, finished_at=now)
@@ -184,7 +184,7 @@ def requeue_running(conn: Connection, where: ColumnElement[bool], now: float, *,
     return [(int(r.id), int(r.item_id)) for r in rows]
 
 
-def stop_unfinished(conn: Connection, items_where: ColumnElement[bool], outcome: StageState, code: str, message: str,
+def stop_unfinished(conn: Connection, items_where: ColumnElement[bool], outcome: StageState, code: Code, message: str,
                     now: float) -> None:
     """Unfinished stages of the items matching ``items_where`` end as ``outcome`` (failed or skipped).
 

@@ -22,7 +22,7 @@ from typing import Any, Iterator, Mapping, Sequence
 from sqlalchemy import (BigInteger, ColumnElement, Connection, Float, Select, Text, bindparam, exists, literal_column,
                         or_, select, true, update)
 
-from app.errors import CrashLoop
+from app.errors import Code, CrashLoop
 from app.store import change_counter, item_transitions, stage_transitions
 from app.store.claim_scope import EVERYTHING, WHOLE_JOBS, ClaimScope, Reach
 from app.store.database import Database, dumps, loads
@@ -33,7 +33,7 @@ from app.store.retry_policy import RetryPolicy
 from app.store.stage_transitions import fence, fenced_update, lease_lost
 from app.store.states import UNFINISHED_ITEMS, UNFINISHED_STAGES, ItemState, JobState, StageState
 from app.store.tables import items, jobs, model_loads, results, stages
-from app.store.transitions import is_paused_all, owned_by, requeue_running, stop_unfinished
+from app.store.shared_transitions import is_paused_all, owned_by, requeue_running_stages_and_items, stop_unfinished_items_and_stages
 
 log = logging.getLogger(__name__)
 
@@ -387,7 +387,7 @@ class StageRepo:
             item_transitions.back_to_pending(conn, claim.item_id, now)
             return False
 
-    def fail_stage(self, claim: Claim, code: str, message: str, transient: bool, policy: RetryPolicy) -> bool:
+    def fail_stage(self, claim: Claim, code: Code, message: str, transient: bool, policy: RetryPolicy) -> bool:
         """Record a failure; transient ones retry as ``policy`` says. Returns True if it will retry."""
         now = self.db.now()
         with self.db.write() as conn:
@@ -410,7 +410,7 @@ class StageRepo:
         now = self.db.now()
         with self.db.write() as conn:
             lock_item_ids(conn, [claim.item_id])
-            if requeue_running(conn, fence(claim, now), now, refund_attempt=True) != 1:
+            if requeue_running_stages_and_items(conn, fence(claim, now), now, refund_attempt=True) != 1:
                 raise lease_lost(claim)
 
     def to_review(self, claim: Claim, message: str) -> None:
@@ -436,7 +436,7 @@ class StageRepo:
         if not cond:
             return 0
         with self.db.write() as conn:
-            count = requeue_running(conn, or_(*cond), now, refund_attempt=False)
+            count = requeue_running_stages_and_items(conn, or_(*cond), now, refund_attempt=False)
             change_counter.compact(conn)  # a periodic write of every engine: where the deltas get folded
         if count:
             log.info("reclaimed %d stage(s)", count)
@@ -468,7 +468,7 @@ class StageRepo:
             message = (f"Sidecar's engine crashed {len(claims)} times in a row while working on this file "
                        f"(step “{row.name}”, started {when}; the crash: {report}). It was set aside so the "
                        "other files could go on; retry it after updating Sidecar or its models.")
-            stop_unfinished(conn, items.c.id == row.item_id, ItemState.FAILED, CrashLoop.code, message, now)
+            stop_unfinished_items_and_stages(conn, items.c.id == row.item_id, ItemState.FAILED, CrashLoop.code, message, now)
         log.warning("item %s set aside after %d engine crashes in stage %s", row.item_id, len(claims), row.name)
         return True
 

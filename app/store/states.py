@@ -2,8 +2,10 @@
 
 The values are exactly the words stored in the database and printed in JSON, so a
 member compares equal to (and serialises as) the plain string. Which transition moves
-a row from one state to another is the store's business: see
-:mod:`app.store.transitions` and the repositories.
+a row from one state to another is the store's business: each table's status has one
+writer (:mod:`app.store.job_transitions`, :mod:`~app.store.item_transitions`,
+:mod:`~app.store.stage_transitions`, :mod:`~app.store.step_transitions`), and
+:mod:`app.store.shared_transitions` composes the changes several repositories make.
 """
 
 from __future__ import annotations
@@ -12,15 +14,19 @@ from enum import StrEnum
 
 
 class JobState(StrEnum):
-    """``jobs.state``: whether the scheduler may see a job's items."""
+    """``jobs.state``: whether the scheduler may see a job's items (stored; shown as a :class:`JobSummaryStatus`)."""
 
     CREATING = "creating"
     READY = "ready"
     FAILED = "failed"
 
 
-class JobStatus(StrEnum):
-    """What a job summary shows: derived from the job's state, its items and pauses; never stored."""
+class JobSummaryStatus(StrEnum):
+    """``JobSummary.status``, what a job's row shows: derived from its :class:`JobState`, items and pauses; never stored.
+
+    The ``*State`` enums name the words stored in a status column; this one is computed
+    when a summary is read (:meth:`app.store.jobs.JobRepo.summaries`), hence its other name.
+    """
 
     CREATING = "creating"
     FAILED = "failed"
@@ -75,6 +81,6 @@ SETTLED_ITEMS: tuple[ItemState, ...] = (ItemState.COMPLETED, ItemState.SKIPPED)
 """Items whose workspace is no longer needed."""
 
 __all__ = [
-    "ItemState", "JobState", "JobStatus", "SETTLED_ITEMS", "StageState", "StepState", "UNFINISHED_ITEMS",
+    "ItemState", "JobState", "JobSummaryStatus", "SETTLED_ITEMS", "StageState", "StepState", "UNFINISHED_ITEMS",
     "UNFINISHED_STAGES",
 ]

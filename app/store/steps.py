@@ -21,7 +21,7 @@ from app.store.records import Claim, Review, Step, StepIntent
 from app.store.stages import StageRepo
 from app.store.states import StageState, StepState
 from app.store.tables import items, placed_outputs, stages, steps
-from app.store.transitions import remember_placed_output
+from app.store.shared_transitions import remember_placed_output
 
 log = logging.getLogger(__name__)
 

@@ -10,20 +10,20 @@ from app.gui.activity import activity_line
 from app.gui.app import Gui
 from app.gui.tray import Tray
 from app.store.records import JobSummary
-from app.store.states import JobStatus
+from app.store.states import JobSummaryStatus
 from tests.engine_stages import make_media
 from tests.gui.conftest import library_factory
 
 
-def _job(status: JobStatus, folder: str = "/media/Film", done: int = 3, total: int = 12) -> JobSummary:
-    return JobSummary(1, folder, status, status == JobStatus.PAUSED, total, done, 0, 0, 0, 0, None, None, 0.0)
+def _job(status: JobSummaryStatus, folder: str = "/media/Film", done: int = 3, total: int = 12) -> JobSummary:
+    return JobSummary(1, folder, status, status == JobSummaryStatus.PAUSED, total, done, 0, 0, 0, 0, None, None, 0.0)
 
 
 def test_the_tray_line_says_what_sidecar_is_doing() -> None:
-    assert activity_line([_job(JobStatus.RUNNING)], False) == "Sidecar — 3 of 12 files, working on Film"
-    assert activity_line([_job(JobStatus.PAUSED)], True) == "Sidecar — Paused: 3 of 12 files done"
+    assert activity_line([_job(JobSummaryStatus.RUNNING)], False) == "Sidecar — 3 of 12 files, working on Film"
+    assert activity_line([_job(JobSummaryStatus.PAUSED)], True) == "Sidecar — Paused: 3 of 12 files done"
     assert activity_line([], True) == "Sidecar — Paused: new jobs wait for Resume all"
-    assert activity_line([_job(JobStatus.COMPLETED, done=12)], False) == "Sidecar — Idle"
+    assert activity_line([_job(JobSummaryStatus.COMPLETED, done=12)], False) == "Sidecar — Idle"
 
 
 def test_pause_all_is_shown_everywhere_and_explained_on_the_next_job(qtbot: Any, tmp_path: Path,

@@ -13,14 +13,14 @@ from app.gui.queue_rows import queue_row
 from app.gui.translations import install_translators
 from app.status_words import Count
 from app.store.records import ItemView, JobSummary
-from app.store.states import ItemState, JobStatus
+from app.store.states import ItemState, JobSummaryStatus
 
 
 def _item(result: str | None) -> ItemView:
     return ItemView(1, 1, "/films/Talk.mkv", "video", ItemState.COMPLETED, None, 1.0, None, None, result, 1)
 
 
-def _job(status: JobStatus, done: int, results: dict[str, int]) -> JobSummary:
+def _job(status: JobSummaryStatus, done: int, results: dict[str, int]) -> JobSummary:
     return JobSummary(1, "/films", status, False, 3, done, 0, 0, 0, 0, None, None, 0.0, results=results)
 
 
@@ -42,7 +42,7 @@ def test_an_untranslated_item_and_its_counts_read_in_each_language(qapp: Any, la
 
 
 def test_the_notice_of_a_job_counts_what_it_did_not_deliver() -> None:
-    notice = settled_notice(_job(JobStatus.RUNNING, 2, {}), _job(JobStatus.COMPLETED, 3, {Code.TRANSLATION_FAILED: 2}),
+    notice = settled_notice(_job(JobSummaryStatus.RUNNING, 2, {}), _job(JobSummaryStatus.COMPLETED, 3, {Code.TRANSLATION_FAILED: 2}),
                             frozenset({FINISHED}))
     assert notice is not None
     assert notice.english() == ("Job finished", "films: 3 of 3 done, 2 not translated")

@@ -1,18 +1,20 @@
-"""The state changes several repositories make, each written once, and the pause-all flag every claim reads.
+"""The state changes several repositories share, each written once, and the pause-all flag every claim reads.
 
 The status columns have one writer each: :mod:`app.store.job_transitions`,
 :mod:`app.store.item_transitions`, :mod:`app.store.stage_transitions` and
-:mod:`app.store.step_transitions`. This module composes the changes that move a stage
-and its item together. Each function runs inside the caller's write transaction (it
+:mod:`app.store.step_transitions`, one function per transition of that table. This
+module writes no status itself: it composes their changes that move a stage and its
+item together, under names none of them uses (``stage_transitions.requeue_running``
+moves stages only; :func:`requeue_running_stages_and_items` moves both). Each function runs inside the caller's write transaction (it
 neither begins nor commits), so a repository method that makes one of these changes
 together with its own writes still commits them as one short transaction:
 
-* :func:`requeue_running` — a running stage goes back to the queue (its lease is
+* :func:`requeue_running_stages_and_items` — a running stage goes back to the queue (its lease is
   dropped): a dead instance's or an expired lease (:meth:`StageRepo.reclaim`), an
   instance whose heartbeat row expired (:meth:`InstanceRepo.reclaim_expired`; both
   pick an instance's stages with :func:`owned_by`), a pause
   (:meth:`StageRepo.release_stage`), a rename under the worker (:meth:`CurrentItemRepo.rename`).
-* :func:`stop_unfinished` — unfinished items and their stages end as failed (the
+* :func:`stop_unfinished_items_and_stages` — unfinished items and their stages end as failed (the
   job's folder is gone: :meth:`JobRepo.fail`) or skipped (the file vanished or
   changed: :meth:`CurrentItemRepo.mark_removed`, :meth:`CurrentItemRepo.supersede_unfinished`).
 * :func:`remember_placed_output` — Sidecar wrote this content at this path, so it may
@@ -26,6 +28,7 @@ from typing import Sequence
 
 from sqlalchemy import ColumnElement, Connection, delete, insert, or_, select, true, update
 
+from app.errors import Code
 from app.store import item_transitions, stage_transitions
 from app.store.dialect import insert_missing
 from app.store.row_locks import lock_items, lock_jobs
@@ -58,7 +61,7 @@ def owned_by(instance_ids: Sequence[str]) -> ColumnElement[bool]:
     return or_(*[stages.c.lease_owner.like(f"{iid}:%") for iid in instance_ids])
 
 
-def requeue_running(conn: Connection, where: ColumnElement[bool], now: float, *, refund_attempt: bool) -> int:
+def requeue_running_stages_and_items(conn: Connection, where: ColumnElement[bool], now: float, *, refund_attempt: bool) -> int:
     """Running stages matching ``where`` go back to ``queued`` and their items to ``pending``; returns how many.
 
     Their checkpoints stay. ``refund_attempt`` gives the claim back without counting
@@ -73,7 +76,7 @@ def requeue_running(conn: Connection, where: ColumnElement[bool], now: float, *,
     return len(requeued)
 
 
-def stop_unfinished(conn: Connection, where: ColumnElement[bool], outcome: ItemState, code: str, message: str,
+def stop_unfinished_items_and_stages(conn: Connection, where: ColumnElement[bool], outcome: ItemState, code: Code, message: str,
                     now: float) -> None:
     """Unfinished items matching ``where`` and their unfinished stages end as ``outcome`` (failed or skipped).
 
