@@ -17,8 +17,7 @@ from PySide6.QtWidgets import (QFileDialog, QFrame, QLabel, QMainWindow, QMessag
                                QSplitter, QStackedWidget, QStyle, QSystemTrayIcon, QTabWidget, QToolBar, QVBoxLayout,
                                QWidget)
 
-from app.engine.background import PAUSED, SCHEDULE, Hold
-from app.engine.kinds import MEDIA_KINDS
+from app.gui.facade.records import MEDIA_KINDS, PAUSED, SCHEDULE, Hold, JobSummary, JobSummaryStatus
 from app.gui.database_dialog import DatabaseDialog
 from app.gui.facade import EngineFacade
 from app.gui.hold_words import hold_words
@@ -33,8 +32,6 @@ from app.gui.transcript_editor import TranscriptEditor
 from app.gui.translations import code_words
 from app.gui.welcome_page import WelcomePage
 from app.gui.workers_view import WorkersView
-from app.store.records import JobSummary
-from app.store.states import JobSummaryStatus
 from app.status_words import problem
 
 log = logging.getLogger(__name__)

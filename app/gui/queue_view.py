@@ -30,10 +30,8 @@ from app.gui.queue_rows import AUDIO, ERROR, NOTE, PROGRESS, QueueRow, RowCache
 from app.gui.theme import ACCENTS, ink
 from app.gui.thumbnails import ThumbnailLoader
 from app.gui.translations import QT_TRANSLATE_NOOP, code_words
-from app.media.audio_streams import AudioChoice
+from app.gui.facade.records import AudioChoice, ItemState, ItemView, JobSummary
 from app.shown_names import readable
-from app.store.records import ItemView, JobSummary
-from app.store.states import ItemState
 from app.status_words import problem
 
 log = logging.getLogger(__name__)

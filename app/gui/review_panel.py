@@ -19,13 +19,12 @@ from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
                                QPushButton, QSplitter, QVBoxLayout, QWidget)
 
-from app.engine.review_evidence import ReviewEvidence
+from app.gui.facade.records import Review, ReviewEvidence
 from app.gui.facade import EngineFacade
 from app.gui.review_evidence_view import EvidenceView
 from app.gui.theme import banner_style, muted
 from app.gui.translations import QT_TRANSLATE_NOOP
 from app.shown_names import one_line
-from app.store.records import Review
 
 log = logging.getLogger(__name__)
 

@@ -21,14 +21,14 @@ from PySide6.QtGui import QIcon, QImage, QPixmap, QStandardItem, QStandardItemMo
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget, QListWidgetItem, QMessageBox,
                                QPushButton, QSplitter, QVBoxLayout, QWidget)
 
-from app.engine.search import SearchResult
+from app.gui.facade.records import SearchResult
 from app.gui.facade import EngineFacade
 from app.gui.open_file import open_with_desktop
 from app.gui.thumbnails import ThumbnailLoader
 from app.shown_names import escape, one_line, unescape
 
 if TYPE_CHECKING:  # the model list is read off the GUI thread, where model_choice is imported
-    from app.ml.model_choice import ModelRow
+    from app.gui.facade.records import ModelRow
 
 log = logging.getLogger(__name__)
 

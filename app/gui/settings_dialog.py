@@ -32,7 +32,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QDialog, QDialogBut
                                QHBoxLayout, QHeaderView, QLabel, QProgressBar, QPushButton, QScrollArea, QSizePolicy, QTableWidget,
                                QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
 
-from app.engine.work_hours import NEVER_TEXT
+from app.gui.facade.calculations import example_names
+from app.gui.facade.records import NEVER_TEXT, ROLE_PURPOSE
 from app.errors import Code, explain
 from app.gui.database_dialog import check_words
 from app.gui.facade import EngineFacade
@@ -40,12 +41,10 @@ from app.gui.setting_fields import field_for, translated
 from app.gui.theme import ink, muted
 from app.gui.translations import QT_TRANSLATE_NOOP, code_words
 from app.gui.wheel_guard import guard_wheel
-from app.media.naming import example_names
-from app.ml.catalogue import ROLE_PURPOSE
 from app.settings import LIST_HOLDS, OUTPUT_AFFECTING, SPECS, Holds, Settings, SettingSpec
 
 if TYPE_CHECKING:  # the model list is read off the GUI thread, where model_choice is imported
-    from app.ml.model_choice import ModelRow
+    from app.gui.facade.records import ModelRow
 
 log = logging.getLogger(__name__)
 

@@ -29,16 +29,16 @@ from PySide6.QtWidgets import (QAbstractItemDelegate, QAbstractItemView, QDouble
                                QStyleOptionViewItem, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app.codes import LINE_REASONS, UNREACHABLE_SERVER, explain
-from app.engine.subtitle_edits import SubtitleDocument
+from app.gui.facade.calculations import merge_cues, rename_speaker, shift_cues, split_cue
+from app.gui.facade.records import EditCue, SubtitleDocument
 from app.gui.facade import EngineFacade
 from app.gui.file_urls import file_url
 from app.gui.theme import banner_style, tint
 from app.gui.translations import code_words
-from app.media.cue_edits import EditCue, merge_cues, rename_speaker, shift_cues, split_cue
 from app.shown_names import one_line
 
 if TYPE_CHECKING:  # the model list is read off the GUI thread, where model_choice is imported
-    from app.ml.model_choice import ModelRow
+    from app.gui.facade.records import ModelRow
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,8 @@ from PySide6.QtCore import QObject, QRect, Qt, Slot
 from PySide6.QtGui import QAction, QColor, QIcon, QPainter
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon, QWidget
 
-from app.engine.background import PAUSED, SCHEDULE, Hold, morning_after
+from app.gui.facade.calculations import morning_after
+from app.gui.facade.records import PAUSED, SCHEDULE, Hold
 from app.gui.activity import activity_line
 from app.gui.facade import EngineFacade
 from app.gui.hold_words import hold_words

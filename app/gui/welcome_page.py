@@ -26,12 +26,12 @@ from app.gui.setting_fields import field_for
 from app.gui.settings_dialog import format_size
 from app.gui.translations import ui_locale
 from app.gui.wheel_guard import guard_wheel
-from app.media.naming import example_names
-from app.pipelines.image import SIDECAR_SUFFIX
+from app.gui.facade.calculations import example_names
+from app.gui.facade.records import SIDECAR_SUFFIX
 from app.settings import SPECS, Settings
 
 if TYPE_CHECKING:  # the model list is read off the GUI thread, where model_choice is imported
-    from app.ml.model_choice import ModelRow
+    from app.gui.facade.records import ModelRow
 
 log = logging.getLogger(__name__)
 

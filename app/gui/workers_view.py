@@ -14,7 +14,7 @@ from PySide6.QtCore import QCoreApplication, QModelIndex, Qt, QTimer, Slot
 from PySide6.QtGui import QColor, QHideEvent, QShowEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
-from app.engine.instances import WorkerView
+from app.gui.facade.records import WorkerView
 from app.gui.facade import EngineFacade
 from app.gui.state_words import state_word
 from app.gui.table_model import ColumnsModel, Index
