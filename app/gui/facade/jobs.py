@@ -9,7 +9,7 @@ takes what it read). A job that settles is announced once, on the desktop or the
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
@@ -24,12 +24,14 @@ from app.media.audio_streams import AudioChoice
 from app.settings import Settings, load_settings
 from app.store.records import ItemView, JobSummary
 
+R = TypeVar("R")  # a row of the queue, as the view's shape makes it
+
 
 class JobsFacade(QObject):
     """The queue's facade; every command re-reads the jobs when it ends."""
 
     jobsChanged = Signal(list)  # list[JobSummary]; a job not re-read keeps its identical object
-    itemsPage = Signal(int, int, list)  # job id, offset, list[ItemView] (or what fetch_items' shape made of them)
+    itemsPage = Signal(int, int, list)  # job id, offset, the rows fetch_items' shape made of that page's ItemViews
     addProgress = Signal(str, int, int)  # folder being added (as given), files found (total 0) or recorded, total
     addEnded = Signal(str)  # that folder's job was created, or adding it failed
     jobAdded = Signal(object)  # JobSummary
@@ -107,23 +109,18 @@ class JobsFacade(QObject):
             body += self.tr(", %n failed", "", notice.failed)
         return title, body
 
-    def fetch_items(self, job_id: int, offset: int, limit: int,
-                    shape: Callable[[list[ItemView]], list[Any]] | None = None) -> None:
-        """A page of the job's items; answers ``itemsPage``.
+    def fetch_items(self, job_id: int, offset: int, limit: int, shape: Callable[[list[ItemView]], list[R]]) -> None:
+        """A page of the job's items, as ``shape`` makes them into rows; answers ``itemsPage``.
 
         ``shape`` turns the page into what the view shows (the queue's cell words) on the
-        worker thread too, so the GUI thread receives rows ready to paint.
+        worker thread, so the GUI thread receives rows ready to paint.
         """
         library = self._core.open_library()
         if library is not None:
-            def read(_: Operation) -> list[Any]:
-                items = library.items(job_id, offset, limit)
-                return shape(items) if shape is not None else items
-
-            def page(rows: list[Any]) -> None:
+            def page(rows: list[R]) -> None:
                 self.itemsPage.emit(job_id, offset, rows)
 
-            self._core.run(Op(read, page))
+            self._core.run(Op(lambda _: shape(library.items(job_id, offset, limit)), page))
 
     # -- commands -------------------------------------------------------------------------
 
