@@ -247,7 +247,7 @@ def main() -> int:
         window.resize(1180, 760)
         window.show()
         deadline = time.monotonic() + 60
-        while gui.facade._library is None and time.monotonic() < deadline:
+        while gui.facade.library is None and time.monotonic() < deadline:
             app.processEvents(ALL_EVENTS, 50)
         window.add_paths([media])
         deadline = time.monotonic() + 600

@@ -1,1 +1,1 @@
-"""The desktop GUI (PySide6). It depends on the engine through ``facade.EngineFacade`` only; nothing below ``app.gui`` imports it."""
+"""The desktop GUI (PySide6). It depends on the engine through the ``facade`` package only; nothing below ``app.gui`` imports it."""

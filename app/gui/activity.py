@@ -12,8 +12,7 @@ from typing import Sequence
 
 from PySide6.QtCore import QCoreApplication
 
-from app.store.records import JobSummary
-from app.store.states import JobSummaryStatus
+from app.gui.facade.records import JobSummary, JobSummaryStatus
 
 #: Jobs with work left to run (a job waiting for review or finished has none).
 UNFINISHED = (JobSummaryStatus.CREATING, JobSummaryStatus.QUEUED, JobSummaryStatus.RUNNING, JobSummaryStatus.PAUSED)

@@ -62,12 +62,12 @@ class DatabaseDialog(QDialog):
         self.advice.setWordWrap(True)
         self.url = QLineEdit(url, self)
         self.url.setPlaceholderText(self.tr("empty: the library on this computer ({path})").format(
-            path=facade.local_database()))
+            path=facade.settings.local_database()))
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         self.retry_button = QPushButton(self.tr("Try this address"), self)
         self.local_button = QPushButton(self.tr("Use the library on this computer"), self)
-        self.local_button.setToolTip(str(facade.local_database()))
+        self.local_button.setToolTip(str(facade.settings.local_database()))
         self.buttons = QDialogButtonBox(self)
         self.buttons.addButton(self.retry_button, QDialogButtonBox.ButtonRole.AcceptRole)
         self.buttons.addButton(self.local_button, QDialogButtonBox.ButtonRole.ResetRole)
@@ -90,7 +90,7 @@ class DatabaseDialog(QDialog):
         for label in (self.reason, self.advice, self.status):
             label.setMinimumWidth(600)
         self.show_reason(code, message)
-        facade.databaseChecked.connect(self._checked)
+        facade.settings.databaseChecked.connect(self._checked)
 
     def show_reason(self, code: str, message: str) -> None:
         """Why the library did not open (again, after a corrected address failed at start too)."""
@@ -114,7 +114,7 @@ class DatabaseDialog(QDialog):
         self._busy(True)
         self.status.setStyleSheet("")
         self.status.setText(self.tr("Checking {url}…").format(url=url))
-        self.facade.check_database(url)
+        self.facade.settings.check_database(url)
 
     @Slot(str, str, str)
     def _checked(self, url: str, code: str, message: str) -> None:
@@ -129,7 +129,7 @@ class DatabaseDialog(QDialog):
 
     @Slot()
     def use_local(self) -> None:
-        self._open(self.facade.local_database_url())
+        self._open(self.facade.settings.local_database_url())
 
     def _open(self, url: str) -> None:
         self._busy(True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from app.engine.background import BATTERY, PAUSED, SCHEDULE, Hold
+from app.gui.facade.records import BATTERY, PAUSED, SCHEDULE, Hold
 
 
 def hold_words(hold: Hold) -> str:

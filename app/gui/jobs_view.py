@@ -13,7 +13,7 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHeaderView, QStyle, QStyledItemDelegate,
                                QStyleOptionProgressBar, QStyleOptionViewItem, QTableView, QWidget)
 
-from app.engine.background import Hold
+from app.gui.facade.records import Hold, JobSummary, JobSummaryStatus
 from app.gui.count_words import count_words
 from app.gui.hold_words import hold_words
 from app.gui.state_words import state_word
@@ -21,8 +21,6 @@ from app.gui.table_model import ALIGNMENT, CENTRED, DISPLAY, TOOLTIP, ColumnsMod
 from app.gui.translations import QT_TRANSLATE_NOOP, code_words
 from app.shown_names import readable
 from app.status_words import job_label_parts, problem
-from app.store.records import JobSummary
-from app.store.states import JobSummaryStatus
 
 log = logging.getLogger(__name__)
 

@@ -6,8 +6,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QComboBox, QWidget
 
 from app.gui.translations import QT_TRANSLATE_NOOP
-from app.media.languages import english_name
-from app.media.naming import normalise_language
+from app.gui.facade.calculations import english_name, normalise_language
 
 LANGUAGES = (
     ("en", QT_TRANSLATE_NOOP("LanguageCombo", "English")),

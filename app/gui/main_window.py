@@ -17,8 +17,7 @@ from PySide6.QtWidgets import (QFileDialog, QFrame, QLabel, QMainWindow, QMessag
                                QSplitter, QStackedWidget, QStyle, QSystemTrayIcon, QTabWidget, QToolBar, QVBoxLayout,
                                QWidget)
 
-from app.engine.background import PAUSED, SCHEDULE, Hold
-from app.engine.kinds import MEDIA_KINDS
+from app.gui.facade.records import MEDIA_KINDS, PAUSED, SCHEDULE, Hold, JobSummary, JobSummaryStatus
 from app.gui.database_dialog import DatabaseDialog
 from app.gui.facade import EngineFacade
 from app.gui.hold_words import hold_words
@@ -33,8 +32,6 @@ from app.gui.transcript_editor import TranscriptEditor
 from app.gui.translations import code_words
 from app.gui.welcome_page import WelcomePage
 from app.gui.workers_view import WorkersView
-from app.store.records import JobSummary
-from app.store.states import JobSummaryStatus
 from app.status_words import problem
 
 log = logging.getLogger(__name__)
@@ -85,8 +82,8 @@ class MainWindow(QMainWindow):
         self.settings_action = QAction(self.tr("Settings…"), self)
         self.add_folder_action.triggered.connect(self.choose_folder)
         self.add_files_action.triggered.connect(self.choose_files)
-        self.pause_all_action.triggered.connect(lambda: facade.pause(None))
-        self.resume_all_action.triggered.connect(lambda: facade.resume(None))
+        self.pause_all_action.triggered.connect(lambda: facade.jobs.pause(None))
+        self.resume_all_action.triggered.connect(lambda: facade.jobs.resume(None))
         self.settings_action.triggered.connect(self.open_settings)
         self.find_action = QAction(self.tr("Search"), self)
         self.find_action.triggered.connect(self.focus_search)
@@ -149,33 +146,33 @@ class MainWindow(QMainWindow):
         self.pause_indicator = QLabel(self)
         self.pause_indicator.setText(self.tr("Everything is paused; new jobs wait too. <a href=\"resume\">Resume all</a>"))
         self.pause_indicator.setStyleSheet(f"QLabel {{ {banner_style('warning')} padding:1px 6px; border-radius:3px; }}")
-        self.pause_indicator.linkActivated.connect(lambda _: facade.resume(None))
+        self.pause_indicator.linkActivated.connect(lambda _: facade.jobs.resume(None))
         self.pause_indicator.hide()
         self.statusBar().addPermanentWidget(self.pause_indicator)
-        facade.pausedAllChanged.connect(self.show_paused_all)
+        facade.jobs.pausedAllChanged.connect(self.show_paused_all)
         self.hold_indicator = QLabel(self)  # a timed pause, the schedule or the battery holds the engine
         self.hold_indicator.setStyleSheet(f"QLabel {{ {banner_style('warning')} padding:1px 6px; border-radius:3px; }}")
-        self.hold_indicator.linkActivated.connect(lambda _: facade.resume_work())
+        self.hold_indicator.linkActivated.connect(lambda _: facade.workers.resume_work())
         self.hold_indicator.hide()
         self.statusBar().addPermanentWidget(self.hold_indicator)
         self._paused_all = False
         self._hold: Hold | None = None
-        facade.holdChanged.connect(self.show_hold)
+        facade.workers.holdChanged.connect(self.show_hold)
         self._adding: set[str] = set()
         self._added: int | None = None  # the job just added, to select once the jobs list shows it
 
         self.jobs.selectionModel().selectionChanged.connect(lambda *_: self._show_selected_job())
-        facade.jobsChanged.connect(self.show_jobs)
-        facade.holdChanged.connect(self.jobs_model.set_hold)
-        facade.openJob.connect(self.open_job)
-        facade.jobAdded.connect(self._job_added)
-        facade.addProgress.connect(self._add_progress)
-        facade.addEnded.connect(self._add_ended)
-        facade.reviewsChanged.connect(lambda reviews: self.tabs.setTabText(
+        facade.jobs.jobsChanged.connect(self.show_jobs)
+        facade.workers.holdChanged.connect(self.jobs_model.set_hold)
+        facade.jobs.openJob.connect(self.open_job)
+        facade.jobs.jobAdded.connect(self._job_added)
+        facade.jobs.addProgress.connect(self._add_progress)
+        facade.jobs.addEnded.connect(self._add_ended)
+        facade.review.reviewsChanged.connect(lambda reviews: self.tabs.setTabText(
             1, self.tr("Review (%n)", "", len(reviews)) if reviews else self.tr("Review")))
         facade.error.connect(self._show_error)
         facade.started.connect(lambda: self.statusBar().showMessage(self.tr("Engine running."), 5000))
-        facade.settingsLoaded.connect(lambda _: self._show_welcome_if_new())
+        facade.settings.settingsLoaded.connect(lambda _: self._show_welcome_if_new())
         facade.startFailed.connect(self.library_unavailable)
         self.database_dialog: DatabaseDialog | None = None
         self.queue.openSubtitles.connect(lambda path: self.open_editor(Path(path)))
@@ -254,7 +251,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(self.tr("The library could not be opened."))
         dialog = self.database_dialog
         if dialog is None:
-            url = self.facade.settings.database_url if self.facade.settings is not None else ""
+            url = self.facade.settings.current.database_url if self.facade.settings.current is not None else ""
             dialog = self.database_dialog = DatabaseDialog(self.facade, code, message, url, self)
             dialog.finished.connect(self._database_dialog_closed)
         else:
@@ -349,7 +346,7 @@ class MainWindow(QMainWindow):
             note += self.tr("; left out %n system/hidden file(s) or folder(s) (Settings → Scanning)", "", report['left_out']['count'])
         if not job.total and not job.skipped:
             note += self.tr(" — no videos, audio or images in it, so there is nothing to do")
-        if self.facade.all_paused and job.total:
+        if self.facade.jobs.all_paused and job.total:
             note += self.tr(" — everything is paused: it starts after Resume all")
         self.statusBar().showMessage(self.tr("Added {folder}: {total} to do, {skipped} skipped{note}").format(
             folder=job.folder, total=job.total, skipped=job.skipped, note=note), 15000)
@@ -360,7 +357,7 @@ class MainWindow(QMainWindow):
 
     def _show_welcome_if_new(self) -> None:
         """The first-run page, on an empty library only, until it was used or skipped once."""
-        settings = self.facade.settings
+        settings = self.facade.settings.current
         new = (settings is not None and not settings.welcome_dismissed and not self._welcome_done
                and self._job_count == 0)
         self.pages.setCurrentWidget(self.welcome_page if new else self.main_page)
@@ -378,7 +375,7 @@ class MainWindow(QMainWindow):
         if self.pages.currentWidget() is self.welcome_page:
             chosen = self.welcome.apply()  # what the person chose on the page applies to this first job
         self.statusBar().showMessage(self.tr("Scanning {names}…").format(names=", ".join(p.name or str(p) for p in paths)))
-        self.facade.add_paths(paths, settings=chosen)
+        self.facade.jobs.add_paths(paths, settings=chosen)
 
     def choose_folder(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, self.tr("Add a folder"))
@@ -426,17 +423,17 @@ class MainWindow(QMainWindow):
     # -- settings and closing -------------------------------------------------------------
 
     def open_settings(self) -> SettingsDialog | None:
-        if self.facade.settings is None:
+        if self.facade.settings.current is None:
             self.statusBar().showMessage(self.tr("Settings are still loading."), 5000)
 
             return None
-        dialog = SettingsDialog(self.facade, self.facade.settings, self)
+        dialog = SettingsDialog(self.facade, self.facade.settings.current, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
         return dialog
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        settings = self.facade.settings
+        settings = self.facade.settings.current
         if self.has_tray and (settings is None or settings.close_to_tray):
             event.ignore()
             self.hide()
@@ -451,7 +448,7 @@ class MainWindow(QMainWindow):
                     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
                     box.open()
                     self.close_notice = box
-                self.facade.save_settings(dataclasses.replace(settings, tray_notice_shown=True))
+                self.facade.settings.save(dataclasses.replace(settings, tray_notice_shown=True))
             return
         event.accept()
         self.quitRequested.emit()

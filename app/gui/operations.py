@@ -14,6 +14,10 @@ one helper owns the three things such calls need, so no view re-implements them:
 * **Cooperative cancel.** :class:`Operation` is a ``() -> bool`` "was I cancelled?"
   callable, the shape ``models_install``'s ``cancel`` polls between chunks.
 
+A request is an :class:`Op` ``[T]``, in the manner of Anki's ``QueryOp[T]``: the call that
+runs off the GUI thread returns a ``T``, and its ``success`` callback takes that ``T``,
+so mypy checks that what a worker answers is what the window expects.
+
 Work runs on named lanes (thread pools). A one-thread lane keeps its calls in the
 order they were asked for (a pause is written before the refresh that shows it); the
 others let a long download run beside a search. Their threads can run ``nice`` levels
@@ -25,7 +29,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Callable, Generic, Mapping, TypeVar
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
 
@@ -34,7 +39,7 @@ from app.thread_priority import lower_current_thread
 
 log = logging.getLogger(__name__)
 
-Done = Callable[[Any], None]
+T = TypeVar("T")
 Failed = Callable[[BaseException], None]
 ProgressSlot = Callable[[int, int], None]
 
@@ -62,14 +67,32 @@ class _Relay(QObject):
     finished = Signal(object, object, object)  # operation, result, error
 
 
-class Operation:
-    """One request: its cancel token and its throttled progress, shared by the GUI and the worker."""
+@dataclass(frozen=True)
+class Op(Generic[T]):
+    """A request typed by its answer: ``call`` runs on ``lane`` and returns a ``T`` that ``success`` takes.
 
-    def __init__(self, key: str | None, steps: int, on_done: Done | None, on_error: Failed | None,
-                 on_progress: ProgressSlot | None, relay: _Relay):
-        self.key = key
-        self.steps = max(1, steps)
-        self.on_done, self.on_error, self.on_progress = on_done, on_error, on_progress
+    ``failure`` gets what ``call`` raised (or :class:`OperationCancelled`); with a ``key``
+    the request replaces the previous one of that key; ``progress`` gets the worker's
+    :meth:`Operation.report`, at most ``steps`` times.
+    """
+
+    call: Callable[[Operation], T]
+    success: Callable[[T], None] | None = None
+    failure: Failed | None = None
+    lane: str = "store"
+    key: str | None = None
+    progress: ProgressSlot | None = None
+    steps: int = 100
+
+
+class Operation:
+    """One request under way: its cancel token and its throttled progress, shared by the GUI and the worker."""
+
+    def __init__(self, request: Op[Any], relay: _Relay):
+        self.request = request
+        self.key = request.key
+        self.steps = max(1, request.steps)
+        self.on_progress = request.progress
         self._cancelled = threading.Event()
         self._last_step: int | None = None
         self._relay = relay
@@ -82,7 +105,7 @@ class Operation:
         return self._cancelled.is_set()
 
     def cancel(self) -> None:
-        """Ask the worker to stop at its next check; its answer, if any, is still delivered to ``on_error``/``on_done``."""
+        """Ask the worker to stop at its next check; its answer, if any, is still delivered to its ``failure``/``success``."""
         self._cancelled.set()
 
     def report(self, done: int, total: int | None) -> None:
@@ -104,9 +127,9 @@ class Operation:
 
 
 class _Run(QRunnable):
-    def __init__(self, op: Operation, fn: Callable[[Operation], Any], relay: _Relay, nice: int):
+    def __init__(self, op: Operation, relay: _Relay, nice: int):
         super().__init__()
-        self._op, self._fn, self._relay, self._nice = op, fn, relay, nice
+        self._op, self._relay, self._nice = op, relay, nice
 
     def run(self) -> None:
         if getattr(_lowered, "steps", 0) != self._nice:  # once per pool thread
@@ -116,7 +139,7 @@ class _Run(QRunnable):
             self._relay.finished.emit(self._op, None, OperationCancelled("cancelled before it started"))
             return
         try:
-            result = self._fn(self._op)
+            result = self._op.request.call(self._op)
         except BaseException as exc:  # noqa: BLE001 - every failure is reported to the GUI, none kills the pool
             self._relay.finished.emit(self._op, None, exc)
         else:
@@ -141,21 +164,19 @@ class Operations(QObject):
         self._relay.progress.connect(self._progress)
         self._relay.finished.connect(self._finished)
 
-    def start(self, fn: Callable[[Operation], Any], on_done: Done | None = None, on_error: Failed | None = None, *,
-              lane: str, key: str | None = None, on_progress: ProgressSlot | None = None,
-              steps: int = 100) -> Operation:
-        """Run ``fn(operation)`` on ``lane``; ``on_done(result)`` or ``on_error(exc)`` runs on the GUI thread.
+    def start(self, request: Op[T]) -> Operation:
+        """Run ``request.call(operation)`` on its lane; ``success(result)`` or ``failure(exc)`` runs on the GUI thread.
 
         With a ``key``, the previous operation of that key is cancelled and its answer
         (and progress) will be dropped.
         """
-        op = Operation(key, steps, on_done, on_error, on_progress, self._relay)
-        if key is not None:
-            previous = self._latest.get(key)
+        op = Operation(request, self._relay)
+        if op.key is not None:
+            previous = self._latest.get(op.key)
             if previous is not None:
                 previous.cancel()
-            self._latest[key] = op
-        self._pools[lane].start(_Run(op, fn, self._relay, self.nice))
+            self._latest[op.key] = op
+        self._pools[request.lane].start(_Run(op, self._relay, self.nice))
         return op
 
     def current(self, key: str) -> Operation | None:
@@ -195,10 +216,10 @@ class Operations(QObject):
         if op.key is not None:
             del self._latest[op.key]
         if exc is not None:
-            if op.on_error is not None:
-                op.on_error(exc)
-        elif op.on_done is not None:
-            op.on_done(result)
+            if op.request.failure is not None:
+                op.request.failure(exc)
+        elif op.request.success is not None:
+            op.request.success(result)
 
 
-__all__ = ["BACKGROUND_NICE", "Operation", "OperationCancelled", "Operations"]
+__all__ = ["BACKGROUND_NICE", "Op", "Operation", "OperationCancelled", "Operations"]

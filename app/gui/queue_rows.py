@@ -22,12 +22,10 @@ from app.codes import REDONE_RESULTS
 from app.gui.translations import QT_TRANSLATE_NOOP, code_words
 from app.gui.language_choice import language_name
 from app.gui.state_words import TRANSCRIPT_ONLY, state_word
-from app.media.languages import language_of
-from app.media.naming import normalise_language
+from app.gui.facade.calculations import language_of, normalise_language
+from app.gui.facade.records import ItemState, ItemView
 from app.shown_names import one_line
 from app.status_words import item_words
-from app.store.records import ItemView
-from app.store.states import ItemState
 
 log = logging.getLogger(__name__)
 

@@ -30,10 +30,8 @@ from app.gui.queue_rows import AUDIO, ERROR, NOTE, PROGRESS, QueueRow, RowCache
 from app.gui.theme import ACCENTS, ink
 from app.gui.thumbnails import ThumbnailLoader
 from app.gui.translations import QT_TRANSLATE_NOOP, code_words
-from app.media.audio_streams import AudioChoice
+from app.gui.facade.records import AudioChoice, ItemState, ItemView, JobSummary
 from app.shown_names import readable
-from app.store.records import ItemView, JobSummary
-from app.store.states import ItemState
 from app.status_words import problem
 
 log = logging.getLogger(__name__)
@@ -97,7 +95,7 @@ class QueueModel(ColumnsModel):
         self._asked: set[str] = set()
         self.thumbnails = ThumbnailLoader(QUEUE_THUMB, self)
         self.thumbnails.ready.connect(self._thumbnail)
-        facade.itemsPage.connect(self._on_page)
+        facade.jobs.itemsPage.connect(self._on_page)
 
     # -- Qt model -------------------------------------------------------------------------
 
@@ -178,7 +176,7 @@ class QueueModel(ColumnsModel):
         if self.job is None or page in self._requested:
             return
         self._requested.add(page)
-        self.facade.fetch_items(self.job.id, page * PAGE_SIZE, PAGE_SIZE, self._format)
+        self.facade.jobs.fetch_items(self.job.id, page * PAGE_SIZE, PAGE_SIZE, self._format)
 
     @Slot(int, int, list)
     def _on_page(self, job_id: int, offset: int, rows: list[QueueRow]) -> None:
@@ -288,7 +286,7 @@ class QueueView(QWidget):
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._context_menu)
         self._tracks_menu: tuple[int, QMenu] | None = None  # item id, its "Audio track" menu awaiting the streams
-        facade.audioTracks.connect(self._fill_tracks)
+        facade.jobs.audioTracks.connect(self._fill_tracks)
 
         self.title = QLabel(self.tr("Select a job to see its items."), self)
         self.pause_button = QPushButton(self.tr("Pause job"), self)
@@ -303,11 +301,11 @@ class QueueView(QWidget):
         self.subtitles_button = QPushButton(self.tr("Subtitles…"), self)
         self.subtitles_button.setToolTip(self.tr("Read and fix the subtitles beside the video, with playback"))
         self.folder_button = QPushButton(self.tr("Show in folder"), self)
-        self.pause_button.clicked.connect(lambda: self._job_action(self.facade.pause))
-        self.resume_button.clicked.connect(lambda: self._job_action(self.facade.resume))
-        self.retry_failed_button.clicked.connect(lambda: self._job_action(self.facade.retry_job))
+        self.pause_button.clicked.connect(lambda: self._job_action(self.facade.jobs.pause))
+        self.resume_button.clicked.connect(lambda: self._job_action(self.facade.jobs.resume))
+        self.retry_failed_button.clicked.connect(lambda: self._job_action(self.facade.jobs.retry_job))
         self.cancel_button.clicked.connect(self.cancel_job)
-        self.translate_again_button.clicked.connect(lambda: self._job_action(self.facade.translate_again))
+        self.translate_again_button.clicked.connect(lambda: self._job_action(self.facade.jobs.translate_again))
         self.retry_item_button.clicked.connect(self.retry_item)
         self.open_button.clicked.connect(self.open_file)
         self.subtitles_button.clicked.connect(self._open_subtitles)
@@ -332,7 +330,7 @@ class QueueView(QWidget):
         layout.addWidget(self.details)
         self.table.selectionModel().selectionChanged.connect(self._update_buttons)
         self.model.dataChanged.connect(lambda *_: self._show_details())
-        facade.pausedAllChanged.connect(lambda _: self._update_buttons())
+        facade.jobs.pausedAllChanged.connect(lambda _: self._update_buttons())
         self._update_buttons()
 
     def visible_rows(self) -> tuple[int, int]:
@@ -371,8 +369,8 @@ class QueueView(QWidget):
         unfinished = job is not None and job.status in UNFINISHED
         self.pause_button.setEnabled(job is not None and unfinished and not job.paused)
         # under "Pause all" a job's own Resume would change nothing: Resume all is the way
-        self.resume_button.setEnabled(job is not None and unfinished and job.paused and not self.facade.all_paused)
-        self.resume_button.setToolTip(self.tr("Everything is paused: use Resume all") if self.facade.all_paused else "")
+        self.resume_button.setEnabled(job is not None and unfinished and job.paused and not self.facade.jobs.all_paused)
+        self.resume_button.setToolTip(self.tr("Everything is paused: use Resume all") if self.facade.jobs.all_paused else "")
         self.retry_failed_button.setEnabled(job is not None and job.failed > 0)
         self.translate_again_button.setEnabled(job is not None and any(job.results.get(r) for r in REDONE_RESULTS))
         self.cancel_button.setEnabled(has_job)
@@ -399,8 +397,8 @@ class QueueView(QWidget):
     def item_menu(self, item: ItemView) -> QMenu:
         """The item's context menu; its "Audio track" list arrives from the file's header off the GUI thread."""
         menu = QMenu(self)
-        menu.addAction(self.tr("Retry item"), lambda: self.facade.retry_item(item.id)).setEnabled(item.status == ItemState.FAILED)
-        menu.addAction(self.tr("Translate again"), lambda: self.facade.translate_again(item_id=item.id)).setEnabled(
+        menu.addAction(self.tr("Retry item"), lambda: self.facade.jobs.retry_item(item.id)).setEnabled(item.status == ItemState.FAILED)
+        menu.addAction(self.tr("Translate again"), lambda: self.facade.jobs.translate_again(item_id=item.id)).setEnabled(
             item.status == ItemState.COMPLETED and item.result in REDONE_RESULTS)
         menu.addAction(self.tr("Open file"), lambda: self.open_path(item.path))
         menu.addAction(self.tr("Show in folder"), lambda: self.open_path(str(Path(item.path).parent)))
@@ -410,7 +408,7 @@ class QueueView(QWidget):
             return menu
         tracks.addAction("Reading the file's audio tracks…").setEnabled(False)
         self._tracks_menu = (item.id, tracks)
-        self.facade.audio_tracks(item.id)
+        self.facade.jobs.audio_tracks(item.id)
         return menu
 
     @Slot(int, object)
@@ -427,14 +425,14 @@ class QueueView(QWidget):
         rule = "" if chosen else f" (now {choice.stream.label()})"
         entries = [(0, f"Choose automatically{rule}")] + [(s.track, s.label()) for s in choice.streams]
         for track, label in entries:
-            action = menu.addAction(label, partial(self.facade.set_audio_track, item_id, track))
+            action = menu.addAction(label, partial(self.facade.jobs.set_audio_track, item_id, track))
             action.setCheckable(True)
             action.setChecked(track == chosen)
 
     def retry_item(self) -> None:
         item = self.selected_item()
         if item is not None:
-            self.facade.retry_item(item.id)
+            self.facade.jobs.retry_item(item.id)
 
     def cancel_job(self) -> None:
         job = self.model.job
@@ -445,7 +443,7 @@ class QueueView(QWidget):
                                               "Files next to your media are not touched.").format(folder=readable(job.folder)))
 
         if answer == QMessageBox.StandardButton.Yes:
-            self.facade.cancel(job.id)
+            self.facade.jobs.cancel(job.id)
 
     def _open_subtitles(self) -> None:
         item = self.selected_item()

@@ -13,7 +13,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QImage, QPalette, QPixmap
 from PySide6.QtWidgets import QGridLayout, QLabel, QStackedWidget, QTextBrowser, QWidget
 
-from app.engine.review_evidence import DiffRow, ReviewEvidence, Side
+from app.gui.facade.records import DiffRow, ReviewEvidence, Side
 from app.gui.theme import muted, tint
 from app.gui.translations import QT_TRANSLATE_NOOP
 

@@ -19,13 +19,12 @@ from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
                                QPushButton, QSplitter, QVBoxLayout, QWidget)
 
-from app.engine.review_evidence import ReviewEvidence
+from app.gui.facade.records import Review, ReviewEvidence
 from app.gui.facade import EngineFacade
 from app.gui.review_evidence_view import EvidenceView
 from app.gui.theme import banner_style, muted
 from app.gui.translations import QT_TRANSLATE_NOOP
 from app.shown_names import one_line
-from app.store.records import Review
 
 log = logging.getLogger(__name__)
 
@@ -97,10 +96,10 @@ class ReviewPanel(QWidget):
         layout.addWidget(splitter, 1)
 
         self.list.currentItemChanged.connect(lambda *_: self._show_current())
-        facade.reviewsChanged.connect(self.set_reviews)
-        facade.reviewDecided.connect(self._decided)
-        facade.decisionFailed.connect(self._failed)
-        facade.reviewEvidence.connect(self._evidence_loaded)
+        facade.review.reviewsChanged.connect(self.set_reviews)
+        facade.review.reviewDecided.connect(self._decided)
+        facade.review.decisionFailed.connect(self._failed)
+        facade.review.reviewEvidence.connect(self._evidence_loaded)
         self._show_current()
 
     @Slot(list)
@@ -146,7 +145,7 @@ class ReviewPanel(QWidget):
         elif shown != (r.id, r.revision):
             self._evidence_for = (r.id, r.revision)
             self.evidence.show_message("Reading both versions…")
-            self.facade.load_review_evidence(r)
+            self.facade.review.load_review_evidence(r)
 
     @Slot(object, dict)
     def _evidence_loaded(self, evidence: ReviewEvidence, images: dict[str, Any]) -> None:
@@ -163,7 +162,7 @@ class ReviewPanel(QWidget):
             self.show_banner(self.tr("Give a reason to skip this item."), "error")
             return
         self.hide_banner()
-        self.facade.decide(r.id, decision, reason or "decided in the review panel", r.revision)
+        self.facade.review.decide(r.id, decision, reason or "decided in the review panel", r.revision)
 
     def show_banner(self, text: str, kind: str) -> None:
         self.banner.setText(text)

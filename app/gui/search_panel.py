@@ -21,14 +21,14 @@ from PySide6.QtGui import QIcon, QImage, QPixmap, QStandardItem, QStandardItemMo
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget, QListWidgetItem, QMessageBox,
                                QPushButton, QSplitter, QVBoxLayout, QWidget)
 
-from app.engine.search import SearchResult
+from app.gui.facade.records import SearchResult
 from app.gui.facade import EngineFacade
 from app.gui.open_file import open_with_desktop
 from app.gui.thumbnails import ThumbnailLoader
 from app.shown_names import escape, one_line, unescape
 
 if TYPE_CHECKING:  # the model list is read off the GUI thread, where model_choice is imported
-    from app.ml.model_choice import ModelRow
+    from app.gui.facade.records import ModelRow
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +52,8 @@ class SearchPanel(QWidget):
         self.facade = facade
         self.query = QLineEdit(self)
         self._hint([])
-        facade.modelsListed.connect(self._hint)
-        facade.started.connect(facade.list_models)
+        facade.models.modelsListed.connect(self._hint)
+        facade.started.connect(facade.models.list_models)
         self.query.setClearButtonEnabled(True)
         self.search_button = QPushButton(self.tr("Search"), self)
         self.similar_button = QPushButton(self.tr("Find similar"), self)
@@ -121,7 +121,7 @@ class SearchPanel(QWidget):
         self.grid.doubleClicked.connect(lambda index: self.open_image(unescape(index.data(PathRole) or "")))
         self.lines.itemDoubleClicked.connect(self.open_line)
         self.grid.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
-        facade.searchResults.connect(self.show_results)
+        facade.search.searchResults.connect(self.show_results)
         self._update_buttons()
 
     def _update_buttons(self) -> None:
@@ -140,7 +140,7 @@ class SearchPanel(QWidget):
         text = self.query.text().strip()
         if text:
             self.status.setText(self.tr("Searching for “{query}”…").format(query=text))
-            self.facade.search(text, None, "all")
+            self.facade.search.query(text, None, "all")
 
     def selected_image(self) -> str | None:
         rows = self.grid.selectionModel().selectedIndexes()
@@ -150,7 +150,7 @@ class SearchPanel(QWidget):
         path = self.selected_image()
         if path:
             self.status.setText(self.tr("Images similar to {name}…").format(name=Path(path).name))
-            self.facade.search(None, Path(path), "image")
+            self.facade.search.query(None, Path(path), "image")
 
     @Slot(str, object)
     def show_results(self, label: str, results: Sequence[SearchResult]) -> None:

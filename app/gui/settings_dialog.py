@@ -32,7 +32,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QDialog, QDialogBut
                                QHBoxLayout, QHeaderView, QLabel, QProgressBar, QPushButton, QScrollArea, QSizePolicy, QTableWidget,
                                QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget)
 
-from app.engine.work_hours import NEVER_TEXT
+from app.gui.facade.calculations import example_names
+from app.gui.facade.records import NEVER_TEXT, ROLE_PURPOSE
 from app.errors import Code, explain
 from app.gui.database_dialog import check_words
 from app.gui.facade import EngineFacade
@@ -40,12 +41,10 @@ from app.gui.setting_fields import field_for, translated
 from app.gui.theme import ink, muted
 from app.gui.translations import QT_TRANSLATE_NOOP, code_words
 from app.gui.wheel_guard import guard_wheel
-from app.media.naming import example_names
-from app.ml.catalogue import ROLE_PURPOSE
 from app.settings import LIST_HOLDS, OUTPUT_AFFECTING, SPECS, Holds, Settings, SettingSpec
 
 if TYPE_CHECKING:  # the model list is read off the GUI thread, where model_choice is imported
-    from app.ml.model_choice import ModelRow
+    from app.gui.facade.records import ModelRow
 
 log = logging.getLogger(__name__)
 
@@ -92,9 +91,9 @@ class SettingsDialog(QDialog):
         self.naming_warning.setStyleSheet(f"color:{ink('warning')};")
         self.endpoint_note = QLabel(self)
         self.endpoint_note.setWordWrap(True)
-        if facade.gpu_device:  # the help says what the budget is, the device which memory it is taken from
-            self.fields["gpu_budget_mb"].setToolTip(f"{translated(SPECS['gpu_budget_mb'].help)}\n{facade.gpu_device}")
-        self.database_where = QLabel(self.tr("The library on this computer: {path}").format(path=facade.local_database()), self)
+        if facade.settings.gpu_device:  # the help says what the budget is, the device which memory it is taken from
+            self.fields["gpu_budget_mb"].setToolTip(f"{translated(SPECS['gpu_budget_mb'].help)}\n{facade.settings.gpu_device}")
+        self.database_where = QLabel(self.tr("The library on this computer: {path}").format(path=facade.settings.local_database()), self)
         self.database_where.setWordWrap(True)
         self.database_where.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.database_check = QLabel(self)  # what Save's check of a changed URL found
@@ -157,20 +156,20 @@ class SettingsDialog(QDialog):
         for widget in self.fields.values():
             widget.changed.connect(self._changed)
         self._checking: str | None = None  # the URL Save is having checked
-        facade.databaseChecked.connect(self._database_checked)
+        facade.settings.databaseChecked.connect(self._database_checked)
         self._server_checked: str | None = None  # the translation server address Save checked last (a second Save keeps it)
-        facade.serverChecked.connect(self._server_answered)
-        facade.modelsListed.connect(self.show_models)
-        facade.modelProgress.connect(self._model_progress)
-        facade.modelInstallEnded.connect(self._install_ended)
+        facade.settings.serverChecked.connect(self._server_answered)
+        facade.models.modelsListed.connect(self.show_models)
+        facade.models.modelProgress.connect(self._model_progress)
+        facade.models.modelInstallEnded.connect(self._install_ended)
         self.models.itemSelectionChanged.connect(self._update_model_actions)
         self.install_button.clicked.connect(lambda: self._on_selected(self.install_model))
-        self.use_button.clicked.connect(lambda: self._on_selected(self.facade.use_model))
-        self.remove_button.clicked.connect(lambda: self._on_selected(self.facade.remove_model))
-        self.cancel_install_button.clicked.connect(lambda: self._on_selected(self.facade.cancel_install))
+        self.use_button.clicked.connect(lambda: self._on_selected(self.facade.models.use_model))
+        self.remove_button.clicked.connect(lambda: self._on_selected(self.facade.models.remove_model))
+        self.cancel_install_button.clicked.connect(lambda: self._on_selected(self.facade.models.cancel_install))
         self.install_file_button.clicked.connect(self._install_from_file)
         self._update_model_actions()
-        facade.list_models()
+        facade.models.list_models()
         self._changed()
 
     def _load(self, s: Settings) -> None:
@@ -287,7 +286,7 @@ class SettingsDialog(QDialog):
     def install_model(self, name: str) -> None:
         self._downloads[name] = (0, 0)
         self.model_status.setText(self.tr("Downloading {name}…").format(name=name))
-        self.facade.install_model(name)
+        self.facade.models.install_model(name)
         self._refresh_model_row(name)
 
     def _install_from_file(self) -> None:
@@ -296,7 +295,7 @@ class SettingsDialog(QDialog):
                                               self.tr("Translation packages (*.argosmodel);;All files (*)"))
         if path:
             self.model_status.setText(self.tr("Installing {name}…").format(name=path.rsplit("/", 1)[-1]))
-            self.facade.install_model_file(path)
+            self.facade.models.install_model_file(path)
 
     @Slot()
     def _update_model_actions(self) -> None:
@@ -314,7 +313,7 @@ class SettingsDialog(QDialog):
             about.append(self.tr("Used by itself for {pair} once installed (and through English for other pairs).")
                          .format(pair=row.pair))
         self.model_about.setText(" ".join(a for a in about if a))
-        downloading = bool(name) and (name in self._downloads or self.facade.installing(name))
+        downloading = bool(name) and (name in self._downloads or self.facade.models.installing(name))
         installed = bool(row and row.installed)
         source = row.source if row else ""
         self.install_button.setEnabled(source == "download" and not installed and not downloading)
@@ -366,7 +365,7 @@ class SettingsDialog(QDialog):
             self._show_check(self.server_check, self.tr("Checking the translation server…"), "info")
             self.show_tab_of(self.fields["translation_endpoint"])
             self._server_checked = server
-            self.facade.check_translation_server(server)
+            self.facade.settings.check_translation_server(server)
             return
         url = self.edited().database_url
         if url == self.original.database_url or not url:
@@ -376,7 +375,7 @@ class SettingsDialog(QDialog):
         self._show_database_check(self.tr("Checking the library database…"), "info")
         self.show_tab_of(self.fields["database_url"])
         self._checking = url
-        self.facade.check_database(url)
+        self.facade.settings.check_database(url)
 
     @Slot(str, str, str)
     def _database_checked(self, url: str, code: str, message: str) -> None:
@@ -419,7 +418,7 @@ class SettingsDialog(QDialog):
         label.show()
 
     def _save_now(self) -> None:
-        self.facade.save_settings(self.edited())
+        self.facade.settings.save(self.edited())
         self.accept()
 
     def show_tab_of(self, widget: QWidget) -> None:
@@ -532,7 +531,7 @@ class SettingsDialog(QDialog):
 
     def _applies(self, spec: SettingSpec) -> bool:
         """Whether a setting does anything on this computer (a GPU budget without a GPU does not)."""
-        return ((not spec.gpu_only or self.facade.gpu_device is not None)
+        return ((not spec.gpu_only or self.facade.settings.gpu_device is not None)
                 and (not spec.platforms or sys.platform.startswith(spec.platforms)))
 
     def _models_section(self) -> QWidget:

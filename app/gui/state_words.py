@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from app.gui.translations import QT_TRANSLATE_NOOP
-from app.store.states import ItemState, JobSummaryStatus
+from app.gui.facade.records import ItemState, JobSummaryStatus
 
 TRANSCRIPT_ONLY = "transcript_only"
 """Not a state: a completed item whose translation did not happen (its result says why), as its row says it."""

@@ -29,16 +29,16 @@ from PySide6.QtWidgets import (QAbstractItemDelegate, QAbstractItemView, QDouble
                                QStyleOptionViewItem, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from app.codes import LINE_REASONS, UNREACHABLE_SERVER, explain
-from app.engine.subtitle_edits import SubtitleDocument
+from app.gui.facade.calculations import merge_cues, rename_speaker, shift_cues, split_cue
+from app.gui.facade.records import EditCue, SubtitleDocument
 from app.gui.facade import EngineFacade
 from app.gui.file_urls import file_url
 from app.gui.theme import banner_style, tint
 from app.gui.translations import code_words
-from app.media.cue_edits import EditCue, merge_cues, rename_speaker, shift_cues, split_cue
 from app.shown_names import one_line
 
 if TYPE_CHECKING:  # the model list is read off the GUI thread, where model_choice is imported
-    from app.ml.model_choice import ModelRow
+    from app.gui.facade.records import ModelRow
 
 log = logging.getLogger(__name__)
 
@@ -267,14 +267,14 @@ class TranscriptEditor(QWidget):
         self.shift_button.clicked.connect(self.shift_selected)
         self.rename_button.clicked.connect(self.ask_speaker_name)
         self.save_button.clicked.connect(self.save)
-        facade.subtitlesOpened.connect(self._opened)
-        facade.subtitlesSaved.connect(self._saved)
-        facade.subtitlesFailed.connect(self._failed)
-        facade.modelsListed.connect(self._models_listed)
+        facade.review.subtitlesOpened.connect(self._opened)
+        facade.review.subtitlesSaved.connect(self._saved)
+        facade.review.subtitlesFailed.connect(self._failed)
+        facade.models.modelsListed.connect(self._models_listed)
         self.retranslate_menu.triggered.connect(lambda action: self.retranslate(str(action.data())))
         self.player.setSource(file_url(str(self.video_path)))
-        facade.open_subtitles(self.video_path)
-        facade.list_models()
+        facade.review.open_subtitles(self.video_path)
+        facade.models.list_models()
 
     def _models_listed(self, rows: Sequence[ModelRow]) -> None:
         self.retranslate_menu.clear()
@@ -288,7 +288,7 @@ class TranscriptEditor(QWidget):
     def retranslate(self, model: str) -> None:
         """A new run of this video that reuses its transcript and translates with ``model``."""
         kind = self.kind
-        self.facade.retranslate(self.video_path, kind, model)
+        self.facade.review.retranslate(self.video_path, kind, model)
         self.show_banner(self.tr("Re-translating with {model}: follow it in the queue, then open the subtitles again. "
                                  "Files you edited are not replaced without asking (Review).").format(model=model), "info")
 
@@ -454,7 +454,7 @@ class TranscriptEditor(QWidget):
         if self.document is None or not self.dirty:
             return
         self.save_button.setEnabled(False)
-        self.facade.save_subtitles(self.document, list(self.cues))
+        self.facade.review.save_subtitles(self.document, list(self.cues))
 
     @Slot(object)
     def _saved(self, document: SubtitleDocument) -> None:

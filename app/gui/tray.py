@@ -16,7 +16,8 @@ from PySide6.QtCore import QObject, QRect, Qt, Slot
 from PySide6.QtGui import QAction, QColor, QIcon, QPainter
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon, QWidget
 
-from app.engine.background import PAUSED, SCHEDULE, Hold, morning_after
+from app.gui.facade.calculations import morning_after
+from app.gui.facade.records import PAUSED, SCHEDULE, Hold
 from app.gui.activity import activity_line
 from app.gui.facade import EngineFacade
 from app.gui.hold_words import hold_words
@@ -63,11 +64,11 @@ class Tray(QObject):
         self.resume_now_action.setEnabled(False)
 
         self.show_action.triggered.connect(self.toggle_window)
-        self.pause_hour_action.triggered.connect(lambda: facade.pause_work(datetime.now() + timedelta(hours=1)))
-        self.pause_morning_action.triggered.connect(lambda: facade.pause_work(morning_after(datetime.now())))
-        self.resume_now_action.triggered.connect(facade.resume_work)
-        self.pause_action.triggered.connect(lambda: facade.pause(None))
-        self.resume_action.triggered.connect(lambda: facade.resume(None))
+        self.pause_hour_action.triggered.connect(lambda: facade.workers.pause_work(datetime.now() + timedelta(hours=1)))
+        self.pause_morning_action.triggered.connect(lambda: facade.workers.pause_work(morning_after(datetime.now())))
+        self.resume_now_action.triggered.connect(facade.workers.resume_work)
+        self.pause_action.triggered.connect(lambda: facade.jobs.pause(None))
+        self.resume_action.triggered.connect(lambda: facade.jobs.resume(None))
         self.menu.addAction(self.show_action)
         self.menu.addSeparator()
         for action in (self.pause_hour_action, self.pause_morning_action, self.resume_now_action):
@@ -80,11 +81,11 @@ class Tray(QObject):
         self.icon.setContextMenu(self.menu)
         self.icon.activated.connect(self._activated)
         self.icon.messageClicked.connect(self._message_clicked)
-        facade.notice.connect(self.notify)
+        facade.jobs.notice.connect(self.notify)
         self._hold: Hold | None = None
-        facade.jobsChanged.connect(lambda _: self.show_activity())
-        facade.pausedAllChanged.connect(lambda _: self.show_activity())
-        facade.holdChanged.connect(self.show_hold)
+        facade.jobs.jobsChanged.connect(lambda _: self.show_activity())
+        facade.jobs.pausedAllChanged.connect(lambda _: self.show_activity())
+        facade.workers.holdChanged.connect(self.show_hold)
         self.icon.show()
 
     @staticmethod
@@ -108,12 +109,12 @@ class Tray(QObject):
     def show_activity(self) -> None:
         """Tooltip: what Sidecar is doing, or why the engine waits (schedule, battery, timed pause);
         the icon carries a pause badge while "Pause all" is on."""
-        paused = self.facade.all_paused
+        paused = self.facade.jobs.all_paused
         hold = self._hold
         if hold is not None and not paused:
             self.icon.setToolTip(f"Sidecar — {hold_words(hold)}")
         else:
-            self.icon.setToolTip(activity_line(self.facade.jobs(), paused))
+            self.icon.setToolTip(activity_line(self.facade.jobs.current(), paused))
         self.icon.setIcon(self.icons[paused or (hold is not None and hold.reason == PAUSED)])  # "Pause for 1 hour" too
 
     @Slot(object)
@@ -139,4 +140,4 @@ class Tray(QObject):
 
     def _message_clicked(self) -> None:
         if self._last_notified is not None:
-            self.facade.openJob.emit(self._last_notified)
+            self.facade.jobs.openJob.emit(self._last_notified)

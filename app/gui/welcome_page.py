@@ -26,12 +26,12 @@ from app.gui.setting_fields import field_for
 from app.gui.settings_dialog import format_size
 from app.gui.translations import ui_locale
 from app.gui.wheel_guard import guard_wheel
-from app.media.naming import example_names
-from app.pipelines.image import SIDECAR_SUFFIX
+from app.gui.facade.calculations import example_names
+from app.gui.facade.records import SIDECAR_SUFFIX
 from app.settings import SPECS, Settings
 
 if TYPE_CHECKING:  # the model list is read off the GUI thread, where model_choice is imported
-    from app.ml.model_choice import ModelRow
+    from app.gui.facade.records import ModelRow
 
 log = logging.getLogger(__name__)
 
@@ -154,10 +154,10 @@ class WelcomePage(QWidget):
         self.cancel_install.clicked.connect(self._cancel)
         self.add_folder.clicked.connect(self.addFolderRequested)
         self.skip.clicked.connect(self.dismiss)
-        facade.settingsLoaded.connect(self.show_settings)
-        facade.modelsListed.connect(self.show_models)
-        facade.modelProgress.connect(self._progress)
-        facade.modelInstallEnded.connect(self._install_ended)
+        facade.settings.settingsLoaded.connect(self.show_settings)
+        facade.models.modelsListed.connect(self.show_models)
+        facade.models.modelProgress.connect(self._progress)
+        facade.models.modelInstallEnded.connect(self._install_ended)
         self.download.setChecked(True)
         self._show_choice()
         guard_wheel(self)  # the page scrolls: the wheel must not change the languages on its way
@@ -183,7 +183,7 @@ class WelcomePage(QWidget):
             self.endpoint_model.setText(settings.translation_endpoint_model)
             self.endpoint.setChecked(True)
         self._show_examples()
-        self.facade.list_models()
+        self.facade.models.list_models()
 
     @Slot(list)
     def show_models(self, rows: Sequence[ModelRow]) -> None:
@@ -228,7 +228,7 @@ class WelcomePage(QWidget):
         return str(button.property("choice")) if button is not None else LATER
 
     def _show_choice(self) -> None:
-        downloading = self.recommended is not None and self.facade.installing(self.recommended.name)
+        downloading = self.recommended is not None and self.facade.models.installing(self.recommended.name)
         installed = bool(self.recommended and self.recommended.installed)
         wants_download = self.chosen() == DOWNLOAD
         self.install.setVisible(wants_download and not installed and not downloading)
@@ -246,13 +246,13 @@ class WelcomePage(QWidget):
         if self.recommended is None:
             return
         self.download_state.setText("")
-        self.facade.install_model(self.recommended.name)
+        self.facade.models.install_model(self.recommended.name)
         self.progress.setRange(0, 0)
         self._show_choice()
 
     def _cancel(self) -> None:
         if self.recommended is not None:
-            self.facade.cancel_install(self.recommended.name)
+            self.facade.models.cancel_install(self.recommended.name)
 
     @Slot(str, int, int)
     def _progress(self, name: str, done: int, total: int) -> None:
@@ -292,12 +292,12 @@ class WelcomePage(QWidget):
             welcome_dismissed=True,
             glossary=[*self.settings.glossary, *(t.strip() for t in self.glossary.text().split(";") if t.strip())],
         )
-        self.facade.save_settings(updated)
+        self.facade.settings.save(updated)
         self.finished.emit()
         return updated
 
     def dismiss(self) -> None:
         """Skip: keep every setting as it was, only remember that the page was seen."""
         if self.settings is not None:
-            self.facade.save_settings(dataclasses.replace(self.settings, welcome_dismissed=True))
+            self.facade.settings.save(dataclasses.replace(self.settings, welcome_dismissed=True))
         self.finished.emit()

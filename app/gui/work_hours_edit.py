@@ -11,7 +11,8 @@ from __future__ import annotations
 from PySide6.QtCore import QTime, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTimeEdit, QWidget
 
-from app.engine.work_hours import ALL_DAY, BadWorkWindow, Window, window_text
+from app.gui.facade.calculations import window_text
+from app.gui.facade.records import ALL_DAY, BadWorkWindow, Window
 
 ALL_DAY_MODE, SPAN_MODE, NEVER_MODE = "all", "span", "off"
 

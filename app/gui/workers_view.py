@@ -14,7 +14,7 @@ from PySide6.QtCore import QCoreApplication, QModelIndex, Qt, QTimer, Slot
 from PySide6.QtGui import QColor, QHideEvent, QShowEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
-from app.engine.instances import WorkerView
+from app.gui.facade.records import WorkerView
 from app.gui.facade import EngineFacade
 from app.gui.state_words import state_word
 from app.gui.table_model import ColumnsModel, Index
@@ -92,8 +92,8 @@ class WorkersView(QWidget):
         layout.addWidget(self.note)
         self.timer = QTimer(self)
         self.timer.setInterval(refresh_ms)
-        self.timer.timeout.connect(facade.refresh_workers)
-        facade.workersChanged.connect(self.show_workers)
+        self.timer.timeout.connect(facade.workers.refresh)
+        facade.workers.workersChanged.connect(self.show_workers)
 
     @Slot(list)
     def show_workers(self, workers: Sequence[WorkerView]) -> None:
@@ -101,7 +101,7 @@ class WorkersView(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        self.facade.refresh_workers()
+        self.facade.workers.refresh()
         self.timer.start()
 
     def hideEvent(self, event: QHideEvent) -> None:

@@ -994,39 +994,6 @@
     </message>
 </context>
 <context>
-    <name>EngineFacade</name>
-    <message>
-        <source>Job finished</source>
-        <translation>Auftrag abgeschlossen</translation>
-    </message>
-    <message>
-        <source>{name}: {done} of {total} done</source>
-        <translation>{name}: {done} von {total} erledigt</translation>
-    </message>
-    <message numerus="yes">
-        <source>, %n to decide</source>
-        <translation>
-            <numerusform>, %n zu entscheiden</numerusform>
-            <numerusform>, %n zu entscheiden</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>, %n failed</source>
-        <translation>
-            <numerusform>, %n fehlgeschlagen</numerusform>
-            <numerusform>, %n fehlgeschlagen</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Items failed</source>
-        <translation>Einträge fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>Review needed</source>
-        <translation>Prüfung nötig</translation>
-    </message>
-</context>
-<context>
     <name>EvidenceView</name>
     <message>
         <source>What Sidecar wrote</source>
@@ -1112,6 +1079,39 @@
     <message>
         <source>finished</source>
         <translation>fertig</translation>
+    </message>
+</context>
+<context>
+    <name>JobsFacade</name>
+    <message>
+        <source>Job finished</source>
+        <translation>Auftrag abgeschlossen</translation>
+    </message>
+    <message>
+        <source>{name}: {done} of {total} done</source>
+        <translation>{name}: {done} von {total} erledigt</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n to decide</source>
+        <translation>
+            <numerusform>, %n zu entscheiden</numerusform>
+            <numerusform>, %n zu entscheiden</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n failed</source>
+        <translation>
+            <numerusform>, %n fehlgeschlagen</numerusform>
+            <numerusform>, %n fehlgeschlagen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Items failed</source>
+        <translation>Einträge fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Review needed</source>
+        <translation>Prüfung nötig</translation>
     </message>
 </context>
 <context>

@@ -1,23 +1,6 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="en">
   <context>
-    <name>EngineFacade</name>
-    <message numerus="yes">
-      <source>, %n to decide</source>
-      <translation>
-        <numerusform>, %n to decide</numerusform>
-        <numerusform>, %n to decide</numerusform>
-      </translation>
-    </message>
-    <message numerus="yes">
-      <source>, %n failed</source>
-      <translation>
-        <numerusform>, %n failed</numerusform>
-        <numerusform>, %n failed</numerusform>
-      </translation>
-    </message>
-  </context>
-  <context>
     <name>JobCounts</name>
     <message numerus="yes">
       <source>all %n failed</source>
@@ -52,6 +35,23 @@
       <translation>
         <numerusform>%n translation to check</numerusform>
         <numerusform>%n translations to check</numerusform>
+      </translation>
+    </message>
+  </context>
+  <context>
+    <name>JobsFacade</name>
+    <message numerus="yes">
+      <source>, %n to decide</source>
+      <translation>
+        <numerusform>, %n to decide</numerusform>
+        <numerusform>, %n to decide</numerusform>
+      </translation>
+    </message>
+    <message numerus="yes">
+      <source>, %n failed</source>
+      <translation>
+        <numerusform>, %n failed</numerusform>
+        <numerusform>, %n failed</numerusform>
       </translation>
     </message>
   </context>

@@ -994,37 +994,6 @@
     </message>
 </context>
 <context>
-    <name>EngineFacade</name>
-    <message>
-        <source>Job finished</source>
-        <translation>任务已完成</translation>
-    </message>
-    <message>
-        <source>{name}: {done} of {total} done</source>
-        <translation>{name}：已完成 {done} / {total}</translation>
-    </message>
-    <message numerus="yes">
-        <source>, %n to decide</source>
-        <translation>
-            <numerusform>，%n 项待决定</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>, %n failed</source>
-        <translation>
-            <numerusform>，%n 项失败</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Items failed</source>
-        <translation>有项目失败</translation>
-    </message>
-    <message>
-        <source>Review needed</source>
-        <translation>需要审核</translation>
-    </message>
-</context>
-<context>
     <name>EvidenceView</name>
     <message>
         <source>What Sidecar wrote</source>
@@ -1105,6 +1074,37 @@
     <message>
         <source>finished</source>
         <translation>已完成</translation>
+    </message>
+</context>
+<context>
+    <name>JobsFacade</name>
+    <message>
+        <source>Job finished</source>
+        <translation>任务已完成</translation>
+    </message>
+    <message>
+        <source>{name}: {done} of {total} done</source>
+        <translation>{name}：已完成 {done} / {total}</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n to decide</source>
+        <translation>
+            <numerusform>，%n 项待决定</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n failed</source>
+        <translation>
+            <numerusform>，%n 项失败</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Items failed</source>
+        <translation>有项目失败</translation>
+    </message>
+    <message>
+        <source>Review needed</source>
+        <translation>需要审核</translation>
     </message>
 </context>
 <context>

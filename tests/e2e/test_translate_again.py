@@ -120,7 +120,7 @@ def test_a_server_saved_in_settings_applies_without_restart_and_translate_again_
     assert gui is not None
     facade, window = gui.facade, gui.window
     told: list[tuple[int, str, str]] = []
-    facade.notice.connect(lambda job_id, title, body: told.append((job_id, title, body)))
+    facade.jobs.notice.connect(lambda job_id, title, body: told.append((job_id, title, body)))
     try:
         window.show()
         with qtbot.waitSignal(facade.started, timeout=30000):
@@ -143,9 +143,9 @@ def test_a_server_saved_in_settings_applies_without_restart_and_translate_again_
 
         qtbot.waitUntil(lambda: row_state() == "Transcript only", timeout=10000)  # not "Completed"
 
-        assert facade.settings is not None
-        with qtbot.waitSignal(facade.settingsSaved, timeout=10000):
-            facade.save_settings(replace(facade.settings, translation_endpoint=good.url("/v1"),
+        assert facade.settings.current is not None
+        with qtbot.waitSignal(facade.settings.settingsSaved, timeout=10000):
+            facade.settings.save(replace(facade.settings.current, translation_endpoint=good.url("/v1"),
                                          translation_endpoint_model="good"))
         window.add_paths([second])  # the next job: no restart in between
         qtbot.waitUntil(lambda: len(jobs.jobs) == 2 and jobs.jobs[1].status == "completed", timeout=300000)

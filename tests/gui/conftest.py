@@ -72,7 +72,7 @@ def start_gui(qtbot: Any, data_dir: Path) -> Iterator[Callable[..., Gui]]:
     yield start
     for gui in guis:
         facade: EngineFacade = gui.facade
-        if not facade._closing:
+        if not facade.closing:
             with qtbot.waitSignal(facade.closed, timeout=60000):
                 gui.quit()
         gui.window.close()

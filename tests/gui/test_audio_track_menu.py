@@ -29,7 +29,7 @@ def _video_library(data_dir: Path, settings: Settings) -> Library:
 
 
 def _menu_tracks(qtbot: Any, gui: Gui, item: Any) -> Any:
-    with qtbot.waitSignal(gui.facade.audioTracks, timeout=20000):
+    with qtbot.waitSignal(gui.facade.jobs.audioTracks, timeout=20000):
         menu = gui.window.queue.item_menu(item)
     return next(a.menu() for a in menu.actions() if a.text() == "Audio track")
 
@@ -39,7 +39,7 @@ def test_choosing_an_audio_track_in_the_queue_plans_the_item_again(
     clip = media.audio_tracks("default_second", AudioTrack("submarine", "eng"), AudioTrack("chocolate", "eng", "default"))
     folder = folder_of(tmp_path / "films", {"two tracks.mkv": clip})
     gui = start_gui(_video_library)
-    library = gui.facade._library
+    library = gui.facade.library
     assert library is not None
     gui.window.pause_all_action.trigger()
     qtbot.waitUntil(lambda: off_gui(lambda: library.store.jobs.paused_state())[0], timeout=10000)

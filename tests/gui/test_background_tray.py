@@ -32,8 +32,8 @@ def test_pause_for_an_hour_holds_the_engine_and_resume_now_lets_it_work(qtbot: A
         "Show / hide", "Pause for 1 hour", "Pause until tomorrow morning", "Resume now"]
     assert not tray.resume_now_action.isEnabled()
     tray.pause_hour_action.trigger()
-    qtbot.waitUntil(lambda: gui.facade._hold is not None, timeout=10000)
-    hold = gui.facade._hold
+    qtbot.waitUntil(lambda: gui.facade.workers.hold is not None, timeout=10000)
+    hold = gui.facade.workers.hold
     assert hold.reason == PAUSED and abs(hold.until.timestamp() - (time.time() + 3600)) < 30
     assert tray.icon.toolTip() == f"Sidecar — paused until {hold.until:%H:%M}"
     assert tray.resume_now_action.isEnabled()
@@ -50,7 +50,7 @@ def test_pause_for_an_hour_holds_the_engine_and_resume_now_lets_it_work(qtbot: A
 
     tray.pause_morning_action.trigger()
     morning = morning_after(datetime.now())
-    qtbot.waitUntil(lambda: gui.facade._hold is not None and gui.facade._hold.until == morning, timeout=10000)
+    qtbot.waitUntil(lambda: gui.facade.workers.hold is not None and gui.facade.workers.hold.until == morning, timeout=10000)
     assert tray.icon.toolTip() == f"Sidecar — paused until {morning:%H:%M}"
 
     tray.resume_now_action.trigger()
@@ -67,10 +67,10 @@ def test_outside_the_schedule_the_row_and_tooltip_say_when_work_starts(qtbot: An
     save_settings(data_dir, Settings(welcome_dismissed=True, work_weekdays=window, work_weekends=window))
     gui = start_gui()
     settings = off_gui(lambda: load_settings(data_dir))
-    gui.facade.save_settings(settings)  # the window applies to the running engine (the test factory has no gate yet)
+    gui.facade.settings.save(settings)  # the window applies to the running engine (the test factory has no gate yet)
     tray = tray_of(gui)
-    qtbot.waitUntil(lambda: gui.facade._hold is not None, timeout=10000)
-    assert gui.facade._hold.reason == SCHEDULE
+    qtbot.waitUntil(lambda: gui.facade.workers.hold is not None, timeout=10000)
+    assert gui.facade.workers.hold.reason == SCHEDULE
     assert tray.icon.toolTip() == f"Sidecar — waiting for the schedule (starts {start})"
     media = tmp_path / "Tonight"
     make_media(media, 1)
@@ -121,19 +121,19 @@ def test_saving_the_checkbox_writes_the_entry(qtbot: Any, tmp_path: Path, monkey
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     gui = start_gui()
     entry = tmp_path / "config" / "autostart" / "sidecar.desktop"
-    with qtbot.waitSignal(gui.facade.settingsSaved, timeout=10000):
-        gui.facade.save_settings(Settings(welcome_dismissed=True, start_at_login=True))
+    with qtbot.waitSignal(gui.facade.settings.settingsSaved, timeout=10000):
+        gui.facade.settings.save(Settings(welcome_dismissed=True, start_at_login=True))
     assert entry.is_file() and "--tray" in entry.read_text()
-    with qtbot.waitSignal(gui.facade.settingsSaved, timeout=10000):
-        gui.facade.save_settings(Settings(welcome_dismissed=True, start_at_login=False))
+    with qtbot.waitSignal(gui.facade.settings.settingsSaved, timeout=10000):
+        gui.facade.settings.save(Settings(welcome_dismissed=True, start_at_login=False))
     assert not entry.exists()
 
 
 def test_a_finished_job_is_one_desktop_notification_and_clicking_it_opens_the_job(
         qtbot: Any, tmp_path: Path, notification_daemon: Any, start_gui: Callable[..., Gui]) -> None:
     gui = start_gui()
-    assert gui.facade._notifier is not None, "the facade did not reach the notification daemon"
-    gui.facade.pause(None)
+    assert gui.facade.jobs.notifier is not None, "the facade did not reach the notification daemon"
+    gui.facade.jobs.pause(None)
     folders = [tmp_path / "First", tmp_path / "Second"]
     for folder in folders:
         make_media(folder, 3)
@@ -141,8 +141,8 @@ def test_a_finished_job_is_one_desktop_notification_and_clicking_it_opens_the_jo
     jobs = gui.window.jobs_model
     qtbot.waitUntil(lambda: len(jobs.jobs) == 2 and all(j.status == "paused" for j in jobs.jobs), timeout=20000)
     balloons: list[Any] = []
-    gui.facade.notice.connect(lambda *args: balloons.append(args))
-    gui.facade.resume(None)
+    gui.facade.jobs.notice.connect(lambda *args: balloons.append(args))
+    gui.facade.jobs.resume(None)
     qtbot.waitUntil(lambda: all(j.status == "completed" for j in jobs.jobs), timeout=60000)
     qtbot.waitUntil(lambda: len(notification_daemon.GetMethodCalls("Notify")) >= 2, timeout=10000)
     time.sleep(0.5)
@@ -160,7 +160,7 @@ def test_a_finished_job_is_one_desktop_notification_and_clicking_it_opens_the_jo
 
 
 def notifier_id_of(gui: Gui, job_id: int) -> int:
-    notifier = gui.facade._notifier
+    notifier = gui.facade.jobs.notifier
     assert notifier is not None
     return notifier._shown[job_id]
 

@@ -38,7 +38,7 @@ def test_a_latin1_named_image_is_listed_found_and_opened_by_its_exact_bytes(
     panel = gui.window.search
     gui.window.tabs.setCurrentWidget(panel)
     qtbot.keyClicks(panel.query, "quittung")  # a readable part of the name
-    with qtbot.waitSignal(gui.facade.searchResults, timeout=120000):
+    with qtbot.waitSignal(gui.facade.search.searchResults, timeout=120000):
         qtbot.keyClick(panel.query, Qt.Key.Key_Return)
     assert panel.images.rowCount() == 1
     top = panel.images.item(0)

@@ -47,7 +47,7 @@ def test_a_start_on_an_unreachable_library_offers_the_local_one_and_gets_back_to
 
         # another wrong address is checked, refused in words, and not saved
         dialog.url.setText("postgres://sidecar@127.0.0.1:notaport/x")
-        with qtbot.waitSignal(gui.facade.databaseChecked, timeout=30000):
+        with qtbot.waitSignal(gui.facade.settings.databaseChecked, timeout=30000):
             qtbot.mouseClick(dialog.retry_button, Qt.MouseButton.LeftButton)
         assert dialog.status.text().startswith("Does not open:") and dialog.isVisible()
         assert load_settings(data_dir).database_url == wrong
@@ -70,13 +70,13 @@ def test_settings_refuse_to_save_a_database_url_that_does_not_open(qtbot: Any, d
     assert isinstance(dialog, SettingsDialog)
     assert str(data_dir / "library.sqlite3") in dialog.database_where.text(), "where the local library is, is not shown"
     dialog.fields["database_url"].setText(_closed_port_url())
-    with qtbot.waitSignal(gui.facade.databaseChecked, timeout=30000):
+    with qtbot.waitSignal(gui.facade.settings.databaseChecked, timeout=30000):
         dialog.save()
     assert dialog.isVisible() and dialog.database_check.isVisibleTo(dialog)
     assert "cannot be reached" in dialog.database_check.text()
     assert load_settings(data_dir).database_url == "", "a URL that does not open was saved"
 
     dialog.fields["database_url"].setText(f"sqlite:///{data_dir / 'other.sqlite3'}")  # a new library file: fine
-    with qtbot.waitSignal(gui.facade.settingsSaved, timeout=30000):
+    with qtbot.waitSignal(gui.facade.settings.settingsSaved, timeout=30000):
         dialog.save()
     assert load_settings(data_dir).database_url.endswith("other.sqlite3")

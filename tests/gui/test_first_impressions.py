@@ -55,8 +55,8 @@ def test_the_search_hint_offers_a_picture_search_only_with_a_visual_model(qtbot:
                                                                          start_gui: Callable[..., Gui]) -> None:
     gui = start_gui()
     search = gui.window.search
-    with qtbot.waitSignal(gui.facade.modelsListed, timeout=20000):
-        gui.facade.list_models()
+    with qtbot.waitSignal(gui.facade.models.modelsListed, timeout=20000):
+        gui.facade.models.list_models()
     hint = search.query.placeholderText()
     assert "sunglasses" not in hint and "invoice 4471" in hint  # no visual model in a fresh data dir
 

@@ -40,7 +40,7 @@ def test_the_settings_glossary_is_saved_and_new_jobs_freeze_it(qtbot: Any, tmp_p
     model = dialog.fields["translation_endpoint_model"]
     assert isinstance(model, QLineEdit) and model.text() == "" and model.placeholderText() == "empty: the server's default"
     model.setText("  qwen2.5:7b-instruct ")
-    with qtbot.waitSignal(gui.facade.settingsSaved, timeout=10000):
+    with qtbot.waitSignal(gui.facade.settings.settingsSaved, timeout=10000):
         dialog.save()
     saved = load_settings(data_dir)
     assert saved.glossary == ["Winterfell", "Jon Snow = Jon Schnee", "ComfyUI"]
@@ -113,6 +113,6 @@ def test_the_glossary_has_add_and_remove_and_typing_survives_tab_and_enter(qtbot
     qtbot.mouseClick(field.remove_button, Qt.MouseButton.LeftButton)
     assert field.rows() == [("Jon Snow", "Jon Schnee")]
     assert dialog.isVisible()
-    with qtbot.waitSignal(gui.facade.settingsSaved, timeout=10000):
+    with qtbot.waitSignal(gui.facade.settings.settingsSaved, timeout=10000):
         dialog.save()
     assert load_settings(data_dir).glossary == ["Jon Snow = Jon Schnee"]

@@ -14,8 +14,8 @@ def test_a_timed_pause_is_shown_until_resume_now(qtbot: Any, start_gui: Callable
     tray = gui.tray if gui.tray is not None else Tray(gui.facade, window, app_icon())
     plain = tray.icon.icon().pixmap(32, 32).toImage()
     tray.pause_hour_action.trigger()
-    qtbot.waitUntil(lambda: gui.facade._hold is not None, timeout=10000)
-    until = f"{gui.facade._hold.until:%H:%M}"
+    qtbot.waitUntil(lambda: gui.facade.workers.hold is not None, timeout=10000)
+    until = f"{gui.facade.workers.hold.until:%H:%M}"
     qtbot.waitUntil(lambda: window.hold_indicator.isVisibleTo(window), timeout=10000)
     assert window.hold_indicator.text().startswith(f"Paused until {until}.") and "Resume now" in window.hold_indicator.text()
     assert window.windowTitle() == f"Sidecar — paused until {until}"

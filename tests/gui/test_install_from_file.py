@@ -24,7 +24,7 @@ def test_a_package_file_installs_and_a_damaged_one_says_why_and_changes_nothing(
     dialog = gui.window.open_settings()
     chosen = {"path": str(zh_en_package())}
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *args, **kwargs: (chosen["path"], ""))
-    with qtbot.waitSignal(gui.facade.modelInstallEnded, timeout=120000) as ended:
+    with qtbot.waitSignal(gui.facade.models.modelInstallEnded, timeout=120000) as ended:
         dialog.install_file_button.click()
     assert ended.args[:2] == ["translate-zh-en", ""]
     assert [p.pair for p in opus_mt.installed_translators(data_dir)] == ["zh→en"]
@@ -38,7 +38,7 @@ def test_a_package_file_installs_and_a_damaged_one_says_why_and_changes_nothing(
     damaged.write_bytes(zh_en_package().read_bytes()[:20_000_000])
     chosen["path"] = str(damaged)
     before = sorted(p.name for p in (data_dir / "models").iterdir())
-    with qtbot.waitSignal(gui.facade.modelInstallEnded, timeout=60000) as ended:
+    with qtbot.waitSignal(gui.facade.models.modelInstallEnded, timeout=60000) as ended:
         dialog.install_file_button.click()
     assert ended.args[1] == "bad_package" and "damaged.argosmodel" in ended.args[2]
     assert sorted(p.name for p in (data_dir / "models").iterdir()) == before

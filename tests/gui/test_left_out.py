@@ -15,7 +15,7 @@ def test_adding_a_share_tells_what_was_left_out(qtbot: Any, tmp_path: Path, star
     make_media(share / "@eaDir" / "clip000.mp4", 1, prefix="thumb")
     (share / "._clip000.mp4").write_bytes(b"\x00\x05\x16\x07AppleDouble")
     gui = start_gui()
-    with qtbot.waitSignal(gui.facade.jobAdded, timeout=20000) as added:
+    with qtbot.waitSignal(gui.facade.jobs.jobAdded, timeout=20000) as added:
         gui.window.add_paths([share])
     job = added.args[0]
     assert (job.total, job.scan_report["left_out"]["count"]) == (2, 2)

@@ -36,7 +36,7 @@ def test_dropped_folder_becomes_a_job_and_the_view_follows_its_items(qtbot: Any,
     make_media(media, 5)
     gui = start_gui(library_factory(max_sleep=0.15))
     seen_done: list[int] = []
-    gui.facade.jobsChanged.connect(lambda jobs: seen_done.extend(j.done for j in jobs))
+    gui.facade.jobs.jobsChanged.connect(lambda jobs: seen_done.extend(j.done for j in jobs))
 
     _drop(gui, media)
     jobs = gui.window.jobs_model
@@ -52,7 +52,7 @@ def test_dropped_folder_becomes_a_job_and_the_view_follows_its_items(qtbot: Any,
     assert gui.window.jobs_model.data(gui.window.jobs_model.index(0, 2)) == "5 / 5"
     assert any(0 < d < 5 for d in seen_done), f"the jobs view never showed a job in progress: {sorted(set(seen_done))}"
     assert sorted(p.name for p in media.glob("*.test.srt")) == [f"clip{i:03d}.test.srt" for i in range(5)]
-    status = off_gui(lambda: gui.facade._library.status())  # type: ignore[union-attr]
+    status = off_gui(lambda: gui.facade.library.status())  # type: ignore[union-attr]
     assert [(j.done, j.total) for j in status] == [(5, 5)]
 
 
@@ -60,7 +60,7 @@ def test_pause_and_resume_buttons_change_engine_state(qtbot: Any, tmp_path: Path
     media = tmp_path / "Series"
     make_media(media, 6)
     gui = start_gui(library_factory(max_sleep=0.3))
-    library = gui.facade._library
+    library = gui.facade.library
     assert library is not None
     gui.window.add_paths([media])
     qtbot.waitUntil(lambda: gui.window.queue.model.job is not None, timeout=20000)
@@ -87,7 +87,7 @@ def test_pause_and_resume_buttons_change_engine_state(qtbot: Any, tmp_path: Path
 
 def test_the_store_raises_on_the_gui_thread_while_the_app_runs(start_gui: Callable[..., Gui]) -> None:
     gui = start_gui()
-    library = gui.facade._library
+    library = gui.facade.library
     assert library is not None
     with pytest.raises(GuiThreadViolation):
         library.status()
@@ -109,7 +109,7 @@ def test_shortcuts_pause_resume_and_jump_to_search(qtbot: Any, start_gui: Callab
     assert shortcuts == {"Pause all": "Ctrl+Shift+P", "Resume all": "Ctrl+Shift+R", "Search": "Ctrl+F",
                          "Add folder…": "Ctrl+O"}
     assert not window.pause_all_action.icon().isNull() and "Ctrl+Shift+P" in window.pause_all_action.toolTip()
-    library = gui.facade._library
+    library = gui.facade.library
     assert library is not None
     QTest.keySequence(window, QKeySequence("Ctrl+Shift+P"))
     qtbot.waitUntil(lambda: off_gui(lambda: library.store.jobs.paused_state())[0] is True, timeout=10000)

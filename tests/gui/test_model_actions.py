@@ -68,7 +68,7 @@ def test_install_can_be_cancelled_then_resumes_and_the_model_can_be_used_and_rem
     assert dialog.models.item(big, 2).text().endswith(("MB", "GB")), "the manager does not show the model's size"
     assert not dialog.remove_button.isEnabled() and not dialog.cancel_install_button.isEnabled()
     progress: list[tuple[int, int]] = []
-    gui.facade.modelProgress.connect(lambda name, done, total: progress.append((done, total)))
+    gui.facade.models.modelProgress.connect(lambda name, done, total: progress.append((done, total)))
 
     qtbot.mouseClick(dialog.install_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(server.holding.is_set, timeout=20000)  # a third of the file has been sent
@@ -76,7 +76,7 @@ def test_install_can_be_cancelled_then_resumes_and_the_model_can_be_used_and_rem
     assert dialog.install_progress.isVisible() and dialog.cancel_install_button.isEnabled()
     assert not dialog.install_button.isEnabled()
     assert dialog.models.item(_row(dialog, "big-asr"), 3).text().startswith("downloading")
-    with qtbot.waitSignal(gui.facade.modelInstallEnded, timeout=20000) as ended:
+    with qtbot.waitSignal(gui.facade.models.modelInstallEnded, timeout=20000) as ended:
         qtbot.mouseClick(dialog.cancel_install_button, Qt.MouseButton.LeftButton)
         server.release.set()  # the server would now send the rest: the cancelled download must not take it
     assert ended.args[:2] == ["big-asr", "download_cancelled"]
@@ -90,7 +90,7 @@ def test_install_can_be_cancelled_then_resumes_and_the_model_can_be_used_and_rem
     qtbot.waitUntil(lambda: dialog.models.item(_row(dialog, "big-asr"), 3).text() == "partly downloaded", timeout=20000)
     assert dialog.install_button.isEnabled() and not dialog.install_progress.isVisible()
 
-    with qtbot.waitSignal(gui.facade.modelInstallEnded, timeout=60000) as ended:
+    with qtbot.waitSignal(gui.facade.models.modelInstallEnded, timeout=60000) as ended:
         qtbot.mouseClick(dialog.install_button, Qt.MouseButton.LeftButton)
     assert ended.args[:2] == ["big-asr", ""]
     assert server.requests[-1].headers.get("Range") == f"bytes={kept}-", "the second install did not resume"

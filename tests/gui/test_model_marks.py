@@ -78,7 +78,7 @@ def test_a_failed_download_says_why_in_words(qtbot: Any, data_dir: Path, catalog
     gui = start_gui()
     dialog = _dialog(qtbot, gui)
     dialog.select_model("good-llm")
-    with qtbot.waitSignal(gui.facade.modelInstallEnded, timeout=30000) as ended:
+    with qtbot.waitSignal(gui.facade.models.modelInstallEnded, timeout=30000) as ended:
         qtbot.mouseClick(dialog.install_button, Qt.MouseButton.LeftButton)
     assert ended.args[:2] == ["good-llm", "download_failed"]
     status = dialog.model_status.text()

@@ -13,7 +13,7 @@ import pytest
 from app.engine.library import Library
 from app.engine.search import SearchResult
 from app.gui.app import Gui
-from app.gui.operations import BACKGROUND_NICE, Operations
+from app.gui.operations import BACKGROUND_NICE, Op, Operations
 from app.settings import Settings
 from tests.engine_stages import fake_pipeline, make_media
 from tests.gui.conftest import GUI_TEST_CONFIG, library_factory
@@ -29,7 +29,7 @@ def test_progress_reaches_the_gui_once_per_visible_step(qtbot: Any) -> None:
             op.report(n, 10_000)
         return "counted"
 
-    ops.start(count, results.append, lane="work", on_progress=lambda done, total: seen.append((done, total)), steps=50)
+    ops.start(Op(count, results.append, lane="work", progress=lambda done, total: seen.append((done, total)), steps=50))
     qtbot.waitUntil(lambda: results == ["counted"], timeout=10000)
     assert len(seen) == 51, "10,000 reports should arrive as one update per visible step (0 … 50)"
     assert seen[-1] == (10_000, 10_000)
@@ -39,10 +39,10 @@ def test_progress_reaches_the_gui_once_per_visible_step(qtbot: Any) -> None:
 def test_a_cancelled_operation_reports_cancelled_and_later_ones_still_run(qtbot: Any) -> None:
     ops = Operations({"work": 1})
     gate, errors, results = threading.Event(), [], []
-    ops.start(lambda op: gate.wait(10), lane="work")  # occupies the only thread
-    queued = ops.start(lambda op: "never", results.append, errors.append, lane="work", key="install:x")
+    ops.start(Op(lambda op: gate.wait(10), lane="work"))  # occupies the only thread
+    queued = ops.start(Op(lambda op: "never", results.append, errors.append, lane="work", key="install:x"))
     assert ops.cancel("install:x") and queued.cancelled
-    ops.start(lambda op: "ran", results.append, lane="work")
+    ops.start(Op(lambda op: "ran", results.append, lane="work"))
     gate.set()
     qtbot.waitUntil(lambda: results == ["ran"] and len(errors) == 1, timeout=10000)
     assert errors[0].code == "cancelled"
@@ -78,7 +78,7 @@ def test_search_as_you_type_never_shows_an_older_querys_answer(qtbot: Any, start
     panel = gui.window.search
     gui.window.tabs.setCurrentWidget(panel)
     shown: list[str] = []
-    gui.facade.searchResults.connect(lambda label, results: shown.append(label))
+    gui.facade.search.searchResults.connect(lambda label, results: shown.append(label))
 
     qtbot.keyClicks(panel.query, "ca")
     qtbot.waitUntil(old_started.is_set, timeout=10000)  # the search for "ca" runs, and is slow
@@ -102,10 +102,10 @@ def test_adding_a_folder_shows_progress_and_the_job_appears(qtbot: Any, tmp_path
     gui = start_gui()
     progress: list[tuple[str, int, int]] = []
     bar_seen: list[bool] = []
-    gui.facade.addProgress.connect(lambda folder, done, total: progress.append((folder, done, total)))
-    gui.facade.addProgress.connect(lambda *_: bar_seen.append(gui.window.add_progress.isVisible()))
+    gui.facade.jobs.addProgress.connect(lambda folder, done, total: progress.append((folder, done, total)))
+    gui.facade.jobs.addProgress.connect(lambda *_: bar_seen.append(gui.window.add_progress.isVisible()))
 
-    with qtbot.waitSignal(gui.facade.jobAdded, timeout=20000) as added:
+    with qtbot.waitSignal(gui.facade.jobs.jobAdded, timeout=20000) as added:
         gui.window.add_paths([media])
     assert added.args[0].folder == str(media) and added.args[0].total == 40
     assert progress, "no progress arrived while the folder was being added"
@@ -129,7 +129,7 @@ def test_refresh_rereads_only_the_jobs_that_changed(qtbot: Any, tmp_path: Path, 
     gui.window.add_paths([first, second])
     jobs = gui.window.jobs_model
     qtbot.waitUntil(lambda: len(jobs.jobs) == 2 and all(j.status == "completed" for j in jobs.jobs), timeout=60000)
-    library = gui.facade._library
+    library = gui.facade.library
     assert library is not None
     repo = library.store.jobs
     read: list[list[int]] = []
@@ -146,7 +146,7 @@ def test_refresh_rereads_only_the_jobs_that_changed(qtbot: Any, tmp_path: Path, 
     read.clear()
 
     unchanged, changed = jobs.jobs
-    gui.facade.pause(changed.id)
+    gui.facade.jobs.pause(changed.id)
     qtbot.waitUntil(lambda: jobs.jobs[1].paused, timeout=10000)
     assert any(read) and all(ids in ([], [changed.id]) for ids in read), f"reads beyond the changed job: {read}"
     assert jobs.jobs[0] is unchanged, "the unchanged job was replaced by a re-read copy"
@@ -158,12 +158,12 @@ def test_a_job_seen_running_then_completed_raises_one_finished_notice(qtbot: Any
     make_media(media, 3)
     gui = start_gui()
     jobs = gui.window.jobs_model
-    gui.facade.pause(None)
+    gui.facade.jobs.pause(None)
     gui.window.add_paths([media])
     qtbot.waitUntil(lambda: len(jobs.jobs) == 1 and jobs.jobs[0].status == "paused", timeout=20000)
     notices: list[tuple[str, str]] = []
-    gui.facade.notice.connect(lambda job_id, title, message: notices.append((title, message)))
-    gui.facade.resume(None)
+    gui.facade.jobs.notice.connect(lambda job_id, title, message: notices.append((title, message)))
+    gui.facade.jobs.resume(None)
     qtbot.waitUntil(lambda: jobs.jobs[0].status == "completed", timeout=60000)
     qtbot.waitUntil(lambda: bool(notices), timeout=10000)
     assert notices == [("Job finished", "Later: 3 of 3 done")]
@@ -179,7 +179,7 @@ def test_background_work_and_the_engines_stages_run_below_the_window(qtbot: Any,
     """The window's thread gets a CPU before them on a busy machine (``bench/gui_stall.py``)."""
     window = _thread_nice()
     ops, seen = Operations({"work": 1}, nice=4), []
-    ops.start(lambda op: _thread_nice(), seen.append, lane="work")
+    ops.start(Op(lambda op: _thread_nice(), seen.append, lane="work"))
     qtbot.waitUntil(lambda: seen == [window + 4], timeout=10000)
 
     stages: list[int] = []

@@ -72,7 +72,7 @@ def test_the_first_close_to_the_tray_says_sidecar_keeps_working_once(qtbot: Any,
     window.has_tray = True
     told: list[tuple[str, str]] = []
     window.trayNotice.connect(lambda title, text: told.append((title, text)))
-    with qtbot.waitSignal(gui.facade.settingsSaved, timeout=10000):
+    with qtbot.waitSignal(gui.facade.settings.settingsSaved, timeout=10000):
         window.close()
     assert not window.isVisible() and load_settings(data_dir).tray_notice_shown
     if QSystemTrayIcon.supportsMessages():

@@ -65,11 +65,11 @@ def test_a_re_read_page_repaints_only_the_rows_that_changed(qtbot: Any, tmp_path
     changes: list[tuple[int, int, int, int]] = []
     queue.dataChanged.connect(lambda top, bottom, *_: changes.append((top.row(), bottom.row(), top.column(), bottom.column())))
 
-    gui.facade.itemsPage.emit(job.id, 0, list(page))
+    gui.facade.jobs.itemsPage.emit(job.id, 0, list(page))
     assert changes == [], "an unchanged page repainted rows"
 
     moved = dataclasses.replace(page[3].item, progress=0.5)
-    gui.facade.itemsPage.emit(job.id, 0, [*page[:3], queue_row(moved), *page[4:]])
+    gui.facade.jobs.itemsPage.emit(job.id, 0, [*page[:3], queue_row(moved), *page[4:]])
     assert changes == [(3, 3, 0, len(QueueModel.COLUMNS) - 1)]
     assert queue.data(queue.index(3, QueueModel.PROGRESS)) == "50 %"
     assert changed_runs(page, [*page[:1], queue_row(moved), queue_row(moved), *page[3:]]) == [(1, 2)]

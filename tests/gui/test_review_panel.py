@@ -58,9 +58,9 @@ def test_panel_decision_reaches_the_store_and_a_conflict_is_shown(qtbot: Any, tm
     assert tint("change").lower() in panel.evidence.diff.toHtml().lower(), "the changed row is not marked"
 
     panel.reason.setText("the edit is what I want")
-    with qtbot.waitSignal(gui.facade.reviewDecided, timeout=10000):
+    with qtbot.waitSignal(gui.facade.review.reviewDecided, timeout=10000):
         qtbot.mouseClick(panel.buttons["applied"], Qt.MouseButton.LeftButton)
-    library = gui.facade._library
+    library = gui.facade.library
     assert library is not None
     decided = next(r for r in off_gui(lambda: library.reviews(include_decided=True)) if r.id == first.id)
     assert (decided.decision, decided.decision_reason) == ("applied", "the edit is what I want")
@@ -76,7 +76,7 @@ def test_panel_decision_reaches_the_store_and_a_conflict_is_shown(qtbot: Any, tm
     off_gui(other.close)
 
     panel.reason.setText("write it again")
-    with qtbot.waitSignal(gui.facade.decisionFailed, timeout=10000) as failed:
+    with qtbot.waitSignal(gui.facade.review.decisionFailed, timeout=10000) as failed:
         qtbot.mouseClick(panel.buttons["not_applied"], Qt.MouseButton.LeftButton)
     assert failed.args[:2] == [second.id, "review_conflict"]
     assert panel.banner.isVisibleTo(panel) and "already decided" in panel.banner.text() and "cli" in panel.banner.text()

@@ -38,7 +38,7 @@ def test_search_shows_matching_images_with_thumbnails(qtbot: Any, tmp_path: Path
     panel = gui.window.search
     gui.window.tabs.setCurrentWidget(panel)
     qtbot.keyClicks(panel.query, "invoice 4471")
-    with qtbot.waitSignal(gui.facade.searchResults, timeout=120000) as answer:
+    with qtbot.waitSignal(gui.facade.search.searchResults, timeout=120000) as answer:
         qtbot.keyClick(panel.query, Qt.Key.Key_Return)
     assert answer.args[0] == "invoice 4471"
     assert panel.images.rowCount() >= 1
@@ -69,7 +69,7 @@ def test_a_search_that_matches_nothing_says_so_instead_of_an_empty_grid(qtbot: A
     panel = gui.window.search
     gui.window.tabs.setCurrentWidget(panel)
     qtbot.keyClicks(panel.query, "coffee")
-    with qtbot.waitSignal(gui.facade.searchResults, timeout=120000) as answer:
+    with qtbot.waitSignal(gui.facade.search.searchResults, timeout=120000) as answer:
         qtbot.keyClick(panel.query, Qt.Key.Key_Return)
     assert answer.args == ["coffee", []]
     assert panel.empty.isVisible() and panel.empty.text() == "Nothing matches “coffee”."

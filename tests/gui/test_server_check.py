@@ -31,13 +31,13 @@ def test_a_server_that_does_not_answer_is_named_and_a_second_save_keeps_it(qtbot
     assert isinstance(dialog, SettingsDialog)
     gone = f"http://127.0.0.1:{_closed_port()}/v1"
     dialog.fields["translation_endpoint"].set_value(gone)
-    with qtbot.waitSignal(gui.facade.serverChecked, timeout=20000):
+    with qtbot.waitSignal(gui.facade.settings.serverChecked, timeout=20000):
         _save(dialog)
     assert dialog.isVisible(), "not saved while the server does not answer"
     text = dialog.server_check.text()
     assert "does not answer" in text and "Connection refused" in text and "urlopen" not in text, text
     assert load_settings(data_dir).translation_endpoint == ""
-    with qtbot.waitSignal(gui.facade.settingsSaved, timeout=10000):
+    with qtbot.waitSignal(gui.facade.settings.settingsSaved, timeout=10000):
         _save(dialog)  # kept on purpose: a server started later
     assert load_settings(data_dir).translation_endpoint == gone
 
@@ -50,7 +50,7 @@ def test_a_server_that_answers_is_saved_after_its_check(qtbot: Any, data_dir: Pa
         dialog = gui.window.open_settings()
         assert isinstance(dialog, SettingsDialog)
         dialog.fields["translation_endpoint"].set_value(server.url("/v1"))
-        with qtbot.waitSignal(gui.facade.settingsSaved, timeout=20000):
+        with qtbot.waitSignal(gui.facade.settings.settingsSaved, timeout=20000):
             _save(dialog)
         assert load_settings(data_dir).translation_endpoint == server.url("/v1")
         assert any(r.path.endswith("/v1/models") for r in server.requests), "the server was asked"

@@ -50,7 +50,7 @@ def test_settings_persist_across_restarts(qtbot: Any, tmp_path: Path, data_dir: 
     dialog.add_watched_folder(str(tmp_path / "Incoming"))
     qtbot.waitUntil(lambda: dialog.models.rowCount() > 0, timeout=20000)
     assert {dialog.models.item(r, INSTALLED_COLUMN).text() for r in range(dialog.models.rowCount())} <= {"yes", "no", "partly downloaded"}
-    with qtbot.waitSignal(gui.facade.settingsSaved, timeout=10000):
+    with qtbot.waitSignal(gui.facade.settings.settingsSaved, timeout=10000):
         dialog.save()
     with qtbot.waitSignal(gui.facade.closed, timeout=60000):
         gui.quit()
@@ -93,7 +93,7 @@ def test_the_app_opens_the_shared_library_database_its_settings_name(qtbot: Any,
     assert isinstance(dialog, SettingsDialog)
     dialog.fields["database_url"].setText(f"  {postgres_url}  ")
     assert dialog.notice.isVisibleTo(dialog) and DATABASE_NOTICE in dialog.notice.text()
-    with qtbot.waitSignal(gui.facade.settingsSaved, timeout=10000):
+    with qtbot.waitSignal(gui.facade.settings.settingsSaved, timeout=10000):
         dialog.save()
     with qtbot.waitSignal(gui.facade.closed, timeout=60000):
         gui.quit()

@@ -53,7 +53,7 @@ def test_every_settings_tab_fits_1280_by_800_without_scrolling_sideways(
     gui = start_gui()
     install_translators(gui.app, language)
     try:
-        dialog = SettingsDialog(gui.facade, gui.facade.settings, gui.window)
+        dialog = SettingsDialog(gui.facade, gui.facade.settings.current, gui.window)
         qtbot.addWidget(dialog)
         dialog.show()
         qtbot.waitExposed(dialog)
@@ -131,7 +131,7 @@ def test_a_field_that_waits_for_another_sits_on_its_row_disabled_with_its_label(
 def test_a_number_shows_its_help_beside_it_and_labels_carry_the_tooltip(qtbot: Any, start_gui: Callable[..., Gui]) -> None:
     """"Use at most: all" says nothing without "cores for the workers and each model's threads" beside it."""
     gui = start_gui()
-    dialog = SettingsDialog(gui.facade, gui.facade.settings, gui.window)
+    dialog = SettingsDialog(gui.facade, gui.facade.settings.current, gui.window)
     qtbot.addWidget(dialog)
     for name, spec in SPECS.items():
         if spec.section and dialog._applies(spec) and spec.holds in (Holds.INT, Holds.FLOAT) and spec.enabled_by is None:
@@ -148,7 +148,7 @@ def test_a_number_shows_its_help_beside_it_and_labels_carry_the_tooltip(qtbot: A
 def test_tab_goes_down_the_rows_spoken_language_before_translation(qtbot: Any, start_gui: Callable[..., Gui]) -> None:
     """From the language spoken to the one translated into (as on the first-run page), then row by row, left to right."""
     gui = start_gui()
-    dialog = SettingsDialog(gui.facade, gui.facade.settings, gui.window)
+    dialog = SettingsDialog(gui.facade, gui.facade.settings.current, gui.window)
     qtbot.addWidget(dialog)
     dialog.show()
     fields = set(dialog.fields.values())
@@ -171,13 +171,13 @@ def test_tab_goes_down_the_rows_spoken_language_before_translation(qtbot: Any, s
 
 def test_the_gpu_budget_shows_only_where_there_is_a_gpu(qtbot: Any, start_gui: Callable[..., Gui]) -> None:
     gui = start_gui()
-    gui.facade.gpu_device = None  # what the engine found on this machine decides; both cases are shown here
-    without = SettingsDialog(gui.facade, gui.facade.settings, gui.window)
+    gui.facade.settings.gpu_device = None  # what the engine found on this machine decides; both cases are shown here
+    without = SettingsDialog(gui.facade, gui.facade.settings.current, gui.window)
     qtbot.addWidget(without)
     assert not without.fields["gpu_budget_mb"].isVisibleTo(without)
     assert SPECS["gpu_budget_mb"].label not in [label.text() for label in without.findChildren(QLabel)], "its label is left out too"
-    gui.facade.gpu_device = "NVIDIA GeForce RTX 4060"
-    with_gpu = SettingsDialog(gui.facade, gui.facade.settings, gui.window)
+    gui.facade.settings.gpu_device = "NVIDIA GeForce RTX 4060"
+    with_gpu = SettingsDialog(gui.facade, gui.facade.settings.current, gui.window)
     qtbot.addWidget(with_gpu)
     budget = with_gpu.fields["gpu_budget_mb"]
     with_gpu.show_tab_of(budget)
@@ -188,7 +188,7 @@ def test_the_gpu_budget_shows_only_where_there_is_a_gpu(qtbot: Any, start_gui: C
 def test_every_declared_setting_gets_its_field_on_a_tab(qtbot: Any, start_gui: Callable[..., Gui]) -> None:
     """A declaration naming a section no tab shows would leave its setting out of the dialog."""
     gui = start_gui()
-    dialog = SettingsDialog(gui.facade, gui.facade.settings, gui.window)
+    dialog = SettingsDialog(gui.facade, gui.facade.settings.current, gui.window)
     qtbot.addWidget(dialog)
     pages = [dialog.tabs.widget(n) for n in range(dialog.tabs.count())]
     for name, spec in SPECS.items():

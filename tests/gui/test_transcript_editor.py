@@ -68,11 +68,11 @@ def test_the_editor_opens_from_the_queue_follows_playback_and_saves_the_persons_
     assert [(c.start_ms, c.end_ms) for c in editor.cues] == [(0, 1000)]
     editor.table.item(0, ORIGINAL).setText("Welcome back to the show")
     assert editor.cues[0].original == "Welcome back to the show" and editor.view.text == "Welcome back to the show"
-    with qtbot.waitSignal(gui.facade.subtitlesSaved, timeout=10000):
+    with qtbot.waitSignal(gui.facade.review.subtitlesSaved, timeout=10000):
         qtbot.mouseClick(editor.save_button, Qt.MouseButton.LeftButton)
     assert "Welcome back to the show" in srt.read_text() and not editor.dirty
     assert "Saved" in editor.banner.text()
-    library = gui.facade._library
+    library = gui.facade.library
     assert library is not None
     assert off_gui(lambda: library.store.edits.is_person_revision(str(srt), editor.document.hashes["transcript"]))
 
@@ -91,7 +91,7 @@ def test_a_file_changed_elsewhere_is_not_saved_over(qtbot: Any, tmp_path: Path, 
     srt = video.with_name("Holiday.test.srt")
     srt.write_text("1\n00:00:00,000 --> 00:00:01,000\nfixed in another editor\n")
     editor.table.item(0, ORIGINAL).setText("my version")
-    with qtbot.waitSignal(gui.facade.subtitlesFailed, timeout=10000) as failed:
+    with qtbot.waitSignal(gui.facade.review.subtitlesFailed, timeout=10000) as failed:
         editor.save()
     assert failed.args[1] == "changed_on_disk" and "changed on disk" in editor.banner.text()
     assert "another editor" in srt.read_text() and editor.dirty
@@ -111,7 +111,7 @@ def test_retranslate_adds_a_redo_job_for_the_video_with_the_chosen_model(
     qtbot.waitUntil(lambda: len(editor.retranslate_menu.actions()) >= 2, timeout=20000)
     models = [action.data() for action in editor.retranslate_menu.actions()]
     assert {"gemma3-270m", "smollm2-local"} <= set(models)
-    with qtbot.waitSignal(gui.facade.jobAdded, timeout=20000) as added:
+    with qtbot.waitSignal(gui.facade.jobs.jobAdded, timeout=20000) as added:
         editor.retranslate("smollm2-local")
     job = added.args[0]
     assert job.folder == str(video) and job.options["redo"] is True and job.total == 1, "the video was skipped"

@@ -92,7 +92,7 @@ def _texts(root: QWidget) -> list[tuple[str, str]]:
 
 def _screens(gui: Gui, qtbot: Any) -> list[tuple[str, str]]:
     """The main window with its status bar settled, then the Settings dialog once its models are listed."""
-    qtbot.waitUntil(lambda: gui.facade.settings is not None, timeout=20000)
+    qtbot.waitUntil(lambda: gui.facade.settings.current is not None, timeout=20000)
     qtbot.waitUntil(lambda: "…" not in gui.window.statusBar().currentMessage(), timeout=20000)
     texts = _texts(gui.window) + [("status bar", gui.window.statusBar().currentMessage())]
     dialog = gui.window.open_settings()
@@ -147,14 +147,14 @@ def test_german_differs_from_english_wherever_a_word_is_shown(qtbot: Any, in_lan
 def test_language_chosen_in_settings_is_saved_for_the_next_start(qtbot: Any, data_dir: Path,
                                                                   start_gui: Callable[..., Gui]) -> None:
     gui = start_gui()
-    qtbot.waitUntil(lambda: gui.facade.settings is not None, timeout=20000)
+    qtbot.waitUntil(lambda: gui.facade.settings.current is not None, timeout=20000)
     dialog = gui.window.open_settings()
     assert isinstance(dialog, SettingsDialog)
     language = dialog.fields["ui_language"]
     assert [language.itemData(n) for n in range(language.count())] == ["", "en", "zh_CN", "de"]
     language.set_value("de")
     assert LANGUAGE_NOTICE in dialog.notice.text() and dialog.notice.isVisibleTo(dialog)
-    with qtbot.waitSignal(gui.facade.settingsSaved, timeout=10000):
+    with qtbot.waitSignal(gui.facade.settings.settingsSaved, timeout=10000):
         dialog.save()
     assert load_settings(data_dir).ui_language == "de"
 

@@ -27,7 +27,7 @@ def test_the_first_close_to_the_tray_shows_the_notice_in_the_tray(qtbot: Any, da
                         lambda icon, title, message, *rest: shown.append((title, message)))
     gui = start_gui()
     assert gui.tray is not None and gui.window.has_tray
-    with qtbot.waitSignal(gui.facade.settingsSaved, timeout=10000):
+    with qtbot.waitSignal(gui.facade.settings.settingsSaved, timeout=10000):
         gui.window.close()
     assert not gui.window.isVisible() and load_settings(data_dir).tray_notice_shown
     assert len(shown) == 1 and shown[0][0] == "Sidecar keeps working" and "tray icon" in shown[0][1]

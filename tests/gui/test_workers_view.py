@@ -24,7 +24,7 @@ def _rows(gui: Gui) -> dict[str, list[str]]:
 
 def test_workers_tab_shows_every_machine_and_follows_their_heartbeats(qtbot: Any, start_gui: Callable[..., Gui]) -> None:
     gui = start_gui()
-    library = gui.facade._library
+    library = gui.facade.library
     assert library is not None
     off_gui(lambda: library.store.instances.beat(GPU_BOX, grace=60, running={"transcribe": 1}))
     off_gui(lambda: library.store.instances.beat(GONE, grace=-1))

@@ -43,7 +43,7 @@ def main(data_dir: Path, media: Path) -> dict[str, Any]:
     tray = gui.tray
     seen["tray_visible"] = wait(tray.icon.isVisible, 5)
     seen["geometry"] = tray.icon.geometry().isValid()
-    wait(lambda: gui.facade.settings is not None, 60)
+    wait(lambda: gui.facade.settings.current is not None, 60)
     menu = {a.text(): a for a in tray.menu.actions() if a.text()}
     seen["menu"] = list(menu)
     menu["Pause for 1 hour"].trigger()
