@@ -35,7 +35,8 @@ from sqlalchemy import Connection, text
 from app.shown_names import unescape
 from app.store import search_postgres, vector_index
 from app.store.dialect import is_sqlite
-from app.store.search_schema import PASSAGE_TABLE, PASSAGE_VECTORS, TEXT_DIM, table_exists, vector_blob, visual_table
+from app.store.search_schema import (PASSAGE_TABLE, PASSAGE_VECTORS, TEXT_DIM, TRANSLATION_TABLE, table_exists, vector_blob,
+                                     visual_table)
 
 SNIPPET_OPEN, SNIPPET_CLOSE, SNIPPET_ELLIPSIS = "[", "]", "…"
 SNIPPET_CONTEXT = 30
@@ -87,7 +88,9 @@ class ImageHit:
     keyword rank score for FTS (higher is better). Lists are always best first.
     ``exact``: a keyword hit that holds a query word as a whole word (or a CJK run as
     written), not only inside a longer word; search ranks it above a semantic-only hit
-    of the same fused score.
+    of the same fused score. ``translated_from``: the OCR text whose machine translation
+    held the words (the snippet is cut from the translation); empty for a match in the
+    image's own text or name.
     """
 
     sha256: str
@@ -95,6 +98,7 @@ class ImageHit:
     path: str | None = None
     snippet: str = ""
     exact: bool = False
+    translated_from: str = ""
 
 
 @dataclass(frozen=True)
@@ -381,10 +385,13 @@ def split_query(query: str) -> tuple[list[str], list[str]]:
 def fts_images(conn: Connection, query: str, *, k: int = 50, current: CurrentContent | None = None) -> list[ImageHit]:
     """Images whose document, OCR text or own file/folder name contains the query's words (any of them; more is better).
 
-    A content's document is shared by all its paths; a name only finds its own path.
+    A content's document is shared by all its paths; a name only finds its own path. The
+    machine translations of its OCR text are searched as its text is; a hit found only there
+    says so (``translated_from``).
     """
     ranked = _fts(conn, "image", query, k, current)
-    return [ImageHit(sha256=r.sha256, score=score, path=_path(r.path), snippet=snip, exact=exact)
+    return [ImageHit(sha256=r.sha256, score=score, path=_path(r.path), snippet=snip, exact=exact,
+                     translated_from=getattr(r, "source_text", "") or "")
             for r, score, snip, exact in ranked]
 
 
@@ -400,12 +407,15 @@ class _KeywordTables:
     trigram: str  # FTS5 trigram: substrings
     columns: tuple[str, ...]
     per_path: bool = False  # rows belong to one path (its name words), not to a content
+    shown: tuple[str, ...] = ()  # more base columns a hit carries (a translation's source text)
 
 
 _KEYWORD_TABLES = {
     "image": (_KeywordTables("search_image", "search_image_fts", "search_image_trigram", ("document", "ocr_text")),
               _KeywordTables("search_image_name", "search_image_name_fts", "search_image_name_trigram", ("words",),
-                             per_path=True)),
+                             per_path=True),
+              _KeywordTables(TRANSLATION_TABLE, f"{TRANSLATION_TABLE}_fts", f"{TRANSLATION_TABLE}_trigram", ("text",),
+                             shown=("source_text",))),
     "cue": (_KeywordTables("search_cue", "search_cue_fts", "search_cue_trigram", ("text",)),),
 }
 PARTIAL_MIN_CHARS = 3
@@ -431,7 +441,7 @@ def _fts(conn: Connection, kind: str, query: str, k: int, current: CurrentConten
     rankings: list[list[_Match]] = []
     for tables in _KEYWORD_TABLES[kind]:
         select = "b.id, b.sha256" + (", b.lang, b.start_s, b.end_s, b.video_path" if kind == "cue" else "")
-        select += "".join(f", b.{column}" for column in tables.columns)
+        select += "".join(f", b.{column}" for column in (*tables.columns, *tables.shown))
         select += f", cur.{current.path_column} AS path" if current is not None else ", NULL AS path"
         join = "" if current is None else current.join("cur", "b.sha256", "b.path" if tables.per_path else None)
         if words:
