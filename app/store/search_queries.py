@@ -164,6 +164,17 @@ def indexed_sha256s(conn: Connection) -> set[str]:
     return set(rows)
 
 
+def text_languages(conn: Connection) -> set[str]:
+    """The languages of the library's searchable texts: its dialogue's, and both ends of its images' translations.
+
+    What a query is translated into (:mod:`app.engine.query_translation`); a scan of the
+    cue rows, so the caller keeps the answer a while.
+    """
+    sql = (f"SELECT lang FROM search_cue UNION SELECT lang FROM {TRANSLATION_TABLE} "
+           f"UNION SELECT source_lang FROM {TRANSLATION_TABLE}")
+    return {str(lang) for lang in conn.execute(text(sql)).scalars() if lang}
+
+
 def orphan_sha256s(conn: Connection, current: CurrentContent) -> list[str]:
     """Indexed contents that no current item holds: candidates for :func:`delete_for_sha256`."""
     sql = (
