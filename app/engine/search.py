@@ -157,7 +157,7 @@ def search(
     ``embed_text`` is the e5 *query* embedder of ``text_model``; ``embed_clip_text``
     the CLIP text embedder of ``visual_model`` (skipped when either is None).
     ``translate_query`` gives the query in the library's other languages; each is
-    searched by its words as one more list of the fusion.
+    searched by its whole words as one more list of the fusion.
     ``current`` names the store's path→sha256 table, so only current content is
     returned. Returns the results best first; ``start`` is the cue's start in seconds for
     dialogue, None for images.
@@ -225,14 +225,16 @@ def search(
                                      floor=MIN_SIMILARITY.get(text_model)), MATCH_MEANING)
             add_images(search_queries.fts_images(conn, query, k=per_list, current=current), MATCH_WORDS)
             for _, line in translated:
-                add_images(search_queries.fts_images(conn, line, k=per_list, current=current), MATCH_TRANSLATED_QUERY, line)
+                add_images(search_queries.fts_images(conn, line, k=per_list, current=current, partial=False),
+                           MATCH_TRANSLATED_QUERY, line)
         if "dialogue" in kinds:
             if text_vector is not None:
                 add_cues(near_best(search_queries.knn_text(conn, text_vector, model=text_model, kind="cue", k=per_list, current=current),
                                    floor=MIN_SIMILARITY.get(text_model)), MATCH_MEANING)
             add_cues(search_queries.fts_dialogue(conn, query, k=per_list, current=current), MATCH_WORDS)
             for _, line in translated:
-                add_cues(search_queries.fts_dialogue(conn, line, k=per_list, current=current), MATCH_TRANSLATED_QUERY, line)
+                add_cues(search_queries.fts_dialogue(conn, line, k=per_list, current=current, partial=False),
+                         MATCH_TRANSLATED_QUERY, line)
 
     results = []
     for key, score in fused_order(reciprocal_rank_fusion(rankings), exact)[:limit]:

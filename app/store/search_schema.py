@@ -45,7 +45,7 @@ Tables (``SCHEMA``; the visual tables are created on first use):
 ``search_image_translation`` (revision ``0008_translations``)
     the machine translations of an image's OCR text, one row per translated passage:
     the source text and language, the translation and its language. Found by their words
-    (``search_image_translation_fts`` / ``_trigram``) as the OCR text is, and marked as
+    (``search_image_translation_fts``, whole words only) as the OCR text is, and marked as
     translations so a hit can say "matched the translation 'Osaka' of 大阪".
 ``search_image_name``
     one row per image path: path (unique), the sha256 it held when indexed, its name
@@ -224,8 +224,6 @@ TRANSLATION_SCHEMA: list[str] = [
     f"CREATE INDEX IF NOT EXISTS {TRANSLATION_TABLE}_image ON {TRANSLATION_TABLE}(image_id)",
     f"""CREATE VIRTUAL TABLE IF NOT EXISTS {TRANSLATION_TABLE}_fts USING fts5(
         text, tokenize='unicode61 remove_diacritics 2')""",
-    f"""CREATE VIRTUAL TABLE IF NOT EXISTS {TRANSLATION_TABLE}_trigram USING fts5(
-        text, tokenize='trigram')""",
 ]
 """Translations of an image's OCR text into the languages a person searches in (revision ``0008_translations``; SQLite's form).
 

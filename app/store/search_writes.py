@@ -223,7 +223,7 @@ def _insert_translations(conn: Connection, images: Sequence[tuple[int, IndexedIm
         for row in image.translations:
             row_id = conn.execute(sql, {"image": image_id, "sha": image.sha256, **row._asdict()}).scalar_one()
             words.append((int(row_id), {"text": row.text}))
-    _index_words(conn, TRANSLATION_TABLE, words)
+    _index_words(conn, TRANSLATION_TABLE, words, partial=False)
 
 
 def _image_rows(conn: Connection, shas: Sequence[str]) -> dict[str, Any]:
@@ -330,7 +330,7 @@ def _delete_image_rows(conn: Connection, row_id: int, visual_dim: int | None, *,
     if visual_dim and table_exists(conn, visual_table(visual_dim)):
         conn.execute(text(f"DELETE FROM {visual_table(visual_dim)} WHERE rowid = :id"), params)
     for translation_id in list(conn.execute(text(f"SELECT id FROM {TRANSLATION_TABLE} WHERE image_id = :id"), params).scalars()):
-        _unindex_words(conn, TRANSLATION_TABLE, translation_id)
+        _unindex_words(conn, TRANSLATION_TABLE, translation_id, partial=False)
     conn.execute(text(f"DELETE FROM {TRANSLATION_TABLE} WHERE image_id = :id"), params)
     _unindex_words(conn, "search_image", row_id)
     if not keep_base:
@@ -353,10 +353,10 @@ def _delete_cues(conn: Connection, where: str, params: dict[str, Any]) -> int:
     return len(ids)
 
 
-def _index_words(conn: Connection, base: str, rows: Sequence[tuple[int, dict[str, str]]]) -> None:
+def _index_words(conn: Connection, base: str, rows: Sequence[tuple[int, dict[str, str]]], *, partial: bool = True) -> None:
     """Make rows ``(id, {column: text})`` findable by their words: FTS5's word and trigram tables, or PostgreSQL's words rows.
 
-    Every row names the same columns.
+    Every row names the same columns. Without ``partial`` there is no trigram table (SQLite).
     """
     if not rows:
         return
@@ -369,10 +369,10 @@ def _index_words(conn: Connection, base: str, rows: Sequence[tuple[int, dict[str
     names = ", ".join(rows[0][1])
     values = ", ".join(f":{name}" for name in rows[0][1])
     params = [{"id": row_id, **columns} for row_id, columns in rows]
-    for table in (f"{base}_fts", f"{base}_trigram"):
+    for table in (f"{base}_fts", f"{base}_trigram") if partial else (f"{base}_fts",):
         conn.execute(text(f"INSERT INTO {table} (rowid, {names}) VALUES (:id, {values})"), params)
 
 
-def _unindex_words(conn: Connection, base: str, row_id: int) -> None:
-    for table in (f"{base}_fts", f"{base}_trigram") if is_sqlite(conn) else (f"{base}_fts",):
+def _unindex_words(conn: Connection, base: str, row_id: int, *, partial: bool = True) -> None:
+    for table in (f"{base}_fts", f"{base}_trigram") if is_sqlite(conn) and partial else (f"{base}_fts",):
         conn.execute(text(f"DELETE FROM {table} WHERE rowid = :id"), {"id": row_id})
