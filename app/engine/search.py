@@ -168,6 +168,7 @@ def search(
     text_vector = _safe_embed(embed_text, query, "the text embedding model")
     clip_vector = _safe_embed(embed_clip_text, query, "CLIP") if visual_model else None
     translated = _safe_translations(translate_query, query)
+    translated_vectors = [(line, _safe_embed(embed_text, line, "the text embedding model")) for _, line in translated]
 
     rankings: list[Sequence[Hashable]] = []
     details: dict[Hashable, tuple[str, str, str, float | None]] = {}  # key -> (path, kind, snippet, start)
@@ -227,6 +228,10 @@ def search(
             for _, line in translated:
                 add_images(search_queries.fts_images(conn, line, k=per_list, current=current, partial=False),
                            MATCH_TRANSLATED_QUERY, line)
+            for line, vector in translated_vectors:
+                if vector is not None:
+                    add_images(near_best(search_queries.knn_text(conn, vector, model=text_model, kind="image", k=per_list, current=current),
+                                         floor=MIN_SIMILARITY.get(text_model)), MATCH_TRANSLATED_QUERY, line)
         if "dialogue" in kinds:
             if text_vector is not None:
                 add_cues(near_best(search_queries.knn_text(conn, text_vector, model=text_model, kind="cue", k=per_list, current=current),
