@@ -33,20 +33,20 @@ import tempfile
 from pathlib import Path
 from typing import Sequence
 
-import onnxruntime  # noqa: E402,F401 - OCR's runtime: importing it after usearch (app.store) crashes the process
+import onnxruntime  # noqa: F401 - OCR's runtime: importing it after usearch (app.store) crashes the process
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.engine import search as fused_search  # noqa: E402
-from app.engine.query_translation import QueryTranslator  # noqa: E402
-from app.ml.marian_runtime import MarianRuntime  # noqa: E402
-from app.ml.text_embedding import MODEL_ID as E5  # noqa: E402
-from app.ml.text_embedding import TextEmbeddingRuntime  # noqa: E402
-from app.store import Store  # noqa: E402
-from app.store import search_queries  # noqa: E402
-from app.store.search_queries import CurrentContent  # noqa: E402
-from tests.ocr_photos import index_photos, read_photos  # noqa: E402
-from tests.opus_mt import unpacked_zh_en  # noqa: E402
+from app.engine import search as fused_search
+from app.engine.query_translation import QueryTranslator
+from app.ml.marian_runtime import MarianRuntime
+from app.ml.text_embedding import MODEL_ID as E5
+from app.ml.text_embedding import TextEmbeddingRuntime
+from app.store import Store
+from app.store import search_queries
+from app.store.search_queries import CurrentContent
+from tests.ocr_photos import index_photos, read_photos
+from tests.opus_mt import unpacked_zh_en
 
 CURRENT = CurrentContent("current_items")
 TOP = 10
