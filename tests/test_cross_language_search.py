@@ -8,13 +8,16 @@ every hit below is a word match, in a translation or through a translated query.
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, cast
 
 import pytest
 
+from app.cli import cmd_search
+from app.engine.library import Library
 from app.engine.query_translation import QueryTranslator
-from app.engine.search import MATCH_TRANSLATED_QUERY, MATCH_TRANSLATION, MATCH_WORDS, search
+from app.engine.search import MATCH_TRANSLATED_QUERY, MATCH_TRANSLATION, MATCH_WORDS, SearchResult, search
 from app.media.text_translation import text_language, translate_requests, translation_requests
 from app.ml.marian_runtime import MarianRuntime
 from app.store import Store, search_queries
@@ -121,3 +124,19 @@ def test_translations_match_whole_words_only(store: Store) -> None:
                                                    document="出租客运", ocr_text="出租客运")
     assert search("taxi", connect=store.db.read, current=CURRENT, text_model="e5", kinds=("image",)) == [], \
         "indexing the content again replaces its translations"
+
+
+def test_the_cli_says_which_translation_a_result_matched(capsys: pytest.CaptureFixture[str]) -> None:
+    class Answers:
+        def search(self, *_args: object) -> list[SearchResult]:
+            return [SearchResult("/p/sign.jpg", "image", 0.03, "[Osaka]", match=MATCH_TRANSLATION, match_text="大阪"),
+                    SearchResult("/p/paris.jpg", "image", 0.02, "[LOUVRE]", match=MATCH_TRANSLATED_QUERY,
+                                 match_text="Louvre"),
+                    SearchResult("/p/menu.jpg", "image", 0.01, "[Osaka] menu")]
+
+    args = argparse.Namespace(query="Osaka", image=None, kind="all", limit=5, json=False)
+    assert cmd_search(args, cast(Library, Answers())) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[2].strip() == "matched the translation of “大阪”"
+    assert out[5].strip() == "matched the query translated as “Louvre”"
+    assert len(out) == 8, "a result found by its own words needs no note"
