@@ -15,7 +15,10 @@ Japanese text with no Japanese package installed still has its kanji compounds: 
 and person names (大阪, 関西, 浙江省) and many nouns (万博, 春分) are written and read alike
 in Chinese, so with a Chinese package each run of two or more Han characters is translated
 on its own (a name found across scripts: "Osaka" ↔ 大阪). Kana words (ダンスバトル) are
-not; that needs a Japanese package.
+not; that needs a Japanese package, or a romaniser: cutlet (MIT, with fugashi and
+unidic-lite) reads ダンスバトル as "Dance battle" and 大阪 as "Osaka"; indexed as one more
+row per Japanese line it lifted ``bench/search_relevance.py`` from MRR@10 0.952 to 0.966
+(cross-language 0.778 → 0.889, silence 100 %), measured but not yet a dependency.
 """
 
 from __future__ import annotations

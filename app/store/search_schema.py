@@ -230,6 +230,13 @@ TRANSLATION_SCHEMA: list[str] = [
 Why: no query embedding finds "Osaka" in a text that says 大阪 among other lines, and no
 installed translator goes from English to Chinese, so a query cannot be carried to the
 text; the text is carried to the query instead, once, at indexing
-(:mod:`app.media.ocr_translation`). Rows belong to their ``search_image`` row
-(``image_id``) and are replaced with it; their e5 vectors are the image's passages.
+(:mod:`app.media.text_translation`). Rows belong to their ``search_image`` row
+(``image_id``) and are replaced with it.
+
+Whole words only (no trigram table): a machine translation's words are the model's, not
+the image's, and partial matches in them answered queries about nothing ("tax" in "taxi",
+"car" in "card", a translated 猫 "cat" in "certificate"; ``bench/search_relevance.py``).
+No e5 vectors either: embedded as passages, the short English lines ("Daily price",
+"Registration Bar") sat near unrelated queries, and no-match silence fell from 100 % to 75 %
+on the same bench (MRR@10 0.952 → 0.963 was not worth it).
 """
