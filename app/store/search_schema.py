@@ -43,7 +43,7 @@ Tables (``SCHEMA``; the visual tables are created on first use):
     (512, 768, 1024…), so each dimension gets its own table; ``search_image.visual_dim``
     says where an image's vector lives. Same ``sha256``/``model`` metadata.
 ``search_image_translation`` (revision ``0008_translations``)
-    the machine translations of an image's OCR text, one row per translated passage:
+    the machine translations of an image's OCR text, one row per translated OCR line (or kanji compound):
     the source text and language, the translation and its language. Found by their words
     (``search_image_translation_fts``, whole words only) as the OCR text is, and marked as
     translations so a hit can say "matched the translation 'Osaka' of 大阪".
