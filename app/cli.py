@@ -16,6 +16,7 @@ from app import __version__
 from app.add_progress import AddProgressLine
 from app.download_progress import DownloadLine
 import app.pipelines  # noqa: F401 - the CLI is the composition root: this registers the shipped media kinds
+from app.engine import search as fused_search
 from app.engine.desktop_notify import headless_notices
 from app.engine.job_notices import wanted_kinds
 from app.engine.kinds import ALL, MEDIA_KINDS
@@ -464,6 +465,10 @@ def cmd_search(args: argparse.Namespace, lib: Library) -> int:
             lines.append(f"{r.score:.4f}  {r.kind:<8} {r.path}{at}")
             if r.snippet:
                 lines.append(f"          {' '.join(r.snippet.split())}")
+            if r.match == fused_search.MATCH_TRANSLATION:
+                lines.append(f"          matched the translation of “{' '.join(r.match_text.split())}”")
+            elif r.match == fused_search.MATCH_TRANSLATED_QUERY:
+                lines.append(f"          matched the query translated as “{r.match_text}”")
         return "\n".join(lines) or f"No results for “{args.query or args.image}”."
 
     _emit(args, {"results": [r.to_dict() for r in results]}, text)

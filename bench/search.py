@@ -53,7 +53,7 @@ from app.paths import database_path
 from app.store import Store
 from app.store import search_queries, search_schema, search_writes, vector_index
 from app.store.search_queries import CurrentContent
-from app.store.search_writes import IndexedImage
+from app.store.search_writes import IndexedImage, TextTranslation
 
 TEXT_MODEL, VISUAL_MODEL, VISUAL_DIM, K = "e5", "clip", 512, 50
 WORDS = ("invoice receipt beach cat dog mountain sunset city street car train meeting budget report "
@@ -83,8 +83,12 @@ def unit(rng: np.random.Generator, n: int, dim: int) -> np.ndarray:
     return m / np.linalg.norm(m, axis=1, keepdims=True)
 
 
-def build(location: Path | str, n: int, seed: int = 0) -> tuple[Store, np.ndarray, np.ndarray]:
-    """``n`` indexed images in the library at ``location`` (a SQLite file or a PostgreSQL URL)."""
+def build(location: Path | str, n: int, seed: int = 0, translated_every: int = 0) -> tuple[Store, np.ndarray, np.ndarray]:
+    """``n`` indexed images in the library at ``location`` (a SQLite file or a PostgreSQL URL).
+
+    With ``translated_every`` k, every k-th image's text is also held as a zh→en translation
+    row (a library with Chinese signs, indexed with a translator installed).
+    """
     rng = np.random.default_rng(seed)
     text_vecs, visual_vecs = unit(rng, n, search_schema.TEXT_DIM), unit(rng, n, VISUAL_DIM)
     store = Store(location)
@@ -101,7 +105,10 @@ def build(location: Path | str, n: int, seed: int = 0) -> tuple[Store, np.ndarra
             images = []
             for i in numbers:
                 doc = " ".join(rng.choice(WORDS, 8)) + f" number {i}"
-                images.append(IndexedImage(f"{i:064x}", TEXT_MODEL, text_vecs[i], doc, doc, VISUAL_MODEL, visual_vecs[i]))
+                translations = ((TextTranslation("zh", "en", f"中文 {i}", doc),)
+                                if translated_every and i % translated_every == 0 else ())
+                images.append(IndexedImage(f"{i:064x}", TEXT_MODEL, text_vecs[i], doc, doc, VISUAL_MODEL, visual_vecs[i],
+                                           translations=translations))
             search_writes.upsert_images(conn, images)
         if start and start % 100_000 == 0:
             print(f"  {start} images written", flush=True, file=sys.stderr)

@@ -19,13 +19,14 @@ from typing import Mapping, Sequence
 import onnxruntime  # noqa: F401 - OCR's runtime: importing it after usearch (app.store) crashes the process
 
 from app.media.describe import build_document, passages, path_tokens
+from app.media.text_translation import Translate, translate_requests, translation_requests
 from app.media.images import read_exif
 from app.ml.ocr_runtime import OcrRuntime
 from app.ml.text_embedding import MODEL_ID as E5
 from app.ml.text_embedding import TextEmbeddingRuntime
 from app.store import Store
 from app.store.records import NewItem
-from app.store.search_writes import SearchIndexWriter, has_text
+from app.store.search_writes import SearchIndexWriter, TextTranslation, has_text
 
 PHOTOS = Path(__file__).resolve().parent / "data" / "ocr_photos"
 
@@ -40,15 +41,18 @@ class ReadPhoto:
     ocr_text: str
     vector: Sequence[float] | None
     passages: Sequence[tuple[str, Sequence[float]]] = ()
+    translations: Sequence[TextTranslation] = ()
 
 
 def photo_names() -> list[str]:
     return sorted(p.name for p in PHOTOS.iterdir() if p.suffix.lower() in {".jpg", ".jpeg", ".png"})
 
 
-def read_photos(library: Path, e5: TextEmbeddingRuntime, names: Mapping[str, str] | None = None) -> list[ReadPhoto]:
+def read_photos(library: Path, e5: TextEmbeddingRuntime, names: Mapping[str, str] | None = None,
+                translate: Translate | None = None, routes: Sequence[tuple[str, str]] = ()) -> list[ReadPhoto]:
     """Copy the photos (``names``: name in the library → photo; default all, as they are named) into ``library``
-    and run OCR, the document and e5 on each (a minute on two cores for all)."""
+    and run OCR, the document and e5 on each (a minute on two cores for all); with ``translate``, its OCR
+    lines are translated along ``routes`` ((from, to) pairs) into English as the text-embedding stage does."""
     library.mkdir(parents=True, exist_ok=True)
     ocr = OcrRuntime(num_threads=2)
     read = []
@@ -64,8 +68,10 @@ def read_photos(library: Path, e5: TextEmbeddingRuntime, names: Mapping[str, str
             texts = passages(doc["ocr_text"])
             vector, *vectors = e5.embed_passages([doc["document"], *texts])
             parts = list(zip(texts, vectors))
+        translations = [] if translate is None or vector is None else translate_requests(
+            translation_requests(doc["ocr_text"], ["en"], lambda a, b: (a, b) in routes), translate)
         photos.append(ReadPhoto(str(path), hashlib.sha256(path.read_bytes()).hexdigest(), doc["document"],
-                                doc["ocr_text"], vector, parts))
+                                doc["ocr_text"], vector, parts, translations))
     return photos
 
 
@@ -77,5 +83,5 @@ def index_photos(store: Store, photos: Sequence[ReadPhoto]) -> None:
     writer = SearchIndexWriter(store.db.write)
     for p in photos:
         writer.upsert_image(p.sha256, text_model=E5, text_vector=p.vector, document=p.document, ocr_text=p.ocr_text,
-                            passages=p.passages)
+                            passages=p.passages, translations=p.translations)
         writer.name_image(p.path, p.sha256, " ".join(path_tokens(p.path)))

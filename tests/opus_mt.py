@@ -42,3 +42,13 @@ def zh_en_package() -> Path:
     if digest.hexdigest() != ZH_EN_SHA256:
         pytest.fail(f"{path} does not match its pinned sha256: delete it and run scripts/fetch-test-models")
     return path
+
+
+def unpacked_zh_en(root: Path) -> Path:
+    """The verified package unpacked under ``root`` (the folder :class:`~app.ml.marian_runtime.MarianRuntime` reads)."""
+    import zipfile
+
+    with zipfile.ZipFile(zh_en_package()) as package:
+        package.extractall(root)
+        top = package.namelist()[0].split("/")[0]
+    return root / top

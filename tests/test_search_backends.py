@@ -224,3 +224,26 @@ def test_an_images_passages_find_it_are_replaced_with_it_and_go_with_it(data_dir
         assert nearest() == [[], []] and passage_rows() == 0
     finally:
         store.close()
+
+
+def test_translations_are_found_alike_and_replaced_alike_on_both_backends(data_dir: Path, postgres_url: str) -> None:
+    """Revision 0008's tables on both backends: "taxi" finds the translation of 出租客运, "tax" does not (whole words)."""
+    translation = search_writes.TextTranslation("zh", "en", "出租客运", "Taxi passengers")
+    found = {}
+    for name, store in {"sqlite": Store(data_dir / "library.sqlite3"), "postgres": Store(postgres_url)}.items():
+        try:
+            _add(store, {"/pics/permit.jpg": ("image", "permit")})
+            writer = SearchIndexWriter(store.db.write)
+            writer.upsert_image("permit", text_model=E5, text_vector=None, document="出租客运", ocr_text="出租客运",
+                                translations=[translation])
+            with store.db.read() as conn:
+                languages = search_queries.text_languages(conn)
+                hits = [(h.path, h.snippet, h.translated_from) for q in ("taxi", "tax")
+                        for h in search_queries.fts_images(conn, q, current=CURRENT)]
+            writer.upsert_image("permit", text_model=E5, text_vector=None, document="出租客运", ocr_text="出租客运")
+            with store.db.read() as conn:
+                found[name] = (languages, hits, search_queries.fts_images(conn, "taxi", current=CURRENT))
+        finally:
+            store.close()
+    assert found["sqlite"] == found["postgres"] == (
+        {"zh", "en"}, [("/pics/permit.jpg", "[Taxi] passengers", "出租客运")], [])

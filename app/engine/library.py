@@ -22,15 +22,16 @@ from app.engine.kinds import ALL, LEFT_OUT_BY_DEFAULT, MEDIA_KINDS, ScanRules
 from app.engine.model_pool import ModelPool
 from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.plan import ITEM_BATCH, ItemPlanner, batched, plan_item, skipped_sha256, with_hash_stage
+from app.engine.query_translation import QueryTranslator
 from app.engine.scan import ScanResult, walk
 from app.engine.scheduler import Scheduler
-from app.engine.stage import Pipeline
+from app.engine.stage import ModelSpec, Pipeline
 from app.engine.subtitle_edits import SubtitleDocument, open_subtitles, reindex_dialogue, save_subtitles
 from app.engine.translator_watch import TranslatorWatch
 from app.errors import Code, FolderMissing, SidecarError
 from app.media import glossary
 from app.media.cue_edits import EditCue
-from app.ml.clients import ClipClient, TextEmbeddingClient
+from app.ml.clients import MARIAN_RUNTIME, ClipClient, MarianClient, TextEmbeddingClient
 from app.ml.cpu_share import set_core_cap
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualChoice, VisualModel
 from app.ml.model_choice import frozen_models
@@ -41,6 +42,7 @@ from app.store import Store
 from app.store.claim_scope import EVERYTHING, ClaimScope
 from app.store.location import database_location
 from app.store.records import ItemSource, ItemView, JobSummary, NewItem, Review, Step
+from app.store import search_queries
 from app.store.search_queries import CurrentContent
 from app.store.stages import REQUEST_JOB_OWNER
 
@@ -149,6 +151,7 @@ class Library:
         self._search_models = ModelPool()  # warm query embedders, apart from the gate-managed engine pool
         self._visual_choice = VisualChoice(data_dir)
         self._translator_watch: TranslatorWatch | None = None
+        self._query_translator = QueryTranslator(self._translate_query, self._has_translation_route, self._text_languages)
 
     # -- engine -------------------------------------------------------------------------
 
@@ -458,8 +461,23 @@ class Library:
             embed_text=lambda q: TextEmbeddingClient(self._search_models.get(TEXT_EMBEDDING_SPEC)).embed_queries([q])[0],
             visual_model=clip.model_id if clip else None,
             embed_clip_text=(lambda q: ClipClient(self._search_models.get(clip.spec)).embed_texts([q])[0]) if clip else None,
-            kinds=kinds, limit=limit,
+            kinds=kinds, limit=limit, translate_query=self._query_translator,
         )
+
+    def _has_translation_route(self, source: str, target: str) -> bool:
+        return route(installed_translators(self.data_dir), source, target) is not None
+
+    def _translate_query(self, source: str, target: str, query: str) -> str:
+        """The query through the installed route, in a warm OPUS-MT host of this library's search models."""
+        hops = route(installed_translators(self.data_dir), source, target)
+        if hops is None:
+            return ""
+        spec = ModelSpec.of(MARIAN_RUNTIME, folders=tuple(str(p.folder) for p in hops))
+        return MarianClient(self._search_models.get(spec)).translate_query(query)
+
+    def _text_languages(self) -> set[str]:
+        with self.store.db.read() as conn:
+            return search_queries.text_languages(conn)
 
     def _search_visual_model(self) -> VisualModel | None:
         """The chosen CLIP model for text queries; a missing one drops CLIP from the fusion, not the search."""

@@ -23,6 +23,7 @@ from typing import Any, Mapping, Protocol, Self, Sequence, TypeVar, runtime_chec
 
 from app.ml.clients import ModelClient
 from app.ml.spec import ModelSpec
+from app.store.search_writes import TextTranslation
 
 
 class StageOutput(ABC):
@@ -98,9 +99,11 @@ class SearchIndex(Protocol):
     def upsert_image(self, sha256: str, *, text_model: str, text_vector: Sequence[float] | None, document: str,
                      ocr_text: str = "", visual_model: str | None = None,
                      visual_vector: Sequence[float] | None = None,
-                     passages: Sequence[tuple[str, Sequence[float]]] = ()) -> None:
+                     passages: Sequence[tuple[str, Sequence[float]]] = (),
+                     translations: Sequence[TextTranslation] = ()) -> None:
         """Index one image content (replacing its earlier rows); a visual vector needs its model id, no text vector
-        means an image without text; ``passages`` are a long OCR text's ``(text, e5 vector)``."""
+        means an image without text; ``passages`` are a long OCR text's ``(text, e5 vector)``, ``translations``
+        its lines machine-translated for search."""
 
     def name_image(self, path: str, sha256: str, words: str) -> None:
         """Index the name words of the image file at ``path`` (per path: identical files keep their own names)."""

@@ -21,7 +21,8 @@ from PySide6.QtGui import QIcon, QImage, QPixmap, QStandardItem, QStandardItemMo
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListView, QListWidget, QListWidgetItem, QMessageBox,
                                QPushButton, QSplitter, QVBoxLayout, QWidget)
 
-from app.gui.facade.records import SearchResult
+from app.gui.facade.records import (MATCH_MEANING, MATCH_PICTURE, MATCH_TRANSLATED_QUERY, MATCH_TRANSLATION,
+                                    SearchResult)
 from app.gui.facade import EngineFacade
 from app.gui.open_file import open_with_desktop
 from app.gui.thumbnails import ThumbnailLoader
@@ -162,7 +163,7 @@ class SearchPanel(QWidget):
             path = r.path
             item = QStandardItem(QIcon(self._placeholder), one_line(Path(path).name))
             item.setData(escape(path), PathRole)  # Qt keeps text only: a name's undecodable bytes travel escaped
-            item.setToolTip(f"{one_line(path)}\n{r.snippet}".strip())
+            item.setToolTip(f"{one_line(path)}\n{r.snippet}\n{self.why(r)}".strip())
             item.setEditable(False)
             self.images.appendRow(item)
             self._items_by_path.setdefault(path, []).append(item)
@@ -173,7 +174,7 @@ class SearchPanel(QWidget):
             entry = QListWidgetItem(f"{format_time(start)}   {r.snippet}   — {one_line(Path(r.path).name)}")
             entry.setData(PathRole, escape(r.path))
             entry.setData(StartRole, start)
-            entry.setToolTip(one_line(r.path))
+            entry.setToolTip(f"{one_line(r.path)}\n{self.why(r)}")
             self.lines.addItem(entry)
         self.images_label.setText(self.tr("Images (%n)", "", len(images)))
         self.dialogue_label.setText(self.tr("Dialogue (%n)", "", len(lines)))
@@ -184,6 +185,19 @@ class SearchPanel(QWidget):
         self.images_box.setVisible(bool(images) or not lines)
         self.dialogue_box.setVisible(bool(lines) or not images)
         self._update_buttons()
+
+    def why(self, result: SearchResult) -> str:
+        """Why a result was found (:data:`app.engine.search.MATCHES`), as its tooltip says it."""
+        text = one_line(result.match_text)
+        if result.match == MATCH_TRANSLATION:
+            return self.tr("Matched the translation of “{text}”").format(text=text)
+        if result.match == MATCH_TRANSLATED_QUERY:
+            return self.tr("Matched the query translated as “{text}”").format(text=text)
+        if result.match == MATCH_MEANING:
+            return self.tr("Matched by meaning")
+        if result.match == MATCH_PICTURE:
+            return self.tr("Matched by what the picture shows")
+        return self.tr("Matched the words")
 
     @Slot(str, QImage)
     def _thumbnail(self, path: str, image: QImage) -> None:

@@ -205,6 +205,12 @@ class LanguageIdentifier:
             return cls._cache[languages]
 
     @classmethod
+    def best(cls, text: str) -> tuple[str, float]:
+        """The most probable of the common languages for ``text``, and its probability."""
+        ranked = cls._model(tuple(LID_LANGUAGES)).rank(" ".join(text.split()))  # type: ignore[attr-defined]
+        return str(ranked[0][0]), float(ranked[0][1])
+
+    @classmethod
     def target_probability(cls, text: str, target: str, source: str | None = None) -> float:
         """P(target language | text) among the common languages and the pair."""
         target = normalise_language(target)

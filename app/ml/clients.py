@@ -24,6 +24,7 @@ class ModelClient(Protocol):
 
 #: The Whisper runtime's spec name, and what its host imports before the model is named (:func:`app.ml.host.start_spare`).
 WHISPER_RUNTIME = "app.ml.whisper_runtime:WhisperRuntime"
+MARIAN_RUNTIME = "app.ml.marian_runtime:MarianRuntime"
 WHISPER_PRELOAD = ("app.ml.whisper_runtime", "faster_whisper")
 
 
@@ -116,6 +117,9 @@ class MarianClient:
 
     def translate(self, texts: Sequence[str], attempt: int = 0) -> list[str]:
         return [str(t) for t in self.host.call("translate", list(texts), attempt)]
+
+    def translate_query(self, query: str) -> str:
+        return str(self.host.call("translate_query", query))
 
 
 class ProbeClient:

@@ -27,6 +27,8 @@ BEAM_SIZE = 4
 LENGTH_PENALTY = 0.2
 #: A cue is a line or two: longer output is a model looping ("the the the …").
 MAX_DECODING_LENGTH = 256
+#: A search query is a few words: a longer translation of one is the model wandering off, and decoding it costs time.
+QUERY_MAX_DECODING_LENGTH = 32
 #: Hypotheses kept per text: the best and the alternatives later attempts take, in order.
 HYPOTHESES = 3
 
@@ -44,12 +46,12 @@ class _Hop:
                                                  inter_threads=1, intra_threads=threads)
         self.pieces = sentencepiece.SentencePieceProcessor(model_file=str(folder / "sentencepiece.model"))
 
-    def translate(self, texts: Sequence[str], hypotheses: int) -> list[list[str]]:
+    def translate(self, texts: Sequence[str], hypotheses: int, max_length: int = MAX_DECODING_LENGTH) -> list[list[str]]:
         """Up to ``hypotheses`` translations per text, best first."""
         tokens = [self.pieces.encode(text, out_type=str) for text in texts]
         results = self.translator.translate_batch(
             tokens, beam_size=max(BEAM_SIZE, hypotheses), num_hypotheses=hypotheses, length_penalty=LENGTH_PENALTY,
-            replace_unknowns=True, max_decoding_length=MAX_DECODING_LENGTH)
+            replace_unknowns=True, max_decoding_length=max_length)
         return [[_joined(h) for h in result.hypotheses] for result in results]
 
 
@@ -83,4 +85,12 @@ class MarianRuntime:
             wanted = min(attempt + 1, HYPOTHESES) if last else 1
             found = hop.translate(current, wanted)
             current = [options[min(attempt, len(options) - 1)] if last else options[0] for options in found]
+        return current
+
+    def translate_query(self, query: str) -> str:
+        """A search query's one translation: the best hypothesis only, decoding cut at :data:`QUERY_MAX_DECODING_LENGTH`
+        (it is on the path of every keystroke's search; a cue's alternatives are not)."""
+        current = query
+        for hop in self.hops:
+            current = hop.translate([current], 1, QUERY_MAX_DECODING_LENGTH)[0][0]
         return current

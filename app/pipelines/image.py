@@ -43,10 +43,12 @@ from app.engine.stage import BatchStage, ModelClient, ModelSpec, Output, Pipelin
 from app.errors import SidecarError
 from app.media.describe import PASSAGE_CHARS, build_document, passages, path_tokens, zero_shot_tags
 from app.media.images import PHONE_EXTENSIONS, RAW_EXTENSIONS, read_exif
-from app.ml.clients import ClipClient, OcrClient, TextEmbeddingClient
+from app.media.text_translation import translate_requests, translation_requests
+from app.ml.clients import MARIAN_RUNTIME, ClipClient, MarianClient, OcrClient, TextEmbeddingClient
 from app.ml.item_failures import ItemFailed
 from app.ml.index_models import OCR_SPEC, TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualModel, job_visual_model
 from app.ml.ocr_runtime import rapidocr_model_id
+from app.ml.opus_mt import PIVOT, OpusPackage, installed_translators, route, translators_identity
 from app.pipelines.outputs import (
     DescribeOutput,
     ImagePlaceOutput,
@@ -57,7 +59,7 @@ from app.pipelines.outputs import (
 )
 from app.settings import Settings
 from app.store.records import ItemReport
-from app.store.search_writes import has_text
+from app.store.search_writes import TextTranslation, has_text
 
 log = logging.getLogger(__name__)
 
@@ -253,37 +255,55 @@ class DescribeStage:
                               self._ocr_model, datetime.now(UTC).isoformat(timespec="seconds"))
 
 
-def _embed_documents(client: ModelClient, _spec: ModelSpec,
-                     asked: list[tuple[str, list[str]]]) -> list[tuple[Any, list[tuple[str, Any]]]]:
-    """One e5 call for every asked (document, passages): each document's vector and its passages' vectors."""
-    flat = [text for document, texts in asked for text in (document, *texts)]
+def _embed_documents(client: ModelClient, _spec: ModelSpec, asked: list[tuple[str, list[str], list[TextTranslation]]]
+                     ) -> list[tuple[Any, list[tuple[str, Any]], list[TextTranslation]]]:
+    """One e5 call for every asked (document, passages, translations): each document's vector and its passages' vectors."""
+    flat = [text for document, texts, _ in asked for text in (document, *texts)]
     vectors = iter(TextEmbeddingClient(client).embed_passages(flat))
-    return [(next(vectors), [(text, next(vectors)) for text in texts]) for _, texts in asked]
+    return [(next(vectors), [(text, next(vectors)) for text in texts], translations) for _, texts, translations in asked]
 
 
-def _text_output(_ctx: StageContext, answer: tuple[Any, list[tuple[str, Any]]]) -> TextEmbeddingOutput:
-    vector, passage_vectors = answer
+def _text_output(_ctx: StageContext, answer: tuple[Any, list[tuple[str, Any]], list[TextTranslation]]) -> TextEmbeddingOutput:
+    vector, passage_vectors, translations = answer
     return TextEmbeddingOutput(TEXT_MODEL_ID, encode_vector(vector),
-                               passages=[{"text": t, "vector": encode_vector(v)} for t, v in passage_vectors])
+                               passages=[{"text": t, "vector": encode_vector(v)} for t, v in passage_vectors],
+                               translations=[t._asdict() for t in translations])
+
+
+SEARCH_LANGUAGES = (PIVOT,)
+"""What OCR text is translated into for search: English, the language every OPUS-MT package pairs with
+(so any installed X→en package serves), and what a query in another language is translated through."""
 
 
 class TextEmbeddingStage:
     """The e5 passage vector of the document (what cross-lingual search compares queries with),
-    and one per passage of a long OCR text (:func:`~app.media.describe.passages`).
+    and one per passage of a long OCR text (:func:`~app.media.describe.passages`); and the OCR
+    lines machine-translated into :data:`SEARCH_LANGUAGES` where an OPUS-MT route is installed
+    (:mod:`app.media.text_translation`), which ``place`` indexes by their words.
 
     Only for an image in which OCR read text (:func:`~app.store.search_writes.has_text`): the
-    vector of a document without text would be a semantic answer to every query.
+    vector of a document without text would be a semantic answer to every query. The
+    translator runs on the CPU in ~100 MB and, as the video pipeline's, is called through
+    ``ctx.model`` without a gate reservation of its own.
     """
 
     name = "text_embedding"
     durable = True
     output_type = TextEmbeddingOutput
 
-    def __init__(self, batch_size: int = 1) -> None:
+    def __init__(self, data_dir: Path | None = None, batch_size: int = 1) -> None:
+        self.data_dir = data_dir
         self.batch_size = batch_size
 
+    def _packages(self) -> list[OpusPackage]:
+        """The installed packages that lead into a search language (installing one redoes the stage)."""
+        if self.data_dir is None:
+            return []
+        return [p for p in installed_translators(self.data_dir) if p.target in SEARCH_LANGUAGES]
+
     def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
-        return {"model": TEXT_MODEL_ID, "passage_chars": PASSAGE_CHARS}
+        return {"model": TEXT_MODEL_ID, "passage_chars": PASSAGE_CHARS,
+                "translators": translators_identity(self._packages())}
 
     def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
         return TEXT_EMBEDDING_SPEC
@@ -296,15 +316,30 @@ class TextEmbeddingStage:
         """The passage vectors of every claim's document and of its passages in one e5 call."""
         return run_batched(contexts, self._prepare, _embed_documents, _text_output)
 
-    @staticmethod
-    def _prepare(ctx: StageContext) -> StageOutput | Ask:
+    def _prepare(self, ctx: StageContext) -> StageOutput | Ask:
         done = ctx.computed_output(TextEmbeddingOutput)
         if done is not None:
             return done
         describe = ctx.input(DescribeOutput)
         if not has_text(describe.ocr_text):
             return TextEmbeddingOutput(TEXT_MODEL_ID, skipped=NO_TEXT)
-        return Ask(TEXT_EMBEDDING_SPEC, (describe.document, passages(describe.ocr_text)))
+        return Ask(TEXT_EMBEDDING_SPEC, (describe.document, passages(describe.ocr_text),
+                                         self._translations(ctx, describe.ocr_text)))
+
+    def _translations(self, ctx: StageContext, ocr_text: str) -> list[TextTranslation]:
+        """The OCR lines in other languages, translated through the installed routes (none installed: none)."""
+        packages = self._packages()
+        if not packages:
+            return []
+
+        def translate(source: str, target: str, texts: list[str]) -> list[str]:
+            hops = route(packages, source, target)
+            assert hops is not None  # asked only where has_route said so
+            spec = ModelSpec.of(MARIAN_RUNTIME, folders=tuple(str(p.folder) for p in hops))
+            return MarianClient(ctx.model(spec)).translate(texts)
+
+        requests = translation_requests(ocr_text, SEARCH_LANGUAGES, lambda a, b: route(packages, a, b) is not None)
+        return translate_requests(requests, translate)
 
 
 class ImagePlaceStage:
@@ -340,6 +375,7 @@ class ImagePlaceStage:
             document=describe.document, ocr_text=describe.ocr_text,
             visual_model=visual.model, visual_vector=visual.vector_values(),
             passages=[(p["text"], decode_vector(p["vector"])) for p in text.passages],
+            translations=[TextTranslation(**t) for t in text.translations],
         )
         ctx.search_index.name_image(str(ctx.item.path), ctx.item.sha256, " ".join(path_tokens(ctx.item.path)))
         placed = []
@@ -380,7 +416,7 @@ def image_pipeline(data_dir: Path, batch_size: int = 1) -> Pipeline:
     through CLIP, OCR and e5 in one model call.
     """
     return Pipeline(KIND.name, [VisualStage(data_dir, batch_size), DescribeStage(batch_size),
-                                TextEmbeddingStage(batch_size), ImagePlaceStage()])
+                                TextEmbeddingStage(data_dir, batch_size), ImagePlaceStage()])
 
 
 def _configured_pipeline(data_dir: Path, settings: Settings) -> Pipeline:

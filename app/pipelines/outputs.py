@@ -339,11 +339,13 @@ class TextEmbeddingOutput(StageOutput):
     vector: str | None = None
     skipped: str | None = None
     passages: list[dict[str, str]] = field(default_factory=list)  # a long OCR text's passages: text, vector
+    # OCR lines machine-translated for search: source_lang, lang, source_text, text (app.store.search_writes.TextTranslation)
+    translations: list[dict[str, str]] = field(default_factory=list)
 
     @classmethod
     def read(cls, output: Mapping[str, Any]) -> Self:
         return cls(str(output.get("model") or ""), output.get("vector"), output.get("skipped"),
-                   list(output.get("passages") or []))
+                   list(output.get("passages") or []), list(output.get("translations") or []))
 
     def written(self) -> dict[str, Any]:
         out: dict[str, Any] = {"model": self.model}
@@ -351,6 +353,8 @@ class TextEmbeddingOutput(StageOutput):
             out["vector"] = self.vector
         if self.passages:
             out["passages"] = self.passages
+        if self.translations:
+            out["translations"] = self.translations
         if self.skipped is not None:
             out["skipped"] = self.skipped
         return out

@@ -78,7 +78,7 @@ from app.media.translation import (
     translate_cues,
 )
 from app.media.translation_timing import flagged_sources, lay_out
-from app.ml.clients import WHISPER_RUNTIME, LlmClient, MarianClient, WhisperClient
+from app.ml.clients import MARIAN_RUNTIME, WHISPER_RUNTIME, LlmClient, MarianClient, WhisperClient
 from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID
 from app.ml.model_choice import BUNDLED_SOURCE, ChosenModel, chosen_model
 from app.ml.opus_mt import OpusPackage, installed_translators, missing_hops, route, translators_identity
@@ -103,7 +103,6 @@ from app.store.records import ItemReport
 log = logging.getLogger(__name__)
 
 LLAMA_RUNTIME = "app.ml.llm_runtime:LlamaRuntime"
-MARIAN_RUNTIME = "app.ml.marian_runtime:MarianRuntime"
 #: The default translator: the installed OPUS-MT packages, per language pair (app.ml.opus_mt).
 OPUS_MT = "opus-mt"
 AUDIO_FILE = "audio.f32"

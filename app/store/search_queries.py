@@ -35,7 +35,8 @@ from sqlalchemy import Connection, text
 from app.shown_names import unescape
 from app.store import search_postgres, vector_index
 from app.store.dialect import is_sqlite
-from app.store.search_schema import PASSAGE_TABLE, PASSAGE_VECTORS, TEXT_DIM, table_exists, vector_blob, visual_table
+from app.store.search_schema import (PASSAGE_TABLE, PASSAGE_VECTORS, TEXT_DIM, TRANSLATION_TABLE, table_exists, vector_blob,
+                                     visual_table)
 
 SNIPPET_OPEN, SNIPPET_CLOSE, SNIPPET_ELLIPSIS = "[", "]", "…"
 SNIPPET_CONTEXT = 30
@@ -87,7 +88,9 @@ class ImageHit:
     keyword rank score for FTS (higher is better). Lists are always best first.
     ``exact``: a keyword hit that holds a query word as a whole word (or a CJK run as
     written), not only inside a longer word; search ranks it above a semantic-only hit
-    of the same fused score.
+    of the same fused score. ``translated_from``: the OCR text whose machine translation
+    held the words (the snippet is cut from the translation); empty for a match in the
+    image's own text or name.
     """
 
     sha256: str
@@ -95,6 +98,7 @@ class ImageHit:
     path: str | None = None
     snippet: str = ""
     exact: bool = False
+    translated_from: str = ""
 
 
 @dataclass(frozen=True)
@@ -158,6 +162,17 @@ def indexed_sha256s(conn: Connection) -> set[str]:
     """Every content the index holds (images and videos), for garbage collection by the store."""
     rows = conn.execute(text("SELECT sha256 FROM search_image UNION SELECT sha256 FROM search_cue")).scalars()
     return set(rows)
+
+
+def text_languages(conn: Connection) -> set[str]:
+    """The languages of the library's searchable texts: its dialogue's, and both ends of its images' translations.
+
+    What a query is translated into (:mod:`app.engine.query_translation`); a scan of the
+    cue rows, so the caller keeps the answer a while.
+    """
+    sql = (f"SELECT lang FROM search_cue UNION SELECT lang FROM {TRANSLATION_TABLE} "
+           f"UNION SELECT source_lang FROM {TRANSLATION_TABLE}")
+    return {str(lang) for lang in conn.execute(text(sql)).scalars() if lang}
 
 
 def orphan_sha256s(conn: Connection, current: CurrentContent) -> list[str]:
@@ -378,19 +393,25 @@ def split_query(query: str) -> tuple[list[str], list[str]]:
     return words, runs
 
 
-def fts_images(conn: Connection, query: str, *, k: int = 50, current: CurrentContent | None = None) -> list[ImageHit]:
+def fts_images(conn: Connection, query: str, *, k: int = 50, current: CurrentContent | None = None,
+               partial: bool = True) -> list[ImageHit]:
     """Images whose document, OCR text or own file/folder name contains the query's words (any of them; more is better).
 
-    A content's document is shared by all its paths; a name only finds its own path.
+    A content's document is shared by all its paths; a name only finds its own path. The
+    machine translations of its OCR text are searched as its text is; a hit found only there
+    says so (``translated_from``). Without ``partial``, whole words only (a machine-translated
+    query: its words are complete, and their fragments match unrelated words).
     """
-    ranked = _fts(conn, "image", query, k, current)
-    return [ImageHit(sha256=r.sha256, score=score, path=_path(r.path), snippet=snip, exact=exact)
+    ranked = _fts(conn, "image", query, k, current, partial)
+    return [ImageHit(sha256=r.sha256, score=score, path=_path(r.path), snippet=snip, exact=exact,
+                     translated_from=getattr(r, "source_text", "") or "")
             for r, score, snip, exact in ranked]
 
 
-def fts_dialogue(conn: Connection, query: str, *, k: int = 50, current: CurrentContent | None = None) -> list[CueHit]:
-    """Dialogue cues whose text contains the query's words."""
-    return [_cue_hit(r, score, snip, exact) for r, score, snip, exact in _fts(conn, "cue", query, k, current)]
+def fts_dialogue(conn: Connection, query: str, *, k: int = 50, current: CurrentContent | None = None,
+                 partial: bool = True) -> list[CueHit]:
+    """Dialogue cues whose text contains the query's words (``partial``: as :func:`fts_images`)."""
+    return [_cue_hit(r, score, snip, exact) for r, score, snip, exact in _fts(conn, "cue", query, k, current, partial)]
 
 
 @dataclass(frozen=True)
@@ -400,12 +421,16 @@ class _KeywordTables:
     trigram: str  # FTS5 trigram: substrings
     columns: tuple[str, ...]
     per_path: bool = False  # rows belong to one path (its name words), not to a content
+    shown: tuple[str, ...] = ()  # more base columns a hit carries (a translation's source text)
+    partial: bool = True  # partial words and CJK runs through the trigram table; else whole words only
 
 
 _KEYWORD_TABLES = {
     "image": (_KeywordTables("search_image", "search_image_fts", "search_image_trigram", ("document", "ocr_text")),
               _KeywordTables("search_image_name", "search_image_name_fts", "search_image_name_trigram", ("words",),
-                             per_path=True)),
+                             per_path=True),
+              _KeywordTables(TRANSLATION_TABLE, f"{TRANSLATION_TABLE}_fts", "", ("text",), shown=("source_text",),
+                             partial=False)),
     "cue": (_KeywordTables("search_cue", "search_cue_fts", "search_cue_trigram", ("text",)),),
 }
 PARTIAL_MIN_CHARS = 3
@@ -416,7 +441,7 @@ match most of the vocabulary while someone is still typing.
 """
 
 
-def _fts(conn: Connection, kind: str, query: str, k: int, current: CurrentContent | None
+def _fts(conn: Connection, kind: str, query: str, k: int, current: CurrentContent | None, partial: bool = True
          ) -> list[tuple[Any, float, str, bool]]:
     """Run the words and each CJK run as separate rankings and fuse them (reciprocal rank).
 
@@ -431,12 +456,14 @@ def _fts(conn: Connection, kind: str, query: str, k: int, current: CurrentConten
     rankings: list[list[_Match]] = []
     for tables in _KEYWORD_TABLES[kind]:
         select = "b.id, b.sha256" + (", b.lang, b.start_s, b.end_s, b.video_path" if kind == "cue" else "")
-        select += "".join(f", b.{column}" for column in tables.columns)
+        select += "".join(f", b.{column}" for column in (*tables.columns, *tables.shown))
         select += f", cur.{current.path_column} AS path" if current is not None else ", NULL AS path"
         join = "" if current is None else current.join("cur", "b.sha256", "b.path" if tables.per_path else None)
+        whole_only = not (partial and tables.partial)
         if words:
-            rankings.append(_word_ranking(conn, tables, select, join, words, limit))
-        for run in runs:
+            rankings.append(_fts_query(conn, tables, False, select, join, words, limit) if whole_only
+                            else _word_ranking(conn, tables, select, join, words, limit))
+        for run in [] if whole_only else runs:
             if len(run) >= 3:
                 rankings.append(_fts_query(conn, tables, True, select, join, [run], limit))
             else:

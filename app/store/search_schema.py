@@ -42,6 +42,11 @@ Tables (``SCHEMA``; the visual tables are created on first use):
     CLIP image vectors. A vec0 column has a fixed dimension but CLIP models differ
     (512, 768, 1024…), so each dimension gets its own table; ``search_image.visual_dim``
     says where an image's vector lives. Same ``sha256``/``model`` metadata.
+``search_image_translation`` (revision ``0008_translations``)
+    the machine translations of an image's OCR text, one row per translated OCR line (or kanji compound):
+    the source text and language, the translation and its language. Found by their words
+    (``search_image_translation_fts``, whole words only) as the OCR text is, and marked as
+    translations so a hit can say "matched the translation 'Osaka' of 大阪".
 ``search_image_name``
     one row per image path: path (unique), the sha256 it held when indexed, its name
     words. Its ``id`` is the rowid of the path's rows in the two name FTS tables.
@@ -203,3 +208,35 @@ def vector_blob(vector: Sequence[float], dim: int) -> bytes:
     if not np.all(np.isfinite(array)):
         raise ValueError("vector contains NaN or infinity")
     return array.tobytes()
+
+
+TRANSLATION_TABLE = "search_image_translation"
+TRANSLATION_SCHEMA: list[str] = [
+    f"""CREATE TABLE IF NOT EXISTS {TRANSLATION_TABLE} (
+        id INTEGER PRIMARY KEY,
+        image_id INTEGER NOT NULL,
+        sha256 TEXT NOT NULL,
+        source_lang TEXT NOT NULL,
+        lang TEXT NOT NULL,
+        source_text TEXT NOT NULL,
+        text TEXT NOT NULL
+    )""",
+    f"CREATE INDEX IF NOT EXISTS {TRANSLATION_TABLE}_image ON {TRANSLATION_TABLE}(image_id)",
+    f"""CREATE VIRTUAL TABLE IF NOT EXISTS {TRANSLATION_TABLE}_fts USING fts5(
+        text, tokenize='unicode61 remove_diacritics 2')""",
+]
+"""Translations of an image's OCR text into the languages a person searches in (revision ``0008_translations``; SQLite's form).
+
+Why: no query embedding finds "Osaka" in a text that says 大阪 among other lines, and no
+installed translator goes from English to Chinese, so a query cannot be carried to the
+text; the text is carried to the query instead, once, at indexing
+(:mod:`app.media.text_translation`). Rows belong to their ``search_image`` row
+(``image_id``) and are replaced with it.
+
+Whole words only (no trigram table): a machine translation's words are the model's, not
+the image's, and partial matches in them answered queries about nothing ("tax" in "taxi",
+"car" in "card", a translated 猫 "cat" in "certificate"; ``bench/search_relevance.py``).
+No e5 vectors either: embedded as passages, the short English lines ("Daily price",
+"Registration Bar") sat near unrelated queries, and no-match silence fell from 100 % to 75 %
+on the same bench (MRR@10 0.952 → 0.963 was not worth it).
+"""

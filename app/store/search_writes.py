@@ -11,20 +11,31 @@ from __future__ import annotations
 import time
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from sqlalchemy import Connection, bindparam, text
 
 from app.store import search_postgres
 from app.store.dialect import is_sqlite, take_search_lock
-from app.store.search_schema import (PASSAGE_TABLE, PASSAGE_VECTORS, TEXT_DIM, ensure_visual_table, table_exists,
-                                     vector_blob, visual_table)
+from app.store.search_schema import (PASSAGE_TABLE, PASSAGE_VECTORS, TEXT_DIM, TRANSLATION_TABLE, ensure_visual_table,
+                                     table_exists, vector_blob, visual_table)
 
 WriteTransaction = Callable[[], AbstractContextManager[Connection]]
 Cue = tuple[float, float, str, str]
 """``(start_s, end_s, text, lang)`` of one dialogue cue."""
 Passage = tuple[str, Sequence[float]]
 """``(text, e5 passage vector)`` of one passage of an image's OCR text (:data:`~app.store.search_schema.PASSAGE_SCHEMA`)."""
+
+
+class TextTranslation(NamedTuple):
+    """One machine-translated passage of an image's OCR text (:data:`~app.store.search_schema.TRANSLATION_SCHEMA`)."""
+
+    source_lang: str
+    lang: str
+    source_text: str
+    text: str
+
+
 LOOKUP_CHUNK = 500
 """Contents looked up per ``IN (…)``: well under SQLite's and PostgreSQL's limits on bound values."""
 
@@ -42,11 +53,13 @@ class SearchIndexWriter:
 
     def upsert_image(self, sha256: str, *, text_model: str, text_vector: Sequence[float] | None, document: str,
                      ocr_text: str = "", visual_model: str | None = None,
-                     visual_vector: Sequence[float] | None = None, passages: Sequence[Passage] = ()) -> None:
+                     visual_vector: Sequence[float] | None = None, passages: Sequence[Passage] = (),
+                     translations: Sequence[TextTranslation] = ()) -> None:
         """See :func:`upsert_image`."""
         with self._write() as conn:
             upsert_image(conn, sha256, text_model=text_model, text_vector=text_vector, document=document,
-                         ocr_text=ocr_text, visual_model=visual_model, visual_vector=visual_vector, passages=passages)
+                         ocr_text=ocr_text, visual_model=visual_model, visual_vector=visual_vector, passages=passages,
+                         translations=translations)
 
     def name_image(self, path: str, sha256: str, words: str) -> None:
         """See :func:`name_image`."""
@@ -85,6 +98,7 @@ class IndexedImage:
     visual_model: str | None = None
     visual_vector: Sequence[float] | None = None
     passages: Sequence[Passage] = ()
+    translations: Sequence[TextTranslation] = ()
 
 
 def upsert_image(
@@ -98,17 +112,19 @@ def upsert_image(
     visual_model: str | None = None,
     visual_vector: Sequence[float] | None = None,
     passages: Sequence[Passage] = (),
+    translations: Sequence[TextTranslation] = (),
 ) -> int:
     """Index one image content (replacing what was there for that sha256); returns its row id.
 
     Without a visual vector the image is still found through its document; a later
     call with one adds it. Without a text vector (an image without text) it is found
     by its words and CLIP only, never by text meaning; ``passages`` (a long OCR text's,
-    with ``text_model`` vectors) are kept only beside a text vector. Identical content
-    in two files is one call, one row.
+    with ``text_model`` vectors) are kept only beside a text vector; ``translations`` of its
+    OCR text are found by their words. Identical content in two files is one call, one row.
     """
     take_search_lock(conn)
-    image = IndexedImage(sha256, text_model, text_vector, document, ocr_text, visual_model, visual_vector, passages)
+    image = IndexedImage(sha256, text_model, text_vector, document, ocr_text, visual_model, visual_vector, passages,
+                         translations)
     return upsert_images(conn, [image])[0]
 
 
@@ -171,6 +187,7 @@ def upsert_images(conn: Connection, images: Sequence[IndexedImage]) -> list[int]
             with_text,
         )
     _insert_passages(conn, [(ids[image.sha256], image) for image in latest.values() if image.text_vector is not None])
+    _insert_translations(conn, [(ids[image.sha256], image) for image in latest.values()])
     for dim in sorted({dim for dim, _ in visual.values()}):
         table = ensure_visual_table(conn, dim)
         conn.execute(
@@ -195,6 +212,18 @@ def _insert_passages(conn: Connection, images: Sequence[tuple[int, IndexedImage]
         row["id"] = conn.execute(text(sql), row).scalar_one()
     conn.execute(text(f"INSERT INTO {PASSAGE_VECTORS} (rowid, embedding, sha256, model) VALUES (:id, :v, :sha, :model)"),
                  rows)
+
+
+def _insert_translations(conn: Connection, images: Sequence[tuple[int, IndexedImage]]) -> None:
+    """The translation rows of these images (whose ``search_image`` ids are given), findable by their words."""
+    sql = text(f"INSERT INTO {TRANSLATION_TABLE} (image_id, sha256, source_lang, lang, source_text, text) "
+               "VALUES (:image, :sha, :source_lang, :lang, :source_text, :text) RETURNING id")
+    words = []
+    for image_id, image in images:
+        for row in image.translations:
+            row_id = conn.execute(sql, {"image": image_id, "sha": image.sha256, **row._asdict()}).scalar_one()
+            words.append((int(row_id), {"text": row.text}))
+    _index_words(conn, TRANSLATION_TABLE, words, partial=False)
 
 
 def _image_rows(conn: Connection, shas: Sequence[str]) -> dict[str, Any]:
@@ -300,6 +329,9 @@ def _delete_image_rows(conn: Connection, row_id: int, visual_dim: int | None, *,
         conn.execute(text(f"DELETE FROM {PASSAGE_TABLE} WHERE image_id = :id"), params)
     if visual_dim and table_exists(conn, visual_table(visual_dim)):
         conn.execute(text(f"DELETE FROM {visual_table(visual_dim)} WHERE rowid = :id"), params)
+    for translation_id in list(conn.execute(text(f"SELECT id FROM {TRANSLATION_TABLE} WHERE image_id = :id"), params).scalars()):
+        _unindex_words(conn, TRANSLATION_TABLE, translation_id, partial=False)
+    conn.execute(text(f"DELETE FROM {TRANSLATION_TABLE} WHERE image_id = :id"), params)
     _unindex_words(conn, "search_image", row_id)
     if not keep_base:
         conn.execute(text("DELETE FROM search_image WHERE id = :id"), params)
@@ -321,10 +353,10 @@ def _delete_cues(conn: Connection, where: str, params: dict[str, Any]) -> int:
     return len(ids)
 
 
-def _index_words(conn: Connection, base: str, rows: Sequence[tuple[int, dict[str, str]]]) -> None:
+def _index_words(conn: Connection, base: str, rows: Sequence[tuple[int, dict[str, str]]], *, partial: bool = True) -> None:
     """Make rows ``(id, {column: text})`` findable by their words: FTS5's word and trigram tables, or PostgreSQL's words rows.
 
-    Every row names the same columns.
+    Every row names the same columns. Without ``partial`` there is no trigram table (SQLite).
     """
     if not rows:
         return
@@ -337,10 +369,10 @@ def _index_words(conn: Connection, base: str, rows: Sequence[tuple[int, dict[str
     names = ", ".join(rows[0][1])
     values = ", ".join(f":{name}" for name in rows[0][1])
     params = [{"id": row_id, **columns} for row_id, columns in rows]
-    for table in (f"{base}_fts", f"{base}_trigram"):
+    for table in (f"{base}_fts", f"{base}_trigram") if partial else (f"{base}_fts",):
         conn.execute(text(f"INSERT INTO {table} (rowid, {names}) VALUES (:id, {values})"), params)
 
 
-def _unindex_words(conn: Connection, base: str, row_id: int) -> None:
-    for table in (f"{base}_fts", f"{base}_trigram") if is_sqlite(conn) else (f"{base}_fts",):
+def _unindex_words(conn: Connection, base: str, row_id: int, *, partial: bool = True) -> None:
+    for table in (f"{base}_fts", f"{base}_trigram") if is_sqlite(conn) and partial else (f"{base}_fts",):
         conn.execute(text(f"DELETE FROM {table} WHERE rowid = :id"), {"id": row_id})

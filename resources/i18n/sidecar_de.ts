@@ -1676,6 +1676,26 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <source>Nothing matches “{query}”.</source>
         <translation>Nichts passt zu „{query}“.</translation>
     </message>
+    <message>
+        <source>Matched the translation of “{text}”</source>
+        <translation>Gefunden in der Übersetzung von „{text}“</translation>
+    </message>
+    <message>
+        <source>Matched the query translated as “{text}”</source>
+        <translation>Gefunden mit der übersetzten Suche „{text}“</translation>
+    </message>
+    <message>
+        <source>Matched by meaning</source>
+        <translation>Gefunden nach Bedeutung</translation>
+    </message>
+    <message>
+        <source>Matched by what the picture shows</source>
+        <translation>Gefunden nach dem, was das Bild zeigt</translation>
+    </message>
+    <message>
+        <source>Matched the words</source>
+        <translation>Gefunden nach den Wörtern</translation>
+    </message>
 </context>
 <context>
     <name>Settings</name>

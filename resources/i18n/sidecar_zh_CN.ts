@@ -1662,6 +1662,26 @@ Files next to your media are not touched.</source>
         <source>Nothing matches “{query}”.</source>
         <translation>没有与“{query}”匹配的内容。</translation>
     </message>
+    <message>
+        <source>Matched the translation of “{text}”</source>
+        <translation>匹配了“{text}”的译文</translation>
+    </message>
+    <message>
+        <source>Matched the query translated as “{text}”</source>
+        <translation>匹配了译成“{text}”的查询</translation>
+    </message>
+    <message>
+        <source>Matched by meaning</source>
+        <translation>按含义匹配</translation>
+    </message>
+    <message>
+        <source>Matched by what the picture shows</source>
+        <translation>按图片内容匹配</translation>
+    </message>
+    <message>
+        <source>Matched the words</source>
+        <translation>匹配了字词</translation>
+    </message>
 </context>
 <context>
     <name>Settings</name>

@@ -77,3 +77,18 @@ def test_a_search_that_matches_nothing_says_so_instead_of_an_empty_grid(qtbot: A
 
     panel.show_results("cat", [SearchResult(path="/pics/cat.png", kind="image", score=0.1, snippet="")])
     assert panel.results.isVisible() and not panel.empty.isVisible()
+
+
+def test_each_result_says_why_it_matched(start_gui: Callable[..., Gui]) -> None:
+    panel = start_gui().window.search
+    panel.show_results("Osaka", [
+        SearchResult(path="/pics/sign.jpg", kind="image", score=0.2, snippet="[Osaka]", match="translation",
+                     match_text="大阪"),
+        SearchResult(path="/pics/paris.jpg", kind="image", score=0.1, snippet="", match="translated_query",
+                     match_text="Louvre"),
+        SearchResult(path="/films/a.mkv", kind="dialogue", score=0.1, snippet="see you in Osaka", start=3.0),
+    ])
+    tips = [panel.images.item(row).toolTip() for row in range(panel.images.rowCount())]
+    assert tips[0].splitlines() == ["/pics/sign.jpg", "[Osaka]", "Matched the translation of “大阪”"]
+    assert tips[1].splitlines()[-1] == "Matched the query translated as “Louvre”"
+    assert panel.lines.item(0).toolTip().splitlines()[-1] == "Matched the words"

@@ -14,7 +14,7 @@ from app.engine.background import BATTERY, PAUSED, SCHEDULE, Hold
 from app.engine.instances import WorkerView
 from app.engine.kinds import MEDIA_KINDS
 from app.engine.review_evidence import DiffRow, ReviewEvidence, Side
-from app.engine.search import SearchResult
+from app.engine.search import MATCH_MEANING, MATCH_PICTURE, MATCH_TRANSLATED_QUERY, MATCH_TRANSLATION, SearchResult
 from app.engine.subtitle_edits import SubtitleDocument
 from app.engine.work_hours import ALL_DAY, NEVER_TEXT, BadWorkWindow, Window
 from app.media.audio_streams import AudioChoice
@@ -26,7 +26,8 @@ from app.store.records import ItemView, JobSummary, Review
 from app.store.states import ItemState, JobSummaryStatus
 
 __all__ = [
-    "ALL_DAY", "BATTERY", "MEDIA_KINDS", "NEVER_TEXT", "PAUSED", "ROLE_PURPOSE", "SCHEDULE", "SIDECAR_SUFFIX",
+    "ALL_DAY", "BATTERY", "MATCH_MEANING", "MATCH_PICTURE", "MATCH_TRANSLATED_QUERY", "MATCH_TRANSLATION",
+    "MEDIA_KINDS", "NEVER_TEXT", "PAUSED", "ROLE_PURPOSE", "SCHEDULE", "SIDECAR_SUFFIX",
     "AudioChoice", "BadWorkWindow", "DiffRow", "EditCue", "Hold", "ItemState", "ItemView", "JobSummary",
     "JobSummaryStatus", "ModelRow", "Review", "ReviewEvidence", "SearchResult", "Side", "SubtitleDocument",
     "Window", "WorkerView",

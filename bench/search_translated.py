@@ -1,0 +1,121 @@
+"""Fused search with the query translated (issue 38): p50 at 100k stored images, translation cache cold and warm.
+
+The library is ``bench/search.py``'s (random unit vectors near a 32-d subspace, short
+English word documents), every tenth image also holding a zh→en translation row, so
+the library's languages are Chinese and English. Queries are Chinese words
+(发票, 海滩…), translated into English by the real zh→en OPUS-MT package
+(``scripts/fetch-test-models``) through :class:`~app.engine.query_translation.QueryTranslator`
+and searched in both languages: e5 embeds the query and its translation (the real
+model, on one thread), CLIP's query vector is given (no CLIP model here), FTS5 and the
+KNNs run on the library as the app's do. Three runs of the same queries:
+
+- ``no translator``: search as before issue 38 (the query's own lists only);
+- ``cold``: every query translated afresh (the cache emptied before each);
+- ``warm``: each query searched a second time, its translation from the cache.
+
+Each for Chinese queries of one or two characters (answered by a LIKE scan, :data:`SHORT`)
+and of three or more (trigram MATCH, :data:`LONG`). The columns after p95 are the
+medians of the translation, of e5 and of the rest (FTS5, KNN, fusion) per search.
+
+Usage: ``python -m bench.search_translated [--size 100000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable, TypeVar
+
+import numpy as np
+
+from app.engine import search as fused_search
+from app.engine.query_translation import QueryTranslator
+from app.ml.marian_runtime import MarianRuntime
+from app.ml.text_embedding import TextEmbeddingRuntime
+from app.paths import database_path
+from app.store import search_queries, vector_index
+from bench.search import CURRENT, TEXT_MODEL, VISUAL_DIM, VISUAL_MODEL, K, build, unit
+from tests.opus_mt import unpacked_zh_en
+
+T = TypeVar("T")
+SHORT = ["发票", "收据", "海滩", "猫", "狗", "山", "日落", "汽车", "火车", "会议", "预算", "报告", "假期", "花园", "河流", "森林"]
+"""Chinese queries of one or two characters: FTS5 answers them with a LIKE scan of the trigram table (before issue 38 too)."""
+LONG = ["发票号码", "收据金额", "海滩日落", "城市街道", "生日蛋糕", "博物馆门票", "火车时刻表", "会议记录", "预算报告",
+        "花园里的花", "雪山森林", "河边的城市", "假期照片", "护照复印件", "地图上的湖", "街上的汽车"]
+"""Chinese queries of three or more characters: trigram MATCH."""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=100_000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        started = time.perf_counter()
+        store, _, _ = build(database_path(Path(tmp)), args.size, translated_every=10)
+        print(f"built {args.size} images in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+        with store.db.read() as conn:
+            vector_index.index_for(conn).wait_for_graphs()
+        marian = MarianRuntime([str(unpacked_zh_en(Path(tmp) / "zh_en"))], cpu_threads=1)
+        e5 = TextEmbeddingRuntime(num_threads=1)
+        clip = unit(np.random.default_rng(2), 1, VISUAL_DIM)[0]
+
+        def languages() -> set[str]:
+            with store.db.read() as conn:
+                return search_queries.text_languages(conn)
+
+        spent = {"translate": 0.0, "embed": 0.0}
+
+        def timed_as(what: str, fn: Callable[..., T]) -> Callable[..., T]:
+            def run(*args: object) -> T:
+                began = time.perf_counter()
+                try:
+                    return fn(*args)
+                finally:
+                    spent[what] += (time.perf_counter() - began) * 1000
+            return run
+
+        translator = QueryTranslator(timed_as("translate", lambda _s, _t, text: marian.translate_query(text)),
+                                     lambda a, b: (a, b) == ("zh", "en"), languages)
+        embed = timed_as("embed", lambda q: e5.embed_queries([q])[0])
+
+        def one(query: str, translate: QueryTranslator | None) -> tuple[float, float, float, int]:
+            """(total, translation, e5) milliseconds of one search, and its number of results."""
+            spent.update(translate=0.0, embed=0.0)
+            began = time.perf_counter()
+            found = fused_search.search(query, connect=store.db.read, current=CURRENT, text_model=TEXT_MODEL,
+                                        embed_text=embed, visual_model=VISUAL_MODEL,
+                                        embed_clip_text=lambda q: clip, kinds=("image",), limit=K,
+                                        translate_query=translate)
+            return (time.perf_counter() - began) * 1000, spent["translate"], spent["embed"], len(found)
+
+        one(SHORT[0], None)  # warm the models and the index
+        marian.translate_query(SHORT[0])
+        rows = []
+        for group, queries in (("1-2 chars", SHORT), ("3+ chars", LONG)):
+            for label, translate in (("no translator", None), ("cold", translator), ("warm", translator)):
+                runs = []
+                for query in queries:
+                    if label == "cold":
+                        translator.clear()
+                    elif label == "warm":
+                        one(query, translate)  # typed before: its translation is in the cache
+                    runs.append(one(query, translate))
+                total, translating, embedding, hits = (list(column) for column in zip(*runs))
+                rest = [t - a - b for t, a, b, _ in runs]
+                rows.append((group, label, statistics.median(total), float(np.percentile(total, 95)),
+                             statistics.median(translating), statistics.median(embedding), statistics.median(rest),
+                             statistics.mean(hits)))
+        store.close()
+    print(f"\n{args.size} images; e5 of the query and of its translation included, CLIP's query vector given")
+    print(f"{'queries':<10} {'run':<14} {'p50 ms':>8} {'p95 ms':>8} {'translate':>10} {'e5':>8} {'search':>8} {'results':>8}")
+    for group, label, p50, p95, translation_ms, e5_ms, index_ms, found in rows:
+        print(f"{group:<10} {label:<14} {p50:>8.1f} {p95:>8.1f} {translation_ms:>10.1f} {e5_ms:>8.1f} {index_ms:>8.1f} "
+              f"{found:>8.1f}")
+
+
+if __name__ == "__main__":
+    main()
