@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping
 from app.codes import (LINE_REASONS, NOTED_LINES, UNREACHABLE_SERVER, UNTRANSLATED_LINES, WAITING_FOR_PAIR, WHAT_TO_DO,
                        Code)
 from app.errors import explain
-from app.store.records import ITEM_FACTS, ItemView, JobSummary
+from app.store.records import ItemView, JobSummary
 from app.store.states import ItemState, JobSummaryStatus
 
 #: Where the stored word is not what a person says; the others (paused, running…) read as they are.
@@ -218,7 +218,7 @@ def item_words(item: ItemView, words: Words = as_is) -> ItemWords:
             continue
         sentence = words(explanation.sentence)
         notes.append(sentence)
-        lines = item.facts.get(code) or []  # the lines such a note lists: an item fact of the same name
+        lines = item.facts.lines(code)  # the lines such a note lists (over_reading_speed), from the item's facts
         details += [sentence] + ([words(NOTED_LINES).format(lines=", ".join(map(str, lines)))] if lines else [])
         details += [words(WHAT_TO_DO).format(advice=words(explanation.advice))] if explanation.advice else []
     note = "; ".join(n for n in notes if n)
@@ -231,7 +231,7 @@ def item_json(item: ItemView) -> dict[str, Any]:
     return {"id": item.id, "path": item.path, "kind": item.kind, "status": item.status, "stage": item.stage,
             "error_code": item.error_code, "error": item.error, "result": item.result, "detail": item.detail,
             "problem": words.problem.to_dict() if words.problem else None, "note": words.note, "notes": list(item.notes),
-            **{key: item.facts.get(key) for key in ITEM_FACTS}}
+            **item.facts.to_json()}
 
 
 def item_line(item: ItemView) -> str:

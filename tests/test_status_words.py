@@ -9,7 +9,7 @@ import pytest
 from app.errors import EXPLANATIONS, Code
 from app.pipelines.outputs import NO_SPEECH, TRANSLATION_FAILED, TRANSLATION_FALLBACK
 from app.status_words import item_json, item_words, job_label
-from app.store.records import ItemView, JobSummary
+from app.store.records import ItemFacts, ItemView, JobSummary
 from app.store.states import ItemState, JobSummaryStatus
 
 
@@ -75,7 +75,7 @@ def test_an_unknown_code_still_shows_its_message() -> None:
 def test_a_note_code_with_words_says_them_and_lists_its_lines() -> None:
     """A translation over the reading speed: the item's note (a stable code) reaches the person in words, with the
     lines its fact lists; status --json keeps the code and the lines."""
-    item = replace(_item(ItemState.COMPLETED), notes=(Code.OVER_READING_SPEED,), facts={"over_reading_speed": [3, 7]})
+    item = replace(_item(ItemState.COMPLETED), notes=(Code.OVER_READING_SPEED,), facts=ItemFacts(over_reading_speed=(3, 7)))
     words = item_words(item)
     sentence = EXPLANATIONS[Code.OVER_READING_SPEED].sentence
     assert words.problem is None and words.note == sentence

@@ -20,7 +20,7 @@ from app.store import Store
 from app.store.instances import InstanceInfo
 from app.store.location import ENV, database_location
 from app.store.migrate import SCRIPTS, current_revision, head_revision
-from app.store.records import ItemReport, NewItem, NewStage
+from app.store.records import AudioStreamFact, ItemFacts, ItemReport, NewItem, NewStage
 from app.store.search_queries import fts_dialogue, fts_images
 from app.store.search_writes import SearchIndexWriter
 from app.store.tables import jobs, stages
@@ -84,7 +84,7 @@ def test_a_new_library_gets_the_whole_schema_at_alembics_head(store_location: Pa
         assert marks_after[job] > marks_before[job], "the change-counter triggers bump the job"
         assert [s.id for s in changed] == [job], "only the moved job is re-read"
         (done, _) = store.jobs.items(job)
-        assert done.facts == {"language": "de", "language_probability": 0.75, "audio_stream": {"index": 1}}
+        assert done.facts == ItemFacts(AudioStreamFact(index=1, track=1, tracks=1), "de", 0.75)
     finally:
         store.close()
 
@@ -98,7 +98,7 @@ def test_a_translation_over_the_reading_speed_is_noted_on_the_item_with_its_line
         rendered = RenderOutput({"translation": "1"}, "en", "de", ItemReport(note=Code.OVER_READING_SPEED), [2, 5])
         store.stages.complete_stage(claim, rendered.written())
         (item,) = store.jobs.items(job)
-        assert item.notes == ("over_reading_speed",) and item.facts == {"over_reading_speed": [2, 5]}
+        assert item.notes == ("over_reading_speed",) and item.facts == ItemFacts(over_reading_speed=(2, 5))
     finally:
         store.close()
 

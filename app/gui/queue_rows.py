@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from PySide6.QtCore import QCoreApplication
 
@@ -23,7 +23,7 @@ from app.gui.translations import QT_TRANSLATE_NOOP, code_words
 from app.gui.language_choice import language_name
 from app.gui.state_words import TRANSCRIPT_ONLY, state_word
 from app.gui.facade.calculations import language_of, normalise_language
-from app.gui.facade.records import ItemState, ItemView
+from app.gui.facade.records import AudioStreamFact, ItemFacts, ItemState, ItemView
 from app.shown_names import one_line
 from app.status_words import item_words
 
@@ -40,22 +40,22 @@ _AUDIO_REASONS: dict[str, Any] = {"chosen": QT_TRANSLATE_NOOP("QueueModel", "cho
 ITEM, STAGE, STATUS, PROGRESS, AUDIO, ERROR, NOTE = range(7)
 
 
-def _tagged(stream: Mapping[str, Any]) -> str | None:
+def _tagged(stream: AudioStreamFact) -> str | None:
     """The ISO 639-1 code the file tags the track with; None when untagged (``und``: undetermined) or unknown."""
-    tag = str(stream.get("language") or "")
+    tag = stream.language or ""
     return None if tag in ("", "und") else (language_of(tag) or tag)
 
 
-def audio_text(facts: Mapping[str, Any]) -> str:
+def audio_text(facts: ItemFacts) -> str:
     """The Audio column in words: ``English, detected``; ``Track 2 of 3 · German``; ``Japanese track; heard English``."""
     translate = QCoreApplication.translate
-    stream = facts.get("audio_stream") or {}
-    heard = facts.get("language")
+    stream = facts.audio_stream
+    heard = facts.language
     tagged = _tagged(stream) if stream else None
     parts = []
-    if stream and int(stream.get("tracks") or 1) > 1:
-        track = translate("QueueModel", "Track {track} of {tracks}").format(track=stream["track"], tracks=stream["tracks"])
-        parts.append(track + (f" “{stream['title']}”" if stream.get("title") else ""))
+    if stream and stream.tracks > 1:
+        track = translate("QueueModel", "Track {track} of {tracks}").format(track=stream.track, tracks=stream.tracks)
+        parts.append(track + (f" “{stream.title}”" if stream.title else ""))
     if heard and tagged and normalise_language(tagged) != normalise_language(heard):
         parts.append(translate("QueueModel", "{tagged} track; heard {heard}").format(
             tagged=language_name(tagged), heard=language_name(heard)))
@@ -66,26 +66,25 @@ def audio_text(facts: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def audio_tooltip(facts: Mapping[str, Any]) -> str | None:
+def audio_tooltip(facts: ItemFacts) -> str | None:
     """The Audio column's details: which track and why, its tag (``und`` explained), what the speech sounded like."""
     translate = QCoreApplication.translate
-    stream = facts.get("audio_stream") or {}
+    stream = facts.audio_stream
     lines = []
     if stream:
-        reason = _AUDIO_REASONS.get(stream.get("reason", ""))
+        reason = _AUDIO_REASONS.get(stream.reason)
         lines.append(translate("QueueModel", "Audio track {track} of {tracks}: {reason}.").format(
-            track=stream["track"], tracks=stream["tracks"],
-            reason=translate("QueueModel", reason) if reason else stream.get("reason", "")))
+            track=stream.track, tracks=stream.tracks,
+            reason=translate("QueueModel", reason) if reason else stream.reason))
         tagged = _tagged(stream)
         if tagged:
             lines.append(translate("QueueModel", "The file tags its language as {language}.").format(
                 language=language_name(tagged)))
         else:
             lines.append(translate("QueueModel", "The file does not tag its language (“und”: undetermined)."))
-    if facts.get("language"):
+    if facts.language:
         lines.append(translate("QueueModel", "Heard in the speech: {language} ({percent} % sure).").format(
-            language=language_name(facts["language"]),
-            percent=round(float(facts.get("language_probability") or 0) * 100)))
+            language=language_name(facts.language), percent=round((facts.language_probability or 0) * 100)))
     return "\n".join(lines) or None
 
 

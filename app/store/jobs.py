@@ -13,7 +13,7 @@ from app.store import change_counter, item_transitions, job_transitions, stage_t
 from app.store.database import Database, dumps, loads
 from app.store.dialect import json_field
 from app.store.row_locks import lock_items, lock_jobs
-from app.store.records import ITEM_FACTS, ItemReport, ItemSource, ItemView, JobSummary, NewItem, NewStage
+from app.store.records import ITEM_FACTS, ItemFacts, ItemReport, ItemSource, ItemView, JobSummary, NewItem, NewStage
 from app.store.states import SETTLED_ITEMS, UNFINISHED_ITEMS, ItemState, JobState, JobSummaryStatus, StageState, StepState
 from app.store.tables import items, jobs, results, stages, steps
 from app.store.shared_transitions import is_paused_all, set_paused_all, stop_unfinished_items_and_stages
@@ -317,7 +317,7 @@ class JobRepo:
                 error_code=r["error_code"] or (s["error_code"] if s else None),
                 error=r["error"] or (s["error"] if s else None) or r["skip_reason"],
                 result=r["result"], attempts=int(s["attempt"]) if s else 0, detail=loads(r["result_detail"]) or {},
-                facts=facts.get(r["id"], {}),
+                facts=facts.get(r["id"], ItemFacts()),
                 notes=tuple(loads(r["notes"]) or ()),
             ))
         return out
@@ -331,20 +331,20 @@ class JobRepo:
                 conn.execute(update(items).where(items.c.id == item_id).values(notes=dumps([*notes, note])))
 
     @staticmethod
-    def _facts(conn: Connection, item_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
-        """ITEM_FACTS from the items' finished stages (read by the database: no stage output is loaded whole)."""
+    def _facts(conn: Connection, item_ids: Sequence[int]) -> dict[int, ItemFacts]:
+        """The items' facts from their finished stages (read by the database: no stage output is loaded whole)."""
         columns = [json_field(conn, stages.c.output, key).label(key) for key in ITEM_FACTS]
         q = (select(stages.c.item_id, *columns)
              .where(stages.c.item_id.in_(list(item_ids)), stages.c.status == StageState.SUCCEEDED,
                     stages.c.output.is_not(None))
              .order_by(stages.c.item_id, stages.c.idx))
-        out: dict[int, dict[str, Any]] = {}
+        raw: dict[int, dict[str, Any]] = {}
         for row in conn.execute(q).mappings():
             for key in ITEM_FACTS:
                 value = row[key]
                 if value is not None:
-                    out.setdefault(row["item_id"], {})[key] = loads(value) if isinstance(value, str) and value[:1] in "{[" else value
-        return out
+                    raw.setdefault(row["item_id"], {})[key] = loads(value) if isinstance(value, str) and value[:1] in "{[" else value
+        return {item_id: ItemFacts.read(found) for item_id, found in raw.items()}
 
     def known_sha256(self, path: str, size: int, mtime_ns: int) -> str | None:
         """The hash recorded for this exact file version before, so re-adding a library does not re-read it."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Mapping
 
 from app.codes import REDONE_RESULTS, Code
@@ -58,6 +58,84 @@ class Claim:
 
 
 @dataclass(frozen=True)
+class AudioStreamFact:
+    """The audio stream a video's speech came from (``extract_audio``'s choice): which track of how many, its
+    language tag and title as the file gives them, and why it was chosen."""
+
+    index: int
+    track: int
+    tracks: int
+    language: str | None = None
+    title: str | None = None
+    reason: str = ""
+
+    @classmethod
+    def read(cls, raw: Mapping[str, Any]) -> AudioStreamFact:
+        return cls(int(raw.get("index") or 0), int(raw.get("track") or 1), int(raw.get("tracks") or 1),
+                   raw.get("language") or None, raw.get("title") or None, str(raw.get("reason") or ""))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "track": self.track, "language": self.language, "title": self.title,
+                "reason": self.reason, "tracks": self.tracks}
+
+
+@dataclass(frozen=True)
+class LanguageShare:
+    """Seconds of transcribed speech in one language."""
+
+    language: str
+    seconds: float
+
+
+@dataclass(frozen=True)
+class ItemFacts:
+    """What an item's stages found out about it, shown with the item (``status --items``, the queue).
+
+    Each field is a field of the same name in a stage's output (``TranscriptOutput``,
+    ``AudioOutput``, ``RenderOutput``), read from the stored outputs by the database
+    (:meth:`app.store.jobs.JobRepo.items`): the audio stream a video's speech came from, the
+    language heard and how sure that was, the seconds of speech in each language (two or
+    more in a mixed-language recording), the cues whose translation reads faster than the
+    target's reading speed (1-based), and how many speakers the speaker labels found.
+    """
+
+    audio_stream: AudioStreamFact | None = None
+    language: str | None = None
+    language_probability: float | None = None
+    languages: tuple[LanguageShare, ...] = ()
+    over_reading_speed: tuple[int, ...] = ()
+    speakers: int | None = None
+
+    @classmethod
+    def read(cls, raw: Mapping[str, Any]) -> ItemFacts:
+        """The facts from their stored JSON values (keys :data:`ITEM_FACTS`; a missing one is unknown)."""
+        stream = raw.get("audio_stream")
+        probability = raw.get("language_probability")
+        speakers = raw.get("speakers")
+        return cls(AudioStreamFact.read(stream) if isinstance(stream, Mapping) else None,
+                   raw.get("language") or None,
+                   float(probability) if probability is not None else None,
+                   tuple(LanguageShare(str(share["language"]), float(share["seconds"])) for share in raw.get("languages") or []),
+                   tuple(int(n) for n in raw.get("over_reading_speed") or []),
+                   int(speakers) if speakers is not None else None)
+
+    def to_json(self) -> dict[str, Any]:
+        """The facts as ``status --items --json`` prints them: every key, None (or an empty list) when unknown."""
+        return {"audio_stream": self.audio_stream.to_json() if self.audio_stream else None,
+                "language": self.language, "language_probability": self.language_probability,
+                "languages": [{"language": share.language, "seconds": share.seconds} for share in self.languages] or None,
+                "over_reading_speed": list(self.over_reading_speed) or None, "speakers": self.speakers}
+
+    def lines(self, code: str) -> tuple[int, ...]:
+        """The cue numbers a note of ``code`` lists, where the facts hold them (``over_reading_speed``)."""
+        return self.over_reading_speed if code == "over_reading_speed" else ()
+
+
+#: The stage-output keys the item's facts are read from: the fields of :class:`ItemFacts`.
+ITEM_FACTS = tuple(f.name for f in fields(ItemFacts))
+
+
+@dataclass(frozen=True)
 class ItemView:
     id: int
     job_id: int
@@ -71,16 +149,10 @@ class ItemView:
     result: str | None
     attempts: int
     detail: dict[str, Any] = field(default_factory=dict)  # what ``result`` refers to (untranslated cue numbers)
-    facts: dict[str, Any] = field(default_factory=dict)  # what its stages found out (ITEM_FACTS)
+    facts: ItemFacts = field(default_factory=ItemFacts)  # what its stages found out
     notes: tuple[str, ...] = ()  # stable codes of what happened besides the result (gpu_fallback_cpu)
 
 
-#: Keys a stage's output may carry about its item, shown with the item (``status --items``, the queue):
-#: the audio stream a video's speech came from, the language heard and how sure that was, and the
-#: seconds of speech in each language (``languages``: two or more in a mixed-language recording), and the
-#: cues whose translation reads faster than the target's reading speed (``over_reading_speed``, 1-based),
-#: and how many speakers the speaker labels found (``speakers``).
-ITEM_FACTS = ("audio_stream", "language", "language_probability", "languages", "over_reading_speed", "speakers")
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ def test_turns_of_two_voices_are_labelled_in_the_transcript_and_the_item(
         lib.run_until_idle()
         (item,) = lib.items(job.id)
         cues = stage_rows(lib.store, "transcribe")["Talk.flac"]["output"]["cues"]
-        assert item.facts["speakers"] == 2, item.facts
+        assert item.facts.speakers == 2, item.facts
         text = (talk / "Talk.en.txt").read_text("utf-8")
         assert "[Speaker 1]" in text and "[Speaker 2]" in text, text
         firsts = [cue["speakers"][0] for cue in cues]
@@ -70,5 +70,5 @@ def test_labels_asked_for_without_the_model_leave_the_transcript_plain_and_say_w
         (item,) = lib.items(job.id)
     finally:
         lib.close()
-    assert "model_missing" in item.notes and item.facts.get("speakers") is None
+    assert "model_missing" in item.notes and item.facts.speakers is None
     assert "[Speaker" not in (talk / "Talk.en.txt").read_text("utf-8")

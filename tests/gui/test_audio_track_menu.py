@@ -8,6 +8,8 @@ so no result computed for the other track can be reused).
 
 from __future__ import annotations
 
+import dataclasses
+
 from pathlib import Path
 from typing import Any, Callable
 
@@ -16,6 +18,7 @@ from sqlalchemy import select
 from app.engine.library import Library
 from app.gui.app import Gui
 from app.gui.queue_rows import audio_text, audio_tooltip
+from app.store.records import AudioStreamFact, ItemFacts
 from app.pipelines.video import video_pipeline
 from app.settings import Settings
 from app.store.tables import stages
@@ -72,18 +75,17 @@ def test_choosing_an_audio_track_in_the_queue_plans_the_item_again(
 
 
 def test_the_audio_column_shows_the_track_used_and_the_language_heard() -> None:
-    facts = {"audio_stream": {"index": 2, "track": 2, "tracks": 3, "language": "ger", "title": "Deutsch",
-                              "reason": "language"}, "language": "de", "language_probability": 0.9312}
+    facts = ItemFacts.read({"audio_stream": {"index": 2, "track": 2, "tracks": 3, "language": "ger", "title": "Deutsch",
+                                             "reason": "language"}, "language": "de", "language_probability": 0.9312})
     assert audio_text(facts) == "Track 2 of 3 “Deutsch” · German"
     assert audio_tooltip(facts) == ("Audio track 2 of 3: in the source language.\nThe file tags its language as German.\n"
                                     "Heard in the speech: German (93 % sure).")
-    assert audio_text({}) == ""
+    assert audio_text(ItemFacts()) == ""
 
 
 def test_an_untagged_track_reads_as_the_language_detected_and_und_is_explained() -> None:
-    facts = {"audio_stream": {"index": 1, "track": 1, "tracks": 1, "language": "und", "reason": "only"},
-             "language": "en", "language_probability": 0.93}
+    facts = ItemFacts(AudioStreamFact(index=1, track=1, tracks=1, language="und", reason="only"), "en", 0.93)
     assert audio_text(facts) == "English, detected"
-    assert "“und”: undetermined" in audio_tooltip(facts)
-    facts["audio_stream"]["language"] = "jpn"
-    assert audio_text(facts) == "Japanese track; heard English"
+    assert "“und”: undetermined" in (audio_tooltip(facts) or "")
+    japanese = dataclasses.replace(facts, audio_stream=AudioStreamFact(index=1, track=1, tracks=1, language="jpn"))
+    assert audio_text(japanese) == "Japanese track; heard English"

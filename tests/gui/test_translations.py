@@ -218,6 +218,7 @@ def test_job_label_counts_and_the_heard_language_are_translated(qapp: Any) -> No
     from app.gui.jobs_view import JobsModel
     from app.codes import Code
     from app.gui.queue_rows import audio_text
+    from app.store.records import ItemFacts
     from app.status_words import ALL_FAILED, FAILED, TO_DECIDE, Count
 
     _count = JobsModel().count_words
@@ -227,7 +228,7 @@ def test_job_label_counts_and_the_heard_language_are_translated(qapp: Any) -> No
         assert [_count(Count(what, n)) for what, n in (
             (FAILED, 2), (ALL_FAILED, 3), (TO_DECIDE, 1), (Code.TRANSLATION_FAILED, 4))] == [
             "2 个失败", "全部 3 个失败", "1 个待决定", "4 个未翻译"]
-        assert audio_text({"language": "de", "language_probability": 0.55}) == "德语（自动识别）"
+        assert audio_text(ItemFacts(language="de", language_probability=0.55)) == "德语（自动识别）"
         assert install_translators(qapp, "de") == "de"
         assert _count(Count(FAILED, 2)) == "2 fehlgeschlagen"
     finally:

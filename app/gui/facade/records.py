@@ -22,13 +22,13 @@ from app.media.cue_edits import EditCue
 from app.ml.catalogue import ROLE_PURPOSE
 from app.ml.model_choice import ModelRow
 from app.pipelines.image import SIDECAR_SUFFIX
-from app.store.records import ItemView, JobSummary, Review
+from app.store.records import AudioStreamFact, ItemFacts, ItemView, JobSummary, LanguageShare, Review
 from app.store.states import ItemState, JobSummaryStatus
 
 __all__ = [
     "ALL_DAY", "BATTERY", "MATCH_MEANING", "MATCH_PICTURE", "MATCH_TRANSLATED_QUERY", "MATCH_TRANSLATION",
     "MEDIA_KINDS", "NEVER_TEXT", "PAUSED", "ROLE_PURPOSE", "SCHEDULE", "SIDECAR_SUFFIX",
-    "AudioChoice", "BadWorkWindow", "DiffRow", "EditCue", "Hold", "ItemState", "ItemView", "JobSummary",
-    "JobSummaryStatus", "ModelRow", "Review", "ReviewEvidence", "SearchResult", "Side", "SubtitleDocument",
+    "AudioChoice", "AudioStreamFact", "BadWorkWindow", "DiffRow", "EditCue", "Hold", "ItemFacts", "ItemState", "ItemView", "JobSummary",
+    "JobSummaryStatus", "LanguageShare", "ModelRow", "Review", "ReviewEvidence", "SearchResult", "Side", "SubtitleDocument",
     "Window", "WorkerView",
 ]
