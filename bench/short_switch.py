@@ -1,21 +1,27 @@
-"""A language switch inside a short recording: the transcribe stage's language flow before and with the short check.
+"""A language switch inside a recording of under 90 s: the transcribe stage's language flow before and with its checks.
 
-    .venv/bin/python bench/short_switch.py [--runs N] RECORDING...
+    .venv/bin/python bench/short_switch.py [--runs N] [--before] RECORDING[@SWITCH_S]...
 
 For each recording (any format ffmpeg reads), with the bundled Whisper base in this process
 (the model host runs the same calls, in the same order, as ``TranscribeStage.run``):
 
-* **before**: the language vote, stretches only when two vote windows heard two languages,
-  then the transcription (what main did before the short check);
-* **after**: the same, then, for a recording of one vote window, ``short_switch`` on the
-  transcription (its suspect regions heard alone) and, when it splits, the transcription
-  again stretch by stretch.
+* **before** (with ``--before``): the language vote, stretches only when two vote windows heard
+  two languages, then the transcription (what main did before the short and piece checks);
+* **after**: as the stage does it now: for a recording of 30-90 s whose vote heard one language,
+  ``piece_switch`` (its speech heard piece by piece) before the transcription; then, for a
+  recording of one vote window, ``short_switch`` on the transcription (its suspect regions
+  heard alone) and, when it splits, the transcription again stretch by stretch.
 
 Encoder passes are counted at Whisper's encoder (the opening's kept pass counts once);
-"extra" is what the short check added. Seconds are medians of ``--runs``, before and after
-alternating. The last column gives each segment's start, the language it was transcribed in
-and the offline identifier's (py3langid, as the translation check uses it) reading of its text.
-Prints a Markdown table.
+"extra" is what the checks added over the before flow (the transcription's own passes
+excluded). Seconds are medians of ``--runs``, before and after alternating.
+
+``@SWITCH_S`` gives where a recording built from two readings changes language: the segments
+that start before it are its first part, the others its second, and each part's column shows
+the languages Sidecar tagged its segments with and the offline identifier's (py3langid, as the
+translation check uses it) reading of the segments' text, as ``tags/identifier`` counts. A
+recording without it is one language (one part). The last column gives each segment's start,
+tag and identifier reading. Prints a Markdown table.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +39,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from app.media.audio import audio_duration, extract_audio  # noqa: E402
-from app.media.language_stretches import Stretch, find_stretches, short_switch, suspect_regions  # noqa: E402
+from app.media.language_stretches import (PIECE_CHECK_BELOW_S, Stretch, find_stretches, piece_switch,  # noqa: E402
+                                          short_switch, suspect_regions)
+from app.media.language_vote import WINDOW_S, heard_languages  # noqa: E402
 from app.media.language_vote import detect_language as vote_language  # noqa: E402
-from app.media.language_vote import heard_languages  # noqa: E402
 from app.media.translation_quality import LID_LANGUAGES, LanguageIdentifier  # noqa: E402
 from app.ml.whisper_runtime import WhisperRuntime  # noqa: E402
 from app.pipelines.video import _compact_segment  # noqa: E402
@@ -70,6 +78,8 @@ def flow(runtime: WhisperRuntime, counter: Counted, audio: Path, check: bool) ->
     vote = vote_language(audio, detect, opening)
     heard = heard_languages(vote)
     stretches: list[Stretch] = find_stretches(runtime.speech_spans(str(audio)), heard, duration, detect) if len(heard) > 1 else []
+    if check and len(heard) <= 1 and vote.language and WINDOW_S < duration < PIECE_CHECK_BELOW_S:
+        stretches = piece_switch(opened or runtime.speech_spans(str(audio)), vote.language, duration, detect)
 
     def transcribe() -> list[dict[str, Any]]:
         segments = []
@@ -82,7 +92,6 @@ def flow(runtime: WhisperRuntime, counter: Counted, audio: Path, check: bool) ->
         return segments
 
     segments = transcribe()
-    first = counter.passes
     regions: list[tuple[float, float]] = []
     if check and vote.language and len(vote.windows) == 1 and len(stretches) <= 1 and segments:
         regions = suspect_regions(opened, segments, vote.language)
@@ -91,42 +100,64 @@ def flow(runtime: WhisperRuntime, counter: Counted, audio: Path, check: bool) ->
         if found:
             stretches = found
             segments = transcribe()
-    return {"seconds": time.perf_counter() - started, "extra": counter.passes - first if check else 0,
-            "stretches": stretches, "segments": segments, "regions": regions, "language": vote.language}
+    return {"seconds": time.perf_counter() - started, "passes": counter.passes, "stretches": stretches,
+            "segments": segments, "regions": regions, "language": vote.language}
+
+
+def recording_and_switch(argument: str) -> tuple[Path, float | None]:
+    """``path`` or ``path@seconds`` (where a recording built from two readings changes language)."""
+    path, _, switch = argument.rpartition("@") if "@" in argument else (argument, "", "")
+    return Path(path), float(switch) if switch else None
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("recordings", nargs="+", type=Path)
+    parser.add_argument("recordings", nargs="+", type=recording_and_switch, metavar="RECORDING[@SWITCH_S]")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--before", action="store_true", help="also run main's flow before the checks")
     args = parser.parse_args()
     runtime = WhisperRuntime()
     counter = Counted(runtime)
     identifier = LanguageIdentifier._model(tuple(LID_LANGUAGES))
+
+    def read(text: str) -> str:
+        return identifier.rank(" ".join(text.split()))[0][0]
+
+    def part(segments: list[dict[str, Any]]) -> str:
+        counts = Counter(f"{s.get('language')}/{read(s['text'])}" for s in segments)
+        return " ".join(f"{n}×{key}" for key, n in counts.most_common()) or "-"
+
     print(f"Whisper {runtime.model_name} on {runtime.device}/{runtime.compute_type}\n")
-    print("| file | s | vote | stretches before | stretches after | suspect regions | extra passes | s before | s after "
-          "| load (1 min) | segments: start tag/identifier |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| file | s | switch at | vote | stretches before | stretches after | first part | second part | suspect regions "
+          "| passes before | passes after | s before | s after | load (1 min) | segments: start tag/identifier |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
     def shown(stretches: list[Stretch]) -> str:
         return " ".join(f"{s.language} {s.start_s:.1f}-{s.end_s:.1f}" for s in stretches) or "-"
 
     with tempfile.TemporaryDirectory() as tmp:
-        for recording in args.recordings:
+        for recording, switch in args.recordings:
             audio = extract_audio(recording, Path(tmp) / (recording.stem + ".f32")).path
             before_s, after_s = [], []
+            before: dict[str, Any] = {"stretches": [], "passes": "-"}
             for _ in range(args.runs):
-                before = flow(runtime, counter, audio, False)
-                before_s.append(before["seconds"])
+                if args.before:
+                    before = flow(runtime, counter, audio, False)
+                    before_s.append(before["seconds"])
                 after = flow(runtime, counter, audio, True)
                 after_s.append(after["seconds"])
-            tags = " ".join(f"{s['start']:.0f}:{s.get('language')}/{identifier.rank(' '.join(s['text'].split()))[0][0]}"
-                            for s in after["segments"])
+            segments = after["segments"]
+            first = [s for s in segments if switch is None or s["start"] < switch]
+            second = [s for s in segments if switch is not None and s["start"] >= switch]
+            tags = " ".join(f"{s['start']:.0f}:{s.get('language')}/{read(s['text'])}" for s in segments)
             regions = " ".join(f"{a:.1f}-{b:.1f}" for a, b in after["regions"]) or "-"
             load = Path("/proc/loadavg").read_text().split()[0]
-            print(f"| {recording.name} | {audio_duration(audio):.1f} | {after['language']} | {shown(before['stretches'])} "
-                  f"| {shown(after['stretches'])} | {regions} | {after['extra']} | {statistics.median(before_s):.2f} "
-                  f"| {statistics.median(after_s):.2f} | {load} | {tags} |", flush=True)
+            print(f"| {recording.name} | {audio_duration(audio):.1f} | {switch if switch is not None else '-'} "
+                  f"| {after['language']} | {shown(before['stretches']) if args.before else 'not run'} "
+                  f"| {shown(after['stretches'])} | {part(first)} | {part(second) if switch is not None else '-'} | {regions} "
+                  f"| {before['passes']} | {after['passes']} "
+                  f"| {f'{statistics.median(before_s):.2f}' if before_s else '-'} | {statistics.median(after_s):.2f} "
+                  f"| {load} | {tags} |", flush=True)
     return 0
 
 

@@ -29,7 +29,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from app.media.language_vote import CONFIDENT, MIN_SPEECH_S, Detect
+from app.media.language_vote import CONFIDENT, MIN_SPEECH_S, WINDOW_S, Detect
 from app.media.naming import normalise_language
 from app.media.translation_quality import LanguageIdentifier, language_free
 
@@ -174,6 +174,47 @@ def find_stretches(spans: Sequence[Span], languages: Sequence[str], duration_s: 
     stretches.append(Stretch(start, duration_s, language))
     log.info("stretches: %s", [(round(s.start_s, 1), round(s.end_s, 1), s.language) for s in stretches])
     return _merged(stretches)
+
+
+#: A recording longer than one vote window (:data:`~app.media.language_vote.WINDOW_S`) and shorter than this has
+#: one or two vote windows, too few to place a switch: its speech is heard piece by piece (:func:`piece_switch`).
+#: From this length on the vote hears three or more windows, both ends first (a film's behaviour is unchanged).
+PIECE_CHECK_BELOW_S = 3 * WINDOW_S
+
+
+def piece_switch(spans: Sequence[Span], language: str, duration_s: float, detect: Detect) -> list[Stretch]:
+    """The stretches of a recording of one or two vote windows, judged from its audio; [] when it stays in ``language``.
+
+    Whisper's detector names one language for a window that holds two (a real 60-s
+    reading, English then German: one vote window, heard as English; transcribed in
+    English, the German half came out as fluent invented English that the transcript
+    checks of :func:`short_switch` could not tell apart). So each coarse piece of the
+    speech (:func:`coarse_piece_s`: a quarter of it, 6-15 s) is heard alone, one encoder
+    pass each. A language some piece hears with :data:`~app.media.language_vote.CONFIDENT`
+    probability, over enough speech (:data:`~app.media.language_vote.MIN_SPEECH_S`), joins
+    ``language``; two or more make stretches (:func:`find_stretches`, which reuses the
+    pieces' answers and adds only the passes that place each boundary).
+    """
+    answers: dict[tuple[float, float], Mapping[str, Any]] = {}
+
+    def heard(start: float, length: float) -> Mapping[str, Any]:
+        if (start, length) not in answers:
+            answers[(start, length)] = detect(start, length)
+        return answers[(start, length)]
+
+    best: dict[str, float] = {}
+    for start, end in pieces(spans, coarse_piece_s(spans)):
+        answer = heard(start, end - start)
+        code, p = normalise_language(str(answer.get("language") or "")), float(answer.get("language_probability") or 0.0)
+        if code and p >= CONFIDENT and float(answer.get("speech_s") or 0.0) >= MIN_SPEECH_S:
+            best[code] = max(best.get(code, 0.0), p)
+    others = sorted((code for code in best if code != language), key=lambda code: -best[code])
+    log.info("pieces heard: %s", [(round(s, 1), round(s + n, 1), a.get("language"), round(float(a.get("language_probability")
+                                   or 0.0), 2)) for (s, n), a in answers.items()])
+    if not others:
+        return []
+    found = find_stretches(spans, (language, *others), duration_s, heard)
+    return found if len(found) > 1 else []
 
 
 #: Speech the VAD heard, this long or longer, that no segment covers is suspect: held to one language,
@@ -360,5 +401,5 @@ def spliced(texts: Sequence[str], sent: Sequence[int], translated: Sequence[str]
     return out, sorted(sent[j] for j in fallback)
 
 
-__all__ = ["FINE_PIECE_S", "PIECE_S", "Stretch", "find_stretches", "language_at", "pieces", "short_switch",
-           "speech_by_language", "spliced", "suspect_regions", "translation_runs"]
+__all__ = ["FINE_PIECE_S", "PIECE_CHECK_BELOW_S", "PIECE_S", "Stretch", "find_stretches", "language_at", "piece_switch",
+           "pieces", "short_switch", "speech_by_language", "spliced", "suspect_regions", "translation_runs"]

@@ -53,10 +53,10 @@ from app.media.audio_streams import AudioChoice, audio_streams, choose_audio_str
 from app.media.craft import CUSTOM, NETFLIX
 from app.media.cues import NETFLIX_CUES, CueOptions, craft_cues, cues_to_dicts, over_limits
 from app.media.hallucination import filter_segments
-from app.media.language_stretches import (Stretch, find_stretches, language_at, short_switch, speech_by_language, spliced,
-                                          translation_runs)
+from app.media.language_stretches import (PIECE_CHECK_BELOW_S, Stretch, find_stretches, language_at, piece_switch,
+                                          short_switch, speech_by_language, spliced, translation_runs)
+from app.media.language_vote import WINDOW_S, heard_languages
 from app.media.language_vote import detect_language as vote_language
-from app.media.language_vote import heard_languages
 from app.media.naming import DEFAULT_PRESET as DEFAULT_NAMING
 from app.media.naming import SubtitleNames, normalise_language, subtitle_names
 from app.media.subtitles import (
@@ -114,7 +114,9 @@ TRANSCRIPT_VERSION = 2
 #: languages is transcribed stretch by stretch (issue 23; transcripts made before kept one language).
 #: "+short-check": a recording of one vote window whose transcription left speech unwritten or unsure is
 #: heard again there and may be split too (before, a short English-then-German reading lost its English).
-LANGUAGE_DETECTION = "window-vote+stretches+short-check"
+#: "+pieces": a recording of 30-90 s (one or two vote windows) has its speech heard piece by piece before it is
+#: transcribed (before, the German half of a 60-s English-then-German reading was written as invented English).
+LANGUAGE_DETECTION = "window-vote+stretches+pieces+short-check"
 #: Bump when the translation prompt or its parsing changes: stored translations are then redone.
 #: 2: context cues, glossary renderings, the per-cue quality estimate (app.media.translation_quality).
 PROMPT_VERSION = 2
@@ -408,6 +410,9 @@ class TranscribeStage:
             if len(languages := heard_languages(vote)) > 1:
                 spans = client.speech_spans(str(audio))
                 stretches = find_stretches(spans, languages, duration, detect)
+            elif language and WINDOW_S < duration < PIECE_CHECK_BELOW_S:
+                # One or two vote windows cannot place a switch: the speech is heard piece by piece.
+                stretches = piece_switch(opened or client.speech_spans(str(audio)), language, duration, detect)
             checkpoint()
             ctx.check()
         try:
