@@ -10,7 +10,9 @@ For each recording (any format ffmpeg reads), with the bundled Whisper base in t
 * **after**: as the stage does it now: for a recording of 30-90 s whose vote heard one language,
   ``piece_switch`` (its speech heard piece by piece) before the transcription; then, for a
   recording of one vote window, ``short_switch`` on the transcription (its suspect regions
-  heard alone) and, when it splits, the transcription again stretch by stretch.
+  heard alone) and, when it splits, the transcription again stretch by stretch; a stretch
+  whose last window Whisper left partly unwritten (``left_unwritten``) is transcribed once
+  more from its last segment.
 
 Encoder passes are counted at Whisper's encoder (the opening's kept pass counts once);
 "extra" is what the checks added over the before flow (the transcription's own passes
@@ -39,8 +41,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from app.media.audio import audio_duration, extract_audio  # noqa: E402
-from app.media.language_stretches import (PIECE_CHECK_BELOW_S, Stretch, find_stretches, piece_switch,  # noqa: E402
-                                          short_switch, suspect_regions)
+from app.media.language_stretches import (PIECE_CHECK_BELOW_S, Stretch, find_stretches, left_unwritten,  # noqa: E402
+                                          piece_switch, short_switch, suspect_regions)
 from app.media.language_vote import WINDOW_S, heard_languages  # noqa: E402
 from app.media.language_vote import detect_language as vote_language  # noqa: E402
 from app.media.translation_quality import LID_LANGUAGES, LanguageIdentifier  # noqa: E402
@@ -82,13 +84,19 @@ def flow(runtime: WhisperRuntime, counter: Counted, audio: Path, check: bool) ->
         stretches = piece_switch(opened or runtime.speech_spans(str(audio)), vote.language, duration, detect)
 
     def transcribe() -> list[dict[str, Any]]:
-        segments = []
+        segments: list[dict[str, Any]] = []
         for stretch in stretches if len(stretches) > 1 else [None]:
             language = stretch.language if stretch else vote.language
-            for event in runtime.transcribe(str(audio), stretch.start_s if stretch else 0.0, language,
-                                            stretch.end_s if stretch else None):
+            start, written = stretch.start_s if stretch else 0.0, len(segments)
+            for event in runtime.transcribe(str(audio), start, language, stretch.end_s if stretch else None):
                 if event["type"] == "segment":
                     segments.append(_compact_segment(event, language))
+            if check and stretch and len(segments) > written:  # as the stage: a rest Whisper left unwritten, once more
+                end = max(s["end"] for s in segments[written:])
+                if left_unwritten(runtime.speech_spans(str(audio)), end, stretch.end_s):
+                    for event in runtime.transcribe(str(audio), end, language, stretch.end_s):
+                        if event["type"] == "segment":
+                            segments.append(_compact_segment(event, language))
         return segments
 
     segments = transcribe()

@@ -343,6 +343,18 @@ def short_switch(spans: Sequence[Span], segments: Sequence[Mapping[str, Any]], l
     return found if len(found) > 1 else []
 
 
+def left_unwritten(spans: Sequence[Span], written_s: float, end_s: float) -> bool:
+    """True when the VAD heard :data:`UNHEARD_S` or more of speech between ``written_s`` (the end of a stretch's last
+    segment) and the stretch's ``end_s``.
+
+    A stretch's transcription ends inside the recording. When the rest of it fits in
+    one 30-s window, Whisper base may end its text early there: a real English stretch of
+    31 s (three sentences) came out as its first two, and transcribed again from the end of
+    the second, the third came out whole. The caller transcribes such a rest once more.
+    """
+    return sum(max(0.0, min(b, end_s) - max(a, written_s)) for a, b in spans) >= UNHEARD_S
+
+
 def _merged(stretches: Iterable[Stretch]) -> list[Stretch]:
     out: list[Stretch] = []
     for stretch in stretches:
@@ -401,5 +413,6 @@ def spliced(texts: Sequence[str], sent: Sequence[int], translated: Sequence[str]
     return out, sorted(sent[j] for j in fallback)
 
 
-__all__ = ["FINE_PIECE_S", "PIECE_CHECK_BELOW_S", "PIECE_S", "Stretch", "find_stretches", "language_at", "piece_switch",
-           "pieces", "short_switch", "speech_by_language", "spliced", "suspect_regions", "translation_runs"]
+__all__ = ["FINE_PIECE_S", "PIECE_CHECK_BELOW_S", "PIECE_S", "Stretch", "find_stretches", "language_at",
+           "left_unwritten", "piece_switch", "pieces", "short_switch", "speech_by_language", "spliced", "suspect_regions",
+           "translation_runs"]

@@ -53,8 +53,8 @@ from app.media.audio_streams import AudioChoice, audio_streams, choose_audio_str
 from app.media.craft import CUSTOM, NETFLIX
 from app.media.cues import NETFLIX_CUES, CueOptions, craft_cues, cues_to_dicts, over_limits
 from app.media.hallucination import filter_segments
-from app.media.language_stretches import (PIECE_CHECK_BELOW_S, Stretch, find_stretches, language_at, piece_switch,
-                                          short_switch, speech_by_language, spliced, translation_runs)
+from app.media.language_stretches import (PIECE_CHECK_BELOW_S, Stretch, find_stretches, language_at, left_unwritten,
+                                          piece_switch, short_switch, speech_by_language, spliced, translation_runs)
 from app.media.language_vote import WINDOW_S, heard_languages
 from app.media.language_vote import detect_language as vote_language
 from app.media.naming import DEFAULT_PRESET as DEFAULT_NAMING
@@ -378,6 +378,7 @@ class TranscribeStage:
             return client.detect_language(str(audio), start, length)
 
         opened: list[tuple[float, float]] = []  # the opening's VAD spans (the whole of a short recording)
+        spans: list[tuple[float, float]] = []  # the VAD's speech of the whole recording, once a mixed one needs it
 
         def opening(start: float, length: float) -> Mapping[str, Any]:
             # The first 30 s of speech the transcription below decodes first: the host keeps
@@ -393,11 +394,18 @@ class TranscribeStage:
                     continue  # transcribed before a pause or crash
                 heard = stretch.language if stretch else None
                 start = max(offset, stretch.start_s) if stretch else offset
+                written = len(segments)
                 client.transcribe(str(audio), start, heard or language, stretch.end_s if stretch else None,
                                   hotwords, on_event=on_event)
                 if lost:
                     raise lost[0]
                 if stretch is not None:
+                    spans[:] = spans or client.speech_spans(str(audio))
+                    if len(segments) > written and left_unwritten(spans, offset, stretch.end_s):
+                        # Whisper stopped early in the stretch's last window: it goes on from its last segment.
+                        client.transcribe(str(audio), offset, heard, stretch.end_s, hotwords, on_event=on_event)
+                        if lost:
+                            raise lost[0]
                     offset = max(offset, stretch.end_s)
                     checkpoint()
                     ctx.check()
@@ -408,11 +416,12 @@ class TranscribeStage:
             vote = vote_language(audio, detect, opening)
             language, probability, votes = vote.language, vote.probability, list(vote.windows)
             if len(languages := heard_languages(vote)) > 1:
-                spans = client.speech_spans(str(audio))
+                spans[:] = client.speech_spans(str(audio))
                 stretches = find_stretches(spans, languages, duration, detect)
             elif language and WINDOW_S < duration < PIECE_CHECK_BELOW_S:
                 # One or two vote windows cannot place a switch: the speech is heard piece by piece.
-                stretches = piece_switch(opened or client.speech_spans(str(audio)), language, duration, detect)
+                spans[:] = opened or client.speech_spans(str(audio))
+                stretches = piece_switch(spans, language, duration, detect)
             checkpoint()
             ctx.check()
         try:
@@ -420,7 +429,8 @@ class TranscribeStage:
             if not forced and language and len(votes) == 1 and len(stretches) <= 1 and segments:
                 # One vote window (a short recording) cannot show a switch; the transcription can.
                 top = [normalise_language(str(code)) for code, _ in votes[0].get("top") or []]
-                found = short_switch(opened or client.speech_spans(str(audio)), segments, language, top, duration, detect)
+                spans[:] = spans or opened or client.speech_spans(str(audio))
+                found = short_switch(spans, segments, language, top, duration, detect)
                 if found:  # transcribed again, stretch by stretch; kept in the checkpoint, so a resume goes on from there
                     stretches, segments[:], offset = found, [], 0.0
                     checkpoint()
