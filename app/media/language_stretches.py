@@ -14,13 +14,16 @@ A piece's language is chosen only among the languages the vote heard: Whisper's
 detector, on a few seconds, names neighbours of the true language (Dutch for German,
 Galician for Spanish) that no window of the recording supported.
 
-A recording short enough for one vote window (under a minute) cannot show two languages
-there; its transcription can (:func:`short_switch`): speech left without a segment or
-written in unsure words is heard again alone, and only then.
+A recording of 30-90 s has one or two vote windows, too few to show a switch: its speech
+is heard piece by piece before it is transcribed (:func:`piece_switch`). A recording short
+enough for one vote window cannot show two languages there either; its transcription can
+(:func:`short_switch`): speech left without a segment or written in unsure words is heard
+again alone, and only then.
 
 Pure logic over the spans and a ``detect`` callable (the model host's ``detect_language``),
-like :mod:`app.media.language_vote`; this costs nothing for a recording in one language,
-which never gets here (a short one only when its transcription looks suspect).
+like :mod:`app.media.language_vote`; this costs nothing for a recording in one language
+of 30 s or less (heard again only when its transcription looks suspect) or of 90 s or more
+(which never gets here), and one encoder pass per piece for one of 30-90 s.
 """
 
 from __future__ import annotations

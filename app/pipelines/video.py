@@ -263,8 +263,15 @@ class TranscribeStage:
     its ``languages`` list the seconds of each, and each cue carries its ``language`` so
     translation leaves the cues already in the target language as they are.
 
-    A recording of one vote window (under a minute) cannot show a switch in its vote; its
-    transcription is checked instead (:func:`app.media.language_stretches.short_switch`),
+    A recording of 30-90 s has one or two vote windows, too few to place a switch (Whisper
+    names one language for a window that holds two); when its vote heard one language, its
+    speech is heard piece by piece before it is transcribed
+    (:func:`app.media.language_stretches.piece_switch`, a few encoder passes), and a piece
+    confidently in another language makes stretches. A stretch whose text Whisper ended early
+    (:func:`~app.media.language_stretches.left_unwritten`) is transcribed once more from its last segment.
+
+    A recording of one vote window cannot show a switch in its vote; its
+    transcription is checked too (:func:`app.media.language_stretches.short_switch`),
     with the VAD spans of the opening (no VAD pass of its own). Only when a part looks like
     another language is it heard again; a split found there transcribes the recording again,
     stretch by stretch (the stretches are checkpointed, so a resume goes on with them).
