@@ -5,25 +5,25 @@
 For each recording (any format ffmpeg reads), with the bundled Whisper base in this process
 (the model host runs the same calls, in the same order, as ``TranscribeStage.run``):
 
-* **before** (with ``--before``): the language vote, stretches only when two vote windows heard
-  two languages, then the transcription (what main did before the short and piece checks);
-* **after**: as the stage does it now: for a recording of 30-90 s whose vote heard one language,
-  ``piece_switch`` (its speech heard piece by piece) before the transcription; then, for a
+* **before** (with ``--before``): what main did before the piece check: the language vote,
+  stretches only when two vote windows heard two languages, the transcription, then, for a
   recording of one vote window, ``short_switch`` on the transcription (its suspect regions
-  heard alone) and, when it splits, the transcription again stretch by stretch; a stretch
+  heard alone) and, when it splits, the transcription again stretch by stretch;
+* **after**: as the stage does it now: the same, but a recording of 30-90 s whose vote heard
+  one language first has its speech heard piece by piece (``piece_switch``), and a stretch
   whose last window Whisper left partly unwritten (``left_unwritten``) is transcribed once
   more from its last segment.
 
-Encoder passes are counted at Whisper's encoder (the opening's kept pass counts once);
-"extra" is what the checks added over the before flow (the transcription's own passes
-excluded). Seconds are medians of ``--runs``, before and after alternating.
+Encoder passes are counted at Whisper's encoder (the opening's kept pass counts once), all of
+them: the vote's, the checks' and the transcription's. Seconds are medians of ``--runs``,
+before and after alternating.
 
 ``@SWITCH_S`` gives where a recording built from two readings changes language: the segments
 that start before it are its first part, the others its second, and each part's column shows
 the languages Sidecar tagged its segments with and the offline identifier's (py3langid, as the
-translation check uses it) reading of the segments' text, as ``tags/identifier`` counts. A
-recording without it is one language (one part). The last column gives each segment's start,
-tag and identifier reading. Prints a Markdown table.
+translation check uses it) reading of the segments' text, as ``count×tag/identifier``, before
+and after. A recording without it is one language (one part). The last column gives each
+segment's start, tag and identifier reading after. Prints a Markdown table.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ class Counted:
         return self._encode(features)
 
 
-def flow(runtime: WhisperRuntime, counter: Counted, audio: Path, check: bool) -> dict[str, Any]:
+def flow(runtime: WhisperRuntime, counter: Counted, audio: Path, pieces: bool) -> dict[str, Any]:
     counter.passes = 0
     started = time.perf_counter()
     duration = audio_duration(audio)
@@ -80,7 +80,7 @@ def flow(runtime: WhisperRuntime, counter: Counted, audio: Path, check: bool) ->
     vote = vote_language(audio, detect, opening)
     heard = heard_languages(vote)
     stretches: list[Stretch] = find_stretches(runtime.speech_spans(str(audio)), heard, duration, detect) if len(heard) > 1 else []
-    if check and len(heard) <= 1 and vote.language and WINDOW_S < duration < PIECE_CHECK_BELOW_S:
+    if pieces and len(heard) <= 1 and vote.language and WINDOW_S < duration < PIECE_CHECK_BELOW_S:
         stretches = piece_switch(opened or runtime.speech_spans(str(audio)), vote.language, duration, detect)
 
     def transcribe() -> list[dict[str, Any]]:
@@ -91,7 +91,7 @@ def flow(runtime: WhisperRuntime, counter: Counted, audio: Path, check: bool) ->
             for event in runtime.transcribe(str(audio), start, language, stretch.end_s if stretch else None):
                 if event["type"] == "segment":
                     segments.append(_compact_segment(event, language))
-            if check and stretch and len(segments) > written:  # as the stage: a rest Whisper left unwritten, once more
+            if pieces and stretch and len(segments) > written:  # as the stage: a rest Whisper left unwritten, once more
                 end = max(s["end"] for s in segments[written:])
                 if left_unwritten(runtime.speech_spans(str(audio)), end, stretch.end_s):
                     for event in runtime.transcribe(str(audio), end, language, stretch.end_s):
@@ -101,7 +101,7 @@ def flow(runtime: WhisperRuntime, counter: Counted, audio: Path, check: bool) ->
 
     segments = transcribe()
     regions: list[tuple[float, float]] = []
-    if check and vote.language and len(vote.windows) == 1 and len(stretches) <= 1 and segments:
+    if vote.language and len(vote.windows) == 1 and len(stretches) <= 1 and segments:
         regions = suspect_regions(opened, segments, vote.language)
         top = [code for code, _ in vote.windows[0]["top"]]
         found = short_switch(opened, segments, vote.language, top, duration, detect)
@@ -135,10 +135,17 @@ def main() -> int:
         counts = Counter(f"{s.get('language')}/{read(s['text'])}" for s in segments)
         return " ".join(f"{n}×{key}" for key, n in counts.most_common()) or "-"
 
+    def parts(segments: list[dict[str, Any]], switch: float | None) -> str:
+        """The two parts' columns: the segments that start before ``switch``, and the others."""
+        if switch is None:
+            return f"{part(segments)} | -"
+        return f"{part([s for s in segments if s['start'] < switch])} | {part([s for s in segments if s['start'] >= switch])}"
+
     print(f"Whisper {runtime.model_name} on {runtime.device}/{runtime.compute_type}\n")
-    print("| file | s | switch at | vote | stretches before | stretches after | first part | second part | suspect regions "
-          "| passes before | passes after | s before | s after | load (1 min) | segments: start tag/identifier |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| file | s | switch at | vote | stretches before | stretches after | first part before | second part before "
+          "| first part after | second part after | suspect regions | passes before | passes after | s before | s after "
+          "| load (1 min) | segments after: start tag/identifier |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
     def shown(stretches: list[Stretch]) -> str:
         return " ".join(f"{s.language} {s.start_s:.1f}-{s.end_s:.1f}" for s in stretches) or "-"
@@ -147,22 +154,22 @@ def main() -> int:
         for recording, switch in args.recordings:
             audio = extract_audio(recording, Path(tmp) / (recording.stem + ".f32")).path
             before_s, after_s = [], []
-            before: dict[str, Any] = {"stretches": [], "passes": "-"}
+            before: dict[str, Any] = {"stretches": [], "passes": "-", "segments": []}
             for _ in range(args.runs):
                 if args.before:
                     before = flow(runtime, counter, audio, False)
                     before_s.append(before["seconds"])
                 after = flow(runtime, counter, audio, True)
                 after_s.append(after["seconds"])
+
             segments = after["segments"]
-            first = [s for s in segments if switch is None or s["start"] < switch]
-            second = [s for s in segments if switch is not None and s["start"] >= switch]
             tags = " ".join(f"{s['start']:.0f}:{s.get('language')}/{read(s['text'])}" for s in segments)
             regions = " ".join(f"{a:.1f}-{b:.1f}" for a, b in after["regions"]) or "-"
             load = Path("/proc/loadavg").read_text().split()[0]
             print(f"| {recording.name} | {audio_duration(audio):.1f} | {switch if switch is not None else '-'} "
                   f"| {after['language']} | {shown(before['stretches']) if args.before else 'not run'} "
-                  f"| {shown(after['stretches'])} | {part(first)} | {part(second) if switch is not None else '-'} | {regions} "
+                  f"| {shown(after['stretches'])} | {parts(before['segments'], switch) if args.before else 'not run | not run'} "
+                  f"| {parts(segments, switch)} | {regions} "
                   f"| {before['passes']} | {after['passes']} "
                   f"| {f'{statistics.median(before_s):.2f}' if before_s else '-'} | {statistics.median(after_s):.2f} "
                   f"| {load} | {tags} |", flush=True)
