@@ -1,6 +1,7 @@
 """A language switch inside a recording of under 90 s: the transcribe stage's language flow before and with its checks.
 
     .venv/bin/python bench/short_switch.py [--runs N] [--before] RECORDING[@SWITCH_S]...
+    .venv/bin/python bench/short_switch.py [--runs N] [--before] --clips FIXTURES [--set tune|held]
 
 For each recording (any format ffmpeg reads), with the bundled Whisper base in this process
 (the model host runs the same calls, in the same order, as ``TranscribeStage.run``):
@@ -24,6 +25,12 @@ the languages Sidecar tagged its segments with and the offline identifier's (py3
 translation check uses it) reading of the segments' text, as ``count×tag/identifier``, before
 and after. A recording without it is one language (one part). The last column gives each
 segment's start, tag and identifier reading after. Prints a Markdown table.
+
+``--clips`` builds the recordings of :data:`RECORDINGS` from the FLEURS clips in FIXTURES (the
+folder ``packages/cuttledoc/fixtures`` of ``sebastian-software/cuttledoc`` @ e0c5878, CC BY 4.0;
+see tests/data/speech/README.md): each is its clips' audio as Sidecar extracts it, joined, as a
+16-kHz WAV, its switch where its first part ends. ``tune`` holds only clips the checks were
+tuned on (tests/data/speech), ``held`` none of them.
 """
 
 from __future__ import annotations
@@ -33,14 +40,17 @@ import statistics
 import sys
 import tempfile
 import time
+import wave
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from app.media.audio import audio_duration, extract_audio  # noqa: E402
+from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio  # noqa: E402
 from app.media.language_stretches import (PIECE_CHECK_BELOW_S, Stretch, find_stretches, left_unwritten,  # noqa: E402
                                           piece_switch, short_switch, suspect_regions)
 from app.media.language_vote import WINDOW_S, heard_languages  # noqa: E402
@@ -48,6 +58,54 @@ from app.media.language_vote import detect_language as vote_language  # noqa: E4
 from app.media.translation_quality import LID_LANGUAGES, LanguageIdentifier  # noqa: E402
 from app.ml.whisper_runtime import WhisperRuntime  # noqa: E402
 from app.pipelines.video import _compact_segment  # noqa: E402
+
+
+#: name -> (the first part's FLEURS clips, the second part's; none for a one-language recording), in order.
+RECORDINGS: dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
+    "tune": {
+        "en-de-60": (("en-000", "en-001", "en-002"), ("de-000", "de-001")),
+        "en-de-41": (("en-009", "en-003", "en-004"), ("de-001", "de-004")),
+        "de-en-36": (("de-003", "de-004"), ("en-000", "en-004")),
+        "en-41": (("en-000", "en-001", "en-002", "en-003", "en-004"), ()),
+        "de-42": (("de-000", "de-001", "de-002"), ()),
+        "de-62": (("de-000", "de-001", "de-002", "de-003", "de-004"), ()),
+    },
+    "held": {
+        "en-de-31": (("en-007", "en-008"), ("de-006",)),
+        "fr-es-45": (("fr-001",), ("es-001",)),
+        "es-en-44": (("es-007", "es-008"), ("en-005", "en-008")),
+        "pt-fr-58": (("pt-000", "pt-001"), ("fr-007", "fr-009")),
+        "de-fr-77": (("de-009",), ("fr-003", "fr-005", "fr-006", "fr-008")),
+        "en-pt-88": (("en-005", "en-006", "en-007", "en-008"), ("pt-005", "pt-006", "pt-009")),
+        "fr-de-51": (("fr-002", "fr-003", "fr-004"), ("de-006", "de-008")),
+        "en-de-55": (("en-005", "en-006", "en-008"), ("de-006", "de-005")),
+        "es-pt-36": (("es-002", "es-003"), ("pt-002", "pt-007")),
+        "de-en-57": (("de-007", "de-005"), ("en-005", "en-006", "en-007")),
+        "fr-42": (("fr-000", "fr-001", "fr-002"), ()),
+        "es-52": (("es-000", "es-001", "es-002", "es-003"), ()),
+        "pt-51": (("pt-000", "pt-001", "pt-002", "pt-003"), ()),
+        "en-40": (("en-005", "en-006", "en-007", "en-008"), ()),
+        "de-87": (("de-006", "de-007", "de-008", "de-009"), ()),
+        "pt-32": (("pt-004", "pt-005"), ()),
+    },
+}
+
+
+def built(fixtures: Path, which: str, folder: Path) -> list[tuple[Path, float | None]]:
+    """The recordings of ``RECORDINGS[which]`` as WAVs in ``folder``, each with its switch (None: one language)."""
+    out = []
+    for name, (first, second) in RECORDINGS[which].items():
+        parts = [[np.fromfile(extract_audio(fixtures / f"fleurs-{clip}.ogg", folder / "clip.f32").path, dtype="<f4")
+                  for clip in clips] for clips in (first, second)]
+        samples = np.concatenate(parts[0] + parts[1])
+        path = folder / f"{which}-{name}.wav"
+        with wave.open(str(path), "wb") as wav:
+            wav.setnchannels(1)
+            wav.setsampwidth(2)
+            wav.setframerate(SAMPLE_RATE)
+            wav.writeframes((np.clip(samples, -1.0, 1.0) * 32767).astype("<i2").tobytes())
+        out.append((path, round(sum(p.size for p in parts[0]) / SAMPLE_RATE, 2) if second else None))
+    return out
 
 
 class Counted:
@@ -120,7 +178,9 @@ def recording_and_switch(argument: str) -> tuple[Path, float | None]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("recordings", nargs="+", type=recording_and_switch, metavar="RECORDING[@SWITCH_S]")
+    parser.add_argument("recordings", nargs="*", type=recording_and_switch, metavar="RECORDING[@SWITCH_S]")
+    parser.add_argument("--clips", type=Path, help="build RECORDINGS from the FLEURS clips in this folder")
+    parser.add_argument("--set", choices=sorted(RECORDINGS), action="append", help="which of RECORDINGS (default: all)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--before", action="store_true", help="also run main's flow before the checks")
     args = parser.parse_args()
@@ -151,7 +211,10 @@ def main() -> int:
         return " ".join(f"{s.language} {s.start_s:.1f}-{s.end_s:.1f}" for s in stretches) or "-"
 
     with tempfile.TemporaryDirectory() as tmp:
-        for recording, switch in args.recordings:
+        recordings = list(args.recordings)
+        for which in (args.set or sorted(RECORDINGS, reverse=True)) if args.clips else []:
+            recordings += built(args.clips, which, Path(tmp))
+        for recording, switch in recordings:
             audio = extract_audio(recording, Path(tmp) / (recording.stem + ".f32")).path
             before_s, after_s = [], []
             before: dict[str, Any] = {"stretches": [], "passes": "-", "segments": []}
