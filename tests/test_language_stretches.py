@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
-from app.media.language_stretches import (PIECE_S, Stretch, coarse_piece_s, find_stretches, language_at, pieces,
-                                          short_switch, speech_by_language, spliced, suspect_regions, translation_runs)
+from app.media.language_stretches import (PIECE_S, Stretch, coarse_piece_s, find_stretches, language_at, left_unwritten,
+                                          piece_switch, pieces, short_switch, speech_by_language, spliced, suspect_regions,
+                                          translation_runs)
 from app.media.language_vote import LanguageVote, heard_languages, hearing_order
 
 
@@ -116,6 +117,52 @@ def test_a_recording_with_under_a_minute_of_speech_is_searched_in_shorter_pieces
     stretches = find_stretches(spans, ("en", "de"), 36.0, detect)
     assert [s.language for s in stretches] == ["en", "de"]
     assert stretches[0].end_s == pytest.approx(19.75), "the pause before the first German sentence"
+
+
+# ------------------------------------------------------------------- recordings of one or two vote windows (30-90 s)
+
+def _reading(switch: float, first: str, second: str, neighbour: tuple[str, float] = ("nl", 0.1)) -> Any:
+    """A detector for a reading in ``first`` until ``switch`` s, then ``second``: a mixed stretch is named after its
+    larger part, as Whisper names one language for a window holding two; ``neighbour`` is always named too."""
+    calls: list[tuple[float, float]] = []
+
+    def detect(start: float, length: float) -> dict[str, Any]:
+        calls.append((start, length))
+        before = max(0.0, min(start + length, switch) - start) / length
+        top = sorted([(first, before * 0.9), (second, (1 - before) * 0.9), neighbour], key=lambda x: -x[1])
+        return {**_answer(top, speech_s=length), "language": first if before >= 0.5 else second,
+                "language_probability": max(before, 1 - before) * 0.9}
+    return detect, calls
+
+
+def test_a_reading_of_one_vote_window_is_heard_piece_by_piece_and_split_where_it_switches() -> None:
+    spans = _spans(0.0, 60.0)  # 15 sentences; the vote's one window heard English
+    detect, calls = _reading(31.0, "en", "de")
+    stretches = piece_switch(spans, "en", 60.0, detect)
+    assert [s.language for s in stretches] == ["en", "de"]
+    assert stretches[0].end_s == pytest.approx(31.75), "the pause before the first German sentence (32 s)"
+    coarse = pieces(spans, coarse_piece_s(spans))
+    assert len(calls) == len(set(calls)), "each piece heard once: the stretches reuse the pieces' answers"
+    assert calls[:len(coarse)] == [(a, b - a) for a, b in coarse]
+
+
+def test_a_one_language_reading_costs_one_pass_per_piece_and_an_unsure_piece_makes_no_switch() -> None:
+    spans = _spans(0.0, 45.0)
+    count = len(pieces(spans, coarse_piece_s(spans)))
+    detect, calls = _reading(999.0, "en", "de", neighbour=("cy", 0.05))
+    assert piece_switch(spans, "en", 45.0, detect) == [] and len(calls) == count
+
+    def doubtful(start: float, length: float) -> dict[str, Any]:
+        # The last piece sounds German to Whisper, but not surely: below CONFIDENT it names no second language.
+        return _answer([("de", 0.6), ("en", 0.3)] if start > 30.0 else [("en", 0.95)])
+    assert piece_switch(spans, "en", 45.0, doubtful) == []
+
+
+def test_speech_left_after_a_stretchs_last_segment_is_transcribed_again_only_when_there_is_enough() -> None:
+    spans = [(0.5, 9.0), (10.5, 18.0), (19.0, 30.5)]  # three sentences; Whisper wrote the first two
+    assert left_unwritten(spans, 18.1, 32.6)
+    assert not left_unwritten(spans, 28.0, 32.6), "2.5 s left: a word or two"
+    assert not left_unwritten(spans, 18.1, 21.0), "the rest lies past the stretch's end"
 
 
 # ----------------------------------------------------------------------------- short recordings (one vote window)

@@ -14,13 +14,16 @@ A piece's language is chosen only among the languages the vote heard: Whisper's
 detector, on a few seconds, names neighbours of the true language (Dutch for German,
 Galician for Spanish) that no window of the recording supported.
 
-A recording short enough for one vote window (under a minute) cannot show two languages
-there; its transcription can (:func:`short_switch`): speech left without a segment or
-written in unsure words is heard again alone, and only then.
+A recording of 30-90 s has one or two vote windows, too few to show a switch: its speech
+is heard piece by piece before it is transcribed (:func:`piece_switch`). A recording short
+enough for one vote window cannot show two languages there either; its transcription can
+(:func:`short_switch`): speech left without a segment or written in unsure words is heard
+again alone, and only then.
 
 Pure logic over the spans and a ``detect`` callable (the model host's ``detect_language``),
-like :mod:`app.media.language_vote`; this costs nothing for a recording in one language,
-which never gets here (a short one only when its transcription looks suspect).
+like :mod:`app.media.language_vote`; this costs nothing for a recording in one language
+of 30 s or less (heard again only when its transcription looks suspect) or of 90 s or more
+(which never gets here), and one encoder pass per piece for one of 30-90 s.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from app.media.language_vote import CONFIDENT, MIN_SPEECH_S, Detect
+from app.media.language_vote import CONFIDENT, MIN_SPEECH_S, WINDOW_S, Detect
 from app.media.naming import normalise_language
 from app.media.translation_quality import LanguageIdentifier, language_free
 
@@ -176,6 +179,47 @@ def find_stretches(spans: Sequence[Span], languages: Sequence[str], duration_s: 
     return _merged(stretches)
 
 
+#: A recording longer than one vote window (:data:`~app.media.language_vote.WINDOW_S`) and shorter than this has
+#: one or two vote windows, too few to place a switch: its speech is heard piece by piece (:func:`piece_switch`).
+#: From this length on the vote hears three or more windows, both ends first (a film's behaviour is unchanged).
+PIECE_CHECK_BELOW_S = 3 * WINDOW_S
+
+
+def piece_switch(spans: Sequence[Span], language: str, duration_s: float, detect: Detect) -> list[Stretch]:
+    """The stretches of a recording of one or two vote windows, judged from its audio; [] when it stays in ``language``.
+
+    Whisper's detector names one language for a window that holds two (a real 60-s
+    reading, English then German: one vote window, heard as English; transcribed in
+    English, the German half came out as fluent invented English that the transcript
+    checks of :func:`short_switch` could not tell apart). So each coarse piece of the
+    speech (:func:`coarse_piece_s`: a quarter of it, 6-15 s) is heard alone, one encoder
+    pass each. A language some piece hears with :data:`~app.media.language_vote.CONFIDENT`
+    probability, over enough speech (:data:`~app.media.language_vote.MIN_SPEECH_S`), joins
+    ``language``; two or more make stretches (:func:`find_stretches`, which reuses the
+    pieces' answers and adds only the passes that place each boundary).
+    """
+    answers: dict[tuple[float, float], Mapping[str, Any]] = {}
+
+    def heard(start: float, length: float) -> Mapping[str, Any]:
+        if (start, length) not in answers:
+            answers[(start, length)] = detect(start, length)
+        return answers[(start, length)]
+
+    best: dict[str, float] = {}
+    for start, end in pieces(spans, coarse_piece_s(spans)):
+        answer = heard(start, end - start)
+        code, p = normalise_language(str(answer.get("language") or "")), float(answer.get("language_probability") or 0.0)
+        if code and p >= CONFIDENT and float(answer.get("speech_s") or 0.0) >= MIN_SPEECH_S:
+            best[code] = max(best.get(code, 0.0), p)
+    others = sorted((code for code in best if code != language), key=lambda code: -best[code])
+    log.info("pieces heard: %s", [(round(s, 1), round(s + n, 1), a.get("language"), round(float(a.get("language_probability")
+                                   or 0.0), 2)) for (s, n), a in answers.items()])
+    if not others:
+        return []
+    found = find_stretches(spans, (language, *others), duration_s, heard)
+    return found if len(found) > 1 else []
+
+
 #: Speech the VAD heard, this long or longer, that no segment covers is suspect: held to one language,
 #: Whisper base writes nothing for a stretch in another one (a real 19-s English-then-German reading,
 #: transcribed in German: its 10.5 s of English have no segment; one-language readings leave at most 1.5 s).
@@ -302,6 +346,18 @@ def short_switch(spans: Sequence[Span], segments: Sequence[Mapping[str, Any]], l
     return found if len(found) > 1 else []
 
 
+def left_unwritten(spans: Sequence[Span], written_s: float, end_s: float) -> bool:
+    """True when the VAD heard :data:`UNHEARD_S` or more of speech between ``written_s`` (the end of a stretch's last
+    segment) and the stretch's ``end_s``.
+
+    A stretch's transcription ends inside the recording. When the rest of it fits in
+    one 30-s window, Whisper base may end its text early there: a real English stretch of
+    31 s (three sentences) came out as its first two, and transcribed again from the end of
+    the second, the third came out whole. The caller transcribes such a rest once more.
+    """
+    return sum(max(0.0, min(b, end_s) - max(a, written_s)) for a, b in spans) >= UNHEARD_S
+
+
 def _merged(stretches: Iterable[Stretch]) -> list[Stretch]:
     out: list[Stretch] = []
     for stretch in stretches:
@@ -360,5 +416,6 @@ def spliced(texts: Sequence[str], sent: Sequence[int], translated: Sequence[str]
     return out, sorted(sent[j] for j in fallback)
 
 
-__all__ = ["FINE_PIECE_S", "PIECE_S", "Stretch", "find_stretches", "language_at", "pieces", "short_switch",
-           "speech_by_language", "spliced", "suspect_regions", "translation_runs"]
+__all__ = ["FINE_PIECE_S", "PIECE_CHECK_BELOW_S", "PIECE_S", "Stretch", "find_stretches", "language_at",
+           "left_unwritten", "piece_switch", "pieces", "short_switch", "speech_by_language", "spliced", "suspect_regions",
+           "translation_runs"]

@@ -53,10 +53,10 @@ from app.media.audio_streams import AudioChoice, audio_streams, choose_audio_str
 from app.media.craft import CUSTOM, NETFLIX
 from app.media.cues import NETFLIX_CUES, CueOptions, craft_cues, cues_to_dicts, over_limits
 from app.media.hallucination import filter_segments
-from app.media.language_stretches import (Stretch, find_stretches, language_at, short_switch, speech_by_language, spliced,
-                                          translation_runs)
+from app.media.language_stretches import (PIECE_CHECK_BELOW_S, Stretch, find_stretches, language_at, left_unwritten,
+                                          piece_switch, short_switch, speech_by_language, spliced, translation_runs)
+from app.media.language_vote import WINDOW_S, heard_languages
 from app.media.language_vote import detect_language as vote_language
-from app.media.language_vote import heard_languages
 from app.media.naming import DEFAULT_PRESET as DEFAULT_NAMING
 from app.media.naming import SubtitleNames, normalise_language, subtitle_names
 from app.media.subtitles import (
@@ -115,7 +115,9 @@ TRANSCRIPT_VERSION = 2
 #: languages is transcribed stretch by stretch (issue 23; transcripts made before kept one language).
 #: "+short-check": a recording of one vote window whose transcription left speech unwritten or unsure is
 #: heard again there and may be split too (before, a short English-then-German reading lost its English).
-LANGUAGE_DETECTION = "window-vote+stretches+short-check"
+#: "+pieces": a recording of 30-90 s (one or two vote windows) has its speech heard piece by piece before it is
+#: transcribed (before, the German half of a 60-s English-then-German reading was written as invented English).
+LANGUAGE_DETECTION = "window-vote+stretches+pieces+short-check"
 #: Bump when the translation prompt or its parsing changes: stored translations are then redone.
 #: 2: context cues, glossary renderings, the per-cue quality estimate (app.media.translation_quality).
 PROMPT_VERSION = 2
@@ -263,8 +265,15 @@ class TranscribeStage:
     its ``languages`` list the seconds of each, and each cue carries its ``language`` so
     translation leaves the cues already in the target language as they are.
 
-    A recording of one vote window (under a minute) cannot show a switch in its vote; its
-    transcription is checked instead (:func:`app.media.language_stretches.short_switch`),
+    A recording of 30-90 s has one or two vote windows, too few to place a switch (Whisper
+    names one language for a window that holds two); when its vote heard one language, its
+    speech is heard piece by piece before it is transcribed
+    (:func:`app.media.language_stretches.piece_switch`, a few encoder passes), and a piece
+    confidently in another language makes stretches. A stretch whose text Whisper ended early
+    (:func:`~app.media.language_stretches.left_unwritten`) is transcribed once more from its last segment.
+
+    A recording of one vote window cannot show a switch in its vote; its
+    transcription is checked too (:func:`app.media.language_stretches.short_switch`),
     with the VAD spans of the opening (no VAD pass of its own). Only when a part looks like
     another language is it heard again; a split found there transcribes the recording again,
     stretch by stretch (the stretches are checkpointed, so a resume goes on with them).
@@ -379,6 +388,7 @@ class TranscribeStage:
             return client.detect_language(str(audio), start, length)
 
         opened: list[tuple[float, float]] = []  # the opening's VAD spans (the whole of a short recording)
+        spans: list[tuple[float, float]] = []  # the VAD's speech of the whole recording, once a mixed one needs it
 
         def opening(start: float, length: float) -> Mapping[str, Any]:
             # The first 30 s of speech the transcription below decodes first: the host keeps
@@ -394,11 +404,18 @@ class TranscribeStage:
                     continue  # transcribed before a pause or crash
                 heard = stretch.language if stretch else None
                 start = max(offset, stretch.start_s) if stretch else offset
+                written = len(segments)
                 client.transcribe(str(audio), start, heard or language, stretch.end_s if stretch else None,
                                   hotwords, on_event=on_event)
                 if lost:
                     raise lost[0]
                 if stretch is not None:
+                    spans[:] = spans or client.speech_spans(str(audio))
+                    if len(segments) > written and left_unwritten(spans, offset, stretch.end_s):
+                        # Whisper stopped early in the stretch's last window: it goes on from its last segment.
+                        client.transcribe(str(audio), offset, heard, stretch.end_s, hotwords, on_event=on_event)
+                        if lost:
+                            raise lost[0]
                     offset = max(offset, stretch.end_s)
                     checkpoint()
                     ctx.check()
@@ -409,8 +426,12 @@ class TranscribeStage:
             vote = vote_language(audio, detect, opening)
             language, probability, votes = vote.language, vote.probability, list(vote.windows)
             if len(languages := heard_languages(vote)) > 1:
-                spans = client.speech_spans(str(audio))
+                spans[:] = client.speech_spans(str(audio))
                 stretches = find_stretches(spans, languages, duration, detect)
+            elif language and WINDOW_S < duration < PIECE_CHECK_BELOW_S:
+                # One or two vote windows cannot place a switch: the speech is heard piece by piece.
+                spans[:] = opened or client.speech_spans(str(audio))
+                stretches = piece_switch(spans, language, duration, detect)
             checkpoint()
             ctx.check()
         try:
@@ -418,7 +439,8 @@ class TranscribeStage:
             if not forced and language and len(votes) == 1 and len(stretches) <= 1 and segments:
                 # One vote window (a short recording) cannot show a switch; the transcription can.
                 top = [normalise_language(str(code)) for code, _ in votes[0].get("top") or []]
-                found = short_switch(opened or client.speech_spans(str(audio)), segments, language, top, duration, detect)
+                spans[:] = spans or opened or client.speech_spans(str(audio))
+                found = short_switch(spans, segments, language, top, duration, detect)
                 if found:  # transcribed again, stretch by stretch; kept in the checkpoint, so a resume goes on from there
                     stretches, segments[:], offset = found, [], 0.0
                     checkpoint()

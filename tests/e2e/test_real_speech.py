@@ -2,7 +2,8 @@
 
 Also: the same reading translated into its main language (German) gets its English half translated; a short
 recording (one vote window) that switches from English to German is written in both, and the short one-language
-recordings of tests/data/real_speech are neither split nor heard again.
+recordings of tests/data/real_speech are neither split nor heard again. Cut to its first minute (one vote window),
+the reading is still written in both; one-language recordings of 43-75 s heard piece by piece stay one language.
 
 The clips are human readings from FLEURS (tests/data/speech/README.md: source, licence,
 what is said). Whisper base writes the Portuguese town "Cintra" until the job's glossary
@@ -15,15 +16,17 @@ from __future__ import annotations
 import io
 import json
 import re
+import wave
 from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any, Callable
 
+import numpy as np
 import pytest
 
 from app.cli import main
-from app.media.audio import audio_duration, extract_audio
-from app.media.language_stretches import short_switch, suspect_regions
+from app.media.audio import SAMPLE_RATE, audio_duration, extract_audio
+from app.media.language_stretches import coarse_piece_s, piece_switch, pieces, short_switch, suspect_regions
 from app.media.translation_quality import LanguageIdentifier
 from app.ml.clients import WhisperClient
 from app.ml.host import ModelHost
@@ -293,3 +296,79 @@ def test_a_short_one_language_recording_is_not_split_and_costs_no_extra_pass(whi
 
     top = [code for code, _ in opening["top"]]
     assert short_switch(opening["spans"], segments, opening["language"], top, audio_duration(audio), detect) == []
+
+
+# ------------------------------------------------------------------ a recording of one vote window longer than 30 s
+
+#: The first 59.95 s of tests/data/speech/english-then-german.ogg: 40.9 s of English, then 19 s of German.
+SIXTY_S, SIXTY_ENGLISH_ENDS_S = 59.95, 40.9
+
+
+def _head_as_wav(source: Path, seconds: float, start_s: float, work: Path, name: str) -> Path:
+    """``seconds`` of ``source`` from ``start_s`` as a 16-kHz mono WAV (the audio Sidecar extracts, cut where given)."""
+    samples = np.fromfile(extract_audio(source, work / f"{name}.f32").path, dtype="<f4")
+    cut = samples[int(start_s * SAMPLE_RATE):int((start_s + seconds) * SAMPLE_RATE)]
+    path = work / f"{name}.wav"
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(SAMPLE_RATE)
+        out.writeframes((np.clip(cut, -1.0, 1.0) * 32767).astype("<i2").tobytes())
+    return path
+
+
+@pytest.fixture(scope="module")
+def sixty_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The reading of the issue: one minute, English then German, one vote window (heard as English)."""
+    root = tmp_path_factory.mktemp("sixty")
+    clip = _head_as_wav(SPEECH / "english-then-german.ogg", SIXTY_S, 0.0, root, "sixty")
+    folder = folder_of(root / "clips", {"Reading.wav": clip})
+    lib = library(root / "data", default_pipelines(root / "data", Settings(target_lang="")))
+    try:
+        job = lib.add(folder, options("", "audio"))
+        lib.start()
+        lib.run_until_idle()
+        status = lib.status(job.id)[0]
+        transcript = stage_rows(lib.store, "transcribe")["Reading.wav"]["output"]
+    finally:
+        lib.close()
+    return {"status": status, "transcript": transcript}
+
+
+def test_a_one_minute_reading_in_english_then_german_is_written_in_both(sixty_run: dict[str, Any]) -> None:
+    """Under a minute: one vote window, which Whisper hears as English; transcribed in English, the German half came
+    out as fluent invented English. Its speech, heard piece by piece, makes two stretches."""
+    assert (sixty_run["status"].done, sixty_run["status"].failed) == (1, 0)
+    transcript = sixty_run["transcript"]
+    assert len(transcript["language_votes"]) == 1 and transcript["language_votes"][0]["language"] == "en"
+    assert [s["language"] for s in transcript["stretches"]] == ["en", "de"]
+    assert abs(transcript["stretches"][0]["end"] - SIXTY_ENGLISH_ENDS_S) < 3.0, transcript["stretches"]
+    cues = transcript["cues"]
+    english = [cue for cue in cues if cue["start_ms"] < SIXTY_ENGLISH_ENDS_S * 1000]
+    german = [cue for cue in cues if cue["start_ms"] >= SIXTY_ENGLISH_ENDS_S * 1000]
+    assert [_judged(cue["text"]) for cue in english] == ["en"] * len(english), f"English half: {english}"
+    assert [_judged(cue["text"]) for cue in german] == ["de"] * len(german), f"German half: {german}"
+    assert sum(len(_words(cue["text"])) for cue in german) >= 20, f"the German half is written: {german}"
+    assert [cue["language"] for cue in cues] == ["en"] * len(english) + ["de"] * len(german)
+
+
+@pytest.mark.parametrize("source, start_s, seconds", [("real_speech/en_ljspeech_2min.opus", 0.0, 45.0),
+                                                      ("real_speech/en_ljspeech_2min.opus", 40.0, 75.0),
+                                                      ("speech/english-then-german.ogg", 42.0, 43.0)])
+def test_a_one_language_recording_of_one_or_two_windows_heard_piece_by_piece_stays_one(
+        whisper_host: Any, source: str, start_s: float, seconds: float, tmp_path: Path) -> None:
+    """English (45 s; 75 s, two vote windows) and German (43 s, the German half of the reading): every piece is heard
+    in the recording's language, so no stretch is made, and the check costs one encoder pass per piece."""
+    clip = _head_as_wav(SPEECH.parent / source, seconds, start_s, tmp_path, "clip")
+    audio = extract_audio(clip, tmp_path / "audio.f32").path
+    opening = whisper_host.detect_language(str(audio), 0.0, None, opening=True)
+    calls: list[float] = []
+
+    def detect(start: float, length: float) -> Any:
+        calls.append(start)
+        return whisper_host.detect_language(str(audio), start, length)
+
+    spans = [tuple(span) for span in opening["spans"]]
+    assert piece_switch(spans, opening["language"], audio_duration(audio), detect) == []
+    assert opening["language"] == ("de" if "german" in source else "en")
+    assert len(calls) == len(pieces(spans, coarse_piece_s(spans))) >= 3
