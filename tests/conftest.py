@@ -57,3 +57,23 @@ def fast_config() -> EngineConfig:
 @pytest.fixture(autouse=True)
 def _log_level(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="app")
+
+
+def _utf8(text: str) -> str:
+    """``text`` with undecodable-byte surrogates (``\\udce9``) written as escapes, so it encodes as UTF-8."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Reports that can cross from a pytest-xdist worker to the controller.
+
+    The byte-name tests log paths whose undecodable bytes Python holds as lone surrogates;
+    xdist sends a report's captured log and failure text as strict UTF-8, and one such
+    character ends the worker with an internal error (and the rest of its tests unrun).
+    """
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()
+    report.sections = [(title, _utf8(text)) for title, text in report.sections]
+    if report.longrepr is not None and _utf8(str(report.longrepr)) != str(report.longrepr):
+        report.longrepr = _utf8(str(report.longrepr))

@@ -20,7 +20,7 @@ def _sidecar(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("url, code", [
-    (f"postgresql+psycopg://sidecar@127.0.0.1:{_free_port()}/sidecar", "database_unavailable"),  # a closed local port
+    ("postgresql+psycopg://sidecar@127.0.0.1:{port}/sidecar", "database_unavailable"),  # a closed local port, picked when the test runs
     ("postgres://sidecar@127.0.0.1:{port}/sidecar", "database_unavailable"),  # the scheme servers print is accepted
     ("postgresql+psycopg://sidecar@127.0.0.1:notaport/sidecar", "bad_database_url"),  # malformed
     ("mysql://u@h/db", "bad_database_url"),

@@ -206,7 +206,9 @@ def llm_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _host(**params: Any) -> ModelHost:
-    return ModelHost(ModelSpec.of("app.ml.llm_runtime:LlamaRuntime", memory_mb=0, n_threads=2, **params))
+    """One llama.cpp thread: its threads spin at every step, so two of them beside another test worker on
+    two cores wait on each other (SmolLM2's test went from seconds to minutes); one decodes the same tokens."""
+    return ModelHost(ModelSpec.of("app.ml.llm_runtime:LlamaRuntime", memory_mb=0, n_threads=1, **params))
 
 
 def test_gemma_base_model_translation_keeps_count_and_ids(llm_data_dir: Path) -> None:

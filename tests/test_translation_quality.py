@@ -156,7 +156,8 @@ def test_a_glossary_term_must_be_rendered_as_given(e5: TextEmbeddingRuntime) -> 
 
 @pytest.fixture(scope="module")
 def gemma(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModelHost]:
-    host = ModelHost(ModelSpec.of("app.ml.llm_runtime:LlamaRuntime", memory_mb=0, n_threads=2, preset="gemma3-270m",
+    # One llama.cpp thread, as in test_translation.py: spinning threads stall beside another test worker.
+    host = ModelHost(ModelSpec.of("app.ml.llm_runtime:LlamaRuntime", memory_mb=0, n_threads=1, preset="gemma3-270m",
                                   data_dir=str(tmp_path_factory.mktemp("gemma-data"))))
     yield host
     host.close()
