@@ -26,14 +26,14 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from sqlalchemy import ColumnElement, Connection, delete, insert, or_, select, true, update
+from sqlalchemy import ColumnElement, Connection, and_, delete, insert, or_, select, true, update
 
 from app.errors import Code
 from app.store import item_transitions, stage_transitions
 from app.store.dialect import insert_missing
-from app.store.row_locks import lock_items, lock_jobs
+from app.store.row_locks import lock_item_ids, lock_items, lock_jobs
 from app.store.states import ItemState, StageState
-from app.store.tables import engine_flags, items, jobs, placed_outputs, stages
+from app.store.tables import engine_flags, jobs, placed_outputs, stages
 
 PAUSE_ALL_FLAG = "paused_all"
 
@@ -67,10 +67,17 @@ def requeue_running_stages_and_items(conn: Connection, where: ColumnElement[bool
     Their checkpoints stay. ``refund_attempt`` gives the claim back without counting
     it (a pause, a rename); a crashed or expired worker's attempt stays counted.
     Whoever held the lease finds it gone at its next fenced write. Their items are
-    locked first (:mod:`app.store.row_locks`).
+    locked first (:mod:`app.store.row_locks`), and only the stages of the items locked are
+    requeued: a stage claimed after the lock (its item unlocked here) is left alone, where
+    requeuing it would write an item out of lock order (a deadlock on PostgreSQL under load).
     """
-    lock_items(conn, items.c.id.in_(select(stages.c.item_id).where(where, stages.c.status == StageState.RUNNING)))
-    requeued = stage_transitions.requeue_running(conn, where, now, refund_attempt=refund_attempt)
+    running = select(stages.c.item_id).where(where, stages.c.status == StageState.RUNNING)
+    item_ids = sorted(set(conn.execute(running).scalars()))
+    if not item_ids:
+        return 0
+    lock_item_ids(conn, item_ids)
+    requeued = stage_transitions.requeue_running(conn, and_(where, stages.c.item_id.in_(item_ids)), now,
+                                                 refund_attempt=refund_attempt)
     if requeued:
         item_transitions.release_running(conn, {item_id for _, item_id in requeued}, now)
     return len(requeued)
