@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from typing import Protocol, Sequence
 
 import numpy as np
-from scipy.cluster.hierarchy import fcluster, linkage
 
 SAMPLE_RATE = 16000
 #: The longest piece that gets one label (a turn change inside a segment costs at most this).
@@ -90,6 +89,9 @@ def cluster_voices(vectors: np.ndarray, weights: np.ndarray, count: int | None =
     """0-based voice per row of ``vectors``, weighted by ``weights`` (seconds), numbered by first appearance."""
     if len(vectors) < 2 or count == 1:
         return np.zeros(len(vectors), dtype=int)
+    # Imported here: scipy costs 0.2 s, and every run imports this module while few jobs label speakers.
+    from scipy.cluster.hierarchy import fcluster, linkage
+
     tree = linkage(vectors, method="average", metric="cosine")
     labels = fcluster(tree, count, "maxclust") if count else fcluster(tree, threshold, "distance")
     for _ in range(_REASSIGN_ROUNDS):

@@ -22,10 +22,9 @@ import numpy as np
 from app.errors import Code
 from app.media.craft import char_count
 from app.media.cues import CueOptions, join_fragments
-from app.media.speakers import Piece, label_speakers, speakers_in
+from app.media.speakers import Piece, VoiceEncoder, label_speakers, speakers_in
 from app.ml.catalogue import RESEMBLYZER_WHEEL, load_catalogue
 from app.ml.model_state import install_dir, read_manifest
-from app.ml.speaker_encoder import SpeakerEncoder
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +64,10 @@ def fingerprint(data_dir: Path, options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=2)
-def _encoder(wheel: str) -> SpeakerEncoder:
+def _encoder(wheel: str) -> VoiceEncoder:
+    # Imported here: the encoder pulls in faster-whisper's feature code, which a run without labels never needs.
+    from app.ml.speaker_encoder import SpeakerEncoder
+
     return SpeakerEncoder.from_wheel(Path(wheel))
 
 
