@@ -128,7 +128,7 @@ class ItemFacts:
 
     def lines(self, code: str) -> tuple[int, ...]:
         """The cue numbers a note of ``code`` lists, where the facts hold them (``over_reading_speed``)."""
-        return self.over_reading_speed if code == "over_reading_speed" else ()
+        return self.over_reading_speed if code == Code.OVER_READING_SPEED else ()
 
 
 #: The stage-output keys the item's facts are read from: the fields of :class:`ItemFacts`.
