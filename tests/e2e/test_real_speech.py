@@ -224,14 +224,19 @@ def short_switch_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]
     Transcripts only (no target language): this is about what is heard, not translated.
     """
     root = tmp_path_factory.mktemp("short-switch")
-    folder = folder_of(root / "clips", {"Speeches.ogg": SPEECH / "short-english-then-german.ogg"})
+    return _transcribed_alone(root, "Speeches.ogg", SPEECH / "short-english-then-german.ogg")
+
+
+def _transcribed_alone(root: Path, name: str, clip: Path) -> dict[str, Any]:
+    """``clip`` as ``name``, alone in a folder, transcribed without translation: the job's status, the transcript."""
+    folder = folder_of(root / "clips", {name: clip})
     lib = library(root / "data", default_pipelines(root / "data", Settings(target_lang="")))
     try:
         job = lib.add(folder, options("", "audio"))
         lib.start()
         lib.run_until_idle()
         status = lib.status(job.id)[0]
-        transcript = stage_rows(lib.store, "transcribe")["Speeches.ogg"]["output"]
+        transcript = stage_rows(lib.store, "transcribe")[name]["output"]
     finally:
         lib.close()
     return {"status": status, "transcript": transcript, "folder": folder}
@@ -322,17 +327,7 @@ def sixty_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The reading of the issue: one minute, English then German, one vote window (heard as English)."""
     root = tmp_path_factory.mktemp("sixty")
     clip = _head_as_wav(SPEECH / "english-then-german.ogg", SIXTY_S, 0.0, root, "sixty")
-    folder = folder_of(root / "clips", {"Reading.wav": clip})
-    lib = library(root / "data", default_pipelines(root / "data", Settings(target_lang="")))
-    try:
-        job = lib.add(folder, options("", "audio"))
-        lib.start()
-        lib.run_until_idle()
-        status = lib.status(job.id)[0]
-        transcript = stage_rows(lib.store, "transcribe")["Reading.wav"]["output"]
-    finally:
-        lib.close()
-    return {"status": status, "transcript": transcript}
+    return _transcribed_alone(root, "Reading.wav", clip)
 
 
 def test_a_one_minute_reading_in_english_then_german_is_written_in_both(sixty_run: dict[str, Any]) -> None:
