@@ -260,7 +260,8 @@ class SettingsDialog(QDialog):
         return {"asr": self.tr("transcription"), "translation": self.tr("translation"),
                 "text_embedding": self.tr("text search over descriptions and dialogue"),
                 "ocr": self.tr("text recognition in images"),
-                "visual": self.tr("image search by picture content (CLIP)")}.get(role, ROLE_PURPOSE.get(role, role))
+                "visual": self.tr("image search by picture content (CLIP)"),
+                "speakers": self.tr("speaker labels in subtitles and transcripts")}.get(role, ROLE_PURPOSE.get(role, role))
 
     def _installed_text(self, row: ModelRow) -> str:
         if row.name in self._downloads:

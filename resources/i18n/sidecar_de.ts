@@ -2327,6 +2327,10 @@ Dateien neben Ihren Medien bleiben unberührt.</translation>
         <translation>Bildsuche nach Bildinhalt (CLIP)</translation>
     </message>
     <message>
+        <source>speaker labels in subtitles and transcripts</source>
+        <translation>Sprecherkennzeichnung in Untertiteln und Transkripten</translation>
+    </message>
+    <message>
         <source>Install a translation package</source>
         <translation>Ein Übersetzungspaket installieren</translation>
     </message>

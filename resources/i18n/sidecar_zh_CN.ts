@@ -2313,6 +2313,10 @@ Files next to your media are not touched.</source>
         <translation>按画面内容搜索图片（CLIP）</translation>
     </message>
     <message>
+        <source>speaker labels in subtitles and transcripts</source>
+        <translation>字幕和文字稿中的说话人标注</translation>
+    </message>
+    <message>
         <source>Install a translation package</source>
         <translation>安装翻译包</translation>
     </message>
