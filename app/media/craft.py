@@ -113,7 +113,7 @@ def script_language(text: str) -> str | None:
             return "ja"
         if 0xAC00 <= code <= 0xD7AF or 0x1100 <= code <= 0x11FF or 0x3130 <= code <= 0x318F:
             return "ko"
-        if 0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF:
+        if 0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0xF900 <= code <= 0xFAFF:
             han = True
     return "zh" if han else None
 

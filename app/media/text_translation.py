@@ -28,6 +28,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
+from app.media.craft import script_language
 from app.media.naming import normalise_language
 from app.store.search_writes import TextTranslation
 
@@ -35,9 +36,6 @@ Translate = Callable[[str, str, list[str]], list[str]]
 """``(from, to, texts) → translations``, one per text, through an installed route."""
 HasRoute = Callable[[str, str], bool]
 
-_KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff]")
-_HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff]")
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}")
 MIN_LETTERS = 8
 """Fewer letters of an alphabetic script than this: too short to tell its language (a query like "Osaka")."""
@@ -52,12 +50,9 @@ SCRIPT_LANGUAGES = ("zh", "ja", "ko")
 
 def text_language(text: str) -> str | None:
     """The language of ``text``, or None when it cannot be told (too short, mixed, numbers only)."""
-    if _KANA.search(text):
-        return "ja"
-    if _HANGUL.search(text):
-        return "ko"
-    if _HAN.search(text):
-        return "zh"
+    script = script_language(text)
+    if script:
+        return script
     letters = sum(1 for ch in text if unicodedata.category(ch).startswith("L"))
     if letters < MIN_LETTERS:
         return None
