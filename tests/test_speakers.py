@@ -14,7 +14,7 @@ import pytest
 from app.errors import Code, ModelError
 from app.media.audio import SAMPLE_RATE
 from app.media.cues import NETFLIX_CUES, Cue
-from app.media.speakers import Piece, label_speakers, speakers_in
+from app.media.speakers import Piece, label_speakers, seconds_by_speaker
 from app.media.subtitles import render_bilingual_ass, render_transcript_text, speaker_name, speakers_of_ass, speakers_of_text
 from app.ml.speaker_encoder import CHECKPOINT, SpeakerEncoder
 from app.ml.torch_checkpoint import MAGIC_NUMBER, PROTOCOL_VERSION, read_legacy_checkpoint
@@ -96,7 +96,7 @@ def test_turns_of_three_real_voices_get_three_consistent_labels(encoder: Speaker
     samples, turns = conversation(["en_arctic_axb", "en_librispeech_8230", "de_thorsten"], turns=9)
     pieces = label_speakers(samples, [(a, b) for a, b, _ in turns], encoder)
     assert len({p.speaker for p in pieces}) == 3
-    found = {name: {k for a, b, n in turns if n == name for k in speakers_in(pieces, a, b)} for *_, name in turns}
+    found = {name: {k for a, b, n in turns if n == name for k in seconds_by_speaker(pieces, a, b)} for *_, name in turns}
     assert all(len(labels) == 1 for labels in found.values()), found  # each voice always the same label
     assert len(set().union(*found.values())) == 3  # and no two voices share one
     assert [p.speaker for p in pieces][0] == 1  # numbered by first appearance
@@ -142,6 +142,6 @@ def test_labels_need_the_installed_model_which_installs_over_loopback_by_checksu
     identity, wheel = speaker_labels.installed_model(data)
     assert wheel.read_bytes() == resemblyzer_wheel().read_bytes() and identity.startswith("speakers-ge2e:8f12eb2f1a99")
     pieces = speaker_labels.speaker_pieces(data, wanted, samples, segments)
-    assert pieces is not None and [speakers_in(pieces, a, b) for a, b, _ in turns] == [[1], [2], [1], [2]]
+    assert pieces is not None and [list(seconds_by_speaker(pieces, a, b)) for a, b, _ in turns] == [[1], [2], [1], [2]]
     assert speaker_labels.speaker_pieces(data, {"speakers": "3"}, samples, segments) is not None
 

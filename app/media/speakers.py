@@ -122,16 +122,17 @@ def label_speakers(samples: np.ndarray, stretches: Sequence[tuple[float, float]]
     return [Piece(a, b, int(label) + 1) for (a, b), label in zip(pieces, labels)]
 
 
-def speakers_in(pieces: Sequence[Piece], start_s: float, end_s: float) -> list[int]:
-    """The speakers heard in ``[start_s, end_s)``, in order of appearance, each for at least a third of a second
-    or for most of a short span (a cue's words rarely line up with a piece's edges to the frame)."""
+def seconds_by_speaker(pieces: Sequence[Piece], start_s: float, end_s: float) -> dict[int, float]:
+    """How long each speaker is heard in ``[start_s, end_s)``, in order of appearance."""
     heard: dict[int, float] = {}
     for piece in pieces:
         overlap = min(end_s, piece.end_s) - max(start_s, piece.start_s)
         if overlap > 0:
             heard[piece.speaker] = heard.get(piece.speaker, 0.0) + overlap
-    if not heard:
-        return []
-    span = max(end_s - start_s, 1e-9)
-    top = max(heard, key=lambda k: heard[k])
-    return [k for k, seconds in heard.items() if k == top or (seconds >= 0.33 and seconds / span >= 0.25)]
+    return heard
+
+
+def longest_speaker(pieces: Sequence[Piece], start_s: float, end_s: float) -> int | None:
+    """The speaker heard longest in ``[start_s, end_s)``; None where no one is."""
+    heard = seconds_by_speaker(pieces, start_s, end_s)
+    return max(heard, key=lambda k: heard[k]) if heard else None

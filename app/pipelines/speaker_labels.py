@@ -22,7 +22,7 @@ import numpy as np
 from app.errors import Code
 from app.media.craft import char_count
 from app.media.cues import CueOptions, join_fragments
-from app.media.speakers import Piece, VoiceEncoder, label_speakers, speakers_in
+from app.media.speakers import Piece, VoiceEncoder, label_speakers, longest_speaker
 from app.ml.catalogue import RESEMBLYZER_WHEEL, load_catalogue
 from app.ml.model_state import install_dir, read_manifest
 
@@ -87,8 +87,8 @@ def _word_groups(words: Sequence[Mapping[str, Any]], pieces: Sequence[Piece]) ->
     groups: list[tuple[int, list[str]]] = []
     for word in words:
         middle = (float(word["start"]) + float(word["end"])) / 2
-        heard = speakers_in(pieces, middle - 0.05, middle + 0.05)
-        speaker = heard[0] if heard else (groups[-1][0] if groups else 0)
+        found = longest_speaker(pieces, middle - 0.05, middle + 0.05)
+        speaker = found if found is not None else (groups[-1][0] if groups else 0)
         if groups and groups[-1][0] == speaker:
             groups[-1][1].append(str(word["word"]))
         else:
@@ -110,13 +110,8 @@ def label_cues(cues: list[dict[str, Any]], segments: Sequence[Mapping[str, Any]]
             labelled.append({**cue, "text": "\n".join(f"- {text}" for _, text in groups),
                              "speakers": [groups[0][0], groups[1][0]]})
             continue
-        heard = speakers_in(pieces, start, end)
-        if heard:
-            longest = max(heard, key=lambda k: sum(min(end, p.end_s) - max(start, p.start_s) for p in pieces
-                                                    if p.speaker == k and p.end_s > start and p.start_s < end))
-            labelled.append({**cue, "speakers": [longest]})
-        else:
-            labelled.append(dict(cue))
+        longest = longest_speaker(pieces, start, end)
+        labelled.append({**cue, "speakers": [longest]} if longest is not None else dict(cue))
     return labelled
 
 
