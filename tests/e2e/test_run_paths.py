@@ -55,7 +55,9 @@ def assert_nothing_left(done: Done) -> None:
         except OSError:
             continue  # gone meanwhile
         if int(fields[2]) == done.group and fields[0] != "Z":  # field 5 of stat: the process group
-            assert b"resource_tracker" in cmdline, f"{cmdline!r} outlived the command"
+            # A process in the middle of exiting has given its memory back, and with it the command line
+            # /proc shows (empty): that is the tracker ending; a live model host is caught by its pid above.
+            assert b"resource_tracker" in cmdline or cmdline == b"", f"{cmdline!r} outlived the command"
 
 
 def test_run_with_a_folder_adds_it_and_subtitles_it_in_one_process(tmp_path: Path) -> None:
