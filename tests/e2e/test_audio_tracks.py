@@ -114,7 +114,8 @@ def test_the_source_language_chooses_the_dub_in_that_language(tracks: dict[str, 
 
 def test_a_per_item_choice_runs_the_item_again_on_that_track(tracks: dict[str, Any]) -> None:
     replanned = {Path(i.path).name: i for i in tracks["replanned"]}
-    assert replanned["default second.mkv"].status == "pending"  # started over, not served job 1's cached result
+    # Started over, not served job 1's cached result; the running library's worker may already have it.
+    assert replanned["default second.mkv"].status in {"pending", "running"}
     assert replanned["commentary first.mkv"].status == "completed"  # the other item is untouched
     job = tracks["override"]
     assert (job.status, job.done, job.failed) == ("completed", 2, 0)
