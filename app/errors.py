@@ -3,7 +3,7 @@
 Every failure that reaches a person or the store carries a lower_snake ``code`` that
 never changes between releases (tests, the CLI's JSON and the GUI key on it) and a
 human message. ``transient`` decides whether the scheduler retries with backoff or
-fails the stage at once (:mod:`app.engine.failures` maps each class to its outcome).
+fails the stage at once (:mod:`app.engine.failures` maps each class to what becomes of the claim).
 The codes, and the words that explain them, are declared once in :mod:`app.codes`
 (re-exported here: :class:`Code`, :data:`EXPLANATIONS`, :func:`explain`).
 """

@@ -36,6 +36,21 @@ class EchoRuntime:
         raise RuntimeError("CUDA failed with error out of memory")
 
 
+class OutOfMemoryOn:
+    """A model that runs out of memory on the devices ``oom_on`` names, in CTranslate2's words, and echoes elsewhere.
+
+    Spec'd with ``device="cuda"`` it may fall back: its CPU copy (:meth:`ModelSpec.on_cpu`) keeps ``oom_on``.
+    """
+
+    def __init__(self, device: str = "cpu", oom_on: str = "cuda") -> None:
+        self.device, self.oom_on = device, oom_on.split(",")
+
+    def echo(self, value: object) -> object:
+        if self.device in self.oom_on:
+            raise RuntimeError("CUDA failed with error out of memory")
+        return value
+
+
 class OomAtLoad:
     """A model whose load fails the way CTranslate2 words a full GPU."""
 

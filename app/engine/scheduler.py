@@ -28,7 +28,7 @@ from app.engine.background import Hold, WorkGate
 from app.engine.config import EngineConfig
 from app.engine.context import ClaimContext
 from app.engine.crash_reports import CrashRecorder, take_crash_report
-from app.engine.failures import Outcome, outcome_of
+from app.engine.failures import Action, Rerun, failure_of, typed
 from app.engine.gpu_gate import GpuGate, MemoryProbe, NvmlProbe
 from app.engine.instances import InstanceLock
 from app.engine.model_pool import ModelPool
@@ -36,8 +36,8 @@ from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.placement import cleanup_stray_temps, invalid_on_windows
 from app.engine.plan import HashOutput, reused_after_hash
 from app.engine.stage import BatchStage, Pipeline, Stage, StageOutput
-from app.errors import (Code, DatabaseUnavailable, FolderMissing, LeaseLost, MappingUnavailable, NotMapped,
-                        OutOfDeviceMemory, OutOfMemory, SidecarError, Stalled)
+from app.errors import (Code, DatabaseUnavailable, FolderMissing, LeaseLost, MappingUnavailable, NotMapped, SidecarError,
+                        Stalled)
 from app.paths import item_workspace, workspace_root
 from app.store import Store
 from app.store.claim_scope import EVERYTHING, ClaimScope
@@ -51,8 +51,6 @@ _FLAG_REFRESH_SECONDS = 1.0
 _IDLE_RELEASE_SECONDS = 20.0
 #: Item note (``status --items --json``): a stage ran on the CPU because the GPU ran out of memory.
 GPU_FALLBACK_CPU = Code.GPU_FALLBACK_CPU
-#: Outcomes that become a give-back when the mapped folder vanished: the file may be fine, this machine cannot see it.
-_MOUNT_SENSITIVE = (Outcome.FAIL_JOB, Outcome.RELEASE_MODELS_AND_RETRY, Outcome.RETRY_OR_FAIL, Outcome.CRASH)
 
 
 class Scheduler:
@@ -96,6 +94,13 @@ class Scheduler:
         self._stalled_at: dict[int, float] = {}  # stage id -> when the watchdog stopped it
         self.on_change: Callable[[], None] = lambda: None
         self.work_gate: WorkGate | None = None  # schedule, battery, timed pause: consulted before each claim
+        #: What each action of the failure table does (:meth:`_handle_failure`): one handler each.
+        self._actions: Mapping[Action, Callable[[Claim, SidecarError], None]] = {
+            Action.RELEASE: self._release, Action.DISCARD: self._discard, Action.LEAVE_TO_EXPIRE: self._leave_to_expire,
+            Action.REVIEW: self._review, Action.GIVE_BACK: self._give_back, Action.LEAVE_TO_OTHERS: self._leave_to_others,
+            Action.FAIL_JOB: self._fail_job, Action.RELEASE_MODELS_AND_RETRY: self._release_models_and_retry,
+            Action.RETRY_OR_FAIL: self._retry_or_fail, Action.CRASH: self._crash,
+        }
 
     # -- lifecycle ----------------------------------------------------------------------
 
@@ -339,9 +344,7 @@ class Scheduler:
                 # A kind another engine on this library made (sidecar serve's requests, a newer Sidecar's
                 # kind): handed back, unfailed, for that engine, and never claimed here again.
                 for ctx in contexts:
-                    self._given_back.add(ctx.claim.item_id)
-                    self._give_back(ctx.claim, SidecarError(f"this engine has no pipeline for {lead.item_kind} items",
-                                                            code=Code.NOT_MAPPED))
+                    self._handle_failure(ctx.claim, NotMapped(f"this engine has no pipeline for {lead.item_kind} items"))
                 return
             if lead.idx >= len(pipeline.stages):
                 error = SidecarError(f"no pipeline handles {lead.item_kind} items", code=Code.UNSUPPORTED_MEDIA)
@@ -458,7 +461,7 @@ class Scheduler:
             self._stalled_at.pop(claim.stage_id, None)
         log.warning("stage %s of %s did not stop after it stalled; its worker is replaced", claim.name, claim.item_path)
         ctx.lost.set()
-        self._settle(self._fail, claim, Stalled.code, self._stalled(ctx).message, False)
+        self._handle_failure(claim, self._stalled(ctx))
         self.gate.release(claim.stage_id)
         stuck_token, stuck = self._slots[n]
         with self._active_lock:
@@ -470,38 +473,36 @@ class Scheduler:
         self.wake()
 
     def _run_stage(self, stage: Stage, ctx: ClaimContext) -> StageOutput:
-        """Run the stage; an out-of-memory error that survives releasing every model is retried once on the CPU.
+        """Run the stage, and again up the ladder of its failure's row while it keeps failing that way.
 
-        The first such error may be other resident models holding the device: all are released
-        and the stage runs again there (a checkpointing stage resumes where it stopped). Failing
-        again, it runs once more with its models on the CPU and the item notes the fallback, so a
-        person sees why it was slow. Out of memory on the CPU too fails the stage for good.
+        Out of device memory (:data:`app.engine.failures.FAILURES`): the first may be other
+        resident models holding the device, so all are released and the stage runs again there
+        (a checkpointing stage resumes where it stopped). Failing again, it runs once more with
+        its models on the CPU and the item notes the fallback, so a person sees why it was slow.
+        Out of memory on the CPU too fails the stage for good.
         """
-        try:
-            return stage.run(ctx)
-        except SidecarError as exc:
-            if exc.code != OutOfDeviceMemory.code:
-                raise
-        log.warning("out of device memory in %s of %s: releasing every model and trying again",
-                    ctx.claim.name, ctx.claim.item_path)
+        climbed = 0
+        while True:
+            try:
+                return stage.run(ctx)
+            except Exception as exc:
+                error = typed(exc)
+                failure = failure_of(error)
+                if climbed and climbed == len(failure.ladder) and failure.beyond_ladder is not None:
+                    raise failure.beyond_ladder(ctx.claim.name) from exc
+                if climbed >= len(failure.ladder) or not self._climb(failure.ladder[climbed], ctx, error):
+                    raise
+                climbed += 1
+
+    def _climb(self, rung: Rerun, ctx: ClaimContext, error: SidecarError) -> bool:
+        """Ready the claim for the rung's run; False when it cannot take the rung (no model of it runs on the CPU)."""
+        if rung.on_cpu and not ctx.can_fall_back:
+            return False
+        log.warning("%s in %s of %s: releasing every model and running it again%s", error.code, ctx.claim.name,
+                    ctx.claim.item_path, " on the CPU" if rung.on_cpu else "")
         self.pool.release_all()
-        try:
-            return stage.run(ctx)
-        except SidecarError as exc:
-            if exc.code != OutOfDeviceMemory.code or not ctx.can_fall_back:
-                raise
-        log.warning("out of device memory again in %s of %s with every model released: running it on the CPU",
-                    ctx.claim.name, ctx.claim.item_path)
-        self.pool.release_all()
-        ctx.on_cpu = True
-        try:
-            return stage.run(ctx)
-        except SidecarError as exc:
-            if exc.code == OutOfDeviceMemory.code:
-                raise OutOfMemory(f"step “{ctx.claim.name}” needs more memory than is free: it ran out on the GPU "
-                                  "and again on the CPU. Close other programs or choose a smaller model, then "
-                                  "retry.") from exc
-            raise
+        ctx.on_cpu |= rung.on_cpu
+        return True
 
     def _prewarm_next(self, claim: Claim, pipeline: Pipeline) -> None:
         """Start loading the model the item's next stage needs while this CPU stage runs.
@@ -564,50 +565,59 @@ class Scheduler:
         return root is not None and not os.path.isdir(root)
 
     def _handle_failure(self, claim: Claim, exc: Exception) -> None:
-        """End a claim whose stage raised, or whose file was out of reach before it began, as the failure table says."""
-        outcome = outcome_of(exc)
-        if outcome in _MOUNT_SENSITIVE and self._mount_gone(claim):
-            detail = exc.message if isinstance(exc, SidecarError) else f"{type(exc).__name__}: {exc}"
-            self._give_back(claim, MappingUnavailable(f"{detail} (the mapped folder is gone)"))
-        elif outcome is Outcome.CRASH or not isinstance(exc, SidecarError):
-            log.error("stage %s of %s crashed", claim.name, claim.item_path, exc_info=exc)
-            self._settle(self._fail, claim, Code.INTERNAL_ERROR, f"{type(exc).__name__}: {exc}", True)
-        elif outcome is Outcome.RELEASE:
-            self._settle(self.store.stages.release_stage, claim)
-        elif outcome is Outcome.DISCARD:
-            log.info("stage %s of item %s: claim lost, its result is discarded", claim.name, claim.item_id)
-        elif outcome is Outcome.LEAVE_TO_EXPIRE:
-            # Nothing can be recorded or fenced now, so nothing was placed: the lease runs out and
-            # whichever engine reaches the database runs the stage again, uncounted as a failure.
-            log.warning("stage %s of item %s stopped: %s (%s); its claim is left to expire",
-                        claim.name, claim.item_id, exc.message, exc.code)
-        elif outcome is Outcome.REVIEW:
-            self._settle(self.store.stages.to_review, claim, exc.message)
-        elif outcome is Outcome.GIVE_BACK:
-            self._give_back(claim, exc)
-        elif outcome is Outcome.FAIL_JOB:
-            self.store.jobs.fail(claim.job_id, exc.code, exc.message)
-        elif outcome is Outcome.RELEASE_MODELS_AND_RETRY:
-            # No CPU fallback for this stage's models: give every resident model's memory back,
-            # then let the stage retry later (transient).
-            log.warning("out of device memory in %s of %s: releasing models and retrying", claim.name, claim.item_path)
-            self.pool.release_all()
-            self._settle(self._fail, claim, exc.code, "the device ran out of memory; models were released and "
-                         "the stage will be retried", True)
-        else:
-            log.info("stage %s of %s failed: %s (%s)", claim.name, claim.item_path, exc.message, exc.code)
-            self._settle(self._fail, claim, exc.code, exc.message, exc.transient)
+        """End a claim whose stage failed, or whose file was out of reach before it began, as its row says."""
+        error = typed(exc)
+        failure = failure_of(error)
+        if failure.unless_mount_gone and self._mount_gone(claim):
+            error = MappingUnavailable(f"{error.message} (the mapped folder is gone)")
+            failure = failure_of(error)
+        self._actions[failure.action](claim, error)
 
-    def _give_back(self, claim: Claim, exc: SidecarError) -> None:
+    # -- the failure table's actions (app.engine.failures.Action), one handler each -----------
+
+    def _release(self, claim: Claim, error: SidecarError) -> None:
+        self._settle(self.store.stages.release_stage, claim)
+
+    def _discard(self, claim: Claim, error: SidecarError) -> None:
+        log.info("stage %s of item %s: claim lost, its result is discarded", claim.name, claim.item_id)
+
+    def _leave_to_expire(self, claim: Claim, error: SidecarError) -> None:
+        # Nothing can be recorded or fenced now, so nothing was placed: the lease runs out and
+        # whichever engine reaches the database runs the stage again, uncounted as a failure.
+        log.warning("stage %s of item %s stopped: %s (%s); its claim is left to expire",
+                    claim.name, claim.item_id, error.message, error.code)
+
+    def _review(self, claim: Claim, error: SidecarError) -> None:
+        self._settle(self.store.stages.to_review, claim, error.message)
+
+    def _give_back(self, claim: Claim, error: SidecarError) -> None:
         """Hand the claim back unfailed (its attempt refunded, its checkpoint kept) for a machine that reaches it.
 
-        A vanished mount leaves the scope by itself (:meth:`_scope` checks each mapping's
-        folder); an item the mapping refuses is remembered so it is not claimed again.
+        A vanished mount leaves the scope by itself (:meth:`_scope` checks each mapping's folder).
         """
-        log.warning("stage %s of %s given back (%s): %s", claim.name, claim.item_path, exc.code, exc.message)
-        if isinstance(exc, NotMapped):
-            self._given_back.add(claim.item_id)
+        log.warning("stage %s of %s given back (%s): %s", claim.name, claim.item_path, error.code, error.message)
         self._settle(self.store.stages.release_stage, claim)
+
+    def _leave_to_others(self, claim: Claim, error: SidecarError) -> None:
+        self._given_back.add(claim.item_id)  # out of this engine's scope from now on
+        self._give_back(claim, error)
+
+    def _fail_job(self, claim: Claim, error: SidecarError) -> None:
+        self.store.jobs.fail(claim.job_id, error.code, error.message)
+
+    def _release_models_and_retry(self, claim: Claim, error: SidecarError) -> None:
+        log.warning("out of device memory in %s of %s: releasing models and retrying", claim.name, claim.item_path)
+        self.pool.release_all()
+        self._settle(self._fail, claim, error.code, "the device ran out of memory; models were released and "
+                     "the stage will be retried", True)
+
+    def _retry_or_fail(self, claim: Claim, error: SidecarError) -> None:
+        log.info("stage %s of %s failed: %s (%s)", claim.name, claim.item_path, error.message, error.code)
+        self._settle(self._fail, claim, error.code, error.message, error.transient)
+
+    def _crash(self, claim: Claim, error: SidecarError) -> None:
+        log.error("stage %s of %s crashed", claim.name, claim.item_path, exc_info=error.__cause__ or error)
+        self._settle(self._fail, claim, error.code, error.message, error.transient)
 
     # -- heartbeat ----------------------------------------------------------------------
 
