@@ -18,7 +18,7 @@ from pathlib import Path
 from sqlalchemy import select
 
 from app.engine.config import EngineConfig
-from app.engine.failures import FAILURES, Action, failure_of, typed
+from app.engine.failures import FAILURES, Action, failure_of, typed_error
 from app.engine.library import JobOptions, Library
 from app.engine.stage import ModelSpec, Pipeline, StageContext
 from app.errors import (Code, DatabaseUnavailable, FolderMissing, LeaseLost, MappingUnavailable, MediaError, NeedsReview,
@@ -149,7 +149,7 @@ def test_every_kind_of_failure_ends_its_claim_as_its_row_says(data_dir: Path, tm
 def test_the_failures_above_reach_every_action_of_the_table() -> None:
     """So a new action (or a row moved to another) cannot go untested by the scenario above."""
     raised = [error for script in (*SCRIPTS.values(), GONE) for error in (*script.first, script.always) if error]
-    reached = {failure_of(typed(error)).action for error in raised}
+    reached = {failure_of(typed_error(error)).action for error in raised}
     assert reached == set(Action), f"no failure above ends as {set(Action) - reached}"
 
 

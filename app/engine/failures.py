@@ -2,10 +2,10 @@
 
 procrastinate's worker decides a job's end in one place; so does this module, for every
 path that ends a claim early (the stage raised while it ran, its file was out of reach
-before it began, the watchdog gave up on it). Each :class:`Failure` row names a class of
-error and says all that becomes of it: the runs again inside the claim before it
-settles (the out-of-memory ladder), whether a vanished mount makes it a give-back, and
-the :class:`Action` that settles the claim. The first row whose class the error is an
+before it began, the watchdog gave up on it, the engine has no pipeline for its kind).
+Each :class:`Failure` row names a class of error and says all that becomes of it: the
+runs again inside the claim before it settles (the out-of-memory ladder), whether a
+vanished mount makes it a give-back, and the :class:`Action` that settles the claim. The first row whose class the error is an
 instance of decides; an error from a model process comes back as the class that
 declares its code (:func:`app.errors.error_for`), so the table sees classes there too.
 The scheduler runs the row as written: one named handler per action, no branch on the
@@ -119,7 +119,7 @@ FAILURES: tuple[Failure, ...] = (
 )
 
 
-def typed(exc: Exception) -> SidecarError:
+def typed_error(exc: Exception) -> SidecarError:
     """``exc`` itself when it is a :class:`SidecarError`, else the :class:`InternalError` it is."""
     return exc if isinstance(exc, SidecarError) else InternalError(exc)
 

@@ -28,7 +28,7 @@ from app.engine.background import Hold, WorkGate
 from app.engine.config import EngineConfig
 from app.engine.context import ClaimContext
 from app.engine.crash_reports import CrashRecorder, take_crash_report
-from app.engine.failures import Action, Rerun, failure_of, typed
+from app.engine.failures import Action, Rerun, failure_of, typed_error
 from app.engine.gpu_gate import GpuGate, MemoryProbe, NvmlProbe
 from app.engine.instances import InstanceLock
 from app.engine.model_pool import ModelPool
@@ -461,7 +461,10 @@ class Scheduler:
             self._stalled_at.pop(claim.stage_id, None)
         log.warning("stage %s of %s did not stop after it stalled; its worker is replaced", claim.name, claim.item_path)
         ctx.lost.set()
-        self._handle_failure(claim, self._stalled(ctx))
+        stalled = self._stalled(ctx)
+        # Its row's action, without the table's look at the mount: a disk that stopped answering would hang
+        # this thread (the heartbeat) as it hangs the stage's.
+        self._actions[failure_of(stalled).action](claim, stalled)
         self.gate.release(claim.stage_id)
         stuck_token, stuck = self._slots[n]
         with self._active_lock:
@@ -486,11 +489,12 @@ class Scheduler:
             try:
                 return stage.run(ctx)
             except Exception as exc:
-                error = typed(exc)
+                error = typed_error(exc)
                 failure = failure_of(error)
-                if climbed and climbed == len(failure.ladder) and failure.beyond_ladder is not None:
+                rungs_left = failure.ladder[climbed:]
+                if climbed and not rungs_left and failure.beyond_ladder is not None:
                     raise failure.beyond_ladder(ctx.claim.name) from exc
-                if climbed >= len(failure.ladder) or not self._climb(failure.ladder[climbed], ctx, error):
+                if not rungs_left or not self._climb(rungs_left[0], ctx, error):
                     raise
                 climbed += 1
 
@@ -566,7 +570,7 @@ class Scheduler:
 
     def _handle_failure(self, claim: Claim, exc: Exception) -> None:
         """End a claim whose stage failed, or whose file was out of reach before it began, as its row says."""
-        error = typed(exc)
+        error = typed_error(exc)
         failure = failure_of(error)
         if failure.unless_mount_gone and self._mount_gone(claim):
             error = MappingUnavailable(f"{error.message} (the mapped folder is gone)")
