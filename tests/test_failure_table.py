@@ -146,6 +146,35 @@ def test_every_kind_of_failure_ends_its_claim_as_its_row_says(data_dir: Path, tm
     assert seen("fine.mp4") == ("completed", None, 0, 1)
 
 
+def test_a_job_failed_while_the_database_is_out_of_reach_fails_when_it_is_back(data_dir: Path, tmp_path: Path,
+                                                                            fast_config: EngineConfig) -> None:
+    """Recording a job's failure is settled like any outcome: the database cut off at that moment leaves the claim
+    to expire (the worker goes on), and the next run records it."""
+    runs = ScriptedRuns({"gone.mp4": GONE})
+    pipeline = Pipeline("video", [DigestStage("work", max_sleep=0.0, on_run=runs)])
+    lib = Library(data_dir, {"video": pipeline}, dataclasses.replace(fast_config, workers=1, lease_seconds=1.0))
+    try:
+        job = lib.add(_files(tmp_path / "doomed", ["gone.mp4"]), JobOptions())
+        record = lib.store.jobs.fail
+        cut: list[int] = []
+
+        def cut_once(job_id: int, code: Code, message: str) -> None:
+            if not cut:
+                cut.append(job_id)
+                raise DatabaseUnavailable("connection reset")
+            record(job_id, code, message)
+
+        lib.store.jobs.fail = cut_once  # type: ignore[method-assign]
+        lib.start()
+        idle = threading.Thread(target=lib.run_until_idle, daemon=True)
+        idle.start()
+        idle.join(timeout=60)
+        assert not idle.is_alive(), "the worker died recording the job's failure"
+        assert (cut, runs.runs["gone.mp4"], lib.status(job.id)[0].status) == ([job.id], 2, "failed")
+    finally:
+        lib.close()
+
+
 def test_the_failures_above_reach_every_action_of_the_table() -> None:
     """So a new action (or a row moved to another) cannot go untested by the scenario above."""
     raised = [error for script in (*SCRIPTS.values(), GONE) for error in (*script.first, script.always) if error]

@@ -607,7 +607,7 @@ class Scheduler:
         self._give_back(claim, error)
 
     def _fail_job(self, claim: Claim, error: SidecarError) -> None:
-        self.store.jobs.fail(claim.job_id, error.code, error.message)
+        self._settle(self.store.jobs.fail, claim.job_id, error.code, error.message)
 
     def _release_models_and_retry(self, claim: Claim, error: SidecarError) -> None:
         log.warning("out of device memory in %s of %s: releasing models and retrying", claim.name, claim.item_path)
