@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping
 
+from app.engine.job_options import JobOptions
 from app.engine.stage import Pipeline, StageContext
 from app.media.language_vote import detect_language as vote_language
 from app.ml.clients import WhisperClient
@@ -29,7 +30,7 @@ class DetectLanguageStage(TranscribeStage):
 
     name = "detect_language"
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         return {**super().fingerprint(options), "detect_only": True}
 
     def run(self, ctx: StageContext) -> TranscriptOutput:
@@ -44,7 +45,6 @@ def request_pipelines(data_dir: Path, settings: Settings) -> dict[str, Pipeline]
     """Both request kinds' pipelines, configured as the person's videos are (model, translation server)."""
     return {
         TRANSCRIBE_KIND: Pipeline(TRANSCRIBE_KIND, [ExtractAudioStage(), TranscribeStage(data_dir),
-                                                    TranslateStage(data_dir, settings.translation_endpoint,
-                                                                   settings.translation_endpoint_model)]),
+                                                    TranslateStage(data_dir)]),
         DETECT_KIND: Pipeline(DETECT_KIND, [ExtractAudioStage(), DetectLanguageStage(data_dir)]),
     }
