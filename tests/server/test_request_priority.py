@@ -13,7 +13,8 @@ import time
 from pathlib import Path
 
 from app.engine.config import EngineConfig
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.engine.stage import Pipeline
 from tests.engine_stages import fake_pipeline, make_media
 
@@ -40,7 +41,7 @@ def test_a_request_runs_before_the_folders_remaining_items(tmp_path: Path, data_
         while not journal.exists() and time.time() < deadline:  # the folder's first stage has finished
             time.sleep(0.01)
         asked = time.time()
-        request_job = lib.add_request(upload, JobOptions(target_lang="en").as_dict(), "video")
+        request_job = lib.add_request(upload, JobOptions(target_lang="en"), "video")
         done = threading.Event()
 
         def wait() -> None:

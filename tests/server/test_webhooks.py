@@ -20,7 +20,7 @@ from typing import Any, Iterator
 import pytest
 import requests
 
-from app.engine.library import JobOptions
+from app.engine.job_options import JobOptions
 from app.settings import Settings
 from tests.server.media_server_standin import StandIn, stand_in
 from tests.server.serving import Served, serving
