@@ -66,5 +66,5 @@ def test_the_setting_off_leaves_embedded_streams_uncounted(folder: Path, data_di
 
 
 def test_the_setting_is_frozen_into_new_jobs_on_by_default() -> None:
-    assert dict(JobOptions.from_settings(Settings()).extra)["embedded_subtitles"] is True
-    assert dict(JobOptions.from_settings(Settings(embedded_subtitles=False)).extra)["embedded_subtitles"] is False
+    assert JobOptions.from_settings(Settings()).embedded_subtitles is True
+    assert JobOptions.from_settings(Settings(embedded_subtitles=False)).embedded_subtitles is False
