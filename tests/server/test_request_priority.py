@@ -75,7 +75,7 @@ def test_an_engine_without_the_request_pipelines_leaves_requests_to_sidecar_serv
         upload = make_media(tmp_path / "uploads" / "one", 1, prefix="upload")[0]
         serving_side = Library(data_dir, {"video": pipeline, "request_kind": requests_kind},
                                EngineConfig(workers=1, poll_interval=0.02, progress_interval=0.0))
-        job = serving_side.add_request(upload, {"target_lang": "en"}, "request_kind")
+        job = serving_side.add_request(upload, JobOptions(target_lang="en"), "request_kind")
         serving_side.close()
         plain.start()
         plain.run_until_idle()

@@ -170,7 +170,7 @@ def test_a_killed_servers_request_jobs_are_removed_at_start(tmp_path: Path) -> N
     with serving(tmp_path / "data", start_engine=False) as served:
         upload.parent.mkdir(parents=True)
         upload.write_bytes(b"RIFF")
-        served.library.add_request(upload, {"target_lang": ""}, "request_transcribe")
+        served.library.add_request(upload, JobOptions(target_lang=""), "request_transcribe")
         assert [j.id for j in served.library.status() if j.options.get("request")]
     with serving(tmp_path / "data", start_engine=False) as served:
         assert [j for j in served.library.status() if j.options.get("request")] == []
