@@ -488,9 +488,9 @@ def cmd_watch(args: argparse.Namespace, lib: Library) -> int:
         w = watch.remove_watch(lib, args.path)
         _emit(args, {"removed": w.folder}, lambda: f"stopped watching {w.folder} (its items and outputs stay)")
     else:
+        watches = [(w, JobOptions.from_stored(w.options)) for w in lib.store.watches.list()]
         rows = [{"folder": w.folder, "job": w.job_id, "polling": w.polling, "kind": frozen.kind,
-                 "top_level": frozen.top_level, "last_scan_at": w.last_scan_at}
-                for w in lib.store.watches.list() for frozen in [JobOptions.from_stored(w.options)]]
+                 "top_level": frozen.top_level, "last_scan_at": w.last_scan_at} for w, frozen in watches]
         _emit(args, {"watches": rows}, lambda: "\n".join(
             f"{r['folder']}  (job {r['job']}{', polling' if r['polling'] else ''})" for r in rows) or "no watched folders")
     return 0

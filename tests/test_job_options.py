@@ -24,7 +24,7 @@ OLD_JOB = {"kind": "video", "top_level": True, "target_lang": "de", "naming": "c
 def test_every_output_affecting_setting_is_a_field_of_the_same_name_type_and_default() -> None:
     fields = {f.name: f for f in dataclasses.fields(JobOptions)}
     settings = {f.name: f for f in dataclasses.fields(Settings)}
-    frozen = {f.metadata[SETTING] for f in fields.values() if SETTING in f.metadata}
+    frozen = {name for name, f in fields.items() if f.metadata.get(SETTING) == name}
     assert frozen == set(OUTPUT_AFFECTING), "an output-affecting setting that is no job option is never frozen"
     for name in OUTPUT_AFFECTING:
         if name != "glossary":  # the settings' lines are frozen parsed, as entries
