@@ -41,7 +41,7 @@ _NUMBERS = ["1|one|won", "2|two|to|too", "3|three", "4|four|for", "5|five", "6|s
 
 
 def options(target_lang: str, kind: str = "video", **extra: Any) -> JobOptions:
-    return JobOptions(kind=kind, target_lang=target_lang, source_lang="", **extra)
+    return JobOptions(**{"source_lang": "", **extra}, kind=kind, target_lang=target_lang)
 
 
 #: The translator these e2e tests exercise the LLM path with: the bundled Gemma, chosen by name as a person would
