@@ -58,8 +58,8 @@ def library(data_dir: Path, pipelines: Mapping[str, Pipeline] | None = None,
     return Library(data_dir, pipelines or default_pipelines(data_dir, Settings(target_lang="en")), CONFIG)
 
 
-def run_folder(lib: Library, folder: Path, target_lang: str, kind: str = "video") -> JobSummary:
-    job = lib.add(folder, options(target_lang, kind))
+def run_folder(lib: Library, folder: Path, target_lang: str, kind: str = "video", **extra: Any) -> JobSummary:
+    job = lib.add(folder, options(target_lang, kind, **extra))
     lib.start()
     lib.run_until_idle()
     return lib.status(job.id)[0]
@@ -78,9 +78,9 @@ class FolderRun:
     loads: dict[str, int]
 
 
-def run_and_read(lib: Library, folder: Path, target_lang: str) -> FolderRun:
+def run_and_read(lib: Library, folder: Path, target_lang: str, **extra: Any) -> FolderRun:
     """:func:`run_folder`, then the job's items and its transcribe and translate outputs by file name."""
-    job = run_folder(lib, folder, target_lang)
+    job = run_folder(lib, folder, target_lang, **extra)
     return FolderRun(folder, lib.data_dir, job, {Path(i.path).name: i for i in lib.items(job.id)},
                      {k: v["output"] for k, v in stage_rows(lib.store, "transcribe").items()},
                      {k: v["output"] for k, v in stage_rows(lib.store, "translate").items()}, lib.model_loads())
