@@ -17,7 +17,6 @@ from app.media.language_vote import detect_language as vote_language
 from app.ml.clients import WhisperClient
 from app.pipelines.outputs import TranscriptOutput
 from app.pipelines.video import ExtractAudioStage, TranscribeStage, TranslateStage
-from app.settings import Settings
 
 TRANSCRIBE_KIND = "request_transcribe"
 """Item kind of an upload to ``/asr``."""
@@ -41,8 +40,8 @@ class DetectLanguageStage(TranscribeStage):
                                 language_votes=list(result.windows))
 
 
-def request_pipelines(data_dir: Path, settings: Settings) -> dict[str, Pipeline]:
-    """Both request kinds' pipelines, configured as the person's videos are (model, translation server)."""
+def request_pipelines(data_dir: Path) -> dict[str, Pipeline]:
+    """Both request kinds' pipelines, of the video stages (a request's options, frozen from the settings, name its server)."""
     return {
         TRANSCRIBE_KIND: Pipeline(TRANSCRIBE_KIND, [ExtractAudioStage(), TranscribeStage(data_dir),
                                                     TranslateStage(data_dir)]),

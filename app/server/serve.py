@@ -48,7 +48,7 @@ def open_serving(data_dir: Path, host: str, token: str, **config_overrides: Any)
     uploads = data_dir / UPLOADS
     shutil.rmtree(uploads, ignore_errors=True)
     uploads.mkdir(parents=True)
-    library = Library.open(data_dir, settings, extra_pipelines=request_pipelines(data_dir, settings),
+    library = Library.open(data_dir, settings, extra_pipelines=request_pipelines(data_dir),
                            **{"crash_reports": True, **config_overrides})
     for job in library.status():  # a killed server's requests: their clients and uploads are gone
         if JobOptions.from_stored(job.options).request:
