@@ -20,7 +20,8 @@ from app.engine import search as fused_search
 from app.engine.desktop_notify import headless_notices
 from app.engine.job_notices import wanted_kinds
 from app.engine.kinds import ALL, MEDIA_KINDS
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.errors import Code, SidecarError, WorkerRefused
 from app.media.glossary import GlossaryEntry, parse_lines
 from app.ml.catalogue import ROLES
@@ -487,9 +488,9 @@ def cmd_watch(args: argparse.Namespace, lib: Library) -> int:
         w = watch.remove_watch(lib, args.path)
         _emit(args, {"removed": w.folder}, lambda: f"stopped watching {w.folder} (its items and outputs stay)")
     else:
-        rows = [{"folder": w.folder, "job": w.job_id, "polling": w.polling, "kind": w.options.get("kind", ALL),
-                 "top_level": bool(w.options.get("top_level")), "last_scan_at": w.last_scan_at}
-                for w in lib.store.watches.list()]
+        watches = [(w, JobOptions.from_stored(w.options)) for w in lib.store.watches.list()]
+        rows = [{"folder": w.folder, "job": w.job_id, "polling": w.polling, "kind": frozen.kind,
+                 "top_level": frozen.top_level, "last_scan_at": w.last_scan_at} for w, frozen in watches]
         _emit(args, {"watches": rows}, lambda: "\n".join(
             f"{r['folder']}  (job {r['job']}{', polling' if r['polling'] else ''})" for r in rows) or "no watched folders")
     return 0

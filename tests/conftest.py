@@ -10,6 +10,13 @@ from typing import Iterator
 import onnxruntime  # noqa: F401 - loaded before usearch: the other order segfaults (the tests OCR in-process; the app does so in model hosts)
 import pytest
 
+# The tests run as on an English system wherever they run: a job's default target language is the system's
+# (app.settings.default_target_language, read when app.settings is imported), and the tests' subtitles and
+# words are English. LC_ALL=C.UTF-8 puts every program the tests start in a locale every machine has; it names
+# no language, so LC_MESSAGES names the one Sidecar reads.
+os.environ["LC_ALL"] = "C.UTF-8"
+os.environ["LC_MESSAGES"] = "en_US.UTF-8"
+
 import app.pipelines  # noqa: F401 - registers the media kinds the engine scans for, as the CLI and GUI do
 from app.engine.config import EngineConfig
 from tests.postgres_server import PostgresCluster

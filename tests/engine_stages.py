@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Self
 
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.engine.stage import ModelSpec, Output, Pipeline, StageContext, StageOutput
 from app.store.records import ItemView, JobSummary
 from app.errors import SidecarError
@@ -72,10 +73,10 @@ class DigestStage:
     calls: list[tuple[str, int]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         return {"v": 1}
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
         return self.spec
 
     def run(self, ctx: StageContext) -> DigestOutput:
@@ -117,10 +118,10 @@ class PlaceStage:
     output_type: type[JsonOutput] = JsonOutput
     before: Callable[[StageContext], None] | None = None
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
-        return {"naming": options.get("naming")}
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
+        return {"naming": options.naming}
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
         return None
 
     def run(self, ctx: StageContext) -> JsonOutput:

@@ -12,7 +12,8 @@ from sqlalchemy import select
 
 from app.add_progress import AddProgressLine
 from app.engine.config import EngineConfig
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.store.states import ItemState, JobSummaryStatus
 from app.store.tables import items, stages
 from tests.engine_stages import fake_pipeline, make_media

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import build_parser
-from app.engine.library import JobOptions
+from app.engine.job_options import JobOptions
 from app.media.audio import audio_duration
 from app.media.audio_streams import audio_streams, choose_audio_stream
 from app.pipelines.video import extract_chosen_audio
@@ -61,8 +61,8 @@ def test_extraction_decodes_the_chosen_stream(media: MediaFactory, tmp_path: Pat
     first = wav_duration(media.root / "track_submarine.wav")
     second = wav_duration(media.root / "track_chocolate.wav")
     assert abs(first - second) > 1.0  # the two sentences differ in length: the duration tells them apart
-    auto = extract_chosen_audio(path, tmp_path / "auto.f32", {})
-    picked = extract_chosen_audio(path, tmp_path / "one.f32", {"audio_track": 1})
+    auto = extract_chosen_audio(path, tmp_path / "auto.f32", JobOptions())
+    picked = extract_chosen_audio(path, tmp_path / "one.f32", JobOptions(audio_track=1))
     assert auto.audio_stream and picked.audio_stream
     assert auto.audio_stream["track"] == 2 and picked.audio_stream["track"] == 1
     assert auto.stream_index == 2 and picked.stream_index == 1
@@ -73,7 +73,7 @@ def test_extraction_decodes_the_chosen_stream(media: MediaFactory, tmp_path: Pat
 def test_sidecar_add_freezes_the_audio_track_in_the_job_options() -> None:
     args = build_parser().parse_args(["add", "/films", "--audio-track", "2"])
     options = JobOptions.from_settings(Settings(), audio_track=args.audio_track)
-    assert options.as_dict()["audio_track"] == 2
-    assert "audio_track" not in JobOptions.from_settings(Settings()).as_dict()
+    assert options.stored()["audio_track"] == 2
+    assert "audio_track" not in JobOptions.from_settings(Settings()).stored()
     with pytest.raises(SystemExit):
         build_parser().parse_args(["add", "/films", "--audio-track", "0"])

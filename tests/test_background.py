@@ -15,7 +15,8 @@ from app.engine.background import (BATTERY, IN_USE, KEEP_GOING, PAUSE_BELOW, PAU
                                    WorkGate, background_rules, morning_after, rules_ignoring_schedule, schedule_of,
                                    working_override)
 from app.engine.config import engine_config
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.engine.power import PowerStatus
 from app.engine.stage import ModelSpec, Pipeline, StageContext
 from app.engine.work_hours import ALL_DAY, BadWorkWindow, Schedule, Window
@@ -153,10 +154,10 @@ class EdgeStage:
     log: list[tuple[str, str]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         return {"v": 1}
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
         return None
 
     def run(self, ctx: StageContext) -> JsonOutput:

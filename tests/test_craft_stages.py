@@ -8,6 +8,7 @@ from typing import Any
 
 import pysubs2
 
+from app.engine.job_options import JobOptions
 from app.media.naming import subtitle_names
 from app.errors import Code
 from app.pipelines.outputs import RenderOutput, TranscriptOutput, TranslationOutput
@@ -25,12 +26,14 @@ def _words(start: float, text: str, step: float = 0.3) -> dict[str, Any]:
 
 
 def _transcript(segments: list[dict[str, Any]], options: dict[str, Any]) -> TranscriptOutput:
-    return TranscribeStage._result(segments, [], "en", 0.99, [], 20.0, 20.0, [], [], cue_options(options))
+    return TranscribeStage._result(segments, [], "en", 0.99, [], 20.0, 20.0, [], [],
+                                   cue_options(JobOptions.from_stored(options)))
 
 
 def _render(transcript: TranscriptOutput, translation: TranslationOutput, options: dict[str, Any]) -> Any:
     inputs = {TranscriptOutput: transcript, TranslationOutput: translation}
-    ctx = SimpleNamespace(input=inputs.__getitem__, options=options, item=SimpleNamespace(path=Path("/m/Movie.mkv")))
+    ctx = SimpleNamespace(input=inputs.__getitem__, options=JobOptions.from_stored(options),
+                          item=SimpleNamespace(path=Path("/m/Movie.mkv")))
     return RenderStage().run(ctx)  # type: ignore[arg-type]
 
 
@@ -45,10 +48,10 @@ def test_transcript_notes_repeats_and_removes_sound_tags_when_asked() -> None:
 
 
 def test_options_join_the_fingerprints_only_when_they_differ_from_the_default() -> None:
-    assert craft_fingerprint({}) == {}
-    assert craft_fingerprint({"subtitle_profile": "relaxed", "keep_sound_tags": False}) == {"profile": "relaxed",
+    assert craft_fingerprint(JobOptions()) == {}
+    assert craft_fingerprint(JobOptions(subtitle_profile="relaxed", keep_sound_tags=False)) == {"profile": "relaxed",
                                                                                              "sound_tags": "removed"}
-    assert RenderStage().fingerprint({"webvtt": True}) != RenderStage().fingerprint({})
+    assert RenderStage().fingerprint(JobOptions(webvtt=True)) != RenderStage().fingerprint(JobOptions())
 
 
 def test_render_flags_a_translation_over_reading_speed_and_writes_webvtt_beside_srt(tmp_path: Path) -> None:

@@ -11,7 +11,8 @@ from typing import Any
 from app.engine.background import BackgroundRules, Hold, WorkGate, BATTERY, PAUSE_BELOW
 from app.engine.desktop_notify import DesktopNotifier, headless_notices
 from app.engine.job_notices import FAILED, FINISHED, REVIEW
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.engine.power import PowerStatus, UPowerProbe
 from tests.engine_stages import fake_pipeline, make_media
 

@@ -10,7 +10,8 @@ import pysubs2
 import pytest
 
 from app.engine.config import EngineConfig
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.engine.stage import Pipeline, StageContext, StageOutput
 from app.errors import SidecarError
 from app.media.cues import Cue, cues_to_dicts
@@ -108,10 +109,10 @@ class Canned:
     def __init__(self, name: str, output: StageOutput) -> None:
         self.name, self.output, self.output_type = name, output, type(output)
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         return {"v": 1}
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
         return None
 
     def run(self, ctx: StageContext) -> StageOutput:
@@ -126,10 +127,10 @@ class RecordsModels:
         self.name, self.durable, self.per_path = inner.name, inner.durable, getattr(inner, "per_path", False)
         self.output_type = inner.output_type
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         return self.inner.fingerprint(options)
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
         return self.inner.model_spec(options)
 
     def run(self, ctx: StageContext) -> StageOutput:
@@ -158,4 +159,4 @@ def test_index_dialogue_declares_the_e5_model_it_indexes_dialogue_with(data_dir:
     assert (out.summary.status, out.summary.done) == ("completed", 1)
     assert place.asked == set(), "place wrote the subtitles without a model"
     assert index.asked == {TEXT_EMBEDDING_SPEC.key}, "index_dialogue embedded the dialogue with e5"
-    assert index.model_spec({}) == TEXT_EMBEDDING_SPEC and place.model_spec({}) is None, "and declared it"
+    assert index.model_spec(JobOptions()) == TEXT_EMBEDDING_SPEC and place.model_spec(JobOptions()) is None, "and declared it"

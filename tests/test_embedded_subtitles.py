@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.media.subtitle_streams import subtitle_streams
 from app.settings import Settings
 from tests.engine_stages import fake_pipeline
@@ -60,10 +61,10 @@ def test_a_french_text_stream_makes_the_video_done_for_french_only(folder: Path,
 
 
 def test_the_setting_off_leaves_embedded_streams_uncounted(folder: Path, data_dir: Path) -> None:
-    off = _add(data_dir, folder, JobOptions(kind="video", target_lang="fr", extra=(("embedded_subtitles", False),)))
+    off = _add(data_dir, folder, JobOptions(kind="video", target_lang="fr", embedded_subtitles=False))
     assert {name: status for name, (status, _, _) in off.items()} == {"Film.mkv": "pending", "Other.mkv": "pending"}
 
 
 def test_the_setting_is_frozen_into_new_jobs_on_by_default() -> None:
-    assert dict(JobOptions.from_settings(Settings()).extra)["embedded_subtitles"] is True
-    assert dict(JobOptions.from_settings(Settings(embedded_subtitles=False)).extra)["embedded_subtitles"] is False
+    assert JobOptions.from_settings(Settings()).embedded_subtitles is True
+    assert JobOptions.from_settings(Settings(embedded_subtitles=False)).embedded_subtitles is False

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.store.tables import stages
 from tests.engine_stages import make_media, fake_pipeline
 

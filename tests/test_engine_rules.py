@@ -7,7 +7,8 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.paths import workspace_root
 from app.store.instances import InstanceInfo
 from app.store.tables import stages

@@ -10,7 +10,8 @@ from PIL import Image
 from sqlalchemy import text
 
 from app.engine.config import EngineConfig
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.ml import index_models, local_models, model_choice
 from app.ml.llm_runtime import smollm2_path
 from app.pipelines.image import image_pipeline
@@ -33,9 +34,10 @@ def test_job_freezes_the_translation_model_chosen_at_add_time(data_dir: Path, tm
 
     model_choice.models_use(data_dir, "gemma3-270m")  # the bundled default again
     stage = TranslateStage(data_dir)
-    assert stage.backend(job.options).model_path == frozen["path"], "the job still uses what it froze"
-    assert stage.backend(JobOptions().as_dict()).model_path != frozen["path"], "a job without a snapshot asks again"
-    assert stage.fingerprint(job.options) != stage.fingerprint({**job.options, "models": {"translation": None}})
+    options = JobOptions.from_stored(job.options)
+    assert stage.backend(options).model_path == frozen["path"], "the job still uses what it froze"
+    assert stage.backend(JobOptions()).model_path != frozen["path"], "a job without a snapshot asks again"
+    assert stage.fingerprint(options) != stage.fingerprint(options.with_overrides({"models": {"translation": None}}))
 
 
 def _photos(folder: Path, n: int) -> Path:
@@ -61,8 +63,8 @@ def test_job_indexes_with_the_clip_model_chosen_when_it_was_added(
         job = lib.add(_photos(tmp_path / "pics", 2), JobOptions(kind="image"))
         _use_clip(data_dir, tmp_path / "clip-b", "clip-b", seed=2)  # chosen after the job was added
         visual = next(s for s in lib.pipelines["image"].stages if s.name == "visual")
-        assert dict(visual.model_spec(job.options).params)["model_dir"] == str((tmp_path / "clip-a").resolve())
-        assert dict(visual.model_spec({}).params)["model_dir"] == str((tmp_path / "clip-b").resolve())
+        assert dict(visual.model_spec(JobOptions.from_stored(job.options)).params)["model_dir"] == str((tmp_path / "clip-a").resolve())
+        assert dict(visual.model_spec(JobOptions()).params)["model_dir"] == str((tmp_path / "clip-b").resolve())
         lib.start()
         lib.run_until_idle()
         with lib.store.db.read() as conn:

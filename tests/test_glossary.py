@@ -1,6 +1,6 @@
 """The glossary's forms: what a person types, what a job stores, what the stages read."""
 
-from app.media.glossary import GlossaryEntry, from_options, parse_entry, parse_lines, to_option
+from app.media.glossary import GlossaryEntry, from_option, parse_entry, parse_lines, to_option
 
 
 def test_a_line_is_a_term_or_a_term_with_its_rendering() -> None:
@@ -21,8 +21,8 @@ def test_the_job_option_round_trips_and_is_order_independent() -> None:
     a = to_option([GlossaryEntry("b"), GlossaryEntry("A", "x")])
     b = to_option([GlossaryEntry("A", "x"), GlossaryEntry("b")])
     assert a == b == [["A", "x"], ["b", None]]
-    assert from_options({"glossary": a}) == (GlossaryEntry("A", "x"), GlossaryEntry("b"))
-    assert from_options({}) == ()
+    assert from_option(a) == (GlossaryEntry("A", "x"), GlossaryEntry("b"))
+    assert from_option([]) == ()
     assert GlossaryEntry("ComfyUI").required_in_translation == "ComfyUI"
     assert GlossaryEntry("Bahnhof", "station").required_in_translation == "station"
 

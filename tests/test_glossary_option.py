@@ -10,6 +10,7 @@ import pytest
 
 import app.pipelines  # noqa: F401 - registers the media kinds, as the CLI does
 from app.cli import main
+from app.engine.job_options import JobOptions
 from app.engine.plan import stage_fingerprints
 from app.pipelines import default_pipelines
 from app.settings import Settings, load_settings, save_settings
@@ -54,14 +55,18 @@ def test_the_glossary_changes_the_fingerprints_from_transcription_on_and_only_it
     stages = default_pipelines(data_dir, Settings(target_lang="de")).get("video").stages
     names = [stage.name for stage in stages]
     base = {"target_lang": "de", "source_lang": "", "naming": "media-server"}
-    without = dict(zip(names, stage_fingerprints(stages, base, "/films/a.mkv")))
-    comfy = dict(zip(names, stage_fingerprints(stages, {**base, "glossary": [["ComfyUI", None]]}, "/films/a.mkv")))
-    rendered = dict(zip(names, stage_fingerprints(stages, {**base, "glossary": [["ComfyUI", "Comfy-Oberfläche"]]},
-                                                  "/films/a.mkv")))
-    empty = dict(zip(names, stage_fingerprints(stages, {**base, "glossary": []}, "/films/a.mkv")))
+
+    def fingerprints(**stored: object) -> dict[str, str]:
+        return dict(zip(names, stage_fingerprints(stages, JobOptions.from_stored({**base, **stored}), "/films/a.mkv")))
+
+    without = fingerprints()
+    comfy = fingerprints(glossary=[["ComfyUI", None]])
+    rendered = fingerprints(glossary=[["ComfyUI", "Comfy-Oberfläche"]])
+    empty = fingerprints(glossary=[])
     assert empty == without, "an empty glossary plans as a job without one: earlier transcripts are reused"
     assert comfy["extract_audio"] == without["extract_audio"], "decoding the audio does not depend on the glossary"
     assert all(comfy[name] != without[name] for name in names[names.index("transcribe"):])
     assert rendered["transcribe"] == comfy["transcribe"], "Whisper hears the terms, never their renderings"
     transcribe = next(stage for stage in stages if stage.name == "transcribe")
-    assert transcribe.fingerprint({**base, "glossary": [["b", None], ["ComfyUI", "x"]]})["hotwords"] == "b, ComfyUI"
+    assert transcribe.fingerprint(JobOptions.from_stored({**base, "glossary": [["b", None], ["ComfyUI", "x"]]}))["hotwords"] \
+        == "b, ComfyUI"

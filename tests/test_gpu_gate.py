@@ -8,6 +8,7 @@ from typing import Any, Mapping
 
 from app.engine.config import EngineConfig
 from app.engine.gpu_gate import GpuGate
+from app.engine.job_options import JobOptions
 from app.engine.library import Library
 from app.engine.stage import Pipeline, StageContext
 from app.ml.spec import ModelSpec
@@ -86,10 +87,10 @@ class HoldsAUndeclared:
         self.held, self.b_ran = threading.Event(), threading.Event()
         self.pids: list[int] = []
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         return {"v": 1}
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
         return None
 
     def run(self, ctx: StageContext) -> JsonOutput:
@@ -109,10 +110,10 @@ class Between:
 
     name, durable, output_type = "between", True, JsonOutput
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         return {"v": 1}
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
         return None
 
     def run(self, ctx: StageContext) -> JsonOutput:
@@ -125,10 +126,10 @@ class UsesB:
     def __init__(self, first: HoldsAUndeclared) -> None:
         self.first = first
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         return {"v": 1}
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
         return MODEL_B
 
     def run(self, ctx: StageContext) -> JsonOutput:

@@ -23,7 +23,8 @@ import pytest
 
 from app.atomic_write import open_regular
 from app.engine.config import EngineConfig
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.engine.scan import scan
 from app.engine.stage import ModelSpec, Pipeline, StageContext
 from app.errors import NotRegularFile
@@ -149,7 +150,8 @@ def test_a_file_sidecar_may_not_read_fails_unreadable_file_at_once() -> None:
             "import json, sys; from pathlib import Path\n"
             "import app.pipelines\n"
             "from app.engine.config import EngineConfig\n"
-            "from app.engine.library import JobOptions, Library\n"
+            "from app.engine.job_options import JobOptions\n"
+            "from app.engine.library import Library\n"
             "from app.engine.stage import Pipeline\n"
             "from tests.engine_stages import DigestStage, PlaceStage\n"
             "lib = Library(Path(sys.argv[2]), {'video': Pipeline('video', [DigestStage('extract'), PlaceStage()])},\n"

@@ -13,7 +13,8 @@ from sqlalchemy import select
 
 from app.engine.config import EngineConfig
 from app.engine.context import ClaimContext
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.engine.model_pool import ModelPool
 from app.engine.plan import HashOutput
 from app.engine.stage import BatchStage, ModelSpec, Pipeline, StageContext, StageOutput
@@ -40,10 +41,10 @@ class BatchDigest:
     batches: list[list[str]] = field(default_factory=list)
     during: Callable[[Sequence[StageContext]], None] = lambda contexts: None
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         return {"v": 1}
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
         return SPEC
 
     def run(self, ctx: StageContext) -> StageOutput:
@@ -63,7 +64,7 @@ def _identify_all(store: Store, lib: Library, data_dir: Path) -> None:
     """Run every CPU stage that is runnable before the model stages (hash, a visual stage without a model) by hand,
     so the model stages of all items are ready together and the next claim takes them as one batch."""
     while (claim := store.stages.claim_next_stage("prep:0", gpu=False)) is not None:
-        ctx = ClaimContext(store, claim, data_dir / "ws" / str(claim.item_id), ModelPool(), "skip", 0.0)
+        ctx = ClaimContext(store, claim, data_dir / "ws" / str(claim.item_id), ModelPool(), 0.0)
         output = lib.pipelines[claim.item_kind].stages[claim.idx].run(ctx)
         store.stages.complete_stage(claim, output.written(),
                                     identified=output.sha256 if isinstance(output, HashOutput) else None)
@@ -148,7 +149,7 @@ def test_a_corrupt_image_in_an_ocr_batch_fails_alone(tmp_path: Path, data_dir: P
 
     describe.run_batch = recorded  # type: ignore[method-assign]  # the real stage, its batches recorded
     try:
-        job = lib.add(folder, JobOptions(kind="image", extra=(("image_sidecar_json", False),)))
+        job = lib.add(folder, JobOptions(kind="image", image_sidecar_json=False))
         _identify_all(lib.store, lib, data_dir)
         lib.start()
         lib.run_until_idle()

@@ -10,7 +10,8 @@ import pytest
 from sqlalchemy import text
 
 from app.engine.context import ClaimContext
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.engine.model_pool import ModelPool
 from app.engine.plan import HashStage
 from app.errors import LeaseLost
@@ -43,7 +44,7 @@ def test_sidecar_json_is_deterministic_and_holds_no_vectors() -> None:
 def test_pipeline_without_a_visual_model_gates_only_ocr_and_e5(data_dir: Path) -> None:
     stages = image_pipeline(data_dir).stages
     assert [s.name for s in stages] == ["visual", "describe", "text_embedding", "place"]
-    specs = [s.model_spec({}) for s in stages]
+    specs = [s.model_spec(JobOptions()) for s in stages]
     assert specs[0] is None and specs[3] is None
     assert specs[1].runtime == "app.ml.ocr_runtime:OcrRuntime"
     assert specs[2].runtime == "app.ml.text_embedding:TextEmbeddingRuntime"
@@ -53,7 +54,7 @@ def test_pipeline_without_a_visual_model_gates_only_ocr_and_e5(data_dir: Path) -
 def _context(store: Store, data_dir: Path, owner: str) -> ClaimContext:
     claim = store.stages.claim_next_stage(owner, gpu=None)
     assert claim is not None
-    return ClaimContext(store, claim, data_dir / "ws", ModelPool(), "skip", 0.0)
+    return ClaimContext(store, claim, data_dir / "ws", ModelPool(), 0.0)
 
 
 def test_identical_content_in_one_job_is_computed_once(tmp_path: Path, data_dir: Path, fast_config) -> None:

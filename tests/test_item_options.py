@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.errors import ItemNotChangeable, LeaseLost
 from tests.engine_stages import fake_pipeline, make_media
 

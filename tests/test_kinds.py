@@ -8,7 +8,8 @@ import pytest
 
 from app.cli import build_parser
 from app.engine.kinds import MEDIA_KINDS, MediaKind, MediaKinds
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.engine.stage import Pipeline
 from app.errors import SidecarError
 from app.gui.main_window import media_file_filters

@@ -15,7 +15,8 @@ from PIL import Image
 
 from app.cli import main as cli_main
 from app.engine.kinds import LEFT_OUT_BY_DEFAULT, ScanRules
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.engine.scan import scan
 from app.engine.watch import WatchService, WatchSettings, add_watch
 from app.settings import Settings, load_settings, save_settings

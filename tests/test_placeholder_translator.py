@@ -16,6 +16,7 @@ import pytest
 import app.pipelines  # noqa: F401 - registers the media kinds, as the CLI does
 from app import doctor
 from app.cli import main
+from app.engine.job_options import JobOptions
 from app.ml import catalogue, local_models, model_choice
 from app.pipelines.video import BUNDLED_LLM, TranslateStage
 from app.settings import Settings, save_settings
@@ -40,7 +41,7 @@ def test_only_the_bundled_gemma_is_marked_a_placeholder() -> None:
 def test_the_placeholder_is_in_use_exactly_when_the_translate_stage_would_use_the_bundled_model(
         tmp_path: Path, data_dir: Path) -> None:
     def backend(endpoint: str) -> str:
-        return TranslateStage(data_dir, endpoint).backend({}).identity
+        return TranslateStage(data_dir).backend(JobOptions(translation_endpoint=endpoint)).identity
 
     assert model_choice.placeholder_in_use(data_dir) is None and backend("").startswith("opus-mt:"), \
         "by default the OPUS-MT package of each pair translates, not the placeholder"

@@ -9,7 +9,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.engine.scan import scan
 from app.media.naming import is_already_subtitled, subtitle_language
 from tests.engine_stages import fake_pipeline

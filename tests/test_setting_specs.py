@@ -13,8 +13,7 @@ import pytest
 from app.cli import build_parser
 from app.codes import Code
 from app.doctor import check_settings
-from app.engine.config import EngineConfig
-from app.engine.library import JobOptions
+from app.engine.job_options import JobOptions
 from app.engine.placement import POLICIES
 from app.pipelines.video import TranslateStage
 from app.settings import (OUTPUT_AFFECTING, SPECS, BadSetting, Holds, Settings, load_settings, pair_lines, pair_rows,
@@ -49,7 +48,7 @@ def test_every_setting_is_declared() -> None:
 def test_existing_policy_is_declared_once_and_read_everywhere() -> None:
     spec = SPECS["existing_policy"]
     assert POLICIES == spec.values == ("skip", "overwrite", "keep_both")
-    assert Settings().existing_policy == EngineConfig().existing_policy == JobOptions().existing_policy == spec.default
+    assert Settings().existing_policy == JobOptions().existing_policy == spec.default
     flag = _add_flags()["--existing"]
     assert tuple(flag.choices) == spec.values and flag.dest == "existing_policy"  # type: ignore[attr-defined]
     options = JobOptions.from_settings(Settings(), existing_policy=build_parser().parse_args(
@@ -79,7 +78,7 @@ def test_an_empty_target_language_means_transcripts_only(tmp_path: Path) -> None
     args = build_parser().parse_args(["add", "x", "--target-lang", ""])
     options = JobOptions.from_settings(Settings(), target_lang=args.target_lang)
     assert options.target_lang == "" and SPECS["target_lang"].check("")
-    assert TranslateStage(tmp_path).model_spec(options.as_dict()) is None, "no translation model is loaded"
+    assert TranslateStage(tmp_path).model_spec(options) is None, "no translation model is loaded"
 
 
 def test_a_bad_value_gives_the_typed_code_and_falls_back_to_its_default(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
@@ -106,11 +105,11 @@ def test_a_settings_file_that_holds_no_object_gives_defaults(tmp_path: Path) -> 
 
 def test_every_output_affecting_setting_is_frozen_into_the_job() -> None:
     frozen = JobOptions.from_settings(Settings(embedded_subtitles=False, existing_policy="overwrite",
-                                               glossary=["ComfyUI"], source_lang="ja")).as_dict()
+                                               glossary=["ComfyUI"], source_lang="ja")).stored()
     assert set(OUTPUT_AFFECTING) <= set(frozen)
     assert frozen["glossary"] == [["ComfyUI", None]], "frozen in the job option's form, with the job's own terms"
     assert frozen["embedded_subtitles"] is False and frozen["existing_policy"] == "overwrite" and frozen["source_lang"] == "ja"
-    flagged = JobOptions.from_settings(Settings(), naming="compat", embedded_subtitles=None).as_dict()
+    flagged = JobOptions.from_settings(Settings(), naming="compat", embedded_subtitles=None).stored()
     assert flagged["naming"] == "compat" and flagged["embedded_subtitles"] is True, "an unset flag keeps the setting"
 
 

@@ -11,6 +11,7 @@ import numpy as np
 import pysubs2
 import pytest
 
+from app.engine.job_options import JobOptions
 from app.errors import Code, ModelError
 from app.media.audio import SAMPLE_RATE
 from app.media.cues import NETFLIX_CUES, Cue
@@ -133,8 +134,9 @@ def test_labels_need_the_installed_model_which_installs_over_loopback_by_checksu
     data = tmp_path / "data"
     samples, turns = conversation(["en_arctic_aew", "en_librispeech_1320"], turns=4)
     segments = [{"start": a, "end": b, "text": "x"} for a, b, _ in turns]
-    assert speaker_labels.fingerprint(data, {}) == {} and speaker_labels.speaker_pieces(data, {}, samples, segments) is None
-    wanted = {"speakers": "auto"}
+    off = JobOptions()
+    assert speaker_labels.fingerprint(data, off) == {} and speaker_labels.speaker_pieces(data, off, samples, segments) is None
+    wanted = JobOptions(speakers="auto")
     assert speaker_labels.speaker_pieces(data, wanted, samples, segments) is None  # asked for, not installed
     assert speaker_labels.fingerprint(data, wanted)["speaker_model"] is None
     server = install_speaker_model(data, tmp_path, monkeypatch)
@@ -143,5 +145,5 @@ def test_labels_need_the_installed_model_which_installs_over_loopback_by_checksu
     assert wheel.read_bytes() == resemblyzer_wheel().read_bytes() and identity.startswith("speakers-ge2e:8f12eb2f1a99")
     pieces = speaker_labels.speaker_pieces(data, wanted, samples, segments)
     assert pieces is not None and [list(seconds_by_speaker(pieces, a, b)) for a, b, _ in turns] == [[1], [2], [1], [2]]
-    assert speaker_labels.speaker_pieces(data, {"speakers": "3"}, samples, segments) is not None
+    assert speaker_labels.speaker_pieces(data, JobOptions(speakers="3"), samples, segments) is not None
 

@@ -9,7 +9,8 @@ from typing import Any, Mapping
 import pytest
 
 from app.engine.config import EngineConfig
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.engine.stage import Pipeline
 from app.engine.stage import ModelSpec, StageContext
 from app.engine.subtitle_edits import SubtitleDocument, edited_dialogue
@@ -91,7 +92,7 @@ def test_a_saved_edit_is_the_persons_revision_and_a_later_run_sends_its_version_
 
         # The video is processed again (as Re-translate does: `redo`), even under the overwrite policy.
         video.write_bytes(b"a new version of the video\n" * 10)
-        job = lib.add(media, JobOptions(existing_policy="overwrite", extra=(("redo", True),)))
+        job = lib.add(media, JobOptions(existing_policy="overwrite", redo=True))
         lib.run_until_idle()
         assert "Fixed again" in target.read_text(), "a later run overwrote the person's edit"
         [review] = lib.reviews()
@@ -126,7 +127,7 @@ def test_saving_while_sidecar_works_on_the_video_is_refused(tmp_path: Path, data
             other.unlink()
         armed["document"] = lib.open_subtitles(video)
         video.write_bytes(b"changed\n" * 10)
-        lib.add(media, JobOptions(existing_policy="overwrite", extra=(("redo", True),)))
+        lib.add(media, JobOptions(existing_policy="overwrite", redo=True))
         lib.run_until_idle()
         assert refused == ["item_busy"]
         assert "during a run" not in armed["document"].files["transcript"].read_text()
@@ -160,10 +161,10 @@ class RenderLanguages:
     durable: bool = True
     output_type: type[JsonOutput] = JsonOutput
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         return {"v": 1}
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
         return None
 
     def run(self, ctx: StageContext) -> JsonOutput:

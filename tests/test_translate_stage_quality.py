@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from app.engine.job_options import JobOptions
 from app.engine.stage import ItemRef, ModelClient, OutputT, StageOutput
 from app.errors import StageStopped
 from app.media.glossary import GlossaryEntry, to_option
@@ -53,7 +54,7 @@ class Ctx:
     """The slice of the engine's StageContext the translate and render stages use."""
 
     e5: ModelHost
-    options: Mapping[str, Any]
+    options: JobOptions
     inputs: list[StageOutput]
     partial: Any = None
     stop_after_checkpoint: bool = False
@@ -99,9 +100,15 @@ def _transcript(sources: list[str]) -> TranscriptOutput:
                                                  for i, s in enumerate(sources)])
 
 
+def _served(server: ModelServer, target_lang: str, **stored: Any) -> JobOptions:
+    """A job's options translating into ``target_lang`` through ``server`` (``stored``: more options, stored form)."""
+    return JobOptions.from_stored({"target_lang": target_lang, "translation_endpoint": server.url("/v1"),
+                                   "translation_endpoint_model": "scripted", **stored})
+
+
 def _run(server: ModelServer, e5: ModelHost, sources: list[str] = SOURCES, **options: Any) -> tuple[Ctx, dict[str, Any]]:
-    stage = TranslateStage(Path("/nonexistent"), server.url("/v1"), "scripted")
-    ctx = Ctx(e5, {"target_lang": "de", **options}, [_transcript(sources)])
+    stage = TranslateStage(Path("/nonexistent"))
+    ctx = Ctx(e5, _served(server, "de", **options), [_transcript(sources)])
     return ctx, stage.run(ctx).written()  # type: ignore[arg-type]
 
 
@@ -193,8 +200,8 @@ def test_each_batch_carries_the_three_lines_before_it_and_the_glossary(e5: Model
 def test_a_resume_sends_only_the_cues_after_the_checkpoint_and_keeps_the_reasons(e5: ModelHost) -> None:
     stubborn = SOURCES[2]
     server = _serve(lambda text: text + " Okay." if text == stubborn else GERMAN[text])
-    stage = TranslateStage(Path("/nonexistent"), server.url("/v1"), "scripted")
-    ctx = Ctx(e5, {"target_lang": "de"}, [_transcript(SOURCES)], stop_after_checkpoint=True)
+    stage = TranslateStage(Path("/nonexistent"))
+    ctx = Ctx(e5, _served(server, "de"), [_transcript(SOURCES)], stop_after_checkpoint=True)
     try:
         with pytest.raises(StageStopped):
             stage.run(ctx)  # type: ignore[arg-type]
@@ -226,8 +233,8 @@ def test_a_recording_mostly_in_the_target_language_gets_its_other_stretches_tran
     english = SOURCES[10:14]
     transcript = _mixed([(t, "de") for t in german[:3]] + [(t, "en") for t in english] + [(t, "de") for t in german[3:]], "de")
     server = _serve(lambda text: GERMAN[text])
-    stage = TranslateStage(Path("/nonexistent"), server.url("/v1"), "scripted")
-    ctx = Ctx(e5, {"target_lang": "de"}, [TranscriptOutput.read(transcript)])
+    stage = TranslateStage(Path("/nonexistent"))
+    ctx = Ctx(e5, _served(server, "de"), [TranscriptOutput.read(transcript)])
     try:
         translation = stage.run(ctx)  # type: ignore[arg-type]
         output = translation.written()
@@ -251,8 +258,8 @@ def test_each_stretch_is_sent_and_checked_in_its_own_language(e5: ModelHost) -> 
                         + [(t, "en") for t in english] + [(de, "de") for de, _ in german[3:]]
                         + [(zh, "zh") for zh, _ in chinese[3:]], "de")
     server = ModelServer(answer=lambda _language, text: human[text]).start()
-    stage = TranslateStage(Path("/nonexistent"), server.url("/v1"), "scripted")
-    ctx = Ctx(e5, {"target_lang": "en"}, [TranscriptOutput.read(transcript)])
+    stage = TranslateStage(Path("/nonexistent"))
+    ctx = Ctx(e5, _served(server, "en"), [TranscriptOutput.read(transcript)])
     try:
         output = stage.run(ctx).written()  # type: ignore[arg-type]
     finally:

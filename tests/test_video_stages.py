@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from app.engine.job_options import JobOptions
 from app.engine.plan import stage_fingerprints
 from app.ml.index_models import TEXT_EMBEDDING_SPEC
 from app.ml.llm_runtime import smollm2_path
@@ -21,9 +22,14 @@ STAGES = ["extract_audio", "transcribe", "translate", "render", "place", "index_
 BASE = {"target_lang": "de", "naming": "media-server", "source_lang": ""}
 
 
-def _fps(data_dir: Path, settings: Settings | None = None, path: str = "/m/a.mp4", **options: object) -> dict[str, str]:
-    pipeline = video_pipeline(data_dir, settings or Settings())
-    return dict(zip(STAGES, stage_fingerprints(pipeline.stages, {**BASE, **options}, path)))
+def _options(**changes: object) -> JobOptions:
+    """A job's options as the store holds them (``changes`` in stored form, as an item's own choices are)."""
+    return JobOptions.from_stored({**BASE, **changes})
+
+
+def _fps(data_dir: Path, path: str = "/m/a.mp4", **options: object) -> dict[str, str]:
+    pipeline = video_pipeline(data_dir, Settings())
+    return dict(zip(STAGES, stage_fingerprints(pipeline.stages, _options(**options), path)))
 
 
 def _changed(a: dict[str, str], b: dict[str, str]) -> list[str]:
@@ -40,26 +46,26 @@ def test_video_is_a_default_pipeline_in_stage_order(data_dir: Path) -> None:
 def test_equal_settings_give_equal_model_specs_so_a_group_shares_one_process(data_dir: Path) -> None:
     models_use(data_dir, "gemma3-270m")  # a gated LLM translator (the default OPUS-MT route has no spec before run)
     one, two = video_pipeline(data_dir, Settings()), video_pipeline(data_dir, Settings(target_lang="ja"))
-    for idx, options in ((1, ({}, BASE)), (2, (BASE, {"target_lang": "ja"}))):
+    for idx, options in ((1, (JobOptions(), _options())), (2, (_options(), JobOptions(target_lang="ja")))):
         specs = {s.model_spec(o).key for s in (one.stages[idx], two.stages[idx])
-                 for o in (*options, {**BASE, "target_lang": "fr", "naming": "compat"})}
+                 for o in (*options, _options(target_lang="fr", naming="compat"))}
         assert len(specs) == 1, specs
     # Transcripts only: translation skips itself without a model, so it is no model stage
     # waiting behind its group's transcriptions, and each transcript is placed when it is ready.
-    assert one.stages[2].model_spec({**BASE, "target_lang": ""}) is None and one.stages[2].model_spec({}) is None
+    assert one.stages[2].model_spec(_options(target_lang="")) is None
     # Subtitles first, index after: placing needs no model, so it never waits for the model slot;
     # the dialogue index after it holds e5.
-    assert [s.model_spec(BASE) is None for s in one.stages] == [True, False, False, True, True, False]
-    assert one.stages[5].model_spec(BASE) == TEXT_EMBEDDING_SPEC
+    assert [s.model_spec(_options()) is None for s in one.stages] == [True, False, False, True, True, False]
+    assert one.stages[5].model_spec(_options()) == TEXT_EMBEDDING_SPEC
     models_use(data_dir, "opus-mt")
-    assert one.stages[2].model_spec(BASE) is None, "an OPUS-MT route is known only once the transcript names its language"
+    assert one.stages[2].model_spec(_options()) is None, "an OPUS-MT route is known only once the transcript names its language"
 
 
 def test_a_translation_endpoint_needs_no_gpu_gate_and_changes_only_translation(data_dir: Path) -> None:
-    endpoint = Settings(translation_endpoint="http://127.0.0.1:8080/v1", translation_endpoint_model="qwen")
-    stage = video_pipeline(data_dir, endpoint).stages[2]
-    assert stage.model_spec(BASE) is None
-    assert _changed(_fps(data_dir), _fps(data_dir, endpoint)) == ["translate", "render", "place", "index_dialogue"]
+    endpoint = {"translation_endpoint": "http://127.0.0.1:8080/v1", "translation_endpoint_model": "qwen"}
+    stage = video_pipeline(data_dir, Settings()).stages[2]
+    assert stage.model_spec(_options(**endpoint)) is None
+    assert _changed(_fps(data_dir), _fps(data_dir, **endpoint)) == ["translate", "render", "place", "index_dialogue"]
 
 
 def test_another_translation_model_re_translates_without_transcribing_again(data_dir: Path) -> None:
@@ -67,7 +73,7 @@ def test_another_translation_model_re_translates_without_transcribing_again(data
     models_register(data_dir, smollm2_path(), "translation", "smollm2-local")
     models_use(data_dir, "smollm2-local")
     assert _changed(before, _fps(data_dir)) == ["translate", "render", "place", "index_dialogue"]
-    spec = video_pipeline(data_dir, Settings()).stages[2].model_spec(BASE)
+    spec = video_pipeline(data_dir, Settings()).stages[2].model_spec(_options())
     assert spec is not None and dict(spec.params)["model_path"] == str(smollm2_path())
 
 

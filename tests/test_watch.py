@@ -20,7 +20,8 @@ from sqlalchemy import func, select, text
 
 from app.cli import main as cli_main
 from app.engine.config import EngineConfig
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.engine.stage import Pipeline
 from app.engine.mounts import is_network_folder, network_fs_type
 from app.engine.plan import ITEM_BATCH

@@ -10,7 +10,8 @@ import pytest
 from sqlalchemy import select
 
 from app.engine.config import EngineConfig
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.engine.path_map import PathMap
 from app.engine.worker import check_mappings, worker_database, worker_scope
 from app.errors import WorkerRefused

@@ -19,7 +19,8 @@ import pysubs2
 from sqlalchemy import select
 
 from app.engine.config import EngineConfig
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.engine.stage import Pipeline
 from app.pipelines import default_pipelines
 from app.ml.model_choice import models_use
@@ -40,7 +41,7 @@ _NUMBERS = ["1|one|won", "2|two|to|too", "3|three", "4|four|for", "5|five", "6|s
 
 
 def options(target_lang: str, kind: str = "video", **extra: Any) -> JobOptions:
-    return JobOptions(kind=kind, target_lang=target_lang, extra=tuple({"source_lang": "", **extra}.items()))
+    return JobOptions(**{"source_lang": "", **extra}, kind=kind, target_lang=target_lang)
 
 
 #: The translator these e2e tests exercise the LLM path with: the bundled Gemma, chosen by name as a person would
@@ -57,8 +58,8 @@ def library(data_dir: Path, pipelines: Mapping[str, Pipeline] | None = None,
     return Library(data_dir, pipelines or default_pipelines(data_dir, Settings(target_lang="en")), CONFIG)
 
 
-def run_folder(lib: Library, folder: Path, target_lang: str, kind: str = "video") -> JobSummary:
-    job = lib.add(folder, options(target_lang, kind))
+def run_folder(lib: Library, folder: Path, target_lang: str, kind: str = "video", **extra: Any) -> JobSummary:
+    job = lib.add(folder, options(target_lang, kind, **extra))
     lib.start()
     lib.run_until_idle()
     return lib.status(job.id)[0]
@@ -77,9 +78,9 @@ class FolderRun:
     loads: dict[str, int]
 
 
-def run_and_read(lib: Library, folder: Path, target_lang: str) -> FolderRun:
+def run_and_read(lib: Library, folder: Path, target_lang: str, **extra: Any) -> FolderRun:
     """:func:`run_folder`, then the job's items and its transcribe and translate outputs by file name."""
-    job = run_folder(lib, folder, target_lang)
+    job = run_folder(lib, folder, target_lang, **extra)
     return FolderRun(folder, lib.data_dir, job, {Path(i.path).name: i for i in lib.items(job.id)},
                      {k: v["output"] for k, v in stage_rows(lib.store, "transcribe").items()},
                      {k: v["output"] for k, v in stage_rows(lib.store, "translate").items()}, lib.model_loads())

@@ -22,7 +22,6 @@ class EngineConfig:
     group_size: int = SPECS["group_size"].default
     poll_interval: float = 0.5
     progress_interval: float = 0.5
-    existing_policy: str = SPECS["existing_policy"].default
     # Write a crash report (faulthandler) so a file that crashes the engine process can be
     # told from a kill; process-wide, so only the process that is the engine turns it on.
     crash_reports: bool = False
@@ -69,6 +68,6 @@ def engine_config(settings: Settings, **overrides: Any) -> EngineConfig:
     workers = max(1, min(settings.workers, settings.max_cores)) if settings.max_cores > 0 else settings.workers
     return dataclasses.replace(
         EngineConfig(workers=workers, gpu_budget_mb=settings.gpu_budget_mb, group_size=settings.group_size,
-                     existing_policy=settings.existing_policy, database_url=settings.database_url,
+                     database_url=settings.database_url,
                      stall_seconds=settings.stall_seconds),
         **overrides)

@@ -9,8 +9,9 @@ import threading
 import time
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Sequence
 
+from app.engine.job_options import JobOptions
 from app.engine.model_pool import ModelPool
 from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.placement import Placement
@@ -32,7 +33,7 @@ class ClaimContext:
     ``earlier`` are the item's stages before this one: :meth:`input` finds an output by the type they declare.
     """
 
-    def __init__(self, store: Store, claim: Claim, workspace: Path, pool: ModelPool, policy: str,
+    def __init__(self, store: Store, claim: Claim, workspace: Path, pool: ModelPool,
                  progress_interval: float, observe_step: Callable[[str, Step], None] | None = None,
                  paths: LocalPaths = SAME_PATHS, earlier: Sequence[Stage] = (), last_try: bool = True):
         self.store = store
@@ -44,12 +45,11 @@ class ClaimContext:
             raise NotMapped(f"no --path-map of this worker covers {claim.item_path}")
         self.workspace = workspace
         self.pool = pool
-        self.policy = policy
         self.item = ItemRef(
             id=claim.item_id, job_id=claim.job_id, path=Path(local), kind=claim.item_kind,
             sha256=claim.item_sha256, size=claim.item_size, mtime_ns=claim.item_mtime_ns, revision=claim.item_revision,
         )
-        self.options: Mapping[str, Any] = claim.options
+        self.options = JobOptions.from_stored(claim.options)
         self.earlier = tuple(earlier)
         self._earlier_outputs: list[StageOutput] | None = None
         self.partial: Any = claim.partial
@@ -145,5 +145,5 @@ class ClaimContext:
     def place(self, outputs: Sequence[Output]) -> list[Placed]:
         self.check()
         self.verify_source_unchanged()
-        return Placement(self.store, self.claim, self.workspace, self.policy, self.verify_source_unchanged,
+        return Placement(self.store, self.claim, self.workspace, self.options.existing_policy, self.verify_source_unchanged,
                          self._observe_step, self.paths).place(outputs)

@@ -40,7 +40,8 @@ from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
 from app.atomic_write import sha256_file
-from app.engine.kinds import ALL, LEFT_OUT_BY_DEFAULT, MEDIA_KINDS, ScanRules
+from app.engine.job_options import JobOptions
+from app.engine.kinds import LEFT_OUT_BY_DEFAULT, MEDIA_KINDS, ScanRules
 from app.engine.mounts import polling_reason
 from app.engine.plan import ITEM_BATCH, ItemPlanner, batched
 from app.engine.renames import move_placed_files
@@ -115,9 +116,9 @@ class FolderWatcher:
         self.watch = watch
         self.settings = settings
         self.folder = Path(watch.folder)
-        self.options = dict(watch.options)
-        self.recursive = not self.options.get("top_level", False)
-        self.kinds = MEDIA_KINDS.selection(str(self.options.get("kind", ALL))) & frozenset(self.pipelines)
+        self.options = JobOptions.from_stored(watch.options)
+        self.recursive = not self.options.top_level
+        self.kinds = MEDIA_KINDS.selection(self.options.kind) & frozenset(self.pipelines)
         self.rules = ScanRules(settings.left_out)
         self.mode = "stopped"
         self._on_change = on_change or (lambda action, path: None)

@@ -24,11 +24,14 @@ import sys
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from app.engine.stage import Pipeline
 from app.errors import Code, SidecarError
 from app.settings import LEFT_OUT_BY_DEFAULT, Settings
+
+if TYPE_CHECKING:  # job_options imports ALL from here
+    from app.engine.job_options import JobOptions
 
 ALL = "all"
 """The ``--kind`` choice that selects every registered kind."""
@@ -42,10 +45,10 @@ class Skip(NamedTuple):
     message: str
 
 
-SkipRule = Callable[[Path, Sequence[str], Mapping[str, Any]], "Skip | None"]
+SkipRule = Callable[[Path, Sequence[str], "JobOptions"], "Skip | None"]
 """``(file, names in its folder, the job's options) -> Skip``: why a file needs no work for this job, else None.
 
-The options are what the job froze (:class:`app.engine.library.JobOptions`): a video
+The options are what the job froze (:class:`app.engine.job_options.JobOptions`): a video
 subtitled in German is done for a German job, not for a French one.
 """
 PipelineFactory = Callable[[Path, Settings], Pipeline]
@@ -62,7 +65,7 @@ class MediaKind:
     pipeline: PipelineFactory
     skip: SkipRule | None = None
 
-    def skip_reason(self, path: Path, sibling_names: Sequence[str], options: Mapping[str, Any]) -> Skip | None:
+    def skip_reason(self, path: Path, sibling_names: Sequence[str], options: JobOptions) -> Skip | None:
         return self.skip(path, sibling_names, options) if self.skip is not None else None
 
 

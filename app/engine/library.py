@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import shutil
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -18,7 +18,8 @@ from app.engine.background import BackgroundRules, Hold, WorkGate, background_ru
 from app.engine.config import EngineConfig, engine_config
 from app.engine.gpu_gate import MemoryProbe
 from app.engine.instances import WorkerView, worker_views
-from app.engine.kinds import ALL, LEFT_OUT_BY_DEFAULT, MEDIA_KINDS, ScanRules
+from app.engine.job_options import JobOptions
+from app.engine.kinds import ALL, MEDIA_KINDS, ScanRules
 from app.engine.model_pool import ModelPool
 from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.plan import ITEM_BATCH, ItemPlanner, batched, plan_item, skipped_sha256, with_hash_stage
@@ -29,7 +30,6 @@ from app.engine.stage import ModelSpec, Pipeline
 from app.engine.subtitle_edits import SubtitleDocument, open_subtitles, reindex_dialogue, save_subtitles
 from app.engine.translator_watch import TranslatorWatch
 from app.errors import Code, FolderMissing, SidecarError
-from app.media import glossary
 from app.media.cue_edits import EditCue
 from app.ml.clients import MARIAN_RUNTIME, ClipClient, MarianClient, TextEmbeddingClient
 from app.ml.cpu_share import set_core_cap
@@ -37,7 +37,7 @@ from app.ml.index_models import TEXT_EMBEDDING_SPEC, TEXT_MODEL_ID, VisualChoice
 from app.ml.model_choice import frozen_models
 from app.ml.opus_mt import installed_translators, route
 from app.paths import workspace_root
-from app.settings import OUTPUT_AFFECTING, SPECS, Settings, load_settings
+from app.settings import Settings, load_settings
 from app.store import Store
 from app.store.claim_scope import EVERYTHING, ClaimScope
 from app.store.location import database_location
@@ -50,54 +50,6 @@ log = logging.getLogger(__name__)
 
 TRANSLATION = "translation"  # the model role "Translate again" takes as chosen now
 TRANSLATOR_SETTINGS = ("translation_endpoint", "translation_endpoint_model")  # and the server as set now
-
-
-@dataclass(frozen=True)
-class JobOptions:
-    """What a job freezes at creation: later settings changes affect new jobs only."""
-
-    kind: str = ALL
-    top_level: bool = False
-    target_lang: str = "en"
-    naming: str = SPECS["naming"].default
-    existing_policy: str = SPECS["existing_policy"].default
-    extra: tuple[tuple[str, Any], ...] = ()
-    left_out: tuple[str, ...] = LEFT_OUT_BY_DEFAULT  # the scan's rule; counted in the scan report, not a stage option
-
-    @classmethod
-    def from_settings(cls, settings: Settings, kind: str = ALL, top_level: bool = False, redo: bool = False, *,
-                      audio_track: int | None = None, glossary_entries: Sequence[glossary.GlossaryEntry] = (),
-                      **overrides: Any) -> JobOptions:
-        """What a new job freezes from the person's settings (CLI, GUI and watched folders alike).
-
-        ``redo``: process files again even when they are already subtitled (``add --redo``,
-        the editor's Re-translate); files the person edited in Sidecar then go to Review.
-        ``audio_track`` (``sidecar add --audio-track N``) names the audio track to subtitle
-        in every video of the job, counted from 1; without it each file's is chosen by rule.
-        ``glossary_entries`` (``--glossary``, ``--glossary-file``, the add flow's field) join the
-        library-wide glossary in the settings, the job's own rendering of a term winning; the
-        option is left out when both are empty, so a job without one plans as before.
-        ``overrides`` are ``sidecar add``'s setting flags by setting name (None: not given).
-        Every setting declared ``output_affecting`` is frozen, none named here.
-        """
-        snapshot = {name: getattr(settings, name) for name in OUTPUT_AFFECTING}
-        snapshot.update({k: v for k, v in overrides.items() if v is not None})
-        terms = glossary.merged(glossary.parse_lines(snapshot.pop(glossary.OPTION_KEY)), glossary_entries)
-        values = {name: snapshot.pop(name) for name in ("target_lang", "naming", "existing_policy")}
-        extra: tuple[tuple[str, Any], ...] = tuple(snapshot.items())
-        if redo:
-            extra += (("redo", True),)
-        if audio_track:
-            extra += (("audio_track", audio_track),)
-        if terms:  # frozen in the job option's form, with the job's own terms
-            extra += ((glossary.OPTION_KEY, glossary.to_option(terms)),)
-        return cls(kind=kind, top_level=top_level, **values, extra=extra, left_out=tuple(settings.scan_ignore))
-
-    def as_dict(self) -> dict[str, Any]:
-        d = {"kind": self.kind, "top_level": self.top_level, "target_lang": self.target_lang,
-             "naming": self.naming, "existing_policy": self.existing_policy}
-        d.update(dict(self.extra))
-        return d
 
 
 @dataclass(frozen=True)
@@ -208,10 +160,8 @@ class Library:
             if route(packages, detail.get("from"), detail.get("to")) is None:
                 continue
             source = self.store.jobs.item_source(item_id)
-            plan = plan_item(self.store.jobs, self.pipelines[source.kind], {**source.job_options, **source.overrides},
-                             Path(source.path), source.size, source.mtime_ns, source.sha256)
             try:
-                self.store.jobs.replan_item(item_id, source.overrides, plan.stages)
+                self._plan_again(source, JobOptions.from_stored(source.options), source.overrides)
             except SidecarError as exc:
                 log.info("item %d waits on: %s", item_id, exc)
                 continue
@@ -259,8 +209,8 @@ class Library:
         kinds = MEDIA_KINDS.selection(options.kind)
         available = kinds & set(self.pipelines)
         owner = owner or (self._scheduler.instance.id if self._scheduler else f"cli-{id(self)}")
-        frozen = {**options.as_dict(), "models": frozen_models(self.data_dir)}
-        job_id = self.store.jobs.create(str(path), frozen, owner)
+        frozen = replace(options, models=frozen_models(self.data_dir))
+        job_id = self.store.jobs.create(str(path), frozen.stored(), owner)
         result = ScanResult(on_found=None if progress is None else lambda found: progress(found, None))
         found = walk(path, result, recursive=not options.top_level, kinds=kinds, rules=ScanRules(options.left_out),
                      options=frozen)
@@ -299,15 +249,15 @@ class Library:
         self._nudge()
         return self.status(job_id)[0]
 
-    def add_request(self, path: Path, options: Mapping[str, Any], kind: str) -> int:
+    def add_request(self, path: Path, options: JobOptions, kind: str) -> int:
         """One file a client hands in (an upload to ``sidecar serve``) as a job of its own; returns the job id.
 
         The job is owned by :data:`REQUEST_JOB_OWNER`, so its stages are claimed before any
         folder's: the client waits on it. ``kind`` names a pipeline of this library that no
         scan picks (the request pipeline: speech stages only, nothing placed, nothing indexed).
         """
-        frozen = {**options, "request": True, "models": frozen_models(self.data_dir)}
-        job_id = self.store.jobs.create(str(path.parent), frozen, REQUEST_JOB_OWNER)
+        frozen = replace(options, request=True, models=frozen_models(self.data_dir))
+        job_id = self.store.jobs.create(str(path.parent), frozen.stored(), REQUEST_JOB_OWNER)
         st = path.stat()
         self.store.jobs.add_items(job_id, [ItemPlanner(self.store.jobs, self.pipelines[kind], frozen)
                                            .plan(path, st.st_size, st.st_mtime_ns, "")])
@@ -359,14 +309,19 @@ class Library:
 
         The item is planned anew under the changed options: stages whose fingerprint
         the change leaves alone, or whose result for this content is cached, keep their
-        output; the rest run again (:meth:`JobRepo.replan_item`).
+        output; the rest run again (:meth:`JobRepo.replan_item`). ``name`` must be a stored
+        job option (``invalid_argument`` otherwise): stored, an unknown one would change nothing.
         """
         source = self.store.jobs.item_source(item_id)
-        overrides = {**source.overrides, name: value}
-        plan = plan_item(self.store.jobs, self.pipelines[source.kind], {**source.job_options, **overrides}, Path(source.path),
-                         source.size, source.mtime_ns, source.sha256)
-        self.store.jobs.replan_item(item_id, overrides, plan.stages)
+        options = JobOptions.from_stored(source.options).with_overrides({name: value})
+        self._plan_again(source, options, {**source.overrides, name: value})
         self._nudge()
+
+    def _plan_again(self, source: ItemSource, options: JobOptions, overrides: dict[str, Any]) -> None:
+        """Run the item again under ``options``, its stages planned anew; ``overrides`` are its own choices as stored."""
+        plan = plan_item(self.store.jobs, self.pipelines[source.kind], options, Path(source.path), source.size,
+                         source.mtime_ns, source.sha256)
+        self.store.jobs.replan_item(source.id, overrides, plan.stages)
 
     def translate_again(self, job_id: int | None = None, item_id: int | None = None) -> int:
         """Redo the translation of items that got none ("Translate again"; ``sidecar translate-again``): the
@@ -384,13 +339,12 @@ class Library:
         for todo_id in todo:
             source = self.store.jobs.item_source(todo_id)
             # The job froze the translation model chosen when it was added; this run takes today's choice.
-            models = {role: m for role, m in (source.options.get("models") or {}).items() if role != TRANSLATION}
+            options = JobOptions.from_stored(source.options)
+            models = {role: m for role, m in options.models.items() if role != TRANSLATION}
             if TRANSLATION in chosen:
                 models[TRANSLATION] = chosen[TRANSLATION]
-            overrides = {**source.overrides, **servers, "models": models}
-            plan = plan_item(self.store.jobs, self.pipelines[source.kind], {**source.job_options, **overrides},
-                             Path(source.path), source.size, source.mtime_ns, source.sha256)
-            self.store.jobs.replan_item(todo_id, overrides, plan.stages)
+            changes = {**servers, "models": models}
+            self._plan_again(source, options.with_overrides(changes), {**source.overrides, **changes})
         if todo:
             self._nudge()
         return len(todo)
@@ -488,4 +442,4 @@ class Library:
             return None
 
 
-__all__ = ["JobChanges", "JobOptions", "Library"]
+__all__ = ["JobChanges", "Library"]

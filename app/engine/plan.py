@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Self, Sequence, TypeVar
 
 from app.atomic_write import open_regular, sha256_file
+from app.engine.job_options import JobOptions
 from app.engine.stage import ModelSpec, Pipeline, Stage, StageContext, StageOutput
 from app.errors import Code, SidecarError, TargetChanged
 from app.store.current_items import CurrentItemRepo
@@ -85,10 +86,10 @@ class HashStage:
     durable: bool = True
     output_type: type[HashOutput] = HashOutput
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         return {}
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
         return None
 
     def run(self, ctx: StageContext) -> HashOutput:
@@ -122,7 +123,7 @@ def with_hash_stage(pipeline: Pipeline) -> Pipeline:
     return Pipeline(pipeline.kind, [HashStage(), *pipeline.stages])
 
 
-def stage_fingerprints(stages: Sequence[Stage], options: Mapping[str, Any], item_path: str, prev: str = "") -> list[str]:
+def stage_fingerprints(stages: Sequence[Stage], options: JobOptions, item_path: str, prev: str = "") -> list[str]:
     """Chained fingerprints; stages that write next to the file (``per_path``) include its path.
 
     ``prev`` is the fingerprint of the stage before the first of ``stages`` (``""``: none).
@@ -199,7 +200,7 @@ class ItemPlanner:
     otherwise hash every stage's settings and look up its model a million times.
     """
 
-    def __init__(self, repo: JobRepo, pipeline: Pipeline, options: Mapping[str, Any]):
+    def __init__(self, repo: JobRepo, pipeline: Pipeline, options: JobOptions):
         self.repo = repo
         self.pipeline = pipeline
         self.options = options
@@ -223,7 +224,7 @@ class ItemPlanner:
                        stages=new_stages)
 
 
-def plan_item(repo: JobRepo, pipeline: Pipeline, options: Mapping[str, Any], path: Path, size: int, mtime_ns: int,
+def plan_item(repo: JobRepo, pipeline: Pipeline, options: JobOptions, path: Path, size: int, mtime_ns: int,
               sha256: str) -> NewItem:
     """Stage rows for one file (a watched folder's, or an item planned again under its own options)."""
     return ItemPlanner(repo, pipeline, options).plan(path, size, mtime_ns, sha256)

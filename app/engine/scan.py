@@ -21,8 +21,9 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Generator, Iterator, Mapping, Sequence
+from typing import Any, Callable, Generator, Iterator, Sequence
 
+from app.engine.job_options import JobOptions
 from app.engine.kinds import MEDIA_KINDS, MediaKind, ScanRules
 from app.errors import Code
 
@@ -80,7 +81,7 @@ class ScanResult:
 
 
 def scan(root: Path, recursive: bool = True, kinds: frozenset[str] | None = None,
-         rules: ScanRules | None = None, options: Mapping[str, Any] | None = None,
+         rules: ScanRules | None = None, options: JobOptions | None = None,
          on_found: Callable[[int], None] | None = None) -> ScanResult:
     """:func:`walk` with every entry kept in the result (a watched folder compares them with the store)."""
     result = ScanResult(on_found=on_found)
@@ -89,7 +90,7 @@ def scan(root: Path, recursive: bool = True, kinds: frozenset[str] | None = None
 
 
 def walk(root: Path, result: ScanResult, recursive: bool = True, kinds: frozenset[str] | None = None,
-         rules: ScanRules | None = None, options: Mapping[str, Any] | None = None) -> Iterator[ScanEntry]:
+         rules: ScanRules | None = None, options: JobOptions | None = None) -> Iterator[ScanEntry]:
     """Walk ``root`` once (or a single file), in a stable order, yielding each media file as it is found.
 
     ``kinds`` defaults to every registered kind. ``rules`` (default:
@@ -105,7 +106,7 @@ def walk(root: Path, result: ScanResult, recursive: bool = True, kinds: frozense
     """
     kinds = frozenset(MEDIA_KINDS.names()) if kinds is None else kinds
     rules = rules or ScanRules()
-    options = options or {}
+    options = options if options is not None else JobOptions()
     if root.is_file():
         names = tuple(rules.kept(p.name for p in _safe_listdir(root.parent, result)))
         entry = _entry(result, root, names, kinds, options)
@@ -130,7 +131,7 @@ def _safe_listdir(folder: Path, result: ScanResult) -> list[os.DirEntry[str]]:
 
 
 def _walk_folder(root: Path, folder: Path, result: ScanResult, recursive: bool, kinds: frozenset[str],
-                 rules: ScanRules, options: Mapping[str, Any],
+                 rules: ScanRules, options: JobOptions,
                  visited: set[tuple[int, int]]) -> Generator[ScanEntry, None, list[Path]]:
     """Yield the folder's media files; return its subfolders to walk (none for a loop or an unreadable folder)."""
     try:
@@ -179,7 +180,7 @@ def _wanted_kind(path: Path, kinds: frozenset[str]) -> MediaKind | None:
 
 
 def _entry(result: ScanResult, path: Path, names: Sequence[str], kinds: frozenset[str],
-           options: Mapping[str, Any], dir_entry: os.DirEntry[str] | None = None) -> ScanEntry | None:
+           options: JobOptions, dir_entry: os.DirEntry[str] | None = None) -> ScanEntry | None:
     """The media file at ``path`` as an entry, or None (not a wanted kind, or a problem recorded in ``result``).
 
     ``dir_entry`` (from the folder's listing) answers the stat: following a link still

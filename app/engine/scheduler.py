@@ -31,6 +31,7 @@ from app.engine.crash_reports import CrashRecorder, take_crash_report
 from app.engine.failures import Action, Rerun, failure_of, typed_error
 from app.engine.gpu_gate import GpuGate, MemoryProbe, NvmlProbe
 from app.engine.instances import InstanceLock
+from app.engine.job_options import JobOptions
 from app.engine.model_pool import ModelPool
 from app.engine.path_map import SAME_PATHS, LocalPaths
 from app.engine.placement import cleanup_stray_temps, invalid_on_windows
@@ -315,9 +316,7 @@ class Scheduler:
         pipeline = self.pipelines.get(claim.item_kind)
         try:
             self._check_source(claim)
-            ctx = ClaimContext(self.store, claim, workspace, self.pool,
-                               str(claim.options.get("existing_policy") or self.config.existing_policy),
-                               self.config.progress_interval, self._observe_step, self.paths,
+            ctx = ClaimContext(self.store, claim, workspace, self.pool, self.config.progress_interval, self._observe_step, self.paths,
                                pipeline.stages[:claim.idx] if pipeline is not None else (),
                                not self.config.retry_policy.retries(claim.failures + 1))
         except SidecarError as exc:
@@ -517,7 +516,7 @@ class Scheduler:
         if claim.gpu_mb or claim.idx + 1 >= len(pipeline.stages):
             return
         try:
-            spec = pipeline.stages[claim.idx + 1].model_spec(claim.options)
+            spec = pipeline.stages[claim.idx + 1].model_spec(JobOptions.from_stored(claim.options))
         except SidecarError:
             return
         resident = self.pool.resident()

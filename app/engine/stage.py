@@ -19,11 +19,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Protocol, Self, Sequence, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, Self, Sequence, TypeVar, runtime_checkable
 
 from app.ml.clients import ModelClient
 from app.ml.spec import ModelSpec
 from app.store.search_writes import TextTranslation
+
+if TYPE_CHECKING:  # job_options imports the kinds registry, which imports this module
+    from app.engine.job_options import JobOptions
 
 
 class StageOutput(ABC):
@@ -117,7 +120,7 @@ class StageContext(Protocol):
     """The stage's window onto the engine."""
 
     item: ItemRef
-    options: Mapping[str, Any]
+    options: JobOptions
     workspace: Path
     partial: Any
     search_index: SearchIndex
@@ -172,10 +175,10 @@ class Stage(Protocol):
     @property
     def output_type(self) -> type[StageOutput]: ...
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         """Everything besides the input content that changes this stage's output."""
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
         """The model this stage runs on the GPU gate, or None for a CPU stage."""
 
     def run(self, ctx: StageContext) -> StageOutput:

@@ -19,7 +19,8 @@ from watchdog.observers.api import BaseObserver
 
 from app.engine.folder_watcher import ChangeCallback, FolderWatcher, WatchSettings, is_within_folder
 from app.engine.kinds import ALL
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.errors import Code, FolderMissing, SidecarError
 from app.settings import Settings, load_settings, save_settings
 from app.store.watches import Watch
@@ -127,7 +128,7 @@ def add_watch(library: Library, folder: Path, options: JobOptions, polling: bool
         o = Path(other.folder)
         if o != path and (is_within_folder(path, o) or is_within_folder(o, path)):
             raise SidecarError(f"{path} overlaps the watched folder {o}; watch one of them", code=Code.WATCH_OVERLAPS)
-    watch = library.store.watches.add(str(path), options.as_dict(), polling)
+    watch = library.store.watches.add(str(path), options.stored(), polling)
     mirror_to_settings(library)
     return watch
 

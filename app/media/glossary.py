@@ -17,8 +17,6 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-#: The key in a job's (and an item's) options.
-OPTION_KEY = "glossary"
 #: Most words Whisper splits one glossary term into ("Comfy UI", "Comfy-U-I").
 MAX_SPLIT_WORDS = 4
 #: A word as Whisper's word timestamps give it: leading space, the word, trailing punctuation.
@@ -65,10 +63,9 @@ def to_option(entries: Iterable[GlossaryEntry]) -> list[list[str | None]]:
     return [[e.term, e.rendering] for e in sorted(entries, key=lambda e: e.term.casefold())]
 
 
-def from_options(options: Mapping[str, Any]) -> tuple[GlossaryEntry, ...]:
-    """The glossary a job or item runs with; none when the option is absent."""
-    return tuple(GlossaryEntry(str(term), None if rendering in (None, "") else str(rendering))
-                 for term, rendering in options.get(OPTION_KEY) or ())
+def from_option(pairs: Iterable[Sequence[str | None]]) -> tuple[GlossaryEntry, ...]:
+    """The entries :func:`to_option` wrote (a stored job's; TypeError or ValueError: not pairs)."""
+    return tuple(GlossaryEntry(str(term), None if rendering in (None, "") else str(rendering)) for term, rendering in pairs)
 
 
 def merged(library: Iterable[GlossaryEntry], job: Iterable[GlossaryEntry]) -> tuple[GlossaryEntry, ...]:

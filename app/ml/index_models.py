@@ -56,14 +56,14 @@ def _visual(chosen: ChosenModel | None) -> VisualModel | None:
     return VisualModel(spec=spec, model_id=model_id, name=chosen.name)
 
 
-def job_visual_model(data_dir: Path, options: Mapping[str, Any]) -> VisualModel | None:
+def job_visual_model(data_dir: Path, frozen: Mapping[str, Any]) -> VisualModel | None:
     """The CLIP model a job froze when it was added (the current choice for a job that froze none).
 
     Raises :class:`~app.errors.ModelError` (``model_missing``) when a model is chosen
     but its files are gone: the person picked it, so silently indexing without it
     would be wrong.
     """
-    return _visual(chosen_model(data_dir, options, "visual"))
+    return _visual(chosen_model(data_dir, frozen, "visual"))
 
 
 class VisualChoice:

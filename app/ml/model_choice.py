@@ -206,10 +206,10 @@ def frozen_models(data_dir: Path | str) -> dict[str, dict[str, Any] | None]:
     return frozen
 
 
-def chosen_model(data_dir: Path | str, options: Mapping[str, Any], role: str) -> ChosenModel | None:
-    """The model a job uses for ``role``: frozen in its options when it was added, else the current choice."""
-    frozen = options.get("models")
-    if isinstance(frozen, Mapping) and role in frozen:
+def chosen_model(data_dir: Path | str, frozen: Mapping[str, Any], role: str) -> ChosenModel | None:
+    """The model a job uses for ``role``: the one it froze when it was added (``frozen``: :func:`frozen_models`'s
+    answer then), else the current choice."""
+    if role in frozen:
         return ChosenModel.from_json(frozen[role]) if frozen[role] else None
     return active_model(data_dir, role)
 

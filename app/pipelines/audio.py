@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Mapping
 
+from app.engine.job_options import JobOptions
 from app.engine.kinds import MediaKind
 from app.engine.stage import Output, Pipeline, StageContext
 from app.media.cues import Cue
@@ -41,7 +42,7 @@ SPEECH_STAGES = ("extract_audio", "transcribe", "translate")
 class AudioRenderStage(RenderStage):
     """The video's transcript and translated SRT, plus the transcript as plain text; no bilingual ASS."""
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         return {**super().fingerprint(options), "text_version": TEXT_VERSION, "bilingual": False}
 
     def run(self, ctx: StageContext) -> RenderOutput:

@@ -38,6 +38,7 @@ from datetime import datetime, UTC
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence, cast
 
+from app.engine.job_options import JobOptions
 from app.engine.kinds import MediaKind
 from app.engine.stage import BatchStage, ModelClient, ModelSpec, Output, Pipeline, StageContext, StageOutput
 from app.errors import SidecarError
@@ -158,17 +159,17 @@ class VisualStage:
         self._labels_lock = threading.Lock()
         self._label_vectors: dict[str, list[list[float]]] = {}
 
-    def _model(self, options: Mapping[str, Any]) -> tuple[VisualModel | None, SidecarError | None]:
+    def _model(self, options: JobOptions) -> tuple[VisualModel | None, SidecarError | None]:
         try:
-            return job_visual_model(self.data_dir, options), None
+            return job_visual_model(self.data_dir, options.models), None
         except SidecarError as exc:
             return None, exc
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         model, _ = self._model(options)
         return {"model": model.model_id if model else None, "labels": list(TAG_LABELS), "prompt": TAG_PROMPT}
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
         model, _ = self._model(options)
         return model.spec if model else None
 
@@ -226,10 +227,10 @@ class DescribeStage:
         self._ocr_model = rapidocr_model_id()
         self.batch_size = batch_size
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         return {"ocr": self._ocr_model, "document": DOCUMENT_VERSION}
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
         return OCR_SPEC
 
     def run(self, ctx: StageContext) -> DescribeOutput:
@@ -301,11 +302,11 @@ class TextEmbeddingStage:
             return []
         return [p for p in installed_translators(self.data_dir) if p.target in SEARCH_LANGUAGES]
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         return {"model": TEXT_MODEL_ID, "passage_chars": PASSAGE_CHARS,
                 "translators": translators_identity(self._packages())}
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
         return TEXT_EMBEDDING_SPEC
 
     def run(self, ctx: StageContext) -> TextEmbeddingOutput:
@@ -356,10 +357,10 @@ class ImagePlaceStage:
     per_path = True
     output_type = ImagePlaceOutput
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
-        return {"sidecar_json": sidecar_json_enabled(options), "format": SIDECAR_FORMAT}
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
+        return {"sidecar_json": options.image_sidecar_json, "format": SIDECAR_FORMAT}
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
         return None
 
     def run(self, ctx: StageContext) -> ImagePlaceOutput:
@@ -379,16 +380,12 @@ class ImagePlaceStage:
         )
         ctx.search_index.name_image(str(ctx.item.path), ctx.item.sha256, " ".join(path_tokens(ctx.item.path)))
         placed = []
-        if sidecar_json_enabled(ctx.options):
+        if ctx.options.image_sidecar_json:
             out = Output(ctx.item.path.name + SIDECAR_SUFFIX, sidecar_json(ctx.item.sha256, visual, describe, text),
                          role="image_sidecar")
             placed = [{"path": str(p.path), "action": p.action} for p in ctx.place([out])]
         note = f"indexed ({visual.skipped})" if visual.skipped is not None else "indexed"
         return ImagePlaceOutput(ctx.item.sha256, placed, ItemReport(result=note))
-
-
-def sidecar_json_enabled(options: Mapping[str, Any]) -> bool:
-    return bool(options.get("image_sidecar_json", True))
 
 
 def sidecar_json(sha256: str, visual: VisualOutput, describe: DescribeOutput, text: TextEmbeddingOutput) -> bytes:

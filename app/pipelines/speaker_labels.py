@@ -19,6 +19,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from app.engine.job_options import JobOptions
 from app.errors import Code
 from app.media.craft import char_count
 from app.media.cues import CueOptions, join_fragments
@@ -34,9 +35,9 @@ AUTO = "auto"
 LABEL_VERSION = 1
 
 
-def wanted(options: Mapping[str, Any]) -> int | None:
+def wanted(options: JobOptions) -> int | None:
     """None when the job wants no labels; 0 to count speakers automatically; else the number given."""
-    value = str(options.get("speakers") or OFF)
+    value = options.speakers
     if value == OFF:
         return None
     return 0 if value == AUTO else int(value)
@@ -54,7 +55,7 @@ def installed_model(data_dir: Path) -> tuple[str, Path] | None:
     return None
 
 
-def fingerprint(data_dir: Path, options: Mapping[str, Any]) -> dict[str, Any]:
+def fingerprint(data_dir: Path, options: JobOptions) -> dict[str, Any]:
     """What the transcript's labels depend on; empty when the job wants none (older transcripts stay valid)."""
     count = wanted(options)
     if count is None:
@@ -71,7 +72,7 @@ def _encoder(wheel: str) -> VoiceEncoder:
     return SpeakerEncoder.from_wheel(Path(wheel))
 
 
-def speaker_pieces(data_dir: Path, options: Mapping[str, Any], samples: np.ndarray,
+def speaker_pieces(data_dir: Path, options: JobOptions, samples: np.ndarray,
                    segments: Sequence[Mapping[str, Any]]) -> list[Piece] | None:
     """Who speaks when over the segments' speech; None when the job wants no labels or no model is installed."""
     count = wanted(options)

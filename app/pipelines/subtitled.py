@@ -11,8 +11,9 @@ code, shown with the item by ``status`` and the GUI. A job with the option ``red
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Sequence
 
+from app.engine.job_options import JobOptions
 from app.engine.kinds import Skip
 from app.errors import Code
 from app.media.languages import english_name
@@ -23,19 +24,19 @@ ALREADY_SUBTITLED = Code.ALREADY_SUBTITLED
 EMBEDDED_SUBTITLES = Code.EMBEDDED_SUBTITLES
 
 
-def subtitled_beside(media: Path, sibling_names: Sequence[str], options: Mapping[str, Any]) -> Skip | None:
+def subtitled_beside(media: Path, sibling_names: Sequence[str], options: JobOptions) -> Skip | None:
     """Skip a file with a subtitle beside it in the job's target language (or one whose name tells no language)."""
-    if options.get("redo"):
+    if options.redo:
         return None
-    match = is_already_subtitled(media, sibling_names, options.get("target_lang"))
+    match = is_already_subtitled(media, sibling_names, options.target_lang)
     return Skip(ALREADY_SUBTITLED, f"already subtitled ({match})") if match else None
 
 
-def subtitled_beside_or_inside(media: Path, sibling_names: Sequence[str], options: Mapping[str, Any]) -> Skip | None:
+def subtitled_beside_or_inside(media: Path, sibling_names: Sequence[str], options: JobOptions) -> Skip | None:
     """:func:`subtitled_beside`, else a text subtitle stream in the target language inside the file."""
     beside = subtitled_beside(media, sibling_names, options)
-    target = normalise_language(options.get("target_lang"))
-    if beside is not None or target == "und" or not options.get("embedded_subtitles", True) or options.get("redo"):
+    target = normalise_language(options.target_lang)
+    if beside is not None or target == "und" or not options.embedded_subtitles or options.redo:
         return beside
     stream = embedded_subtitle(media, target)
     if stream is None:

@@ -43,6 +43,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from app.engine.dialogue_index import Cue as IndexedCue
 from app.engine.dialogue_index import index_dialogue
+from app.engine.job_options import JobOptions
 from app.engine.kinds import MediaKind
 from app.engine.stage import ModelSpec, Output, Pipeline, StageContext
 from app.errors import Code, LeaseLost, SidecarError, StageStopped
@@ -57,7 +58,6 @@ from app.media.language_stretches import (PIECE_CHECK_BELOW_S, Stretch, find_str
                                           piece_switch, short_switch, speech_by_language, spliced, translation_runs)
 from app.media.language_vote import WINDOW_S, heard_languages
 from app.media.language_vote import detect_language as vote_language
-from app.media.naming import DEFAULT_PRESET as DEFAULT_NAMING
 from app.media.naming import SubtitleNames, normalise_language, subtitle_names
 from app.media.subtitles import (
     DEFAULT_FONT,
@@ -127,15 +127,14 @@ PROMPT_VERSION = 2
 RENDER_VERSION = 4
 
 
-def cue_options(options: Mapping[str, Any]) -> CueOptions:
+def cue_options(options: JobOptions) -> CueOptions:
     """How a job's cues are cut (its frozen craft profile and clean-up); the frame rate is the default's."""
-    return CueOptions(profile=str(options.get("subtitle_profile") or NETFLIX),
-                      custom={"line_chars": int(options.get("custom_line_chars") or 42),
-                              "cps": int(options.get("custom_cps") or 17)},
-                      keep_sound_tags=bool(options.get("keep_sound_tags", True)))
+    return CueOptions(profile=options.subtitle_profile,
+                      custom={"line_chars": options.custom_line_chars, "cps": options.custom_cps},
+                      keep_sound_tags=options.keep_sound_tags)
 
 
-def craft_fingerprint(options: Mapping[str, Any]) -> dict[str, Any]:
+def craft_fingerprint(options: JobOptions) -> dict[str, Any]:
     """The cue options a stage's output depends on: nothing while they are the defaults, so older jobs keep theirs."""
     made = cue_options(options)
     out: dict[str, Any] = {}
@@ -173,18 +172,12 @@ def _has_accelerator() -> bool:
 # ------------------------------------------------------------------ extract_audio
 
 
-def audio_track(options: Mapping[str, Any]) -> int | None:
-    """The audio track the person chose (``--audio-track``, the queue's menu), counted from 1; None: automatic."""
-    track = options.get("audio_track")
-    return int(track) if track else None
-
-
-def audio_choice(src: Path, options: Mapping[str, Any]) -> AudioChoice | None:
+def audio_choice(src: Path, options: JobOptions) -> AudioChoice | None:
     """The audio stream of ``src`` the extract stage decodes under these options, with all its streams (None: no audio)."""
-    return choose_audio_stream(audio_streams(src), str(options.get("source_lang") or ""), audio_track(options))
+    return choose_audio_stream(audio_streams(src), options.source_lang, options.audio_track)
 
 
-def extract_chosen_audio(src: Path, dest: Path, options: Mapping[str, Any],
+def extract_chosen_audio(src: Path, dest: Path, options: JobOptions,
                          progress: Callable[[float], None] | None = None) -> AudioOutput:
     """Decode the audio stream :func:`audio_choice` picks for these options.
 
@@ -207,16 +200,16 @@ class ExtractAudioStage:
     durable = False
     output_type = AudioOutput
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         # "timeline": samples sit on the player's clock (delays and holes honoured), so cues
         # stored from the earlier stream-relative audio are redone. The stream is chosen from
         # the track option and the source language (with the file's content, which keys the cache).
-        source = str(options.get("source_lang") or "")
+        source = options.source_lang
         return {"sample_rate": SAMPLE_RATE, "format": "f32le-mono", "timeline": "player",
-                "audio_track": audio_track(options) or "auto",
+                "audio_track": options.audio_track or "auto",
                 "source_lang": normalise_language(source) if source else "auto", "stream_rule": AUDIO_STREAM_RULE}
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
         return None
 
     def run(self, ctx: StageContext) -> AudioOutput:
@@ -290,13 +283,13 @@ class TranscribeStage:
     def __init__(self, data_dir: Path):
         self.data_dir = Path(data_dir)
 
-    def _model(self, options: Mapping[str, Any]) -> ChosenModel | None:
+    def _model(self, options: JobOptions) -> ChosenModel | None:
         """The ASR model the job froze from the model manager, or None for the bundled Whisper base."""
-        return chosen_model(self.data_dir, options, "asr")
+        return chosen_model(self.data_dir, options.models, "asr")
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         model = self._model(options)
-        source = str(options.get("source_lang") or "")
+        source = options.source_lang
         return {
             "model": model.identity if model else BUNDLED_ASR,
             "compute_type": asr_device()[1],
@@ -306,11 +299,11 @@ class TranscribeStage:
             "beam_size": BEAM_SIZE,
             "version": TRANSCRIPT_VERSION,
             **craft_fingerprint(options),
-            **({"hotwords": hotwords} if (hotwords := glossary.hotwords(glossary.from_options(options))) else {}),
+            **({"hotwords": hotwords} if (hotwords := glossary.hotwords(options.glossary)) else {}),
             **speaker_labels.fingerprint(self.data_dir, options),
         }
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec:
+    def model_spec(self, options: JobOptions) -> ModelSpec:
         from app.ml.whisper_runtime import whisper_memory_mb
 
         device, compute_type = asr_device()
@@ -346,13 +339,13 @@ class TranscribeStage:
         state: dict[str, Any] = dict(ctx.partial or {})
         segments: list[dict[str, Any]] = list(state.get("segments", []))
         reads: list[dict[str, Any]] = list(state.get("reads", []))
-        forced = str(ctx.options.get("source_lang") or "")
+        forced = ctx.options.source_lang
         language = normalise_language(forced) if forced else state.get("language")
         probability = 1.0 if forced else float(state.get("language_probability", 0.0))
         offset = float(state.get("offset", 0.0))
         votes: list[dict[str, Any]] = list(state.get("language_votes", []))
         stretches = [Stretch.from_dict(d) for d in state.get("stretches") or []]
-        hotwords = glossary.hotwords(glossary.from_options(ctx.options))
+        hotwords = glossary.hotwords(ctx.options.glossary)
         heard: str | None = None  # the language of the stretch being transcribed, in a mixed recording
         lost: list[LeaseLost] = []
 
@@ -453,7 +446,7 @@ class TranscribeStage:
         if lost:
             raise lost[0]
         result = self._result(segments, reads, language, probability, votes, duration, media_duration, stretches,
-                              glossary.from_options(ctx.options), cue_options(ctx.options))
+                              ctx.options.glossary, cue_options(ctx.options))
         return self._labelled(ctx, audio, segments, result) if result.cues else result
 
     def _labelled(self, ctx: StageContext, audio: Path, segments: list[dict[str, Any]],
@@ -545,28 +538,24 @@ class TranslateStage:
     durable = True
     output_type = TranslationOutput
 
-    def __init__(self, data_dir: Path, endpoint: str = "", endpoint_model: str = "",
-                 batch_size: int = DEFAULT_BATCH_SIZE):
+    def __init__(self, data_dir: Path, batch_size: int = DEFAULT_BATCH_SIZE):
         self.data_dir = Path(data_dir)
-        self.endpoint = endpoint.strip()
-        self.endpoint_model = endpoint_model.strip()
         self.batch_size = batch_size
 
-    def backend(self, options: Mapping[str, Any]) -> TranslationBackend:
+    def backend(self, options: JobOptions) -> TranslationBackend:
         """An endpoint wins; then an LLM the person chose in the model manager; else the installed OPUS-MT
         packages for the pair (the default: the bundled Gemma translates only when chosen).
 
         The job froze the server set when it was added (so one saved in Settings applies to
-        the next job without a restart); a job added before servers were frozen uses the
-        server this pipeline was built with. The OPUS-MT identity names every installed
+        the next job without a restart). The OPUS-MT identity names every installed
         package, so installing one changes the fingerprint of a translation made (or waited
         for) without it, and :meth:`Library.resume_waiting` redoes it.
         """
-        endpoint = str(options.get("translation_endpoint", self.endpoint) or "").strip()
-        endpoint_model = str(options.get("translation_endpoint_model", self.endpoint_model) or "").strip()
+        endpoint = options.translation_endpoint.strip()
+        endpoint_model = options.translation_endpoint_model.strip()
         if endpoint:
             return TranslationBackend(f"endpoint:{endpoint}|{endpoint_model}", "chat", endpoint, endpoint_model)
-        model = chosen_model(self.data_dir, options, "translation")
+        model = chosen_model(self.data_dir, options.models, "translation")
         if model is None:
             return TranslationBackend(f"{OPUS_MT}:{translators_identity(installed_translators(self.data_dir))}", OPUS_MT)
         if model.source == BUNDLED_SOURCE:
@@ -574,14 +563,14 @@ class TranslateStage:
         return TranslationBackend(model.identity, _prompt_style(model.path), model_path=model.path,
                                   memory_mb=model.memory_mb or BUNDLED_LLM_MB)
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         backend = self.backend(options)
         return {"model": backend.identity, "style": backend.style, "prompt_version": PROMPT_VERSION,
-                "target_lang": normalise_language(str(options.get("target_lang") or "")), "batch_size": self.batch_size,
-                "glossary": glossary.to_option(glossary.from_options(options)), "quality": QUALITY_VERSION}
+                "target_lang": normalise_language(options.target_lang), "batch_size": self.batch_size,
+                "glossary": glossary.to_option(options.glossary), "quality": QUALITY_VERSION}
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
-        if not str(options.get("target_lang") or ""):
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
+        if not options.target_lang:
             # Transcripts only: the stage skips itself without a model, so it must not queue
             # as a model stage behind its group's transcriptions, holding the subtitle back.
             return None
@@ -624,7 +613,7 @@ class TranslateStage:
         backend = self.backend(ctx.options)
         transcript = ctx.input(TranscriptOutput)
         texts = [cue.flat_text for cue in transcript.cue_list()]
-        kept = TranslationOutput(transcript.language, normalise_language(str(ctx.options.get("target_lang") or "")),
+        kept = TranslationOutput(transcript.language, normalise_language(ctx.options.target_lang),
                                  backend.identity, texts, list(range(len(texts))), skipped=False,
                                  unreachable=backend.endpoint)
         return replace(kept, report=ItemReport(kept.result, kept.untranslated_detail()))
@@ -641,7 +630,7 @@ class TranslateStage:
         transcript = ctx.input(TranscriptOutput)
         cues = transcript.cue_list()
         source = transcript.language
-        target = str(ctx.options.get("target_lang") or "")
+        target = ctx.options.target_lang
         backend = self.backend(ctx.options)
         output = TranslationOutput(source_lang=source, target_lang=normalise_language(target), model=backend.identity)
         runs = translation_runs(transcript.cues, source, target) if cues and target else []
@@ -664,7 +653,7 @@ class TranslateStage:
                                    {int(k): r for k, r in (saved.get("reasons") or {}).items()})
         done = TranslationProgress([], [], len(todo))  # the runs finished in this call, in ``todo`` positions
         calls = retried_batches = retried_cues = 0
-        terms = glossary.from_options(ctx.options)
+        terms = ctx.options.glossary
         for language, indexes in runs:
             first = len(done.texts)
             last = first + len(indexes)
@@ -738,11 +727,11 @@ class RenderStage:
     durable = True
     output_type = RenderOutput
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         return {"version": RENDER_VERSION, "font": DEFAULT_FONT, **craft_fingerprint(options),
-                **({"webvtt": True} if options.get("webvtt") else {})}
+                **({"webvtt": True} if options.webvtt else {})}
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
         return None
 
     def run(self, ctx: StageContext) -> RenderOutput:
@@ -751,7 +740,7 @@ class RenderStage:
         cues = transcript.cue_list()
         if not cues:
             return RenderOutput()
-        vtt = bool(ctx.options.get("webvtt"))
+        vtt = ctx.options.webvtt
         files = {"transcript": render_transcript_srt(cues).decode("utf-8")}
         if vtt:
             files["transcript_vtt"] = render_vtt(cues).decode("utf-8")
@@ -814,10 +803,10 @@ class VideoPlaceStage:
     per_path = True
     output_type = PlaceOutput
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
-        return {"naming": str(options.get("naming") or DEFAULT_NAMING)}
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
+        return {"naming": options.naming}
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
         return None
 
     def run(self, ctx: StageContext) -> PlaceOutput:
@@ -826,7 +815,7 @@ class VideoPlaceStage:
         if not files:
             return PlaceOutput()  # no speech: no (empty) subtitle files
         names = subtitle_names(ctx.item.path.stem, rendered.source_lang, rendered.target_lang,
-                               str(ctx.options.get("naming") or DEFAULT_NAMING))
+                               ctx.options.naming)
         placed = ctx.place(self.outputs(files, names))
         return PlaceOutput([{"role": p.role, "path": str(p.path), "action": p.action} for p in placed])
 
@@ -864,10 +853,10 @@ class IndexDialogueStage:
     per_path = True
     output_type = DialogueIndexOutput
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         return {"text_model": TEXT_MODEL_ID}
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
         return TEXT_EMBEDDING_SPEC
 
     def run(self, ctx: StageContext) -> DialogueIndexOutput:
@@ -879,11 +868,11 @@ class IndexDialogueStage:
 
 
 def video_pipeline(data_dir: Path, settings: Settings) -> Pipeline:
-    """The six video stages, configured from the person's settings."""
+    """The six video stages; what a job chose (its server, its models) comes with its options, not from ``settings``."""
     return Pipeline(KIND.name, [
         ExtractAudioStage(),
         TranscribeStage(data_dir),
-        TranslateStage(data_dir, settings.translation_endpoint, settings.translation_endpoint_model),
+        TranslateStage(data_dir),
         RenderStage(),
         VideoPlaceStage(),
         IndexDialogueStage(),

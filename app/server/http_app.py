@@ -17,7 +17,7 @@ import logging
 import re
 import shutil
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,8 @@ from starlette.routing import Route
 
 from app import __version__
 from app.codes import Code
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.errors import SidecarError
 from app.media.audio_streams import audio_streams
 from app.media.cues import cues_from_dicts
@@ -120,8 +121,8 @@ async def _speech_request(request: Request, kind: str) -> tuple[Any, str] | Resp
                 raise UploadRefused("the upload has no audio track", Code.NOT_AUDIO, 415)
         log.info("%s request for %s (%d bytes, task %s)", kind, q.get("video_file") or upload.filename or "an upload",
                  upload.size, task)
-        options: dict[str, Any] = JobOptions.from_settings(ctx.settings).as_dict()
-        options.update(source_lang=language, target_lang="en" if task == "translate" else "")
+        options = replace(JobOptions.from_settings(ctx.settings), source_lang=language,
+                          target_lang="en" if task == "translate" else "")
         heard = await ctx.queue.run(upload.path, kind, options, request.is_disconnected)
         return heard, output
     except UploadRefused as exc:

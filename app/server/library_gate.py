@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from app.codes import Code
+from app.engine.job_options import JobOptions
 from app.engine.library import Library
 from app.engine.path_map import PathMap
 from app.errors import SidecarError
@@ -27,7 +28,7 @@ class OutsideLibrary(SidecarError):
 
 def library_folders(library: Library) -> list[str]:
     """The folders the person added (jobs other than requests) or watches."""
-    folders = {job.folder for job in library.status() if job.options.get("request") is not True}
+    folders = {job.folder for job in library.status() if not JobOptions.from_stored(job.options).request}
     folders |= {watch.folder for watch in library.store.watches.list()}
     return sorted(folders)
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping
 
+from app.engine.job_options import JobOptions
 from app.engine.stage import Pipeline, StageContext
 from app.media.language_vote import detect_language as vote_language
 from app.ml.clients import WhisperClient
 from app.pipelines.outputs import TranscriptOutput
 from app.pipelines.video import ExtractAudioStage, TranscribeStage, TranslateStage
-from app.settings import Settings
 
 TRANSCRIBE_KIND = "request_transcribe"
 """Item kind of an upload to ``/asr``."""
@@ -29,7 +29,7 @@ class DetectLanguageStage(TranscribeStage):
 
     name = "detect_language"
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         return {**super().fingerprint(options), "detect_only": True}
 
     def run(self, ctx: StageContext) -> TranscriptOutput:
@@ -40,11 +40,10 @@ class DetectLanguageStage(TranscribeStage):
                                 language_votes=list(result.windows))
 
 
-def request_pipelines(data_dir: Path, settings: Settings) -> dict[str, Pipeline]:
-    """Both request kinds' pipelines, configured as the person's videos are (model, translation server)."""
+def request_pipelines(data_dir: Path) -> dict[str, Pipeline]:
+    """Both request kinds' pipelines, of the video stages (a request's options, frozen from the settings, name its server)."""
     return {
         TRANSCRIBE_KIND: Pipeline(TRANSCRIBE_KIND, [ExtractAudioStage(), TranscribeStage(data_dir),
-                                                    TranslateStage(data_dir, settings.translation_endpoint,
-                                                                   settings.translation_endpoint_model)]),
+                                                    TranslateStage(data_dir)]),
         DETECT_KIND: Pipeline(DETECT_KIND, [ExtractAudioStage(), DetectLanguageStage(data_dir)]),
     }

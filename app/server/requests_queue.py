@@ -15,9 +15,10 @@ import logging
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Awaitable, Callable
 
 from app.codes import Code
+from app.engine.job_options import JobOptions
 from app.engine.library import Library
 from app.errors import SidecarError
 from app.pipelines.outputs import TranscriptOutput, TranslationOutput
@@ -51,7 +52,7 @@ class RequestQueue:
     def __init__(self, library: Library):
         self.library = library
 
-    async def run(self, upload: Path, kind: str, options: Mapping[str, Any],
+    async def run(self, upload: Path, kind: str, options: JobOptions,
                   disconnected: Callable[[], Awaitable[bool]]) -> Heard:
         """Queue ``upload`` as a request job of ``kind``, wait for it, and hand back what its stages heard.
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import uvicorn
 
+from app.engine.job_options import JobOptions
 from app.engine.library import Library
 from app.engine.watch import WatchService
 from app.server.access import check_binding
@@ -47,10 +48,10 @@ def open_serving(data_dir: Path, host: str, token: str, **config_overrides: Any)
     uploads = data_dir / UPLOADS
     shutil.rmtree(uploads, ignore_errors=True)
     uploads.mkdir(parents=True)
-    library = Library.open(data_dir, settings, extra_pipelines=request_pipelines(data_dir, settings),
+    library = Library.open(data_dir, settings, extra_pipelines=request_pipelines(data_dir),
                            **{"crash_reports": True, **config_overrides})
     for job in library.status():  # a killed server's requests: their clients and uploads are gone
-        if job.options.get("request") is True:
+        if JobOptions.from_stored(job.options).request:
             library.cancel(job.id)
             log.info("removed request job %s left by an earlier server", job.id)
     follower = RefreshFollower(library)

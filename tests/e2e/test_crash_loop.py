@@ -12,7 +12,8 @@ from sqlalchemy import select
 
 from app.engine.config import EngineConfig
 from app.engine.crash_reports import take_crash_report
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.errors import CrashLoop
 from app.paths import database_path
 from app.store import Store

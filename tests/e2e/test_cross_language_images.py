@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from app.cli import main as cli
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.engine.search import MATCH_TRANSLATED_QUERY, MATCH_TRANSLATION
 from app.pipelines.image import image_pipeline
 from tests.opus_mt import zh_en_package

@@ -23,7 +23,8 @@ from sqlalchemy import select
 from sqlalchemy.engine import make_url
 
 from app.engine.config import EngineConfig
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.store import Store
 from app.store.location import ENV
 from app.store.tables import stages, steps

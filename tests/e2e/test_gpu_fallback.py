@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from app.engine.job_options import JobOptions
 from app.media.audio import SAMPLE_RATE
 from app.pipelines import video
 from app.settings import Settings
@@ -100,7 +101,7 @@ def test_on_a_gpu_the_whisper_and_translator_specs_have_cpu_copies(data_dir: Pat
                                                                      ) -> None:
     pipeline = video.video_pipeline(data_dir, Settings(target_lang="de"))
     transcribe, translate = pipeline.stages[1], pipeline.stages[2]
-    opts = {"target_lang": "de"}
+    opts = JobOptions(target_lang="de")
     assert translate.model_spec(opts) is None, "the default OPUS-MT route is known only at run time, on the CPU"
     models_use(data_dir, "gemma3-270m")  # the LLM tier: a gated model
     monkeypatch.setattr(video, "asr_device", lambda: ("cpu", "int8"))

@@ -17,7 +17,8 @@ from pathlib import Path
 from sqlalchemy import select
 
 from app.engine.config import EngineConfig
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.store import Store
 from app.store.location import ENV, database_location
 from app.store.tables import stages, steps

@@ -10,7 +10,8 @@ import pytest
 
 from app.cli import main as cli
 from app.engine.config import EngineConfig
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from tests.engine_child import run_child
 from tests.engine_stages import fake_pipeline, make_media
 

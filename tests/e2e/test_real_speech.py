@@ -114,10 +114,10 @@ def _reading_run(root: Path, target: str, answer: Callable[[str, str], str]) -> 
     scripted server answering with ``answer``: the run's status, stage outputs, folder and the server's chats."""
     folder = folder_of(root / "readings", {"Readings.ogg": SPEECH / "english-then-german.ogg"})
     server = ModelServer(answer=answer).start()
-    settings = Settings(target_lang=target, translation_endpoint=server.url("/v1"), translation_endpoint_model="scripted")
-    lib = library(root / "data", default_pipelines(root / "data", settings))
+    lib = library(root / "data")
     try:
-        job = lib.add(folder, options(target, "audio"))
+        job = lib.add(folder, options(target, "audio", translation_endpoint=server.url("/v1"),
+                                      translation_endpoint_model="scripted"))
         lib.start()
         lib.run_until_idle()
         status = lib.status(job.id)[0]

@@ -9,7 +9,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from app.engine.config import EngineConfig
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.store.location import ENV
 from tests.engine_stages import fake_pipeline, make_media
 

@@ -15,16 +15,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Iterator
 
 import pytest
 
 from app.cli import main as cli
 from app.codes import LINE_REASONS
 from app.media.translation_quality import MISALIGNED, REPEATED, UNTRANSLATED
-from app.pipelines import default_pipelines
 from app.pipelines.outputs import TRANSLATION_DOUBTFUL, TRANSLATION_FAILED
-from app.settings import Settings
 from app.status_words import job_label
 from tests.media import MediaFactory
 from tests.model_server import ModelServer
@@ -56,9 +54,9 @@ def _is_chinese(text: str) -> bool:
     return sum("\u4e00" <= ch <= "\u9fff" for ch in text) >= 2
 
 
-def _pipelines(data_dir: Path, server: ModelServer, model: str) -> dict[str, Any]:
-    settings = Settings(target_lang="zh", translation_endpoint=server.url("/v1"), translation_endpoint_model=model)
-    return default_pipelines(data_dir, settings)
+def _served(server: ModelServer, model: str) -> dict[str, str]:
+    """The job options that translate through ``server``, asking it for ``model`` (a server set in Settings, frozen by each job)."""
+    return {"translation_endpoint": server.url("/v1"), "translation_endpoint_model": model}
 
 
 @pytest.fixture(scope="module")
@@ -74,9 +72,9 @@ def translated(media: MediaFactory, tmp_path_factory: pytest.TempPathFactory, we
     folder = folder_of(root / "library", {"english_long.mp4": media.english_long(".mp4"),
                                          "german.mkv": media.german(".mkv")})
     data_dir = root / "data"
-    lib = library(data_dir, _pipelines(data_dir, weak_server, "weak"))
+    lib = library(data_dir)
     try:
-        return run_and_read(lib, folder, "zh")
+        return run_and_read(lib, folder, "zh", **_served(weak_server, "weak"))
     finally:
         lib.close()
 
@@ -156,9 +154,9 @@ def test_adding_it_again_with_a_working_model_only_translates_the_video_without_
 ) -> None:
     """The skip rule counts english_long.zh.srt, not german.de.srt; German is translated from its stored transcript."""
     server = ModelServer(answer=good).start()
-    lib = library(translated.data_dir, _pipelines(translated.data_dir, server, "good"))
+    lib = library(translated.data_dir)
     try:
-        job = run_folder(lib, translated.folder, "zh")
+        job = run_folder(lib, translated.folder, "zh", **_served(server, "good"))
         items = {Path(i.path).name: i for i in lib.items(job.id)}
         loads = lib.model_loads()
     finally:

@@ -13,6 +13,7 @@ from typing import Any, Mapping
 
 import pytest
 
+from app.engine.job_options import JobOptions
 from app.engine.stage import ModelSpec, Pipeline, StageContext
 from app.pipelines import default_pipelines
 from app.pipelines.outputs import NO_SPEECH, RenderOutput
@@ -34,10 +35,10 @@ class EditSourceThenRender:
     durable: bool = True
     output_type: type[RenderOutput] = RenderOutput
 
-    def fingerprint(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    def fingerprint(self, options: JobOptions) -> Mapping[str, Any]:
         return self.inner.fingerprint(options)
 
-    def model_spec(self, options: Mapping[str, Any]) -> ModelSpec | None:
+    def model_spec(self, options: JobOptions) -> ModelSpec | None:
         return self.inner.model_spec(options)
 
     def run(self, ctx: StageContext) -> RenderOutput:

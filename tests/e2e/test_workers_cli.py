@@ -12,7 +12,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from tests.engine_stages import fake_pipeline, make_media
 
 REPO = Path(__file__).resolve().parents[2]

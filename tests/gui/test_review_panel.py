@@ -9,7 +9,8 @@ from typing import Any, Callable
 from PySide6.QtCore import Qt
 
 from app.engine.config import EngineConfig
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.gui.app import Gui
 from app.gui.theme import tint
 from tests.engine_child import run_child

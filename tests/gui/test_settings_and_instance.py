@@ -10,7 +10,8 @@ from typing import Any, Callable
 
 from app.gui.app import Gui
 from app.engine.kinds import LEFT_OUT_BY_DEFAULT
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.gui.settings_dialog import DATABASE_NOTICE, INSTALLED_COLUMN, LEFT_OUT_NOTICE, NEW_JOBS_NOTICE, SettingsDialog
 from app.paths import database_path
 from app.settings import Settings, load_settings

@@ -16,7 +16,8 @@ from typing import Iterator
 import pytest
 
 from app.engine.config import EngineConfig
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.server.media_servers import ServerAccess, refresh
 from app.server.refresh_follower import RefreshFollower
 from app.server.webhooks import MediaEvent

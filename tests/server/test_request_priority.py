@@ -13,7 +13,8 @@ import time
 from pathlib import Path
 
 from app.engine.config import EngineConfig
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.engine.stage import Pipeline
 from tests.engine_stages import fake_pipeline, make_media
 
@@ -40,7 +41,7 @@ def test_a_request_runs_before_the_folders_remaining_items(tmp_path: Path, data_
         while not journal.exists() and time.time() < deadline:  # the folder's first stage has finished
             time.sleep(0.01)
         asked = time.time()
-        request_job = lib.add_request(upload, JobOptions(target_lang="en").as_dict(), "video")
+        request_job = lib.add_request(upload, JobOptions(target_lang="en"), "video")
         done = threading.Event()
 
         def wait() -> None:
@@ -74,7 +75,7 @@ def test_an_engine_without_the_request_pipelines_leaves_requests_to_sidecar_serv
         upload = make_media(tmp_path / "uploads" / "one", 1, prefix="upload")[0]
         serving_side = Library(data_dir, {"video": pipeline, "request_kind": requests_kind},
                                EngineConfig(workers=1, poll_interval=0.02, progress_interval=0.0))
-        job = serving_side.add_request(upload, {"target_lang": "en"}, "request_kind")
+        job = serving_side.add_request(upload, JobOptions(target_lang="en"), "request_kind")
         serving_side.close()
         plain.start()
         plain.run_until_idle()

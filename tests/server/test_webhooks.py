@@ -20,7 +20,7 @@ from typing import Any, Iterator
 import pytest
 import requests
 
-from app.engine.library import JobOptions
+from app.engine.job_options import JobOptions
 from app.settings import Settings
 from tests.server.media_server_standin import StandIn, stand_in
 from tests.server.serving import Served, serving
@@ -170,7 +170,7 @@ def test_a_killed_servers_request_jobs_are_removed_at_start(tmp_path: Path) -> N
     with serving(tmp_path / "data", start_engine=False) as served:
         upload.parent.mkdir(parents=True)
         upload.write_bytes(b"RIFF")
-        served.library.add_request(upload, {"target_lang": ""}, "request_transcribe")
+        served.library.add_request(upload, JobOptions(target_lang=""), "request_transcribe")
         assert [j.id for j in served.library.status() if j.options.get("request")]
     with serving(tmp_path / "data", start_engine=False) as served:
         assert [j for j in served.library.status() if j.options.get("request")] == []

@@ -15,7 +15,8 @@ from PySide6.QtCore import QObject, Signal
 
 from app.engine.desktop_notify import DesktopNotifier
 from app.engine.job_notices import FAILED, FINISHED, REVIEW, JobNotice, settled_notice, wanted_kinds
-from app.engine.library import JobChanges, JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import JobChanges, Library
 from app.gui.count_words import count_words
 from app.gui.facade.core import FacadeCore
 from app.gui.facade.settings import SettingsFacade
@@ -178,7 +179,7 @@ class JobsFacade(QObject):
 
         def read(_: Operation) -> AudioChoice | None:
             source = library.item_source(item_id)
-            return audio_choice(Path(source.path), source.options)
+            return audio_choice(Path(source.path), JobOptions.from_stored(source.options))
 
         def tracks(choice: AudioChoice | None) -> None:
             self.audioTracks.emit(item_id, choice)

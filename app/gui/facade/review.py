@@ -8,7 +8,8 @@ from typing import Any, Sequence
 
 from PySide6.QtCore import QObject, Signal
 
-from app.engine.library import JobOptions, Library
+from app.engine.job_options import JobOptions
+from app.engine.library import Library
 from app.engine.review_evidence import ReviewEvidence, review_evidence
 from app.engine.subtitle_edits import SubtitleDocument
 from app.errors import SidecarError
