@@ -18,6 +18,8 @@ opened: no transaction is held across model inference.
 from __future__ import annotations
 
 import logging
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Callable, Hashable, Sequence, TypeVar
@@ -160,7 +162,10 @@ def search(
     ``embed_text`` is the e5 *query* embedder of ``text_model``; ``embed_clip_text``
     the CLIP text embedder of ``visual_model`` (skipped when either is None).
     ``translate_query`` gives the query in the library's other languages; each is
-    searched by its whole words as one more list of the fusion.
+    searched by its whole words and its e5 meaning, one more list of the fusion each. It
+    runs on a helper thread while the query's own lists are searched (so it must be
+    thread-safe, as the library's host clients are): translating costs as much as the
+    rest of a search, and a second core can do it meanwhile.
     ``current`` names the store's path→sha256 table, so only current content is
     returned. Returns the results best first; ``start`` is the cue's start in seconds for
     dialogue, None for images.
@@ -168,10 +173,46 @@ def search(
     query = query.strip()
     if not query or limit <= 0:
         return []
+    translating: Future[list[tuple[str, str]]] = Future()
+    translated_words = (_pool().submit(_translated_word_lists, translate_query, query, translating, connect, kinds,
+                                       per_list, current)
+                        if translate_query is not None else None)
+    if translated_words is None:
+        translating.set_result([])
     text_vector = _safe_embed(embed_text, query, "the text embedding model")
     clip_vector = _safe_embed(embed_clip_text, query, "CLIP") if visual_model else None
-    translated = _safe_translations(translate_query, query)
+
+    image_lists: dict[str, list[ImageHit]] = {}
+    cue_lists: dict[str, list[CueHit]] = {}
+    with connect() as conn:
+        if "image" in kinds:
+            if clip_vector is not None and visual_model:
+                image_lists["picture"] = near_best(
+                    search_queries.knn_visual(conn, clip_vector, model=visual_model, k=per_list, current=current),
+                    floor=MIN_SIMILARITY.get(visual_model))
+            if text_vector is not None:
+                image_lists["meaning"] = near_best(
+                    search_queries.knn_text(conn, text_vector, model=text_model, kind="image", k=per_list, current=current),
+                    floor=MIN_SIMILARITY.get(text_model))
+            image_lists["words"] = search_queries.fts_images(conn, query, k=per_list, current=current)
+        if "dialogue" in kinds:
+            if text_vector is not None:
+                cue_lists["meaning"] = near_best(
+                    search_queries.knn_text(conn, text_vector, model=text_model, kind="cue", k=per_list, current=current),
+                    floor=MIN_SIMILARITY.get(text_model))
+            cue_lists["words"] = search_queries.fts_dialogue(conn, query, k=per_list, current=current)
+
+    translated = translating.result()
     translated_vectors = [(line, _safe_embed(embed_text, line, "the text embedding model")) for _, line in translated]
+    translated_meaning: list[tuple[str, list[ImageHit]]] = []
+    if "image" in kinds and any(vector is not None for _, vector in translated_vectors):
+        with connect() as conn:
+            translated_meaning = [
+                (line, near_best(search_queries.knn_text(conn, vector, model=text_model, kind="image", k=per_list,
+                                                         current=current), floor=MIN_SIMILARITY.get(text_model)))
+                for line, vector in translated_vectors if vector is not None]
+    translated_image_words, translated_cue_words = (translated_words.result() if translated_words is not None
+                                                    else ([], []))
 
     rankings: list[Sequence[Hashable]] = []
     details: dict[Hashable, tuple[str, str, str, float | None]] = {}  # key -> (path, kind, snippet, start)
@@ -219,30 +260,23 @@ def search(
                 details[key] = (hit.path, "dialogue", hit.snippet or hit.text, hit.start)
         rankings.append(ranking)
 
-    with connect() as conn:
-        if "image" in kinds:
-            if clip_vector is not None and visual_model:
-                add_images(near_best(search_queries.knn_visual(conn, clip_vector, model=visual_model, k=per_list, current=current),
-                                     floor=MIN_SIMILARITY.get(visual_model)), MATCH_PICTURE)
-            if text_vector is not None:
-                add_images(near_best(search_queries.knn_text(conn, text_vector, model=text_model, kind="image", k=per_list, current=current),
-                                     floor=MIN_SIMILARITY.get(text_model)), MATCH_MEANING)
-            add_images(search_queries.fts_images(conn, query, k=per_list, current=current), MATCH_WORDS)
-            for _, line in translated:
-                add_images(search_queries.fts_images(conn, line, k=per_list, current=current, partial=False),
-                           MATCH_TRANSLATED_QUERY, line)
-            for line, vector in translated_vectors:
-                if vector is not None:
-                    add_images(near_best(search_queries.knn_text(conn, vector, model=text_model, kind="image", k=per_list, current=current),
-                                         floor=MIN_SIMILARITY.get(text_model)), MATCH_TRANSLATED_QUERY, line)
-        if "dialogue" in kinds:
-            if text_vector is not None:
-                add_cues(near_best(search_queries.knn_text(conn, text_vector, model=text_model, kind="cue", k=per_list, current=current),
-                                   floor=MIN_SIMILARITY.get(text_model)), MATCH_MEANING)
-            add_cues(search_queries.fts_dialogue(conn, query, k=per_list, current=current), MATCH_WORDS)
-            for _, line in translated:
-                add_cues(search_queries.fts_dialogue(conn, line, k=per_list, current=current, partial=False),
-                         MATCH_TRANSLATED_QUERY, line)
+    # Lists enter the fusion in one fixed order (ties keep the order keys were first seen), however they were computed.
+    if "image" in kinds:
+        if "picture" in image_lists:
+            add_images(image_lists["picture"], MATCH_PICTURE)
+        if "meaning" in image_lists:
+            add_images(image_lists["meaning"], MATCH_MEANING)
+        add_images(image_lists["words"], MATCH_WORDS)
+        for line, hits in translated_image_words:
+            add_images(hits, MATCH_TRANSLATED_QUERY, line)
+        for line, hits in translated_meaning:
+            add_images(hits, MATCH_TRANSLATED_QUERY, line)
+    if "dialogue" in kinds:
+        if "meaning" in cue_lists:
+            add_cues(cue_lists["meaning"], MATCH_MEANING)
+        add_cues(cue_lists["words"], MATCH_WORDS)
+        for line, cue_hits in translated_cue_words:
+            add_cues(cue_hits, MATCH_TRANSLATED_QUERY, line)
 
     results = []
     for key, score in fused_order(reciprocal_rank_fusion(rankings), exact)[:limit]:
@@ -253,15 +287,57 @@ def search(
     return results
 
 
-def _safe_translations(translate: QueryTranslations | None, query: str) -> list[tuple[str, str]]:
+def _safe_translations(translate: QueryTranslations, query: str) -> list[tuple[str, str]]:
     """A failing translator leaves the query in its own language only; search still answers."""
-    if translate is None:
-        return []
     try:
         return list(translate(query))
     except Exception:  # any model failure: search without the translations
         log.warning("translating the query failed; searching in its own language only", exc_info=True)
         return []
+
+
+def _translated_word_lists(
+    translate: QueryTranslations, query: str, translating: Future[list[tuple[str, str]]], connect: ConnectionFactory,
+    kinds: Sequence[str], per_list: int, current: CurrentContent,
+) -> tuple[list[tuple[str, list[ImageHit]]], list[tuple[str, list[CueHit]]]]:
+    """Translate the query (handing the translations over at once through ``translating``), then search their words.
+
+    Runs beside the query's own lists (:func:`search`): a translation costs as much as the
+    rest of a search, and on two cores it need not wait for it. Its word lists follow here,
+    while the caller embeds the translations and searches their meaning. Whole words only:
+    a machine-translated query's words are complete, and their fragments match unrelated words.
+    """
+    translated: list[tuple[str, str]] = []
+    try:
+        translated = _safe_translations(translate, query)
+    finally:
+        translating.set_result(translated)  # the caller waits on it, whatever happens here
+    images: list[tuple[str, list[ImageHit]]] = []
+    cues: list[tuple[str, list[CueHit]]] = []
+    if not translated:
+        return images, cues
+    with connect() as conn:
+        for _, line in translated:
+            if "image" in kinds:
+                images.append((line, search_queries.fts_images(conn, line, k=per_list, current=current, partial=False)))
+            if "dialogue" in kinds:
+                cues.append((line, search_queries.fts_dialogue(conn, line, k=per_list, current=current, partial=False)))
+    return images, cues
+
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+SEARCH_THREADS = 2
+"""Threads that translate queries and search the translations beside the searching thread (two cores are the target)."""
+
+
+def _pool() -> ThreadPoolExecutor:
+    """The process's search helper threads, made on the first translated search."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=SEARCH_THREADS, thread_name_prefix="search")
+        return _POOL
 
 
 TIE_DIGITS = 12
