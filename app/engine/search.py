@@ -12,7 +12,8 @@ line) comes before one found only by meaning (:func:`fused_order`): "sofa" finds
 This module takes callables for the query embedders and a connection factory, so it
 imports neither Qt, the scheduler nor a model runtime; the library passes hosted
 models' typed clients (:mod:`app.ml.clients`, or test doubles). Embedding happens before a connection is
-opened: no transaction is held across model inference.
+opened: no transaction is held across model inference (the keyword lists, which need no
+model, are read on helper threads meanwhile, each through its own short read).
 """
 
 from __future__ import annotations
@@ -165,7 +166,10 @@ def search(
     searched by its whole words and its e5 meaning, one more list of the fusion each. It
     runs on a helper thread while the query's own lists are searched (so it must be
     thread-safe, as the library's host clients are): translating costs as much as the
-    rest of a search, and a second core can do it meanwhile.
+    rest of a search, and a second core can do it meanwhile. The query's own word lists
+    run on another helper thread while the query is embedded; each helper reads through
+    a connection of its own. Lists enter the fusion in one fixed order, so the answer is
+    the same as if they had run one after the other.
     ``current`` names the store's path→sha256 table, so only current content is
     returned. Returns the results best first; ``start`` is the cue's start in seconds for
     dialogue, None for images.
@@ -173,6 +177,8 @@ def search(
     query = query.strip()
     if not query or limit <= 0:
         return []
+    # Word lists need no model: they are searched on helper threads while the models embed (and translate) the query.
+    own_words = _pool().submit(_word_lists, connect, [query], kinds, per_list, current, True)
     translating: Future[list[tuple[str, str]]] = Future()
     translated_words = (_pool().submit(_translated_word_lists, translate_query, query, translating, connect, kinds,
                                        per_list, current)
@@ -194,13 +200,11 @@ def search(
                 image_lists["meaning"] = near_best(
                     search_queries.knn_text(conn, text_vector, model=text_model, kind="image", k=per_list, current=current),
                     floor=MIN_SIMILARITY.get(text_model))
-            image_lists["words"] = search_queries.fts_images(conn, query, k=per_list, current=current)
         if "dialogue" in kinds:
             if text_vector is not None:
                 cue_lists["meaning"] = near_best(
                     search_queries.knn_text(conn, text_vector, model=text_model, kind="cue", k=per_list, current=current),
                     floor=MIN_SIMILARITY.get(text_model))
-            cue_lists["words"] = search_queries.fts_dialogue(conn, query, k=per_list, current=current)
 
     translated = translating.result()
     translated_vectors = [(line, _safe_embed(embed_text, line, "the text embedding model")) for _, line in translated]
@@ -211,6 +215,7 @@ def search(
                 (line, near_best(search_queries.knn_text(conn, vector, model=text_model, kind="image", k=per_list,
                                                          current=current), floor=MIN_SIMILARITY.get(text_model)))
                 for line, vector in translated_vectors if vector is not None]
+    own_image_words, own_cue_words = own_words.result()
     translated_image_words, translated_cue_words = (translated_words.result() if translated_words is not None
                                                     else ([], []))
 
@@ -266,7 +271,7 @@ def search(
             add_images(image_lists["picture"], MATCH_PICTURE)
         if "meaning" in image_lists:
             add_images(image_lists["meaning"], MATCH_MEANING)
-        add_images(image_lists["words"], MATCH_WORDS)
+        add_images(own_image_words[0][1], MATCH_WORDS)
         for line, hits in translated_image_words:
             add_images(hits, MATCH_TRANSLATED_QUERY, line)
         for line, hits in translated_meaning:
@@ -274,7 +279,7 @@ def search(
     if "dialogue" in kinds:
         if "meaning" in cue_lists:
             add_cues(cue_lists["meaning"], MATCH_MEANING)
-        add_cues(cue_lists["words"], MATCH_WORDS)
+        add_cues(own_cue_words[0][1], MATCH_WORDS)
         for line, cue_hits in translated_cue_words:
             add_cues(cue_hits, MATCH_TRANSLATED_QUERY, line)
 
@@ -296,10 +301,30 @@ def _safe_translations(translate: QueryTranslations, query: str) -> list[tuple[s
         return []
 
 
+WordLists = tuple[list[tuple[str, list[ImageHit]]], list[tuple[str, list[CueHit]]]]
+"""``([(line, image hits)], [(line, cue hits)])``: the word lists of each line searched, per kind asked for."""
+
+
+def _word_lists(connect: ConnectionFactory, lines: Sequence[str], kinds: Sequence[str], per_list: int,
+                current: CurrentContent, partial: bool) -> WordLists:
+    """Each line's keyword lists (FTS5), on a connection of their own: they run on a helper thread."""
+    images: list[tuple[str, list[ImageHit]]] = []
+    cues: list[tuple[str, list[CueHit]]] = []
+    if not lines:
+        return images, cues
+    with connect() as conn:
+        for line in lines:
+            if "image" in kinds:
+                images.append((line, search_queries.fts_images(conn, line, k=per_list, current=current, partial=partial)))
+            if "dialogue" in kinds:
+                cues.append((line, search_queries.fts_dialogue(conn, line, k=per_list, current=current, partial=partial)))
+    return images, cues
+
+
 def _translated_word_lists(
     translate: QueryTranslations, query: str, translating: Future[list[tuple[str, str]]], connect: ConnectionFactory,
     kinds: Sequence[str], per_list: int, current: CurrentContent,
-) -> tuple[list[tuple[str, list[ImageHit]]], list[tuple[str, list[CueHit]]]]:
+) -> WordLists:
     """Translate the query (handing the translations over at once through ``translating``), then search their words.
 
     Runs beside the query's own lists (:func:`search`): a translation costs as much as the
@@ -312,27 +337,18 @@ def _translated_word_lists(
         translated = _safe_translations(translate, query)
     finally:
         translating.set_result(translated)  # the caller waits on it, whatever happens here
-    images: list[tuple[str, list[ImageHit]]] = []
-    cues: list[tuple[str, list[CueHit]]] = []
-    if not translated:
-        return images, cues
-    with connect() as conn:
-        for _, line in translated:
-            if "image" in kinds:
-                images.append((line, search_queries.fts_images(conn, line, k=per_list, current=current, partial=False)))
-            if "dialogue" in kinds:
-                cues.append((line, search_queries.fts_dialogue(conn, line, k=per_list, current=current, partial=False)))
-    return images, cues
+    return _word_lists(connect, [line for _, line in translated], kinds, per_list, current, partial=False)
 
 
 _POOL: ThreadPoolExecutor | None = None
 _POOL_LOCK = threading.Lock()
 SEARCH_THREADS = 2
-"""Threads that translate queries and search the translations beside the searching thread (two cores are the target)."""
+"""Helper threads beside the searching thread: one searches the query's words, one translates it and searches the
+translation's words, while the searching thread waits on the query's embedding and searches by meaning."""
 
 
 def _pool() -> ThreadPoolExecutor:
-    """The process's search helper threads, made on the first translated search."""
+    """The process's search helper threads, made on the first search."""
     global _POOL
     with _POOL_LOCK:
         if _POOL is None:
