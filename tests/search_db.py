@@ -33,7 +33,7 @@ def make_engine(path) -> Engine:
     engine = open_engine(path)
     with engine.begin() as conn:
         for statement in [*search_schema.SCHEMA, *search_schema.IMAGE_NAME_SCHEMA, *vector_index.CHANGES_SCHEMA,
-                          *search_schema.PASSAGE_SCHEMA, *search_schema.TRANSLATION_SCHEMA,
+                          *search_schema.PASSAGE_SCHEMA, *search_schema.TRANSLATION_SCHEMA, *search_schema.CJK_SCHEMA,
                           *vector_index.change_triggers("passage", search_schema.PASSAGE_TABLE)]:
             conn.exec_driver_sql(statement)
         conn.exec_driver_sql("CREATE TABLE items (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL)")
