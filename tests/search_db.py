@@ -6,10 +6,15 @@ stands in for its path→sha256 table.
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+from typing import Any
+
 import sqlean
 import sqlite_vec
 from sqlalchemy import Engine, create_engine, event, text
 
+import app.store
 from app.store import search_schema, vector_index
 from app.store.search_queries import CurrentContent
 
@@ -43,3 +48,17 @@ def make_engine(path) -> Engine:
 def set_item(conn, path: str, sha: str) -> None:
     """Record that ``path`` now holds content ``sha``."""
     conn.execute(text("INSERT OR REPLACE INTO items (path, sha256) VALUES (:p, :s)"), {"p": path, "s": sha})
+
+
+def run_revision(conn: Any, file_name: str) -> None:
+    """Run one schema revision's ``upgrade`` on ``conn`` (later revisions already ran: replaying the chain cannot)."""
+    from alembic.migration import MigrationContext
+    from alembic.operations import Operations
+
+    path = Path(app.store.__file__).parent / "alembic" / "versions" / file_name
+    spec = importlib.util.spec_from_file_location(f"revision_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with Operations.context(MigrationContext.configure(conn)):
+        module.upgrade()
