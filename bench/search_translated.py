@@ -64,7 +64,8 @@ def main() -> None:
         started = time.perf_counter()
         store, _, _ = build(database_path(Path(tmp)), args.size, translated_every=10)
         print(f"built {args.size} images in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
-        with store.db.read() as conn:
+        with store.db.read() as conn:  # the first KNN builds the index and starts its graphs: wait for them
+            search_queries.knn_text(conn, unit(np.random.default_rng(3), 1, 384)[0], model=TEXT_MODEL, k=K, current=CURRENT)
             vector_index.index_for(conn).wait_for_graphs()
         marian = MarianRuntime([str(unpacked_zh_en(Path(tmp) / "zh_en"))], cpu_threads=1)
         e5 = TextEmbeddingRuntime(num_threads=1)
