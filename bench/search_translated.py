@@ -16,12 +16,31 @@ KNNs run on the library as the app's do. Three runs of the same queries:
   library's languages, which the translator reads once a minute, read before the search);
 - ``warm``: each query searched a second time: its translation and both e5 vectors from the caches.
 
-Each for Chinese queries of one or two characters (answered by a LIKE scan, :data:`SHORT`)
+Each for Chinese queries of one or two characters (a phrase in the character table, :data:`SHORT`;
+a LIKE scan of the trigram table before revision 0009)
 and of three or more (trigram MATCH, :data:`LONG`). The columns after p95 are medians
 per search: ``translate``, the translation (on search's helper thread, beside the query's
 own lists: it overlaps the rest); ``e5``, embedding the query and its translation (on the
 searching thread); ``rest``, the search's time less e5: KNN, FTS5, fusion and any wait
 for the translation and its word lists.
+
+Measured on the shared 2-core development machine (load average ~2, the bench's session
+niced to -15 so that other sessions' tests took little of it), before and after the issue-38
+latency work, minutes apart (p50 / p95 ms at 100k):
+
+==========  =============  ===============  ===============
+queries     run            before           after
+==========  =============  ===============  ===============
+1-2 chars   no translator   68.7 /  82.1     21.5 /  24.1
+1-2 chars   cold           145.8 / 174.3     58.8 /  75.8
+1-2 chars   warm           101.2 / 116.3     31.7 /  35.1
+3+ chars    no translator   24.6 /  29.6     31.6 /  34.2
+3+ chars    cold           137.1 / 164.8     95.4 / 139.9
+3+ chars    warm            70.5 /  88.2     35.1 /  54.5
+==========  =============  ===============  ===============
+
+A cold 3+ character query waits on its translation (greedy, ~30 ms alone, 45–50 ms beside
+the search's own threads) and then on the e5 vector and KNN of that translation.
 
 Usage: ``python -m bench.search_translated [--size 100000]``.
 """
@@ -50,7 +69,7 @@ from tests.opus_mt import unpacked_zh_en
 
 T = TypeVar("T")
 SHORT = ["发票", "收据", "海滩", "猫", "狗", "山", "日落", "汽车", "火车", "会议", "预算", "报告", "假期", "花园", "河流", "森林"]
-"""Chinese queries of one or two characters: FTS5 answers them with a LIKE scan of the trigram table (before issue 38 too)."""
+"""Chinese queries of one or two characters: answered from the character tables (revision 0009; a LIKE scan before)."""
 LONG = ["发票号码", "收据金额", "海滩日落", "城市街道", "生日蛋糕", "博物馆门票", "火车时刻表", "会议记录", "预算报告",
         "花园里的花", "雪山森林", "河边的城市", "假期照片", "护照复印件", "地图上的湖", "街上的汽车"]
 """Chinese queries of three or more characters: trigram MATCH."""

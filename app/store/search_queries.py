@@ -1,7 +1,7 @@
 """Queries over the search index (tables in :mod:`app.store.search_schema`), and the one rank fusion.
 
-Vector queries (KNN over sqlite-vec) and keyword queries (FTS5 words, trigram/LIKE for
-scripts written without spaces) return hits best first. Every query can join to the
+Vector queries (KNN over sqlite-vec) and keyword queries (FTS5 words, trigram and
+character tables for scripts written without spaces) return hits best first. Every query can join to the
 store's current contents (:class:`CurrentContent`), so a row whose sha256 is no
 item's *current* sha256 is never returned, even before it was deleted.
 
@@ -380,7 +380,7 @@ def _count(conn: Connection, table: str, model: str) -> int:
 
 
 def split_query(query: str) -> tuple[list[str], list[str]]:
-    """``(words, cjk_runs)``: space-separated words for unicode61, CJK runs for trigram/LIKE."""
+    """``(words, cjk_runs)``: space-separated words for unicode61, CJK runs for trigram (3+ characters) or the character tables."""
     words: list[str] = []
     runs: list[str] = []
     for token in _WORD.findall(query.lower()):
