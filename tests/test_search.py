@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from app.engine.search import near_best, search, similar_images
@@ -95,3 +97,35 @@ def test_name_words_find_only_their_own_path_and_never_a_path_that_now_holds_oth
         assert search_writes.delete_for_sha256(conn, "s1") == 1
         assert conn.exec_driver_sql("SELECT count(*) FROM search_image_name").scalar_one() == 0
         assert conn.exec_driver_sql("SELECT count(*) FROM search_image_name_fts").scalar_one() == 0
+
+
+def test_the_query_is_searched_while_it_is_translated(engine):
+    """The translation runs beside the query's own embedding and lists: neither waits for the other to finish."""
+    translating = threading.Event()
+    embedded = threading.Event()
+    threads: set[str] = set()
+
+    def translate(query):
+        threads.add(threading.current_thread().name)
+        translating.set()
+        assert embedded.wait(10), "the query's own embedding did not start while it was being translated"
+        return [("en", "invoice")]
+
+    def embed(query):
+        if query == "发票":
+            assert translating.wait(10), "the query was embedded only after its translation"
+            embedded.set()
+        return [1.0] + [0.0] * 383
+
+    results = search("发票", connect=engine.connect, current=CURRENT, text_model="e5", embed_text=embed,
+                     translate_query=translate)
+    assert threading.current_thread().name not in threads
+    assert [(r.path, r.match, r.match_text) for r in results][0] == ("/pics/s2.png", "translated_query", "invoice")
+
+
+def test_a_failing_translator_leaves_the_query_searched_in_its_own_language(engine):
+    def broken(_query):
+        raise RuntimeError("translator process crashed")
+
+    results = search("invoice", connect=engine.connect, current=CURRENT, text_model="e5", translate_query=broken)
+    assert [(r.path, r.match) for r in results] == [("/pics/s2.png", "words")]

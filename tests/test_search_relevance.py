@@ -12,20 +12,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Iterator, Sequence
 
 import pytest
 from sqlalchemy import text
 
 from app.engine.search import SearchResult, search
 from app.ml.text_embedding import MODEL_ID as E5
-import app.store
 from app.store import Store, search_queries
 from app.store.search_queries import CurrentContent, ImageHit
 from app.store.search_writes import SearchIndexWriter
 from tests.ocr_photos import ReadPhoto, index_photos, read_photos
+from tests.search_db import run_revision
 
 CURRENT = CurrentContent("current_items")
 LIBRARY = {
@@ -102,20 +101,6 @@ def _photos(store: Store) -> list[ReadPhoto]:
     with store.db.read() as conn:
         rows = conn.execute(text("SELECT path, sha256 FROM current_items")).all()
     return [ReadPhoto(row.path, row.sha256, "", "", None) for row in rows]
-
-
-def run_revision(conn: Any, file_name: str) -> None:
-    """Run one schema revision's ``upgrade`` on ``conn`` (later revisions already ran: replaying the chain cannot)."""
-    from alembic.migration import MigrationContext
-    from alembic.operations import Operations
-
-    path = Path(app.store.__file__).parent / "alembic" / "versions" / file_name
-    spec = importlib.util.spec_from_file_location(f"revision_{path.stem}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    with Operations.context(MigrationContext.configure(conn)):
-        module.upgrade()
 
 
 def test_the_migration_removes_text_vectors_stored_for_photos_without_text(store_location, photos, e5) -> None:

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import OrderedDict
 from typing import Callable, Iterable
 
+from app.engine.query_cache import CACHE_SIZE, LruCache
 from app.media.text_translation import text_language
 
 TranslateOne = Callable[[str, str, str], str]
 """``(from, to, text) → translation`` through an installed route."""
-CACHE_SIZE = 1024
 LANGUAGES_TTL_S = 60.0
 
 
@@ -36,8 +35,7 @@ class QueryTranslator:
         self._translate = translate
         self._has_route = has_route
         self._library_languages = library_languages
-        self._cache: OrderedDict[tuple[str, str], str] = OrderedDict()
-        self._cache_size = cache_size
+        self._cache: LruCache[tuple[str, str], str] = LruCache(cache_size)
         self._clock = clock
         self._languages: tuple[float, frozenset[str]] | None = None
         self._lock = threading.Lock()
@@ -63,23 +61,17 @@ class QueryTranslator:
             if not self._has_route(source, target):
                 continue
             key = (query, target)
-            with self._lock:
-                line = self._cache.get(key)
-                if line is not None:
-                    self._cache.move_to_end(key)
+            line = self._cache.get(key)
             if line is None:
                 line = " ".join(self._translate(source, target, query).split()).rstrip(".。")
                 self.translations_made += 1
-                with self._lock:
-                    self._cache[key] = line
-                    while len(self._cache) > self._cache_size:
-                        self._cache.popitem(last=False)
+                self._cache.put(key, line)
             if line and line.casefold() != query.casefold():
                 found.append((target, line))
         return found
 
     def clear(self) -> None:
         """Forget every translation (a package was installed or removed)."""
+        self._cache.clear()
         with self._lock:
-            self._cache.clear()
             self._languages = None

@@ -12,12 +12,15 @@ line) comes before one found only by meaning (:func:`fused_order`): "sofa" finds
 This module takes callables for the query embedders and a connection factory, so it
 imports neither Qt, the scheduler nor a model runtime; the library passes hosted
 models' typed clients (:mod:`app.ml.clients`, or test doubles). Embedding happens before a connection is
-opened: no transaction is held across model inference.
+opened: no transaction is held across model inference (the keyword lists, which need no
+model, are read on helper threads meanwhile, each through its own short read).
 """
 
 from __future__ import annotations
 
 import logging
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Callable, Hashable, Sequence, TypeVar
@@ -160,7 +163,13 @@ def search(
     ``embed_text`` is the e5 *query* embedder of ``text_model``; ``embed_clip_text``
     the CLIP text embedder of ``visual_model`` (skipped when either is None).
     ``translate_query`` gives the query in the library's other languages; each is
-    searched by its whole words as one more list of the fusion.
+    searched by its whole words and its e5 meaning, one more list of the fusion each. It
+    runs on a helper thread while the query's own lists are searched (so it must be
+    thread-safe, as the library's host clients are): translating costs as much as the
+    rest of a search, and a second core can do it meanwhile. The query's own word lists
+    run on another helper thread while the query is embedded; each helper reads through
+    a connection of its own. Lists enter the fusion in one fixed order, so the answer is
+    the same as if they had run one after the other.
     ``current`` names the store's path→sha256 table, so only current content is
     returned. Returns the results best first; ``start`` is the cue's start in seconds for
     dialogue, None for images.
@@ -168,10 +177,47 @@ def search(
     query = query.strip()
     if not query or limit <= 0:
         return []
+    # Word lists need no model: they are searched on helper threads while the models embed (and translate) the query.
+    own_words = _pool().submit(_word_lists, connect, [query], kinds, per_list, current, True)
+    translating: Future[list[tuple[str, str]]] = Future()
+    translated_words = (_pool().submit(_translated_word_lists, translate_query, query, translating, connect, kinds,
+                                       min(per_list, limit), current)
+                        if translate_query is not None else None)
+    if translated_words is None:
+        translating.set_result([])
     text_vector = _safe_embed(embed_text, query, "the text embedding model")
     clip_vector = _safe_embed(embed_clip_text, query, "CLIP") if visual_model else None
-    translated = _safe_translations(translate_query, query)
+
+    image_lists: dict[str, list[ImageHit]] = {}
+    cue_lists: dict[str, list[CueHit]] = {}
+    with connect() as conn:
+        if "image" in kinds:
+            if clip_vector is not None and visual_model:
+                image_lists["picture"] = near_best(
+                    search_queries.knn_visual(conn, clip_vector, model=visual_model, k=per_list, current=current),
+                    floor=MIN_SIMILARITY.get(visual_model))
+            if text_vector is not None:
+                image_lists["meaning"] = near_best(
+                    search_queries.knn_text(conn, text_vector, model=text_model, kind="image", k=per_list, current=current),
+                    floor=MIN_SIMILARITY.get(text_model))
+        if "dialogue" in kinds:
+            if text_vector is not None:
+                cue_lists["meaning"] = near_best(
+                    search_queries.knn_text(conn, text_vector, model=text_model, kind="cue", k=per_list, current=current),
+                    floor=MIN_SIMILARITY.get(text_model))
+
+    translated = translating.result()
     translated_vectors = [(line, _safe_embed(embed_text, line, "the text embedding model")) for _, line in translated]
+    translated_meaning: list[tuple[str, list[ImageHit]]] = []
+    if "image" in kinds and any(vector is not None for _, vector in translated_vectors):
+        with connect() as conn:
+            translated_meaning = [
+                (line, near_best(search_queries.knn_text(conn, vector, model=text_model, kind="image", k=per_list,
+                                                         current=current), floor=MIN_SIMILARITY.get(text_model)))
+                for line, vector in translated_vectors if vector is not None]
+    own_image_words, own_cue_words = own_words.result()
+    translated_image_words, translated_cue_words = (translated_words.result() if translated_words is not None
+                                                    else ([], []))
 
     rankings: list[Sequence[Hashable]] = []
     details: dict[Hashable, tuple[str, str, str, float | None]] = {}  # key -> (path, kind, snippet, start)
@@ -219,30 +265,23 @@ def search(
                 details[key] = (hit.path, "dialogue", hit.snippet or hit.text, hit.start)
         rankings.append(ranking)
 
-    with connect() as conn:
-        if "image" in kinds:
-            if clip_vector is not None and visual_model:
-                add_images(near_best(search_queries.knn_visual(conn, clip_vector, model=visual_model, k=per_list, current=current),
-                                     floor=MIN_SIMILARITY.get(visual_model)), MATCH_PICTURE)
-            if text_vector is not None:
-                add_images(near_best(search_queries.knn_text(conn, text_vector, model=text_model, kind="image", k=per_list, current=current),
-                                     floor=MIN_SIMILARITY.get(text_model)), MATCH_MEANING)
-            add_images(search_queries.fts_images(conn, query, k=per_list, current=current), MATCH_WORDS)
-            for _, line in translated:
-                add_images(search_queries.fts_images(conn, line, k=per_list, current=current, partial=False),
-                           MATCH_TRANSLATED_QUERY, line)
-            for line, vector in translated_vectors:
-                if vector is not None:
-                    add_images(near_best(search_queries.knn_text(conn, vector, model=text_model, kind="image", k=per_list, current=current),
-                                         floor=MIN_SIMILARITY.get(text_model)), MATCH_TRANSLATED_QUERY, line)
-        if "dialogue" in kinds:
-            if text_vector is not None:
-                add_cues(near_best(search_queries.knn_text(conn, text_vector, model=text_model, kind="cue", k=per_list, current=current),
-                                   floor=MIN_SIMILARITY.get(text_model)), MATCH_MEANING)
-            add_cues(search_queries.fts_dialogue(conn, query, k=per_list, current=current), MATCH_WORDS)
-            for _, line in translated:
-                add_cues(search_queries.fts_dialogue(conn, line, k=per_list, current=current, partial=False),
-                         MATCH_TRANSLATED_QUERY, line)
+    # Lists enter the fusion in one fixed order (ties keep the order keys were first seen), however they were computed.
+    if "image" in kinds:
+        if "picture" in image_lists:
+            add_images(image_lists["picture"], MATCH_PICTURE)
+        if "meaning" in image_lists:
+            add_images(image_lists["meaning"], MATCH_MEANING)
+        add_images(own_image_words[0][1], MATCH_WORDS)
+        for line, hits in translated_image_words:
+            add_images(hits, MATCH_TRANSLATED_QUERY, line)
+        for line, hits in translated_meaning:
+            add_images(hits, MATCH_TRANSLATED_QUERY, line)
+    if "dialogue" in kinds:
+        if "meaning" in cue_lists:
+            add_cues(cue_lists["meaning"], MATCH_MEANING)
+        add_cues(own_cue_words[0][1], MATCH_WORDS)
+        for line, cue_hits in translated_cue_words:
+            add_cues(cue_hits, MATCH_TRANSLATED_QUERY, line)
 
     results = []
     for key, score in fused_order(reciprocal_rank_fusion(rankings), exact)[:limit]:
@@ -253,15 +292,71 @@ def search(
     return results
 
 
-def _safe_translations(translate: QueryTranslations | None, query: str) -> list[tuple[str, str]]:
+def _safe_translations(translate: QueryTranslations, query: str) -> list[tuple[str, str]]:
     """A failing translator leaves the query in its own language only; search still answers."""
-    if translate is None:
-        return []
     try:
         return list(translate(query))
     except Exception:  # any model failure: search without the translations
         log.warning("translating the query failed; searching in its own language only", exc_info=True)
         return []
+
+
+WordLists = tuple[list[tuple[str, list[ImageHit]]], list[tuple[str, list[CueHit]]]]
+"""``([(line, image hits)], [(line, cue hits)])``: the word lists of each line searched, per kind asked for."""
+
+
+def _word_lists(connect: ConnectionFactory, lines: Sequence[str], kinds: Sequence[str], per_list: int,
+                current: CurrentContent, partial: bool) -> WordLists:
+    """Each line's keyword lists (FTS5), on a connection of their own: they run on a helper thread."""
+    images: list[tuple[str, list[ImageHit]]] = []
+    cues: list[tuple[str, list[CueHit]]] = []
+    if not lines:
+        return images, cues
+    with connect() as conn:
+        for line in lines:
+            if "image" in kinds:
+                images.append((line, search_queries.fts_images(conn, line, k=per_list, current=current, partial=partial)))
+            if "dialogue" in kinds:
+                cues.append((line, search_queries.fts_dialogue(conn, line, k=per_list, current=current, partial=partial)))
+    return images, cues
+
+
+def _translated_word_lists(
+    translate: QueryTranslations, query: str, translating: Future[list[tuple[str, str]]], connect: ConnectionFactory,
+    kinds: Sequence[str], per_list: int, current: CurrentContent,
+) -> WordLists:
+    """Translate the query (handing the translations over at once through ``translating``), then search their words.
+
+    Runs beside the query's own lists (:func:`search`): a translation costs as much as the
+    rest of a search, and on two cores it need not wait for it. Its word lists follow here,
+    while the caller embeds the translations and searches their meaning. Whole words only:
+    a machine-translated query's words are complete, and their fragments match unrelated words.
+    ``per_list`` is the page's ``limit`` (:func:`search`): this list is on the translation's
+    critical path, and a hit it holds only below the page adds less than ``1/(RRF_K + limit)``;
+    ranking half the rows cost 6 of 20 ms of CPU at 100k for common words (issue 38).
+    """
+    translated: list[tuple[str, str]] = []
+    try:
+        translated = _safe_translations(translate, query)
+    finally:
+        translating.set_result(translated)  # the caller waits on it, whatever happens here
+    return _word_lists(connect, [line for _, line in translated], kinds, per_list, current, partial=False)
+
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+SEARCH_THREADS = 2
+"""Helper threads beside the searching thread: one searches the query's words, one translates it and searches the
+translation's words, while the searching thread waits on the query's embedding and searches by meaning."""
+
+
+def _pool() -> ThreadPoolExecutor:
+    """The process's search helper threads, made on the first search."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=SEARCH_THREADS, thread_name_prefix="search")
+        return _POOL
 
 
 TIE_DIGITS = 12

@@ -30,7 +30,7 @@ SCRIPTS = Path(__file__).resolve().parent / "alembic"
 VERSION_TABLE = "alembic_version"
 #: The newest revision in ``alembic/versions``, which :func:`head_revision` reads from the files: a new revision
 #: changes both (tests/test_store_schema.py fails until they agree).
-HEAD_REVISION = "0008_translations"
+HEAD_REVISION = "0009_cjk_characters"
 
 
 def _config(conn: Connection | None = None) -> Config:

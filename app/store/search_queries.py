@@ -1,7 +1,7 @@
 """Queries over the search index (tables in :mod:`app.store.search_schema`), and the one rank fusion.
 
-Vector queries (KNN over sqlite-vec) and keyword queries (FTS5 words, trigram/LIKE for
-scripts written without spaces) return hits best first. Every query can join to the
+Vector queries (KNN over sqlite-vec) and keyword queries (FTS5 words, trigram and
+character tables for scripts written without spaces) return hits best first. Every query can join to the
 store's current contents (:class:`CurrentContent`), so a row whose sha256 is no
 item's *current* sha256 is never returned, even before it was deleted.
 
@@ -35,8 +35,8 @@ from sqlalchemy import Connection, text
 from app.shown_names import unescape
 from app.store import search_postgres, vector_index
 from app.store.dialect import is_sqlite
-from app.store.search_schema import (PASSAGE_TABLE, PASSAGE_VECTORS, TEXT_DIM, TRANSLATION_TABLE, table_exists, vector_blob,
-                                     visual_table)
+from app.store.search_schema import (CJK, CJK_RUN, PASSAGE_TABLE, PASSAGE_VECTORS, TEXT_DIM, TRANSLATION_TABLE, cjk_phrase,
+                                     table_exists, vector_blob, visual_table)
 
 SNIPPET_OPEN, SNIPPET_CLOSE, SNIPPET_ELLIPSIS = "[", "]", "…"
 SNIPPET_CONTEXT = 30
@@ -46,10 +46,7 @@ RRF_K = 60
 """The constant of Cormack et al. (2009); it damps the head of each list so one list cannot dominate."""
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-# Scripts written without spaces between words: Han, kana, Hangul syllables, CJK punctuation excluded.
-_CJK = r"\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-_CJK_RUN = re.compile(f"[{_CJK}]+")
-_WORD = re.compile(rf"[^\W_{_CJK}]+|[{_CJK}]+")
+_WORD = re.compile(rf"[^\W_{CJK}]+|[{CJK}]+")
 
 
 @dataclass(frozen=True)
@@ -383,11 +380,11 @@ def _count(conn: Connection, table: str, model: str) -> int:
 
 
 def split_query(query: str) -> tuple[list[str], list[str]]:
-    """``(words, cjk_runs)``: space-separated words for unicode61, CJK runs for trigram/LIKE."""
+    """``(words, cjk_runs)``: space-separated words for unicode61, CJK runs for trigram (3+ characters) or the character tables."""
     words: list[str] = []
     runs: list[str] = []
     for token in _WORD.findall(query.lower()):
-        target = runs if _CJK_RUN.fullmatch(token) else words
+        target = runs if CJK_RUN.fullmatch(token) else words
         if token not in target:
             target.append(token)
     return words, runs
@@ -614,13 +611,17 @@ def _term_sql(
 def _like_query(
     conn: Connection, tables: _KeywordTables, select: str, join: str, term: str, limit: int
 ) -> list[_Match]:
-    """Substring match for 1–2 character CJK terms, which trigram MATCH cannot express."""
-    pattern = search_postgres.like_pattern(term)
+    """Substring match for 1–2 character CJK terms, which trigram MATCH cannot express: the first ``limit`` rows by id.
+
+    On SQLite a phrase of the term's characters in the base table's character table
+    (:data:`~app.store.search_schema.CJK_SCHEMA`), the same rows a ``LIKE`` finds without
+    scanning every text; on PostgreSQL its trigram ``LIKE``.
+    """
     if is_sqlite(conn):
-        fts = tables.trigram
-        condition = " OR ".join(f"{fts}.{c} LIKE :pattern ESCAPE '\\'" for c in tables.columns)
+        fts, pattern = f"{tables.base}_cjk", cjk_phrase(term)
+        condition = f"{fts} MATCH :pattern"
     else:
-        fts = tables.words
+        fts, pattern = tables.words, search_postgres.like_pattern(term)
         condition = search_postgres.term_match(fts, True, "pattern")
     sql = (
         f"SELECT {select} FROM {fts} JOIN {tables.base} AS b ON b.id = {fts}.rowid {join} "

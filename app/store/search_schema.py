@@ -59,8 +59,12 @@ Tables (``SCHEMA``; the visual tables are created on first use):
     of Chinese or Japanese one token ("发票号码一只猫"), so "猫" could never match;
     trigram indexes every 3-character window. It also finds partial words of any
     script ("invo" in "invoice", "4711" in "RE4711B"). A CJK query term of 3+
-    characters is a trigram MATCH; a 1–2 character term (猫, 東京) is a ``LIKE`` over the trigram
-    table (a scan, fine at desktop scale: ~100k short documents).
+    characters is a trigram MATCH; a 1–2 character term (猫, 東京) goes to the ``*_cjk`` table.
+``search_image_cjk`` / ``search_cue_cjk`` / ``search_image_name_cjk`` (FTS5, contentless; revision ``0009_cjk_characters``)
+    every CJK character of the same texts as its own word (:func:`cjk_characters`), so a
+    1–2 character term is a phrase MATCH ("东京" → ``"东 京"``) where trigram cannot
+    express it: it was a ``LIKE`` scan of the trigram table, 45–50 ms of a search at 100k
+    documents (``bench/search_translated.py``), for every 猫 or 大阪 typed.
 
 Both FTS tables store their own copy of the text (documents and cues are short), so
 there is no external-content bookkeeping.
@@ -78,6 +82,7 @@ there are no ``*_trigram`` tables.
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 import numpy as np
@@ -208,6 +213,35 @@ def vector_blob(vector: Sequence[float], dim: int) -> bytes:
     if not np.all(np.isfinite(array)):
         raise ValueError("vector contains NaN or infinity")
     return array.tobytes()
+
+
+CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+"""Scripts written without spaces between words: Han, kana, Hangul syllables (a regex class body; CJK punctuation excluded)."""
+CJK_RUN = re.compile(f"[{CJK}]+")
+CJK_BREAK = "0"
+"""The word between two runs of CJK characters in :func:`cjk_characters`: a phrase of characters never spans it."""
+CJK_TABLES = {"search_image": ("document", "ocr_text"), "search_image_name": ("words",), "search_cue": ("text",)}
+"""Base table → its text columns, each base with a ``<base>_cjk`` character table."""
+CJK_SCHEMA: list[str] = [
+    f"""CREATE VIRTUAL TABLE IF NOT EXISTS {base}_cjk USING fts5(
+        {", ".join(columns)}, content='', contentless_delete=1, tokenize='unicode61')"""
+    for base, columns in CJK_TABLES.items()
+]
+"""The character tables (revision ``0009_cjk_characters``): contentless, the text is the base row's."""
+
+
+def cjk_characters(text: str | None) -> str:
+    """A text's CJK characters, each its own word for unicode61, runs kept apart by :data:`CJK_BREAK`.
+
+    "发票号码 No.5 东京" → ``"发 票 号 码 0 东 京"``: the phrase ``"票 号"`` matches as the
+    substring 票号 does, and ``"码 东"`` does not, as 码东 is not in the text.
+    """
+    return f" {CJK_BREAK} ".join(" ".join(run) for run in CJK_RUN.findall(text or ""))
+
+
+def cjk_phrase(term: str) -> str:
+    """The FTS5 phrase that finds a run of CJK characters in a character table."""
+    return '"' + " ".join(term) + '"'
 
 
 TRANSLATION_TABLE = "search_image_translation"

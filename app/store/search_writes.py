@@ -17,8 +17,8 @@ from sqlalchemy import Connection, bindparam, text
 
 from app.store import search_postgres
 from app.store.dialect import is_sqlite, take_search_lock
-from app.store.search_schema import (PASSAGE_TABLE, PASSAGE_VECTORS, TEXT_DIM, TRANSLATION_TABLE, ensure_visual_table,
-                                     table_exists, vector_blob, visual_table)
+from app.store.search_schema import (CJK_TABLES, PASSAGE_TABLE, PASSAGE_VECTORS, TEXT_DIM, TRANSLATION_TABLE, cjk_characters,
+                                     ensure_visual_table, table_exists, vector_blob, visual_table)
 
 WriteTransaction = Callable[[], AbstractContextManager[Connection]]
 Cue = tuple[float, float, str, str]
@@ -371,8 +371,23 @@ def _index_words(conn: Connection, base: str, rows: Sequence[tuple[int, dict[str
     params = [{"id": row_id, **columns} for row_id, columns in rows]
     for table in (f"{base}_fts", f"{base}_trigram") if partial else (f"{base}_fts",):
         conn.execute(text(f"INSERT INTO {table} (rowid, {names}) VALUES (:id, {values})"), params)
+    if partial and base in CJK_TABLES:
+        index_cjk_characters(conn, base, rows)
+
+
+def index_cjk_characters(conn: Connection, base: str, rows: Sequence[tuple[int, dict[str, str]]]) -> None:
+    """Write the rows that hold CJK text to ``base``'s character table (:data:`~app.store.search_schema.CJK_SCHEMA`)."""
+    names = CJK_TABLES[base]
+    params = [{"id": row_id, **{name: cjk_characters(columns.get(name)) for name in names}} for row_id, columns in rows]
+    params = [row for row in params if any(row[name] for name in names)]
+    if params:
+        conn.execute(text(f"INSERT INTO {base}_cjk (rowid, {', '.join(names)}) VALUES (:id, {', '.join(':' + n for n in names)})"),
+                     params)
 
 
 def _unindex_words(conn: Connection, base: str, row_id: int, *, partial: bool = True) -> None:
-    for table in (f"{base}_fts", f"{base}_trigram") if is_sqlite(conn) and partial else (f"{base}_fts",):
+    sqlite_partial = is_sqlite(conn) and partial
+    for table in (f"{base}_fts", f"{base}_trigram") if sqlite_partial else (f"{base}_fts",):
         conn.execute(text(f"DELETE FROM {table} WHERE rowid = :id"), {"id": row_id})
+    if sqlite_partial and base in CJK_TABLES:
+        conn.execute(text(f"DELETE FROM {base}_cjk WHERE rowid = :id"), {"id": row_id})
