@@ -33,9 +33,9 @@ log = logging.getLogger(__name__)
 
 EDITABLE_ROLES = ("transcript", "translation", "bilingual", "transcript_text")
 LANGUAGES_STAGE = "render"
+"""The video and audio pipelines' stage whose output names the transcript's and translation's languages."""
 TRANSCRIBE_STAGE = "transcribe"
 """The stage whose output labels each cue with its speakers (when the job asked for labels)."""
-"""The video and audio pipelines' stage whose output names the transcript's and translation's languages."""
 
 
 @dataclass(frozen=True)
