@@ -92,14 +92,16 @@ def speak(text: str, voice: str, dest: Path, *, ssml: bool = False, speed: int =
     return dest
 
 
-def mux(audio: Path | None, dest: Path, *, seconds: float | None = None, audio_codec: str = "aac") -> Path:
-    """A small video (160x90 navy, 10 fps) with ``audio`` as its sound; no audio when None."""
+def mux(audio: Path | None, dest: Path, *, seconds: float | None = None, audio_codec: str = "aac",
+        frame_rate: str = "10") -> Path:
+    """A small video (160x90 navy, 10 fps or ``frame_rate``, as FFmpeg writes a rate) with ``audio`` as its sound;
+    no audio when None."""
     suffix = dest.suffix.lower()
     video_codec = ["-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "50k"] if suffix == ".webm" else [
         "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]
     if suffix == ".webm":
         audio_codec = "libopus"
-    args = ["ffmpeg", "-y", "-v", "error", "-threads", "1", "-f", "lavfi", "-i", "color=c=navy:s=160x90:r=10"]
+    args = ["ffmpeg", "-y", "-v", "error", "-threads", "1", "-f", "lavfi", "-i", f"color=c=navy:s=160x90:r={frame_rate}"]
     if audio is not None:
         args += ["-i", str(audio), "-map", "0:v", "-map", "1:a", "-c:a", audio_codec, "-b:a", "64k", "-shortest"]
     else:
@@ -216,6 +218,30 @@ class MediaFactory:
             return mux(wav, self.root / f"english_short{suffix}")
 
         return self._once(f"english_short{suffix}", build)
+
+    def english_short_at(self, frame_rate: str) -> Path:
+        """The short English speech as an MP4 whose picture runs at ``frame_rate`` (``25``, ``30000/1001``)."""
+
+        def build() -> Path:
+            self.english_short(".mp4")  # writes english_short.wav
+            name = "english_short_" + frame_rate.replace("/", "_") + "fps.mp4"
+            return mux(self.root / "english_short.wav", self.root / name, frame_rate=frame_rate)
+
+        return self._once(f"english_short_at_{frame_rate}", build)
+
+    def english_short_with_cover(self) -> Path:
+        """The short English speech as an MP3 carrying a cover picture (a video stream that is not a video)."""
+
+        def build() -> Path:
+            self.english_short(".mp4")  # writes english_short.wav
+            dest = self.root / "english_short_cover.mp3"
+            _run(["ffmpeg", "-y", "-v", "error", "-threads", "1", "-i", str(self.root / "english_short.wav"),
+                  "-f", "lavfi", "-i", "color=c=navy:s=64x64:d=0.1", "-frames:v", "1", "-map", "0:a", "-map", "1:v",
+                  "-c:a", "libmp3lame", "-b:a", "64k", "-c:v", "mjpeg", "-disposition:v", "attached_pic",
+                  *_BITEXACT, str(dest)])
+            return dest
+
+        return self._once("english_short_with_cover", build)
 
     def english_short_audio(self, suffix: str = ".mp3") -> Path:
         """The short English speech as an audio file (``.mp3``, ``.flac``, ``.opus``…), no video."""

@@ -32,6 +32,7 @@ import numpy as np
 
 from app.errors import Code, MediaError
 from app.media.ffmpeg_reasons import ffmpeg_reason
+from app.media.frame_rate import video_frame_rate
 from app.atomic_write import fsync_dir
 
 if TYPE_CHECKING:  # PyAV is imported where it decodes, not when this module loads
@@ -57,6 +58,7 @@ class AudioInfo:
     media_duration_s: float | None  # of the container (video may outlast audio)
     stream_index: int
     sample_rate: int = SAMPLE_RATE
+    frame_rate: float | None = None  # the picture's constant rate (app.media.frame_rate); None: audio only or variable
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -66,6 +68,7 @@ class AudioInfo:
             "media_duration_s": self.media_duration_s,
             "stream_index": self.stream_index,
             "sample_rate": self.sample_rate,
+            "frame_rate": self.frame_rate,
         }
 
 
@@ -120,6 +123,7 @@ def extract_audio(src: Path, dest: Path, stream_index: int | None = None,
             stream = next((s for s in container.streams.audio if s.index == stream_index), container.streams.audio[0])
             decoded_index = stream.index  # read while the container is open (PyAV's stream is gone after)
             media_duration = container.duration / 1_000_000 if container.duration else None
+            frame_rate = video_frame_rate(container)
             samples = _decode_to(container, stream, tmp, src, progress)
         if samples == 0:
             raise _corrupt(src, "its audio stream has no decodable samples")
@@ -134,6 +138,7 @@ def extract_audio(src: Path, dest: Path, stream_index: int | None = None,
         duration_s=samples / SAMPLE_RATE,
         media_duration_s=media_duration,
         stream_index=decoded_index,
+        frame_rate=frame_rate,
     )
 
 

@@ -54,7 +54,8 @@ def decode_vector(encoded: str) -> list[float]:
 class AudioOutput(StageOutput):
     """``extract_audio``: the decoded speech track in the workspace (not durable) and the stream chosen.
 
-    ``audio_stream`` (index, track, language tag, title, why) is shown by ``status --items`` and the queue.
+    ``audio_stream`` (index, track, language tag, title, why) is shown by ``status --items`` and the queue;
+    ``frame_rate``, the picture's constant rate the cues' gaps are counted in (None: audio only or variable), too.
     """
 
     path: str
@@ -64,17 +65,22 @@ class AudioOutput(StageOutput):
     stream_index: int = 0
     sample_rate: int = 0
     audio_stream: dict[str, Any] | None = None
+    frame_rate: float | None = None
 
     @classmethod
     def read(cls, output: Mapping[str, Any]) -> Self:
+        rate = output.get("frame_rate")
         return cls(str(output.get("path") or ""), int(output.get("samples") or 0), float(output.get("duration_s") or 0.0),
                    output.get("media_duration_s"), int(output.get("stream_index") or 0),
-                   int(output.get("sample_rate") or 0), output.get("audio_stream"))
+                   int(output.get("sample_rate") or 0), output.get("audio_stream"),
+                   float(rate) if rate is not None else None)
 
     def written(self) -> dict[str, Any]:
-        out = {"path": self.path, "samples": self.samples, "duration_s": self.duration_s,
-               "media_duration_s": self.media_duration_s, "stream_index": self.stream_index,
-               "sample_rate": self.sample_rate}
+        out: dict[str, Any] = {"path": self.path, "samples": self.samples, "duration_s": self.duration_s,
+                               "media_duration_s": self.media_duration_s, "stream_index": self.stream_index,
+                               "sample_rate": self.sample_rate}
+        if self.frame_rate is not None:
+            out["frame_rate"] = self.frame_rate
         return {**out, "audio_stream": self.audio_stream} if self.audio_stream is not None else out
 
     @property
@@ -103,15 +109,19 @@ class TranscriptOutput(StageOutput):
     report: ItemReport = ItemReport()
     speakers: int | None = None
     """How many speakers the labels found (each cue's ``speakers`` lists its own); None without labels."""
+    frame_rate: float | None = None
+    """The video's frame rate the cues' 2-frame gaps were cut at (render lays translations out at it too);
+    None: the craft default's (audio only, a variable rate, or a transcript made before it was read)."""
 
     @classmethod
     def read(cls, output: Mapping[str, Any]) -> Self:
+        rate = output.get("frame_rate")
         return cls(output.get("language"), float(output.get("language_probability") or 0.0),
                    list(output.get("language_votes") or []), list(output.get("languages") or []),
                    float(output.get("duration_s") or 0.0), list(output.get("reads") or []),
                    list(output.get("segments") or []), list(output.get("dropped") or []),
                    list(output.get("cues") or []), output.get("stretches"), ItemReport.read(output),
-                   output.get("speakers"))
+                   output.get("speakers"), float(rate) if rate is not None else None)
 
     def written(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -123,6 +133,8 @@ class TranscriptOutput(StageOutput):
             out["stretches"] = self.stretches
         if self.speakers is not None:
             out["speakers"] = self.speakers
+        if self.frame_rate is not None:
+            out["frame_rate"] = self.frame_rate
         return self.report.written(out)
 
     @property

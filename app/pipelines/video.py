@@ -127,9 +127,9 @@ PROMPT_VERSION = 2
 RENDER_VERSION = 4
 
 
-def cue_options(options: JobOptions) -> CueOptions:
-    """How a job's cues are cut (its frozen craft profile and clean-up); the frame rate is the default's."""
-    return CueOptions(profile=options.subtitle_profile,
+def cue_options(options: JobOptions, frame_rate: float | None = None) -> CueOptions:
+    """How a job's cues are cut (its frozen craft profile and clean-up) for a video of ``frame_rate`` (None: the default's)."""
+    return CueOptions(profile=options.subtitle_profile, fps=frame_rate,
                       custom={"line_chars": options.custom_line_chars, "cps": options.custom_cps},
                       keep_sound_tags=options.keep_sound_tags)
 
@@ -187,7 +187,7 @@ def extract_chosen_audio(src: Path, dest: Path, options: JobOptions,
     choice = audio_choice(src, options)
     info = extract_audio(src, dest, choice.stream.index if choice else None, progress)
     return AudioOutput(str(info.path), info.samples, info.duration_s, info.media_duration_s, info.stream_index,
-                       info.sample_rate, choice.to_dict() if choice is not None else None)
+                       info.sample_rate, choice.to_dict() if choice is not None else None, info.frame_rate)
 
 
 class ExtractAudioStage:
@@ -446,7 +446,7 @@ class TranscribeStage:
         if lost:
             raise lost[0]
         result = self._result(segments, reads, language, probability, votes, duration, media_duration, stretches,
-                              ctx.options.glossary, cue_options(ctx.options))
+                              ctx.options.glossary, cue_options(ctx.options, ctx.input(AudioOutput).frame_rate))
         return self._labelled(ctx, audio, segments, result) if result.cues else result
 
     def _labelled(self, ctx: StageContext, audio: Path, segments: list[dict[str, Any]],
@@ -459,7 +459,8 @@ class TranscribeStage:
         pieces = speaker_labels.speaker_pieces(self.data_dir, ctx.options, load_audio(audio), kept)
         if pieces is None:  # asked for, and no speaker model installed: the item's notes say so
             return replace(result, report=replace(result.report, note=speaker_labels.unavailable_note()))
-        cues = speaker_labels.label_cues(result.cues, kept, pieces, result.language, cue_options(ctx.options))
+        cues = speaker_labels.label_cues(result.cues, kept, pieces, result.language,
+                                         cue_options(ctx.options, result.frame_rate))
         return replace(result, cues=cues, speakers=len({p.speaker for p in pieces}))
 
     @staticmethod
@@ -496,6 +497,7 @@ class TranscribeStage:
             if mixed else cues_to_dicts(cues),
             stretches=[stretch.to_dict() for stretch in stretches] if mixed else None,
             report=ItemReport(detail=noted or None) if cues else ItemReport(result=NO_SPEECH),
+            frame_rate=cut.fps,
         )
 
 
@@ -751,7 +753,7 @@ class RenderStage:
         if not translation.translated:
             return RenderOutput(files, transcript.language)
         texts = list(translation.texts)
-        target, cut = translation.target_lang, cue_options(ctx.options)
+        target, cut = translation.target_lang, cue_options(ctx.options, transcript.frame_rate)
         limit = round(transcript.duration_s * 1000) if transcript.duration_s else None
         # A translation is never cut to fit: the source cues (1-based) whose translation still reads too fast
         # (or too long) once laid out on their time are flagged, and the item notes it.

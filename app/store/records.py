@@ -96,7 +96,8 @@ class ItemFacts:
     (:meth:`app.store.jobs.JobRepo.items`): the audio stream a video's speech came from, the
     language heard and how sure that was, the seconds of speech in each language (two or
     more in a mixed-language recording), the cues whose translation reads faster than the
-    target's reading speed (1-based), and how many speakers the speaker labels found.
+    target's reading speed (1-based), how many speakers the speaker labels found, and the
+    video's frame rate its cues' gaps are counted in (None: audio only, or no constant rate).
     """
 
     audio_stream: AudioStreamFact | None = None
@@ -105,6 +106,7 @@ class ItemFacts:
     languages: tuple[LanguageShare, ...] = ()
     over_reading_speed: tuple[int, ...] = ()
     speakers: int | None = None
+    frame_rate: float | None = None
 
     @classmethod
     def read(cls, raw: Mapping[str, Any]) -> ItemFacts:
@@ -112,19 +114,22 @@ class ItemFacts:
         stream = raw.get("audio_stream")
         probability = raw.get("language_probability")
         speakers = raw.get("speakers")
+        rate = raw.get("frame_rate")
         return cls(AudioStreamFact.read(stream) if isinstance(stream, Mapping) else None,
                    raw.get("language") or None,
                    float(probability) if probability is not None else None,
                    tuple(LanguageShare(str(share["language"]), float(share["seconds"])) for share in raw.get("languages") or []),
                    tuple(int(n) for n in raw.get("over_reading_speed") or []),
-                   int(speakers) if speakers is not None else None)
+                   int(speakers) if speakers is not None else None,
+                   round(float(rate), 3) if rate is not None else None)
 
     def to_json(self) -> dict[str, Any]:
         """The facts as ``status --items --json`` prints them: every key, None (or an empty list) when unknown."""
         return {"audio_stream": self.audio_stream.to_json() if self.audio_stream else None,
                 "language": self.language, "language_probability": self.language_probability,
                 "languages": [{"language": share.language, "seconds": share.seconds} for share in self.languages] or None,
-                "over_reading_speed": list(self.over_reading_speed) or None, "speakers": self.speakers}
+                "over_reading_speed": list(self.over_reading_speed) or None, "speakers": self.speakers,
+                "frame_rate": self.frame_rate}
 
     def lines(self, code: str) -> tuple[int, ...]:
         """The cue numbers a note of ``code`` lists, where the facts hold them (``over_reading_speed``)."""
