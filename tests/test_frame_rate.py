@@ -11,7 +11,7 @@ import pysubs2
 import pytest
 
 from app.engine.job_options import JobOptions
-from app.media.craft import DEFAULT_FPS
+from app.media.craft import DEFAULT_FPS, rules_for
 from app.media.frame_rate import stream_frame_rate
 from app.pipelines.outputs import AudioOutput, TranscriptOutput, TranslationOutput
 from app.pipelines.video import RenderStage, TranscribeStage, cue_options, extract_chosen_audio
@@ -94,3 +94,10 @@ def test_render_lays_a_translation_out_at_the_transcripts_rate() -> None:
     events = pysubs2.SSAFile.from_string(rendered.files["translation"], format_="srt")
     gaps = _gaps([(e.start, e.end) for e in events])
     assert min(gaps) == 80, gaps  # the default's 84 ms would leave 90
+
+
+def test_a_low_frame_rate_widens_the_gap_but_bridges_at_most_half_a_second() -> None:
+    """Two frames of a 10 fps screen recording are 200 ms; its 12 frames (1.2 s) of silence are not bridged."""
+    assert (rules_for("en", fps=10.0).gap_ms, rules_for("en", fps=10.0).bridge_ms) == (200, 500)
+    assert (rules_for("en", fps=25.0).gap_ms, rules_for("en", fps=25.0).bridge_ms) == (80, 480)
+    assert rules_for("en").bridge_ms == 500  # 12 frames at 23.976

@@ -39,8 +39,11 @@ CUSTOM = "custom"
 #: frames or more at every common rate (24, 25, 29.97, 30, 50, 60).
 DEFAULT_FPS = 23.976
 GAP_FRAMES = 2
-#: Gaps shorter than this many frames (Netflix's 11 + 1 at 24 fps: half a second) are closed to 2 frames.
+#: Gaps shorter than this many frames (Netflix's 11 + 1 at 24 fps: half a second) are closed to 2 frames,
+#: and never more than :data:`BRIDGE_MAX_MS` (12 frames of a 10 fps screen recording would be 1.2 s of a cue
+#: held over silence).
 BRIDGE_FRAMES = 12
+BRIDGE_MAX_MS = 500
 
 _LINE_CHARS = {"ja": 13, "zh": 16, "ko": 16, "th": 35}
 _DEFAULT_LINE_CHARS = 42
@@ -98,7 +101,7 @@ def rules_for(language: str | None, profile: str = NETFLIX, fps: float | None = 
         cps = max(1.0, float(custom.get("cps", _DEFAULT_CPS)) * cps / _DEFAULT_CPS)
     rate = fps if fps and fps > 0 else DEFAULT_FPS
     return CraftRules(lang, line, cps, min_ms=min_ms, gap_ms=gap_ms(rate),
-                      bridge_ms=math.floor(BRIDGE_FRAMES * 1000 / rate))
+                      bridge_ms=min(math.floor(BRIDGE_FRAMES * 1000 / rate), BRIDGE_MAX_MS))
 
 
 # ---------------------------------------------------------------------- counting
