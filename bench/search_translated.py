@@ -39,6 +39,22 @@ queries     run            before           after
 3+ chars    warm            70.5 /  88.2     35.1 /  54.5
 ==========  =============  ===============  ===============
 
+A translation's English function words are no longer searched by word (``app.engine.function_words``;
+"The beach at sunset" → "beach sunset"). Measured back to back on the same machine at load
+average 5–6 (another session's tests; every run, the no-translator one included, slower than
+above, so these show no effect either way and the ≤ 60 ms acceptance for 3+ cold is not shown):
+
+==========  =============  ===============  ===============
+queries     run            without          with
+==========  =============  ===============  ===============
+1-2 chars   no translator   28.8 /  62.6     27.6 /  34.0
+1-2 chars   cold           103.4 / 163.3     92.6 / 141.7
+1-2 chars   warm            31.1 /  39.3     38.1 /  54.9
+3+ chars    no translator   24.3 /  28.0     42.9 /  50.4
+3+ chars    cold           112.9 / 205.4    169.8 / 280.1
+3+ chars    warm            41.7 /  54.3     47.2 /  55.9
+==========  =============  ===============  ===============
+
 A cold 3+ character query waits on its translation (greedy, ~30 ms alone, 45–50 ms beside
 the search's own threads) and then on the e5 vector and KNN of that translation.
 

@@ -140,3 +140,20 @@ def test_the_cli_says_which_translation_a_result_matched(capsys: pytest.CaptureF
     assert out[2].strip() == "matched the translation of “大阪”"
     assert out[5].strip() == "matched the query translated as “Louvre”"
     assert len(out) == 8, "a result found by its own words needs no note"
+
+
+def test_a_translations_function_words_are_not_searched(store: Store) -> None:
+    """"海滩日落" → "The beach at sunset": the beach photo is found by its words, a text sharing only "the" is not."""
+    _index(store, {"beach.jpg": ("beach sunset", []), "museum.jpg": ("the museum of the city", [])})
+    hits = search("海滩日落", connect=store.db.read, current=CURRENT, text_model="e5", kinds=("image",),
+                  translate_query=lambda _query: [("en", "The beach at sunset")])
+    assert [(Path(h.path).name, h.match, h.match_text) for h in hits] == [
+        ("beach.jpg", MATCH_TRANSLATED_QUERY, "The beach at sunset")]
+
+
+def test_a_translation_of_function_words_only_is_searched_as_it_is(store: Store) -> None:
+    """Nothing would be left of "The Who" but "Who"; of "It", nothing: then the line is searched whole."""
+    _index(store, {"poster.jpg": ("it", [])})
+    (hit,) = search("它", connect=store.db.read, current=CURRENT, text_model="e5", kinds=("image",),
+                    translate_query=lambda _query: [("en", "It")])
+    assert Path(hit.path).name == "poster.jpg" and hit.match_text == "It"

@@ -27,6 +27,7 @@ from typing import Callable, Hashable, Sequence, TypeVar
 
 from sqlalchemy import Connection
 
+from app.engine.function_words import content_words
 from app.ml.text_embedding import MODEL_ID as E5_MODEL_ID
 from app.store import search_queries
 from app.store.search_queries import CueHit, CurrentContent, ImageHit, reciprocal_rank_fusion
@@ -307,17 +308,25 @@ WordLists = tuple[list[tuple[str, list[ImageHit]]], list[tuple[str, list[CueHit]
 
 def _word_lists(connect: ConnectionFactory, lines: Sequence[str], kinds: Sequence[str], per_list: int,
                 current: CurrentContent, partial: bool) -> WordLists:
-    """Each line's keyword lists (FTS5), on a connection of their own: they run on a helper thread."""
+    """Each line's keyword lists (FTS5), on a connection of their own: they run on a helper thread.
+
+    Without ``partial`` (a machine translation) the line's function words are not searched
+    (:func:`~app.engine.function_words.content_words`): each costs a ranking of thousands of
+    rows and weighs nearly nothing in it.
+    """
     images: list[tuple[str, list[ImageHit]]] = []
     cues: list[tuple[str, list[CueHit]]] = []
     if not lines:
         return images, cues
     with connect() as conn:
         for line in lines:
+            searched = line if partial else content_words(line)
             if "image" in kinds:
-                images.append((line, search_queries.fts_images(conn, line, k=per_list, current=current, partial=partial)))
+                images.append((line, search_queries.fts_images(conn, searched, k=per_list, current=current,
+                                                               partial=partial)))
             if "dialogue" in kinds:
-                cues.append((line, search_queries.fts_dialogue(conn, line, k=per_list, current=current, partial=partial)))
+                cues.append((line, search_queries.fts_dialogue(conn, searched, k=per_list, current=current,
+                                                               partial=partial)))
     return images, cues
 
 
